@@ -1,0 +1,9 @@
+package org.metaruntime.mcp;
+
+/** How an MCP module's connection is used. */
+public enum McpSessionMode {
+    /** Every call spawns the server, initializes, lists tools, calls and closes. */
+    PER_CALL,
+    /** The startup probe's connection stays open and serves every call, multiplexed (the default). */
+    PERSISTENT
+}

@@ -1,0 +1,69 @@
+package org.metaruntime.supervisor;
+
+import java.util.Objects;
+
+/**
+ * Why talking to a module's process failed. A value: match on the record to handle each case.
+ *
+ * <pre>{@code
+ * if (error instanceof ProcessBoundaryError.Timeout t) {
+ *     retryLater(t.timeoutMs());
+ * }
+ * }</pre>
+ */
+public sealed interface ProcessBoundaryError {
+
+    /** One readable sentence describing the error. */
+    String message();
+
+    /** The process could not be started (missing executable, bad working directory, ...). */
+    record SpawnFailed(String message) implements ProcessBoundaryError {
+        public SpawnFailed {
+            Objects.requireNonNull(message, "message");
+        }
+    }
+
+    /** Reading from or writing to the process failed. */
+    record Io(String message) implements ProcessBoundaryError {
+        public Io {
+            Objects.requireNonNull(message, "message");
+        }
+    }
+
+    /** The expected output did not arrive within {@code timeoutMs}; the process tree was killed. */
+    record Timeout(long timeoutMs) implements ProcessBoundaryError {
+        @Override
+        public String message() {
+            return "the process did not answer within " + timeoutMs + " ms";
+        }
+    }
+
+    /** The process closed its stdout before writing a single byte. */
+    record EmptyOutput() implements ProcessBoundaryError {
+        @Override
+        public String message() {
+            return "the process exited without writing a line to stdout";
+        }
+    }
+
+    /** A stdout line was longer than {@code limit} bytes. */
+    record LineTooLong(int limit) implements ProcessBoundaryError {
+        @Override
+        public String message() {
+            return "the process wrote a stdout line longer than " + limit + " bytes";
+        }
+    }
+
+    /** The process exited on its own while the runtime still needed it. */
+    record Exited(int exitCode, String stderrTail) implements ProcessBoundaryError {
+        public Exited {
+            Objects.requireNonNull(stderrTail, "stderrTail");
+        }
+
+        @Override
+        public String message() {
+            return "the process exited with code " + exitCode
+                    + (stderrTail.isBlank() ? "" : " (stderr: " + stderrTail.strip() + ")");
+        }
+    }
+}
