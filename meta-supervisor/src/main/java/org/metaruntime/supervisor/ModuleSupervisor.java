@@ -125,7 +125,7 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
         Objects.requireNonNull(child, "child");
         Objects.requireNonNull(failure, "failure");
         synchronized (lock) {
-            if (closed || state != ModuleHealthState.HEALTHY || current != child) {
+            if (closed || current != child) {
                 LOG.debug("module '{}': ignored a failure of a child that is not current: {}", moduleId, failure.reason());
                 return false;
             }
