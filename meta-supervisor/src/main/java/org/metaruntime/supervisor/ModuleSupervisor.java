@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
@@ -37,8 +38,10 @@ import org.slf4j.LoggerFactory;
  * stopped itself) is ignored: an exit the runtime caused is never a failure. {@link #close()} stops supervising and
  * records no transition.
  *
- * <p>Thread-safe. Each state change is one atomic step; listeners are told after it, in order. Restart attempts run
- * on the scheduler's thread; {@link #restartNow()} runs its attempt on the caller's thread.
+ * <p>Thread-safe. Each state change is one atomic step; listeners are told after it, in order. The backoff is
+ * waited on the {@link Scheduler}; a scheduled restart attempt then runs on the attempt executor (by default a
+ * short-lived daemon thread), and {@link #restartNow()} runs its attempt on the caller's thread. A restart attempt
+ * is bounded by its own startup timeout; {@link #close()} does not wait for it.
  *
  * <pre>{@code
  * StartupOutcome<Child> outcome = StartupProcedure.run(id, policy, attempt, Child::stop, log::add);
@@ -67,6 +70,7 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
     private final Scheduler scheduler;
     private final boolean ownsScheduler;
     private final DoubleSupplier jitterSource;
+    private final Executor attemptExecutor;
     private final List<SupervisionListener<? super C>> listeners;
     private final Notifications notifications;
 
@@ -92,6 +96,7 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
         this.ownsScheduler = builder.scheduler == null;
         this.scheduler = ownsScheduler ? Scheduler.daemon() : builder.scheduler;
         this.jitterSource = builder.jitterSource;
+        this.attemptExecutor = builder.attemptExecutor != null ? builder.attemptExecutor : this::runOnNewThread;
         this.listeners = List.copyOf(builder.listeners);
         this.notifications = new Notifications(moduleId);
         this.window = new RestartWindow(options.maxRestarts(), options.restartWindow());
@@ -342,6 +347,22 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
         stop(toStop);
     }
 
+    /** Hands a scheduled restart attempt to the attempt executor, so a slow start never holds up the scheduler. */
+    private void launchAttempt(long restartGeneration) {
+        try {
+            attemptExecutor.execute(() -> runAttempt(restartGeneration));
+        } catch (RejectedExecutionException e) {
+            LOG.warn("module '{}': the attempt executor refused the restart; running it on the scheduler", moduleId, e);
+            runAttempt(restartGeneration);
+        }
+    }
+
+    private void runOnNewThread(Runnable attempt) {
+        Thread thread = new Thread(attempt, "meta-supervisor-restart-" + moduleId);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
     /** Records the failure at the current attempt and applies the restart rule. Holds the lock. */
     private void fail(ChildFailure failure) {
         lastFailure = failure;
@@ -369,7 +390,7 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
         long restartGeneration = ++generation;
         LOG.info("module '{}': restart {} in {} ms", moduleId, restarts, delay.toMillis());
         try {
-            pending = scheduler.schedule(() -> runAttempt(restartGeneration), delay);
+            pending = scheduler.schedule(() -> launchAttempt(restartGeneration), delay);
         } catch (RejectedExecutionException e) {
             LOG.error("module '{}': the scheduler refused the restart", moduleId, e);
         }
@@ -412,6 +433,7 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
         private Clock clock = Clock.systemUTC();
         private Scheduler scheduler;
         private DoubleSupplier jitterSource = () -> ThreadLocalRandom.current().nextDouble();
+        private Executor attemptExecutor;
 
         private Builder(String moduleId, StartAttempt<? extends C> restartAttempt, Consumer<? super C> stopChild) {
             this.moduleId = Objects.requireNonNull(moduleId, "moduleId");
@@ -452,6 +474,16 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
         /** Random values in {@code [0, 1)} for the jitter (default {@link ThreadLocalRandom}). */
         public Builder<C> jitterSource(DoubleSupplier jitterSource) {
             this.jitterSource = Objects.requireNonNull(jitterSource, "jitterSource");
+            return this;
+        }
+
+        /**
+         * Where scheduled restart attempts run. Default: a new daemon thread named
+         * {@code meta-supervisor-restart-<moduleId>} per attempt, which ends with the attempt (restarts are bounded
+         * by the restart intensity). Tests pass {@code Runnable::run} to run attempts on the scheduler's thread.
+         */
+        public Builder<C> attemptExecutor(Executor attemptExecutor) {
+            this.attemptExecutor = Objects.requireNonNull(attemptExecutor, "attemptExecutor");
             return this;
         }
 

@@ -92,7 +92,7 @@ class ModuleSupervisorTest {
         return ModuleSupervisor.<Child>builder(ID, this::restart, stopped::add)
                 .options(options)
                 .clock(clock)
-                .scheduler(scheduler)
+                .scheduler(scheduler).attemptExecutor(Runnable::run)
                 .jitterSource(() -> 0.5)
                 .listener(recorder);
     }
@@ -425,7 +425,7 @@ class ModuleSupervisorTest {
             Child child = new Child(n);
             started.add(child);
             return child;
-        }, stopped::add).clock(clock).scheduler(scheduler).jitterSource(() -> 0.5).listener(recorder)
+        }, stopped::add).clock(clock).scheduler(scheduler).attemptExecutor(Runnable::run).jitterSource(() -> 0.5).listener(recorder)
                 .adopt(new Child(1), 1);
         self.set(supervisor);
         supervisor.childFailed(supervisor.currentChild().orElseThrow(), crash());
@@ -457,7 +457,7 @@ class ModuleSupervisorTest {
             }
         };
         ModuleSupervisor<Child> supervisor = ModuleSupervisor.<Child>builder(ID, this::restart, stopped::add)
-                .options(options(5)).clock(clock).scheduler(scheduler).jitterSource(() -> 0.5)
+                .options(options(5)).clock(clock).scheduler(scheduler).attemptExecutor(Runnable::run).jitterSource(() -> 0.5)
                 .listener(throwing)
                 .listener(recorder)
                 .adopt(new Child(1), 1);
@@ -489,7 +489,7 @@ class ModuleSupervisorTest {
             }
         };
         ModuleSupervisor<Child> supervisor = ModuleSupervisor.<Child>builder(ID, this::restart, stopped::add)
-                .options(options(5)).clock(clock).scheduler(scheduler).jitterSource(() -> 0.5)
+                .options(options(5)).clock(clock).scheduler(scheduler).attemptExecutor(Runnable::run).jitterSource(() -> 0.5)
                 .listener(watcher).adopt(new Child(1), 1);
         self.set(supervisor);
 
@@ -508,7 +508,7 @@ class ModuleSupervisorTest {
         for (int round = 0; round < 50; round++) {
             Recorder roundRecorder = new Recorder();
             ModuleSupervisor<Child> supervisor = ModuleSupervisor.<Child>builder(ID, this::restart, stopped::add)
-                    .options(options(5)).clock(clock).scheduler(scheduler).jitterSource(() -> 0.5)
+                    .options(options(5)).clock(clock).scheduler(scheduler).attemptExecutor(Runnable::run).jitterSource(() -> 0.5)
                     .listener(roundRecorder).adopt(new Child(1), 1);
             Child child = supervisor.currentChild().orElseThrow();
             CountDownLatch go = new CountDownLatch(1);

@@ -7,11 +7,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -56,7 +58,8 @@ class SupervisorSchedulerTest {
     }
 
     @Test
-    void aSupervisorWithItsOwnSchedulerRestartsForRealAndReleasesTheThreadOnClose() throws Exception {
+    void aSupervisorWithItsOwnSchedulerRestartsOnARestartThreadAndReleasesItsThreadsOnClose() throws Exception {
+        Set<Thread> schedulerThreadsBefore = schedulerThreads();
         List<ModuleHealthTransition> transitions = Collections.synchronizedList(new ArrayList<>());
         CompletableFuture<Thread> restartedOn = new CompletableFuture<>();
         CountDownLatch healthyAgain = new CountDownLatch(1);
@@ -81,11 +84,25 @@ class SupervisorSchedulerTest {
         assertThat(healthyAgain.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(transitions).extracting(ModuleHealthTransition::to).containsExactly(ModuleHealthState.FAILED,
                 ModuleHealthState.RESTARTING, ModuleHealthState.HEALTHY);
-        Thread schedulerThread = restartedOn.get(10, TimeUnit.SECONDS);
-        assertThat(schedulerThread.getName()).isEqualTo("meta-supervisor-scheduler");
+        Thread restartThread = restartedOn.get(10, TimeUnit.SECONDS);
+        assertThat(restartThread.getName()).isEqualTo("meta-supervisor-restart-clock");
+        assertThat(restartThread.isDaemon()).isTrue();
+        restartThread.join(TimeUnit.SECONDS.toMillis(10));
+        assertThat(restartThread.isAlive()).isFalse();
+
+        List<Thread> schedulerThreads = schedulerThreads().stream()
+                .filter(thread -> !schedulerThreadsBefore.contains(thread))
+                .collect(Collectors.toList());
+        assertThat(schedulerThreads).hasSize(1);
 
         supervisor.close();
-        schedulerThread.join(TimeUnit.SECONDS.toMillis(10));
-        assertThat(schedulerThread.isAlive()).isFalse();
+        schedulerThreads.get(0).join(TimeUnit.SECONDS.toMillis(10));
+        assertThat(schedulerThreads.get(0).isAlive()).isFalse();
+    }
+
+    private static Set<Thread> schedulerThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.getName().equals("meta-supervisor-scheduler"))
+                .collect(Collectors.toSet());
     }
 }
