@@ -159,7 +159,7 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
             if (closed) {
                 throw new IllegalStateException("module '" + moduleId + "': the supervisor is closed");
             }
-            if (attemptInFlight || state == ModuleHealthState.RESTARTING || state == ModuleHealthState.STARTING) {
+            if (state == ModuleHealthState.RESTARTING) {
                 throw new IllegalStateException("module '" + moduleId + "' cannot be restarted by hand while "
                         + state.jsonName());
             }
