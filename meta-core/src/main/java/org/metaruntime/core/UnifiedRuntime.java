@@ -208,6 +208,7 @@ public final class UnifiedRuntime implements AutoCloseable {
                 .options(supervisionOptions())
                 .clock(clock)
                 .scheduler(scheduler)
+                .attemptExecutor(executor)
                 .listener(watcher)
                 .start(outcome);
         slot.supervisor(supervisor);

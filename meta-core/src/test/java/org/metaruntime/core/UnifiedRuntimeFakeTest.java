@@ -2,6 +2,7 @@ package org.metaruntime.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 import static org.metaruntime.supervisor.ModuleHealthState.FAILED;
 import static org.metaruntime.supervisor.ModuleHealthState.HEALTHY;
 import static org.metaruntime.supervisor.ModuleHealthState.RESTARTING;
@@ -317,7 +318,8 @@ class UnifiedRuntimeFakeTest {
         assertThat(warning.get("error_type").asText()).isEqualTo("process.exited");
 
         scheduler.runPending();
-        assertThat(runtime.moduleHealthTransitions()).endsWith(t("tools", RESTARTING, HEALTHY, 3));
+        await().atMost(5, TimeUnit.SECONDS).untilAsserted(() ->
+                assertThat(runtime.moduleHealthTransitions()).endsWith(t("tools", RESTARTING, HEALTHY, 3)));
         assertThat(runtime.routeModuleCall(new ModuleRouteRequest("tools", "echo", json("{\"n\":1}")), T).payload())
                 .isEqualTo(json("{\"n\":1}"));
         assertThat(tools.connectCount()).isEqualTo(2);
@@ -350,11 +352,13 @@ class UnifiedRuntimeFakeTest {
                 .discover("done", "dies").build();
         runtime = builder(config).fakeModule(done).fakeModule(dies).start();
         dies.crash(2, "bad");
+        scheduler.runPending();
+        await().atMost(5, TimeUnit.SECONDS).until(() -> runtime.moduleHealthTransitions().size() == 7);
         List<ModuleHealthTransition> all = runtime.moduleHealthTransitions();
         assertThat(all).filteredOn(t -> t.moduleId().equals("done")).containsExactly(
                 t("done", null, STARTING, 0), t("done", STARTING, HEALTHY, 1));
         assertThat(all).filteredOn(t -> t.moduleId().equals("dies")).endsWith(
-                t("dies", HEALTHY, FAILED, 2), t("dies", FAILED, RESTARTING, 2));
+                t("dies", HEALTHY, FAILED, 2), t("dies", FAILED, RESTARTING, 2), t("dies", RESTARTING, HEALTHY, 3));
         assertThat(runtime.routeModuleCall(new ModuleRouteRequest("done", "x", null), T).moduleId()).isEqualTo("done");
     }
 
