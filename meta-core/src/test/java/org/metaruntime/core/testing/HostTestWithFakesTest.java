@@ -28,7 +28,7 @@ class HostTestWithFakesTest {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    /** The host's code under test: resolves a route, falls back to "default" when the router fails. */
+    /** The host's code under test: resolves a route, falls back to "default" when the router's tool fails. */
     static final class RouteService {
         private final UnifiedRuntime runtime;
 
@@ -43,7 +43,9 @@ class HostTestWithFakesTest {
                 return payload.get("route_id").asText();
             } catch (ModuleRouteException e) {
                 if (e.error() instanceof ModuleRouteError.ModuleRuntime
-                        && ((ModuleRouteError.ModuleRuntime) e.error()).error() instanceof RuntimeBoundaryError.Mcp) {
+                        && ((ModuleRouteError.ModuleRuntime) e.error()).error() instanceof RuntimeBoundaryError.Mcp
+                        && ((RuntimeBoundaryError.Mcp) ((ModuleRouteError.ModuleRuntime) e.error()).error()).error()
+                        instanceof McpBoundaryError.ToolCallFailed) {
                     return "default";
                 }
                 throw e;
