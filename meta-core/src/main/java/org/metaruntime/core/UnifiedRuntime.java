@@ -25,6 +25,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.metaruntime.core.internal.BoundaryFailure;
 import org.metaruntime.core.internal.ChildExit;
 import org.metaruntime.core.internal.ErrorCodes;
@@ -36,10 +37,13 @@ import org.metaruntime.core.internal.StopGraces;
 import org.metaruntime.core.testing.FakeModule;
 import org.metaruntime.events.AgentEventProjection;
 import org.metaruntime.events.EventEnvelope;
+import org.metaruntime.events.EventFilter;
 import org.metaruntime.events.EventStore;
 import org.metaruntime.events.LifecycleEvent;
 import org.metaruntime.events.LifecycleStage;
 import org.metaruntime.events.ModuleEvent;
+import org.metaruntime.events.StoreNotification;
+import org.metaruntime.events.Subscription;
 import org.metaruntime.events.NormalizationError;
 import org.metaruntime.events.NormalizationException;
 import org.metaruntime.events.UnifiedEvent;
@@ -129,7 +133,8 @@ public final class UnifiedRuntime implements AutoCloseable {
             ModuleBoundaryKind kind = config.boundaryOf(module.id());
             FakeModule fake = builder.fakes.get(module.id());
             ModuleBoundary boundary = fake != null ? fake.boundary(executor)
-                    : ProcessBoundaries.create(module, config.preSpawnFor(module.id()), kind, options);
+                    : ProcessBoundaries.create(module, config.preSpawnFor(module.id()), kind, options,
+                    graces(module, options));
             byId.put(module.id(), new ModuleSlot(module, kind, boundary, options.maxInFlightCallsFor(module)));
         }
         this.slots = Collections.unmodifiableMap(byId);
@@ -234,7 +239,11 @@ public final class UnifiedRuntime implements AutoCloseable {
     }
 
     private StopGraces graces(ModuleSlot slot) {
-        Optional<Duration> own = slot.module().shutdownGrace();
+        return graces(slot.module(), options);
+    }
+
+    private static StopGraces graces(ModuleConfig module, RuntimeOptions options) {
+        Optional<Duration> own = module.shutdownGrace();
         return new StopGraces(own.orElse(options.stopStdinGrace()), own.orElse(options.stopTermGrace()),
                 options.stopKillWait());
     }
@@ -381,6 +390,25 @@ public final class UnifiedRuntime implements AutoCloseable {
         synchronized (lifecycle) {
             return List.copyOf(lifecycle);
         }
+    }
+
+    /**
+     * Subscribes to the merged stream (lossy, never blocks the runtime): first a {@code resync_required} notice with
+     * reason {@code initial_sync}, then each new envelope; a subscriber that falls behind gets {@code lagged} and
+     * should re-read {@link #mergedEvents()}. Close the subscription when done; the runtime closes it on shutdown.
+     */
+    public Subscription subscribe(Consumer<? super StoreNotification> subscriber) {
+        return store.subscribe(Objects.requireNonNull(subscriber, "subscriber"));
+    }
+
+    /** {@link #subscribe(Consumer)} with a queue of {@code queueCapacity} notifications. */
+    public Subscription subscribe(Consumer<? super StoreNotification> subscriber, int queueCapacity) {
+        return store.subscribe(Objects.requireNonNull(subscriber, "subscriber"), queueCapacity);
+    }
+
+    /** The merged events matching {@code filter}, in order. */
+    public List<EventEnvelope<UnifiedEvent>> queryEvents(EventFilter filter) {
+        return store.query(Objects.requireNonNull(filter, "filter"));
     }
 
     /** The modules whose startup succeeded, in discovery order; empty after {@link #shutdown()}. */
@@ -742,8 +770,9 @@ public final class UnifiedRuntime implements AutoCloseable {
             throw new RuntimeFromConfigException(moduleId,
                     new RuntimeFromConfigError.Config(new ConfigResolutionError.ModuleNotDiscovered(moduleId)));
         }
+        RuntimeOptions defaults = RuntimeOptions.defaults();
         ModuleBoundary boundary = ProcessBoundaries.create(module.get(), config.preSpawnFor(moduleId),
-                ModuleBoundaryKind.EVENT_LINE, RuntimeOptions.defaults());
+                ModuleBoundaryKind.EVENT_LINE, defaults, graces(module.get(), defaults));
         try {
             return boundary.runOnce(timeout);
         } catch (BoundaryFailure failure) {
