@@ -301,81 +301,97 @@ public final class RuntimeOptions {
         private Builder() {
         }
 
+        /** Sets {@link RuntimeOptions#onFailureRetryBudget()}; validated at once. */
         public Builder onFailureRetryBudget(int budget) {
             this.onFailureRetryBudget = Checks.atLeast(budget, 0, "onFailureRetryBudget");
             return this;
         }
 
+        /** Sets {@link RuntimeOptions#alwaysRestartBudget()}; validated at once. */
         public Builder alwaysRestartBudget(int budget) {
             this.alwaysRestartBudget = Checks.atLeast(budget, 0, "alwaysRestartBudget");
             return this;
         }
 
+        /** Sets {@link RuntimeOptions#restartBackoff()}; validated at once. */
         public Builder restartBackoff(Duration backoff) {
             this.restartBackoff = Checks.nonNegative(backoff, "restartBackoff");
             return this;
         }
 
+        /** Sets {@link RuntimeOptions#startupTimeout()}; validated at once. */
         public Builder startupTimeout(Duration timeout) {
             this.startupTimeout = Checks.positive(timeout, "startupTimeout");
             return this;
         }
 
+        /** Sets {@link RuntimeOptions#callTimeout()}; validated at once. */
         public Builder callTimeout(Duration timeout) {
             this.callTimeout = Checks.positive(timeout, "callTimeout");
             return this;
         }
 
+        /** Sets {@link RuntimeOptions#coreModuleIds()}; validated at once. */
         public Builder coreModuleIds(Set<String> ids) {
             this.coreModuleIds = Set.copyOf(Objects.requireNonNull(ids, "coreModuleIds"));
             return this;
         }
 
+        /** Sets {@link RuntimeOptions#eventRetention()}; validated at once. */
         public Builder eventRetention(int retention) {
             this.eventRetention = Checks.atLeast(retention, 1, "eventRetention");
             return this;
         }
 
+        /** Sets {@link RuntimeOptions#eventDropBatch()}; validated at once. */
         public Builder eventDropBatch(int batch) {
             this.eventDropBatch = Checks.atLeast(batch, 1, "eventDropBatch");
             return this;
         }
 
+        /** Sets {@link RuntimeOptions#inheritEnv()}; validated at once. */
         public Builder inheritEnv(boolean inherit) {
             this.inheritEnv = inherit;
             return this;
         }
 
+        /** Sets {@link RuntimeOptions#passThroughEnv()}; validated at once. */
         public Builder passThroughEnv(Set<String> names) {
             this.passThroughEnv = Set.copyOf(Objects.requireNonNull(names, "passThroughEnv"));
             return this;
         }
 
+        /** Sets {@link RuntimeOptions#startupParallelism()}; validated at once. */
         public Builder startupParallelism(int parallelism) {
             this.startupParallelism = Checks.atLeast(parallelism, 1, "startupParallelism");
             return this;
         }
 
+        /** Sets {@link RuntimeOptions#maxRestarts()}; validated at once. */
         public Builder maxRestarts(int max) {
             this.maxRestarts = Checks.atLeast(max, 0, "maxRestarts");
             return this;
         }
 
+        /** Sets {@link RuntimeOptions#restartWindow()}; validated at once. */
         public Builder restartWindow(Duration window) {
             this.restartWindow = Checks.positive(window, "restartWindow");
             return this;
         }
 
+        /** Sets {@link RuntimeOptions#supervisionBackoff()}; validated at once. */
         public Builder supervisionBackoff(Duration initial) {
             this.supervisionBackoff = Checks.nonNegative(initial, "supervisionBackoff");
             return this;
         }
 
+        /** Sets {@link RuntimeOptions#supervisionBackoffMax()}; validated at once. */
         public Builder supervisionBackoffMax(Duration max) {
             this.supervisionBackoffMax = Checks.nonNegative(max, "supervisionBackoffMax");
             return this;
         }
 
+        /** Sets {@link RuntimeOptions#supervisionJitter()}; validated at once. */
         public Builder supervisionJitter(double jitter) {
             if (!(jitter >= 0.0 && jitter <= 1.0)) {
                 throw new ConfigException("supervisionJitter", "the jitter must be in [0, 1], got " + jitter);
@@ -384,41 +400,49 @@ public final class RuntimeOptions {
             return this;
         }
 
+        /** Sets {@link RuntimeOptions#stopStdinGrace()}; validated at once. */
         public Builder stopStdinGrace(Duration grace) {
             this.stopStdinGrace = Checks.nonNegative(grace, "stopStdinGrace");
             return this;
         }
 
+        /** Sets {@link RuntimeOptions#stopTermGrace()}; validated at once. */
         public Builder stopTermGrace(Duration grace) {
             this.stopTermGrace = Checks.nonNegative(grace, "stopTermGrace");
             return this;
         }
 
+        /** Sets {@link RuntimeOptions#stopKillWait()}; validated at once. */
         public Builder stopKillWait(Duration wait) {
             this.stopKillWait = Checks.nonNegative(wait, "stopKillWait");
             return this;
         }
 
+        /** Sets {@link RuntimeOptions#maxInFlightCalls()}; validated at once. */
         public Builder maxInFlightCalls(int max) {
             this.maxInFlightCalls = Checks.atLeast(max, 1, "maxInFlightCalls");
             return this;
         }
 
+        /** Sets {@link RuntimeOptions#maxLineBytes()}; validated at once. */
         public Builder maxLineBytes(int max) {
             this.maxLineBytes = Checks.atLeast(max, 1, "maxLineBytes");
             return this;
         }
 
+        /** Sets {@link RuntimeOptions#stderrTailBytes()}; validated at once. */
         public Builder stderrTailBytes(int bytes) {
             this.stderrTailBytes = Checks.atLeast(bytes, 0, "stderrTailBytes");
             return this;
         }
 
+        /** Sets {@link RuntimeOptions#eventLineExitGrace()}; validated at once. */
         public Builder eventLineExitGrace(Duration grace) {
             this.eventLineExitGrace = Checks.nonNegative(grace, "eventLineExitGrace");
             return this;
         }
 
+        /** Sets {@link RuntimeOptions#shutdownHook()}; validated at once. */
         public Builder shutdownHook(boolean register) {
             this.shutdownHook = register;
             return this;

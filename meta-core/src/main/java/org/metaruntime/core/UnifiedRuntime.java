@@ -129,15 +129,31 @@ public final class UnifiedRuntime implements AutoCloseable {
         this.shutdownHook = options.shutdownHook()
                 ? new Thread(this::shutdownFromHook, "meta-core-" + id + "-shutdown-hook") : null;
         Map<String, ModuleSlot> byId = new LinkedHashMap<>();
-        for (ModuleConfig module : config.modules()) {
+        for (int i = 0; i < config.modules().size(); i++) {
+            ModuleConfig module = config.modules().get(i);
             ModuleBoundaryKind kind = config.boundaryOf(module.id());
             FakeModule fake = builder.fakes.get(module.id());
-            ModuleBoundary boundary = fake != null ? fake.boundary(executor)
-                    : ProcessBoundaries.create(module, config.preSpawnFor(module.id()), kind, options,
-                    graces(module, options));
-            byId.put(module.id(), new ModuleSlot(module, kind, boundary, options.maxInFlightCallsFor(module)));
+            try {
+                ModuleBoundary boundary = fake != null ? fake.boundary(executor)
+                        : ProcessBoundaries.create(module, config.preSpawnFor(module.id()), kind, options,
+                        graces(module, options));
+                byId.put(module.id(), new ModuleSlot(module, kind, boundary));
+            } catch (IllegalArgumentException e) {
+                releaseThreads();
+                throw new ConfigException("modules[" + i + "]", "module '" + module.id() + "' cannot be spawned: "
+                        + e.getMessage());
+            }
         }
         this.slots = Collections.unmodifiableMap(byId);
+    }
+
+    private void releaseThreads() {
+        if (ownsScheduler) {
+            scheduler.close();
+        }
+        if (ownedExecutor != null) {
+            ownedExecutor.shutdownNow();
+        }
     }
 
     /** A builder for a runtime running {@code config}. */
@@ -531,19 +547,7 @@ public final class UnifiedRuntime implements AutoCloseable {
         if (child.isEmpty()) {
             throw new ModuleRouteException(id, new ModuleRouteError.ModuleUnavailable(id, supervisor.state()));
         }
-        if (!slot.inFlight().tryAcquire()) {
-            throw new ModuleRouteException(id, new ModuleRouteError.ModuleRuntime(new RuntimeBoundaryError.Mcp(
-                    new McpBoundaryError.ToolCallFailed(id, request.method(), "too many calls in flight (limit "
-                            + options.maxInFlightCallsFor(slot.module()) + ")"))));
-        }
-        CompletableFuture<JsonNode> call;
-        try {
-            call = child.get().call(request.method(), request.params(), timeout);
-        } catch (RuntimeException e) {
-            slot.inFlight().release();
-            throw e;
-        }
-        return call.whenComplete((payload, error) -> slot.inFlight().release());
+        return child.get().call(request.method(), request.params(), timeout);
     }
 
     private JsonNode eventLinePayload(ModuleSlot slot, Duration timeout) throws InterruptedException {
@@ -815,8 +819,8 @@ public final class UnifiedRuntime implements AutoCloseable {
                     child.ifPresent(c -> orphans.addAndGet(c.stop(graces)));
                     if (wasLoaded || child.isPresent()) {
                         terminated.add(slot.id());
+                        LOG.info("module '{}': stopped", slot.id());
                     }
-                    LOG.info("module '{}': stopped", slot.id());
                 }, "meta-core-stop-" + slot.id());
                 stopper.setDaemon(true);
                 stopper.start();
@@ -825,12 +829,7 @@ public final class UnifiedRuntime implements AutoCloseable {
             for (Thread stopper : stoppers) {
                 joinUninterruptibly(stopper);
             }
-            if (ownsScheduler) {
-                scheduler.close();
-            }
-            if (ownedExecutor != null) {
-                ownedExecutor.shutdownNow();
-            }
+            releaseThreads();
             store.close();
             if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
                 try {

@@ -3,7 +3,6 @@ package org.metaruntime.core.internal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.Semaphore;
 import java.util.function.Consumer;
 import org.metaruntime.core.ModuleBoundaryKind;
 import org.metaruntime.core.ModuleConfig;
@@ -22,18 +21,16 @@ public final class ModuleSlot {
     private final ModuleConfig module;
     private final ModuleBoundaryKind kind;
     private final ModuleBoundary boundary;
-    private final Semaphore inFlight;
     private final Object lifecycle = new Object();
     private volatile ModuleSupervisor<ModuleChild> supervisor;
     private volatile boolean loaded;
     private List<ModuleHealthTransition> bufferedTransitions;
     private List<EventEnvelope<UnifiedEvent>> bufferedEvents;
 
-    public ModuleSlot(ModuleConfig module, ModuleBoundaryKind kind, ModuleBoundary boundary, int maxInFlight) {
+    public ModuleSlot(ModuleConfig module, ModuleBoundaryKind kind, ModuleBoundary boundary) {
         this.module = Objects.requireNonNull(module, "module");
         this.kind = Objects.requireNonNull(kind, "kind");
         this.boundary = Objects.requireNonNull(boundary, "boundary");
-        this.inFlight = new Semaphore(maxInFlight);
     }
 
     public String id() {
@@ -50,11 +47,6 @@ public final class ModuleSlot {
 
     public ModuleBoundary boundary() {
         return boundary;
-    }
-
-    /** Bounds the calls in flight on a persistent connection. */
-    public Semaphore inFlight() {
-        return inFlight;
     }
 
     /** Held while the module is started, respawned or stopped, so those never overlap. */

@@ -31,7 +31,7 @@ import org.metaruntime.supervisor.ProcessBoundaryError;
  *
  * <pre>{@code
  * FakeEventLineModule weather = FakeEventLineModule.builder("weather")
- *         .payload(run -> Json.object("forecast", "sunny", "run", run))   // run = 1, 2, ...
+ *         .payload(run -> mapper.createObjectNode().put("forecast", "sunny").put("run", run)) // run = 1, 2, ...
  *         .build();
  * weather.failNextSpawns(1, new ProcessBoundaryError.EmptyOutput());     // the next spawn fails
  * weather.crash(137, "killed");                                          // the kept child dies
