@@ -48,9 +48,11 @@ class RealModulesTest {
     private final List<UnifiedRuntime> runtimes = new ArrayList<>();
 
     @AfterEach
-    void noProcessLeftBehind() {
+    void noProcessOrThreadLeftBehind() {
         runtimes.forEach(UnifiedRuntime::close);
         Fixtures.assertAllGone(pidfile());
+        await().atMost(5, TimeUnit.SECONDS).untilAsserted(() -> assertThat(Thread.getAllStackTraces().keySet())
+                .extracting(Thread::getName).noneMatch(name -> name.startsWith("meta-core-")));
     }
 
     private Path pidfile() {
@@ -121,6 +123,20 @@ class RealModulesTest {
         assertThat(Fixtures.pids(pidfile())).hasSize(3);
         // the kept startup child exited 0: it completed, which is not a failure
         assertThat(of(runtime, "weather")).hasSize(2);
+    }
+
+    @Test
+    void modulesStartInParallelButTheirBlocksStayInDiscoveryOrder() {
+        MetaConfig config = MetaConfig.builder()
+                .module(eventLine("late", "delay").env("FIXTURE_DELAY", "1.5").build())
+                .module(eventLine("early", "ok").build())
+                .module(eventLine("never", "ok").build())
+                .discover("late", "early").build();
+        UnifiedRuntime runtime = start(config, options().startupParallelism(2).build());
+        assertThat(runtime.moduleHealthTransitions()).containsExactly(t("late", null, STARTING, 0),
+                t("late", STARTING, HEALTHY, 1), t("early", null, STARTING, 0), t("early", STARTING, HEALTHY, 1));
+        assertThat(runtime.loadedModules()).containsExactly("late", "early");
+        assertThat(runtime.supervisorReport()).containsOnlyKeys("late", "early");
     }
 
     @Test
