@@ -280,8 +280,10 @@ public final class UnifiedRuntime implements AutoCloseable {
 
         @Override
         public void onAdopted(ModuleChild child, int attempt) {
+            EventEnvelope<UnifiedEvent> ready = readyEvent(slot, child);
+            slot.readyEvent(ready);
             slot.loaded(true);
-            slot.event(readyEvent(slot, child), UnifiedRuntime.this::insert);
+            slot.event(ready, UnifiedRuntime.this::insert);
             child.exit().thenAcceptBoth(supervisor, (exit, sup) -> {
                 if (!exit.requestedByRuntime() && isFailure(exit)) {
                     ChildFailure failure = ChildFailure.exited(exit.exitCode().orElse(-1), exit.stderrTail());
@@ -671,23 +673,8 @@ public final class UnifiedRuntime implements AutoCloseable {
                         failure == null ? "the startup was interrupted" : String.valueOf(failure.getMessage())));
                 throw new RuntimeFromConfigException(slot.id(), new RuntimeFromConfigError.Runtime(error), failure);
             }
-            return readyEventOf(slot, outcome.child());
+            return slot.readyEvent();
         }
-    }
-
-    private EventEnvelope<UnifiedEvent> readyEventOf(ModuleSlot slot, ModuleChild child) {
-        if (child.firstEvent().isPresent()) {
-            return child.firstEvent().get();
-        }
-        List<EventEnvelope<UnifiedEvent>> events = store.snapshot();
-        for (int i = events.size() - 1; i >= 0; i--) {
-            UnifiedEvent event = events.get(i).event();
-            if (event instanceof UnifiedEvent.Module && ((UnifiedEvent.Module) event).event().module().equals(slot.id())
-                    && ((UnifiedEvent.Module) event).event().eventType().equals("mcp.ready")) {
-                return events.get(i);
-            }
-        }
-        return readyEvent(slot, child);
     }
 
     /**

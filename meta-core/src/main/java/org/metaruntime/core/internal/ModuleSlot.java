@@ -24,6 +24,7 @@ public final class ModuleSlot {
     private final Object lifecycle = new Object();
     private volatile ModuleSupervisor<ModuleChild> supervisor;
     private volatile boolean loaded;
+    private volatile EventEnvelope<UnifiedEvent> readyEvent;
     private List<ModuleHealthTransition> bufferedTransitions;
     private List<EventEnvelope<UnifiedEvent>> bufferedEvents;
 
@@ -68,6 +69,15 @@ public final class ModuleSlot {
 
     public void loaded(boolean loaded) {
         this.loaded = loaded;
+    }
+
+    /** The event of the module's last successful start: its first event, or its {@code mcp.ready}. */
+    public EventEnvelope<UnifiedEvent> readyEvent() {
+        return readyEvent;
+    }
+
+    public void readyEvent(EventEnvelope<UnifiedEvent> event) {
+        this.readyEvent = event;
     }
 
     /** From now on, transitions and events are held until {@link #flush}. */
