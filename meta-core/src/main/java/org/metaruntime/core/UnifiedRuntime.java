@@ -949,7 +949,8 @@ public final class UnifiedRuntime implements AutoCloseable {
         /**
          * Validates the configuration, starts the discovered modules and returns the running runtime.
          *
-         * @throws ConfigException when the configuration is invalid; nothing was started
+         * @throws ConfigException        when the configuration is invalid; nothing was started
+         * @throws NormalizationException when an initial agent event is not an agent event
          */
         public UnifiedRuntime start() {
             config.validate();

@@ -332,6 +332,25 @@ class RealModulesTest {
     }
 
     @Test
+    void spawnMemberStartsAConfiguredModuleLater() {
+        MetaConfig config = MetaConfig.builder().module(eventLine("late", "stay").build())
+                .module(mcp("tools").build()).preSpawn(PreSpawnData.mcp("tools")).build();
+        UnifiedRuntime runtime = start(config, options().build());
+        assertThat(runtime.loadedModules()).isEmpty();
+        EventEnvelope<UnifiedEvent> first = runtime.spawnMember("late", T);
+        assertThat(((UnifiedEvent.Module) first.event()).event().module()).isEqualTo("late");
+        EventEnvelope<UnifiedEvent> ready = runtime.spawnMember("tools", T);
+        assertThat(((UnifiedEvent.Module) ready.event()).event().eventType()).isEqualTo("mcp.ready");
+        assertThat(runtime.loadedModules()).containsExactly("late", "tools");
+        EventEnvelope<UnifiedEvent> again = runtime.spawnMember("late", T);
+        assertThat(again.eventId()).isNotEqualTo(first.eventId());
+        List<Long> pids = Fixtures.pids(pidfile());
+        assertThat(pids).hasSize(3);
+        // the old child of 'late' was stopped before the new one started
+        assertThat(ProcessHandle.of(pids.get(0)).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+    }
+
+    @Test
     void allowListEnvironmentHidesTheHostVariables() {
         MetaConfig config = MetaConfig.builder().module(eventLine("env", "ok").build()).discover("env").build();
         UnifiedRuntime runtime = start(config, options().inheritEnv(false).passThroughEnv(Set.of("PATH")).build());

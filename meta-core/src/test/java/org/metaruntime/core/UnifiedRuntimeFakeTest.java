@@ -379,6 +379,17 @@ class UnifiedRuntimeFakeTest {
     }
 
     @Test
+    void mergedEventsAreARecentEventBuffer() {
+        runtime = UnifiedRuntime.builder(MetaConfig.builder().build()).clock(CLOCK).scheduler(scheduler)
+                .options(RuntimeOptions.builder().eventRetention(3).eventDropBatch(2).shutdownHook(false).build())
+                .start();
+        for (int i = 0; i < 5; i++) {
+            runtime.ingestAgentEvent(EventEnvelope.agent("a" + i, i, "agent", "run_started", null));
+        }
+        assertThat(runtime.mergedEvents()).extracting(EventEnvelope::eventId).containsExactly("a2", "a3", "a4");
+    }
+
+    @Test
     void coreFlowEventsNeverGoBehindTheNewestEvent() {
         FakeMcpModule router = FakeMcpModule.builder("router")
                 .tool("routing.resolve", args -> json("{\"route_id\":\"r-1\"}")).build();
