@@ -484,7 +484,8 @@ public final class UnifiedRuntime implements AutoCloseable {
             Throwable cause = e.getCause();
             if (cause instanceof ModuleRouteException) {
                 ModuleRouteException routeError = (ModuleRouteException) cause;
-                throw new ModuleRouteException(routeError.moduleId(), routeError.error(), routeError);
+                throw new ModuleRouteException(routeError.moduleId(), routeError.error(), routeError.exitCode(),
+                        routeError.stderrTail(), routeError);
             }
             throw toRouteException(request.moduleId(), cause);
         }
@@ -597,8 +598,9 @@ public final class UnifiedRuntime implements AutoCloseable {
             return (ModuleRouteException) cause;
         }
         if (cause instanceof BoundaryFailure) {
-            return new ModuleRouteException(moduleId,
-                    new ModuleRouteError.ModuleRuntime(((BoundaryFailure) cause).error()), cause);
+            BoundaryFailure failure = (BoundaryFailure) cause;
+            return new ModuleRouteException(moduleId, new ModuleRouteError.ModuleRuntime(failure.error()),
+                    failure.exitCode(), failure.stderrTail(), failure);
         }
         if (cause instanceof RejectedExecutionException) {
             return new ModuleRouteException(moduleId, new ModuleRouteError.UnloadedModule(moduleId), cause);
@@ -671,6 +673,11 @@ public final class UnifiedRuntime implements AutoCloseable {
                 RuntimeBoundaryError error = failure instanceof BoundaryFailure ? ((BoundaryFailure) failure).error()
                         : new RuntimeBoundaryError.Process(new ProcessBoundaryError.Io(
                         failure == null ? "the startup was interrupted" : String.valueOf(failure.getMessage())));
+                if (failure instanceof BoundaryFailure) {
+                    BoundaryFailure boundaryFailure = (BoundaryFailure) failure;
+                    throw new RuntimeFromConfigException(slot.id(), new RuntimeFromConfigError.Runtime(error),
+                            boundaryFailure.exitCode(), boundaryFailure.stderrTail(), failure);
+                }
                 throw new RuntimeFromConfigException(slot.id(), new RuntimeFromConfigError.Runtime(error), failure);
             }
             return slot.readyEvent();
@@ -767,7 +774,8 @@ public final class UnifiedRuntime implements AutoCloseable {
         try {
             return boundary.runOnce(timeout);
         } catch (BoundaryFailure failure) {
-            throw new RuntimeFromConfigException(moduleId, new RuntimeFromConfigError.Runtime(failure.error()), failure);
+            throw new RuntimeFromConfigException(moduleId, new RuntimeFromConfigError.Runtime(failure.error()),
+                    failure.exitCode(), failure.stderrTail(), failure);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RuntimeFromConfigException(moduleId, new RuntimeFromConfigError.Runtime(

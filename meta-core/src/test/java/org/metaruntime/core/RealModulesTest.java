@@ -316,6 +316,14 @@ class RealModulesTest {
         assertThatThrownBy(() -> UnifiedRuntime.runDiscoveredModuleOnce(config, "hidden", T))
                 .satisfies(e -> assertThat(((RuntimeFromConfigException) e).error()).isEqualTo(
                         new RuntimeFromConfigError.Config(new ConfigResolutionError.ModuleNotDiscovered("hidden"))));
+        MetaConfig mute = MetaConfig.builder().module(eventLine("mute", "empty").build()).discover("mute").build();
+        assertThatThrownBy(() -> UnifiedRuntime.runDiscoveredModuleOnce(mute, "mute", T))
+                .isInstanceOfSatisfying(RuntimeFromConfigException.class, e -> {
+                    assertThat(e.error()).isEqualTo(new RuntimeFromConfigError.Runtime(
+                            new RuntimeBoundaryError.Process(new ProcessBoundaryError.EmptyOutput())));
+                    assertThat(e.exitCode()).hasValue(3);
+                    assertThat(e.getMessage()).contains("'mute'").contains("exit code 3").contains("nothing to say");
+                });
         MetaConfig garbage = MetaConfig.builder().module(eventLine("g", "garbage").build()).discover("g").build();
         assertThatThrownBy(() -> UnifiedRuntime.runDiscoveredModuleOnce(garbage, "g", T))
                 .satisfies(e -> assertThat(((RuntimeFromConfigException) e).error()).isEqualTo(

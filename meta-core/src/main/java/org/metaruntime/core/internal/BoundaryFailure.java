@@ -30,14 +30,7 @@ public final class BoundaryFailure extends RuntimeException {
     }
 
     private static String describe(String moduleId, RuntimeBoundaryError error, OptionalInt exitCode, String tail) {
-        StringBuilder text = new StringBuilder("module '").append(moduleId).append("': ").append(error.message());
-        if (exitCode.isPresent() && !error.message().contains("code " + exitCode.getAsInt())) {
-            text.append(" (exit code ").append(exitCode.getAsInt()).append(')');
-        }
-        if (tail != null && !tail.isBlank() && !error.message().contains(tail.strip())) {
-            text.append(" (stderr: ").append(Texts.oneLine(tail, 500)).append(')');
-        }
-        return text.toString();
+        return Texts.withProcessDetail("module '" + moduleId + "': " + error.message(), exitCode, tail);
     }
 
     public String moduleId() {

@@ -145,7 +145,7 @@ public final class FakeMcpModule implements FakeModule {
             @Override
             public JsonNode callOnce(String tool, JsonNode arguments, Duration timeout) throws InterruptedException {
                 Connection connection = connect();
-                connection.executor = Runnable::run;
+                connection.executor = executor;
                 try {
                     return connection.call(tool, arguments, timeout).get();
                 } catch (java.util.concurrent.ExecutionException e) {
