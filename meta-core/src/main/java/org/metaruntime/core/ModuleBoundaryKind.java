@@ -2,7 +2,7 @@ package org.metaruntime.core;
 
 /**
  * The boundary a module is reached through, selected only by the {@link PreSpawnData} marker
- * {@value PreSpawnData#BOUNDARY_KEY}.
+ * {@value PreSpawnData#BOUNDARY_KEY} (see {@link MetaConfig#boundaryOf(String)}). Immutable and thread-safe.
  */
 public enum ModuleBoundaryKind {
     /** An MCP stdio server: the marker is {@code mcp}. */
