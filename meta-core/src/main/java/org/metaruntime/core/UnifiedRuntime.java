@@ -643,6 +643,7 @@ public final class UnifiedRuntime implements AutoCloseable {
      * @return the module's first event (event-line) or its {@code mcp.ready} event (MCP)
      * @throws RuntimeFromConfigException {@code Config(ModuleNotConfigured)}, or {@code Runtime(<boundary error>)}
      *                                    when the startup ended {@code Stopped}
+     * @throws IllegalStateException      after {@link #shutdown()}
      */
     public EventEnvelope<UnifiedEvent> spawnMember(String moduleId, Duration timeout) {
         Objects.requireNonNull(moduleId, "moduleId");
