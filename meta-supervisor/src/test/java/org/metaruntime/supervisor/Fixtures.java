@@ -1,7 +1,5 @@
 package org.metaruntime.supervisor;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.net.URL;
@@ -84,8 +82,9 @@ final class Fixtures {
             Pids.assertDead(pid);
         }
         for (ModuleProcess process : started) {
-            assertThat(process.isAlive()).as("process %s", process).isFalse();
-            assertThat(Pids.isAlive(process.pid())).isFalse();
+            Pids.assertDead(process.pid());
+            org.awaitility.Awaitility.await("exit of " + process).atMost(Pids.DEAD_WITHIN)
+                    .until(() -> !process.isAlive());
         }
     }
 
