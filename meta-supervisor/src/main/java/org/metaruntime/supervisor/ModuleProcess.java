@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -39,10 +40,11 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Stdin</b> has a single writer: {@link #send(String)} queues and returns; the bytes are written on a
  *       shared pool ({@code meta-supervisor-stdin-N}) only while there is something to write.</li>
  *   <li><b>Exit</b> is watched with {@link Process#onExit()}. Once the process has exited, the runtime waits
- *       up to {@link ProcessSpec#exitDrainTimeout()} for stdout and stderr to reach end of file; if a
- *       descendant still holds them, the remaining tree is killed (found through the token, see
- *       {@link #stop(StopLadder)}), so neither a reader thread nor a process is left behind. Then
- *       {@link ProcessListener#onExit} is called and {@link #exitFuture()} completes.</li>
+ *       up to {@link ProcessSpec#exitDrainTimeout()} for stdout and stderr to reach end of file, then kills
+ *       whatever is left of its tree (descendants, re-parented ones included, found through the token; see
+ *       {@link #stop(StopLadder)}), unless a stop is running: a descendant holding the pipes can then keep
+ *       neither a reader thread nor itself alive. Then {@link ProcessListener#onExit} is called and
+ *       {@link #exitFuture()} completes.</li>
  * </ul>
  * A live child costs two threads (its stdout reader and stderr drainer), which end when its pipes close.
  *
@@ -287,33 +289,52 @@ public final class ModuleProcess implements AutoCloseable {
         }
     }
 
-    /** On the timer, once the process has exited. */
+    /**
+     * On the timer, once the process has exited: wait for the pipes to close (at most the drain timeout), then
+     * reclaim what is left of the tree, then deliver the exit once the pipes are closed (or a second later).
+     */
     private void onProcessExit() {
         exited.complete(process);
         int exitCode = process.exitValue();
         boolean requested = stopRequested;
         CompletableFuture<Void> pipesClosed = CompletableFuture.allOf(stdoutDone, stderrDrainer.done());
-        pipesClosed.thenRun(() -> deliverExit(exitCode, requested));
-        if (pipesClosed.isDone()) {
+        CompletableFuture<Void> drained = new CompletableFuture<>();
+        pipesClosed.thenRun(() -> drained.complete(null));
+        ScheduledFuture<?> drainTimeout = ProcessThreads.timer().schedule(() -> drained.complete(null),
+                spec.exitDrainTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        drained.thenRunAsync(() -> {
+            drainTimeout.cancel(false);
+            reclaimLeftovers(pipesClosed.isDone());
+            pipesClosed.thenRun(() -> deliverExit(exitCode, requested));
+            if (!pipesClosed.isDone()) {
+                ProcessThreads.timer().schedule(() -> {
+                    if (!pipesClosed.isDone()) {
+                        LOG.warn("module '{}': stdout or stderr of pid {} is still open after its exit; a process "
+                                + "outside its known tree holds it", moduleId(), pid());
+                    }
+                    deliverExit(exitCode, requested);
+                }, PIPE_CLOSE_WAIT_MS, TimeUnit.MILLISECONDS);
+            }
+        }, ProcessThreads.timer());
+    }
+
+    /**
+     * Kills the processes the exited child left behind (descendants, re-parented or not), unless a stop is
+     * running, whose ladder owns the tree. They may hold the pipes (and keep a reader thread and end of file
+     * waiting), and even if they do not, nothing else would ever stop them once their parent is gone. Note that
+     * end of file alone does not prove they let go: the JVM closes its end of a pipe when the child exits.
+     */
+    private void reclaimLeftovers(boolean pipesClosed) {
+        if (stop.get() != null) {
             return;
         }
-        ProcessThreads.timer().schedule(() -> {
-            if (pipesClosed.isDone()) {
-                return;
-            }
-            List<ProcessHandle> holders = tree.alive();
-            LOG.warn("module '{}': pid {} exited but its stdout or stderr is still open after {} ms; killing the "
-                    + "{} process(es) left of its tree", moduleId(), pid(), spec.exitDrainTimeout().toMillis(),
-                    holders.size());
-            holders.forEach(ProcessHandle::destroyForcibly);
-            ProcessThreads.timer().schedule(() -> {
-                if (!pipesClosed.isDone()) {
-                    LOG.warn("module '{}': stdout or stderr of pid {} is still open; a process outside its known "
-                            + "tree holds it", moduleId(), pid());
-                }
-                deliverExit(exitCode, requested);
-            }, PIPE_CLOSE_WAIT_MS, TimeUnit.MILLISECONDS);
-        }, spec.exitDrainTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        List<ProcessHandle> leftovers = tree.alive();
+        if (leftovers.isEmpty()) {
+            return;
+        }
+        LOG.warn("module '{}': pid {} exited and left {} process(es) of its tree alive{}; killing them",
+                moduleId(), pid(), leftovers.size(), pipesClosed ? "" : " holding its stdout or stderr");
+        leftovers.forEach(ProcessHandle::destroyForcibly);
     }
 
     private void deliverExit(int exitCode, boolean requested) {

@@ -39,8 +39,8 @@ import java.util.Set;
  * @param stdinQueueBytes how many bytes {@link ModuleProcess#send(String)} may queue for a child that has
  *                        not read them yet (default 16 MiB); a send beyond it fails at once
  * @param exitDrainTimeout how long after the process exited the runtime waits for its stdout and stderr to
- *                        reach end of file before it kills the descendants that still hold them
- *                        (default 500 ms; zero: kill them at once)
+ *                        reach end of file before it kills what is left of its tree (default 500 ms; zero: at
+ *                        once)
  */
 public record ProcessSpec(String moduleId, List<String> command, Path workdir, Map<String, String> env,
                           boolean inheritEnv, Set<String> passThroughEnv, int maxLineBytes, int stderrTailBytes,
@@ -180,7 +180,7 @@ public record ProcessSpec(String moduleId, List<String> command, Path workdir, M
             return this;
         }
 
-        /** How long to wait for the pipes to close after the process exited (default 500 ms). */
+        /** How long the pipes get to close after the process exited, before its leftovers die (default 500 ms). */
         public Builder exitDrainTimeout(Duration exitDrainTimeout) {
             this.exitDrainTimeout = Objects.requireNonNull(exitDrainTimeout, "exitDrainTimeout");
             return this;

@@ -7,7 +7,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
@@ -23,6 +26,8 @@ final class Fixtures {
 
     private final Path pidFile;
     private final List<ModuleProcess> started = new ArrayList<>();
+    private final List<ProcessHandle> startedHandles = new ArrayList<>();
+    private final Map<Long, Optional<ProcessHandle>> handles = new HashMap<>();
 
     Fixtures(Path tempDir) {
         this.pidFile = tempDir.resolve("pids.txt");
@@ -48,22 +53,32 @@ final class Fixtures {
     ModuleProcess start(ProcessSpec spec, ProcessListener listener) {
         ModuleProcess process = ModuleProcess.start(spec, listener);
         started.add(process);
+        ProcessHandle.of(process.pid()).ifPresent(startedHandles::add);
+        pids();
         return process;
     }
 
-    /** The pids the fixtures wrote so far. */
-    List<Long> pids() {
+    /**
+     * The pids the fixtures wrote so far. The first time a pid is seen its handle (pid and start time) is kept,
+     * so that a pid reused later by an unrelated process is not mistaken for the fixture's.
+     */
+    synchronized List<Long> pids() {
         if (!Files.exists(pidFile)) {
             return List.of();
         }
+        List<Long> pids;
         try {
-            return Files.readAllLines(pidFile, StandardCharsets.UTF_8).stream()
+            pids = Files.readAllLines(pidFile, StandardCharsets.UTF_8).stream()
                     .filter(line -> !line.isBlank())
                     .map(line -> Long.parseLong(line.strip()))
                     .toList();
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
+        for (long pid : pids) {
+            handles.computeIfAbsent(pid, ProcessHandle::of);
+        }
+        return pids;
     }
 
     /** Waits until the fixtures wrote at least {@code count} pids. */
@@ -77,12 +92,16 @@ final class Fixtures {
         for (ModuleProcess process : started) {
             process.stop(StopLadder.immediate());
         }
-        List<Long> pids = pids();
-        for (long pid : pids) {
-            Pids.assertDead(pid);
+        pids();
+        List<ProcessHandle> all = new ArrayList<>();
+        synchronized (this) {
+            handles.values().forEach(handle -> handle.ifPresent(all::add));
+        }
+        all.addAll(startedHandles);
+        for (ProcessHandle handle : all) {
+            Pids.assertDead(handle);
         }
         for (ModuleProcess process : started) {
-            Pids.assertDead(process.pid());
             org.awaitility.Awaitility.await("exit of " + process).atMost(Pids.DEAD_WITHIN)
                     .until(() -> !process.isAlive());
         }

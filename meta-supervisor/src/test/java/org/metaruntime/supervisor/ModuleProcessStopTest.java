@@ -83,9 +83,10 @@ class ModuleProcessStopTest {
     @Timeout(60)
     void immediateKillsAtOnce() {
         ModuleProcess process = startReady("now", "ignore_term.py");
+        ProcessHandle handle = ProcessHandle.of(process.pid()).orElseThrow();
         StopReport report = process.stop(StopLadder.immediate());
         assertThat(report.stage()).isEqualTo(StopStage.KILLED);
-        Pids.assertDead(process.pid());
+        Pids.assertDead(handle);
         assertThat(process.exitFuture().join().exitCode()).isEqualTo(137);
     }
 

@@ -46,11 +46,12 @@ class ModuleProcessTreeTest {
         ProcessSpec spec = fixtures.spec("holder", "orphan_holds_stdout.sh")
                 .exitDrainTimeout(Duration.ofMillis(200)).build();
         ModuleProcess process = fixtures.start(spec, listener);
+        await().until(() -> listener.lines.contains("parent done"));
+        ProcessHandle grandchild = ProcessHandle.of(fixtures.awaitPids(2).get(1)).orElseThrow();
         ProcessExit exit = process.exitFuture().join();
         assertThat(exit.exitCode()).isZero();
-        List<Long> pids = fixtures.awaitPids(2);
         // No stop(): the exit itself must clean up the grandchild and the reader threads.
-        Pids.assertDead(pids.get(1));
+        Pids.assertDead(grandchild);
         listener.stdoutClosed.join();
         assertThat(listener.lines).containsExactly("parent done");
         await().atMost(Pids.DEAD_WITHIN).until(() -> threadsOf("holder").isEmpty());
@@ -58,19 +59,20 @@ class ModuleProcessTreeTest {
 
     @Test
     @Timeout(60)
-    void aDetachedGrandchildIsFoundByItsTokenAndStopped() {
+    void aDetachedGrandchildIsFoundByItsTokenAndKilledWhenTheChildExits() {
         Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs /proc");
         ModuleProcess process = fixtures.start(fixtures.spec("detached", "orphan_detached.sh").build(), listener);
+        // Take the handle while the grandchild surely runs (the line is written after its pid), so that a
+        // reused pid cannot pass for it later.
+        await().until(() -> listener.lines.contains("parent done"));
+        ProcessHandle grandchild = ProcessHandle.of(fixtures.awaitPids(2).get(1)).orElseThrow();
         ProcessExit exit = process.exitFuture().join();
         assertThat(exit.exitCode()).isZero();
-        long grandchild = fixtures.awaitPids(2).get(1);
-        // It holds none of our pipes, so the exit left it alone; it is no longer a descendant of anything we own.
-        assertThat(Pids.isAlive(grandchild)).isTrue();
-        StopReport report = process.stop(new StopLadder(Duration.ofSeconds(5), Duration.ofSeconds(5),
-                Duration.ofSeconds(5)));
-        assertThat(report.stage()).isEqualTo(StopStage.ALREADY_EXITED);
-        assertThat(report.survivors()).isZero();
+        // It holds none of our pipes and is no descendant of anything we own: only its token finds it.
         Pids.assertDead(grandchild);
+        StopReport report = process.stop(StopLadder.defaults());
+        assertThat(report).isEqualTo(new StopReport("detached", process.pid(), StopStage.ALREADY_EXITED,
+                java.util.OptionalInt.of(0), 0));
     }
 
     @Test
@@ -78,15 +80,16 @@ class ModuleProcessTreeTest {
     void aGrandchildThatClearedItsEnvironmentIsBeyondReach() {
         Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs /proc");
         ModuleProcess process = fixtures.start(fixtures.spec("cleared", "orphan_env_cleared.sh").build(), listener);
-        process.exitFuture().join();
-        long grandchild = fixtures.awaitPids(2).get(1);
+        await().until(() -> listener.lines.contains("parent done"));
+        ProcessHandle grandchild = ProcessHandle.of(fixtures.awaitPids(2).get(1)).orElseThrow();
         try {
+            process.exitFuture().join();
             StopReport report = process.stop(StopLadder.defaults());
             assertThat(report.stage()).isEqualTo(StopStage.ALREADY_EXITED);
             // The documented limit: without the token, a re-parented process cannot be told apart.
             assertThat(Pids.isAlive(grandchild)).isTrue();
         } finally {
-            ProcessHandle.of(grandchild).ifPresent(ProcessHandle::destroyForcibly);
+            grandchild.destroyForcibly();
         }
     }
 
@@ -101,12 +104,12 @@ class ModuleProcessTreeTest {
                 .build();
         ModuleProcess process = fixtures.start(spec, listener);
         await().until(() -> listener.lines.contains("ready"));
-        List<Long> pids = fixtures.awaitPids(2);
+        ProcessHandle grandchild = ProcessHandle.of(fixtures.awaitPids(2).get(1)).orElseThrow();
         StopReport report = process.stop(new StopLadder(Duration.ofMillis(100), Duration.ofSeconds(10),
                 Duration.ofSeconds(10)));
         assertThat(report.stage()).isEqualTo(StopStage.EXITED_AFTER_SIGTERM);
         assertThat(report.survivors()).isZero();
-        Pids.assertDead(pids.get(1));
+        Pids.assertDead(grandchild);
     }
 
     @Test
@@ -130,5 +133,29 @@ class ModuleProcessTreeTest {
         for (String id : ids) {
             await().atMost(Pids.DEAD_WITHIN).until(() -> threadsOf(id).isEmpty());
         }
+    }
+
+    private static long openFileDescriptors() throws java.io.IOException {
+        try (java.util.stream.Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.count();
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void noFileDescriptorOutlivesItsChild() throws Exception {
+        Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "needs /proc");
+        // Warm up: classes, pools and the JDK's own descriptors.
+        fixtures.start(fixtures.spec("fd-warm", "echo.py").build(), new RecordingListener()).close();
+        await().atMost(Pids.DEAD_WITHIN).until(() -> threadsOf("fd-warm").isEmpty());
+        long before = openFileDescriptors();
+        for (int i = 0; i < 20; i++) {
+            ModuleProcess process = fixtures.start(fixtures.spec("fd-" + i, "echo.py").build(),
+                    new RecordingListener());
+            process.send("hello");
+            process.close();
+        }
+        // Each child had three pipes; all of them must be closed again.
+        await().atMost(Pids.DEAD_WITHIN).until(() -> openFileDescriptors() <= before);
     }
 }

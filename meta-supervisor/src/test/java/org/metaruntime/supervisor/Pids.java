@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Optional;
 
 /** Asserts that processes are gone, with a bounded wait. */
 final class Pids {
@@ -18,20 +17,22 @@ final class Pids {
     private Pids() {
     }
 
-    /** Fails unless the process is gone (or a zombie) within {@link #DEAD_WITHIN}. */
-    static void assertDead(long pid) {
-        await("pid " + pid + " to be dead")
+    /** Fails unless this process (pid and start time) is gone (or a zombie) within {@link #DEAD_WITHIN}. */
+    static void assertDead(ProcessHandle handle) {
+        await("pid " + handle.pid() + " to be dead")
                 .atMost(DEAD_WITHIN)
                 .pollInterval(Duration.ofMillis(20))
-                .until(() -> !isAlive(pid));
+                .until(() -> !isAlive(handle));
     }
 
-    /** True if the process exists and has not exited (a zombie has exited). */
-    static boolean isAlive(long pid) {
-        Optional<ProcessHandle> handle = ProcessHandle.of(pid);
-        if (handle.isEmpty() || !handle.get().isAlive()) {
+    /**
+     * True if this very process (same pid and start time, so a reused pid does not count) has not exited.
+     */
+    static boolean isAlive(ProcessHandle handle) {
+        if (!handle.isAlive()) {
             return false;
         }
+        long pid = handle.pid();
         Path stat = Path.of("/proc", Long.toString(pid), "stat");
         if (!Files.isDirectory(Path.of("/proc/self"))) {
             return true;

@@ -128,7 +128,7 @@ public final class StopSequence {
         }
         StopReport report = new StopReport(moduleId, process.pid(), stage,
                 alive ? OptionalInt.empty() : OptionalInt.of(process.exitValue()), survivors);
-        if (survivors > 0) {
+        if (survivors > 0 && !ladder.killWait().isZero()) {
             LOG.warn("module '{}': {} process(es) of the tree of pid {} survived the stop ladder", moduleId,
                     survivors, process.pid());
         } else {
