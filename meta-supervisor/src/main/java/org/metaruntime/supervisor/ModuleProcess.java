@@ -60,7 +60,7 @@ public final class ModuleProcess implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ModuleProcess.class);
     private static final int STDOUT_READ_BYTES = 64 * 1024;
-    /** After the descendants holding the pipes were killed, how long the pipes get to close. */
+    /** After the leftovers of an exited process were killed, how long its pipes get to close. */
     private static final long PIPE_CLOSE_WAIT_MS = 1000;
 
     private final ProcessSpec spec;
@@ -328,13 +328,16 @@ public final class ModuleProcess implements AutoCloseable {
         if (stop.get() != null) {
             return;
         }
-        List<ProcessHandle> leftovers = tree.alive();
-        if (leftovers.isEmpty()) {
-            return;
+        try {
+            List<ProcessHandle> leftovers = tree.alive();
+            if (!leftovers.isEmpty()) {
+                LOG.warn("module '{}': pid {} exited and left {} process(es) of its tree alive{}; killing them",
+                        moduleId(), pid(), leftovers.size(), pipesClosed ? "" : " (its stdout or stderr still open)");
+                leftovers.forEach(ProcessHandle::destroyForcibly);
+            }
+        } catch (RuntimeException e) {
+            LOG.error("module '{}': could not reclaim the tree of pid {}", moduleId(), pid(), e);
         }
-        LOG.warn("module '{}': pid {} exited and left {} process(es) of its tree alive{}; killing them",
-                moduleId(), pid(), leftovers.size(), pipesClosed ? "" : " holding its stdout or stderr");
-        leftovers.forEach(ProcessHandle::destroyForcibly);
     }
 
     private void deliverExit(int exitCode, boolean requested) {
