@@ -81,7 +81,7 @@ public final class ModuleProcess implements AutoCloseable {
         this.spec = spec;
         this.process = process;
         this.listener = new GuardedListener(spec.moduleId(), listener);
-        this.tree = new ProcessTree(process.toHandle(), ProcessSpec.TOKEN_ENV + "=" + token);
+        this.tree = new ProcessTree(process.toHandle(), token);
         this.stdin = new StdinWriter(spec.moduleId(), process.getOutputStream(), ProcessThreads.stdinWriters(),
                 spec.stdinQueueBytes());
         this.stderrTail = new StderrTail(spec.stderrTailBytes());
@@ -309,8 +309,10 @@ public final class ModuleProcess implements AutoCloseable {
             if (!pipesClosed.isDone()) {
                 ProcessThreads.timer().schedule(() -> {
                     if (!pipesClosed.isDone()) {
-                        LOG.warn("module '{}': stdout or stderr of pid {} is still open after its exit; a process "
-                                + "outside its known tree holds it", moduleId(), pid());
+                        // A fresh look: a process forked just before the exit may have been missed.
+                        reclaimLeftovers(false);
+                        LOG.warn("module '{}': stdout or stderr of pid {} is still open {} ms after its exit",
+                                moduleId(), pid(), spec.exitDrainTimeout().toMillis() + PIPE_CLOSE_WAIT_MS);
                     }
                     deliverExit(exitCode, requested);
                 }, PIPE_CLOSE_WAIT_MS, TimeUnit.MILLISECONDS);

@@ -114,6 +114,24 @@ class ModuleProcessTreeTest {
 
     @Test
     @Timeout(60)
+    void aDescendantWithoutTheTokenIsStillFoundWhileItIsADescendant() {
+        ProcessSpec spec = ProcessSpec.builder("attached")
+                .command("/bin/sh", "-c",
+                        "echo $$ >> \"$FIXTURE_PID_FILE\"; env -i sleep 300 </dev/null >/dev/null 2>&1 & "
+                                + "echo $! >> \"$FIXTURE_PID_FILE\"; echo ready; wait")
+                .env("FIXTURE_PID_FILE", fixtures.pidFile().toString())
+                .build();
+        ModuleProcess process = fixtures.start(spec, listener);
+        await().until(() -> listener.lines.contains("ready"));
+        ProcessHandle grandchild = ProcessHandle.of(fixtures.awaitPids(2).get(1)).orElseThrow();
+        StopReport report = process.stop(new StopLadder(Duration.ofMillis(100), Duration.ofSeconds(10),
+                Duration.ofSeconds(10)));
+        assertThat(report.survivors()).isZero();
+        Pids.assertDead(grandchild);
+    }
+
+    @Test
+    @Timeout(60)
     void aLiveChildCostsAtMostTwoThreadsAndNoneAfterItEnds() {
         List<String> ids = List.of("threads-a", "threads-b", "threads-c");
         List<ModuleProcess> processes = ids.stream()

@@ -2,64 +2,62 @@ package org.metaruntime.supervisor.internal;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import org.metaruntime.supervisor.ProcessSpec;
 
 /**
  * Finds the processes of one child's tree: the child, its descendants, and descendants that were re-parented
  * after their parent died (they vanish from {@link ProcessHandle#descendants()}).
  *
- * <p>The child is started with {@code META_PROCESS_TOKEN=<unique token>} in its environment, which its
- * descendants inherit. On Linux the tree is found by scanning {@code /proc/<pid>/environ} for that token;
- * the environment there is the one the process was started with, so a descendant that later changes its
- * own environment is still found, but one started with a cleared environment (or without the token) is not.
- * Elsewhere the tree is the union of the descendant snapshots taken so far ({@link #snapshot()}).
- * Thread-safe.
+ * <p>The child is started with {@value ProcessSpec#TOKEN_ENV}{@code =<unique token>} in its environment, which
+ * its descendants inherit. On Linux the tree is every descendant of the child plus every process whose initial environment
+ * ({@code /proc/<pid>/environ}) holds the token, from a shared pass over {@code /proc} at most
+ * {@value ProcessTable#MAX_AGE_MILLIS} ms old. A descendant that later changes its own environment is still
+ * found; one started with a cleared environment (or without the token) is found only while it is still a
+ * descendant. Elsewhere the tree is the current descendants plus the snapshots taken so far
+ * ({@link #snapshot()}). Thread-safe.
  */
 public final class ProcessTree {
 
     private static final Path PROC = Path.of("/proc");
-    private static final boolean HAS_PROC = Files.isReadable(PROC.resolve("self").resolve("environ"));
+    private static final boolean HAS_PROC = ProcessTable.available();
 
     private final ProcessHandle root;
-    private final byte[] tokenEntry;
+    private final String token;
     private final Set<ProcessHandle> snapshots = new LinkedHashSet<>();
 
     /**
-     * @param root        the child process
-     * @param tokenEntry  the environment entry {@code NAME=token} that marks the tree
+     * @param root  the child process
+     * @param token the value of {@value ProcessSpec#TOKEN_ENV} that marks this child's tree
      */
-    public ProcessTree(ProcessHandle root, String tokenEntry) {
+    public ProcessTree(ProcessHandle root, String token) {
         this.root = Objects.requireNonNull(root, "root");
-        this.tokenEntry = tokenEntry.getBytes(StandardCharsets.UTF_8);
+        this.token = Objects.requireNonNull(token, "token");
     }
 
-    /** Records the current descendants of the child (cheap: one pass over the process table). */
+    /** Records the current members of the tree, so that they are still known after being re-parented. */
     public void snapshot() {
-        List<ProcessHandle> now = root.descendants().toList();
+        List<ProcessHandle> now = members();
         synchronized (snapshots) {
             snapshots.addAll(now);
         }
     }
 
-    /**
-     * The processes of the tree alive now, the child first if it is alive: the current descendants, the
-     * earlier snapshots, and on Linux every process carrying the token.
-     */
+    /** The processes of the tree alive now, the child first if it is alive. */
     public List<ProcessHandle> alive() {
         Set<ProcessHandle> tree = new LinkedHashSet<>();
         tree.add(root);
-        root.descendants().forEach(tree::add);
+        tree.addAll(members());
         synchronized (snapshots) {
             tree.addAll(snapshots);
         }
-        tree.addAll(findByToken());
         List<ProcessHandle> alive = new ArrayList<>();
         for (ProcessHandle handle : tree) {
             if (isAlive(handle)) {
@@ -69,79 +67,15 @@ public final class ProcessTree {
         return alive;
     }
 
-    /** Processes whose initial environment holds the token (Linux only; empty elsewhere). */
-    List<ProcessHandle> findByToken() {
+    private List<ProcessHandle> members() {
         if (!HAS_PROC) {
-            return List.of();
+            return root.descendants().toList();
         }
-        List<ProcessHandle> found = new ArrayList<>();
-        long self = ProcessHandle.current().pid();
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(PROC)) {
-            for (Path entry : entries) {
-                long pid = parsePid(entry.getFileName().toString());
-                if (pid <= 0 || pid == self) {
-                    continue;
-                }
-                if (hasTokenEntry(entry.resolve("environ"))) {
-                    ProcessHandle.of(pid).ifPresent(found::add);
-                }
-            }
-        } catch (IOException e) {
-            // The process table could not be listed: fall back to the snapshots.
-            return found;
-        }
-        return found;
-    }
-
-    private boolean hasTokenEntry(Path environ) {
-        byte[] env;
-        try {
-            env = Files.readAllBytes(environ);
-        } catch (IOException | SecurityException e) {
-            return false;
-        }
-        int n = tokenEntry.length;
-        for (int at = 0; at + n <= env.length; ) {
-            if (regionMatches(env, at, tokenEntry) && (at + n == env.length || env[at + n] == 0)) {
-                return true;
-            }
-            int next = indexOfNul(env, at);
-            if (next < 0) {
-                return false;
-            }
-            at = next + 1;
-        }
-        return false;
-    }
-
-    private static boolean regionMatches(byte[] bytes, int at, byte[] expected) {
-        for (int i = 0; i < expected.length; i++) {
-            if (bytes[at + i] != expected[i]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static int indexOfNul(byte[] bytes, int from) {
-        for (int i = from; i < bytes.length; i++) {
-            if (bytes[i] == 0) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private static long parsePid(String name) {
-        if (name.isEmpty() || name.length() > 10) {
-            return -1;
-        }
-        for (int i = 0; i < name.length(); i++) {
-            if (name.charAt(i) < '0' || name.charAt(i) > '9') {
-                return -1;
-            }
-        }
-        return Long.parseLong(name);
+        ProcessTable table = ProcessTable.recent();
+        Set<Long> pids = table.descendantsOf(root.pid());
+        pids.addAll(table.carriersOf(token));
+        pids.remove(root.pid());
+        return pids.stream().map(ProcessHandle::of).flatMap(Optional::stream).toList();
     }
 
     /**
