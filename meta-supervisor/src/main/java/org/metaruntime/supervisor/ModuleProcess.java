@@ -154,7 +154,14 @@ public final class ModuleProcess implements AutoCloseable {
         stdoutThread.setDaemon(true);
         stdoutThread.start();
         // Process.onExit() completes on the JVM's threads; everything after it runs on the runtime's timer.
-        process.onExit().whenCompleteAsync((p, error) -> onProcessExit(), ProcessThreads.timer());
+        process.onExit().whenCompleteAsync((p, error) -> {
+            try {
+                onProcessExit();
+            } catch (RuntimeException e) {
+                LOG.error("module '{}': handling the exit of pid {} failed", moduleId(), pid(), e);
+                deliverExit(process.exitValue(), stopRequested);
+            }
+        }, ProcessThreads.timer());
     }
 
     /** The module this process belongs to. */
@@ -210,8 +217,9 @@ public final class ModuleProcess implements AutoCloseable {
     }
 
     /**
-     * Completes once, on a runtime thread, after the process exited and its exit was delivered to the listener.
-     * Each call returns a new dependent future: completing or cancelling it affects nothing else.
+     * Completes once, on a runtime thread, after the process exited (at the same time as
+     * {@link ProcessListener#onExit} is called). Each call returns a new dependent future: completing or
+     * cancelling it affects nothing else.
      */
     public CompletableFuture<ProcessExit> exitFuture() {
         return exitFuture.copy();
@@ -348,9 +356,8 @@ public final class ModuleProcess implements AutoCloseable {
         }
         ProcessExit exit = new ProcessExit(moduleId(), pid(), exitCode, stderrTail.text(), requested);
         LOG.debug("module '{}': pid {} exited with code {}", moduleId(), pid(), exitCode);
-        ProcessThreads.callbacks().execute(() -> {
-            listener.onExit(exit);
-            exitFuture.complete(exit);
-        });
+        // Separately, so that neither a slow listener nor a slow dependent stage holds up the other.
+        ProcessThreads.callbacks().execute(() -> listener.onExit(exit));
+        ProcessThreads.callbacks().execute(() -> exitFuture.complete(exit));
     }
 }

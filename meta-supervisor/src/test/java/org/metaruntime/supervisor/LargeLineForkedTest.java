@@ -40,6 +40,7 @@ class LargeLineForkedTest {
         ModuleProcess process = fixtures.start(fixtures.spec("huge", "big_line.py", "100").build(), listener);
         ProcessExit exit = process.exitFuture().join();
         assertThat(exit.exitCode()).isZero();
+        listener.exit.join();
         assertThat(listener.events).containsExactly("tooLong:" + ProcessSpec.DEFAULT_MAX_LINE_BYTES, "line:after",
                 "closed", "exit:0");
     }

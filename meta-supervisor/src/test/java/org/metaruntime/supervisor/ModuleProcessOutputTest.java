@@ -29,9 +29,12 @@ class ModuleProcessOutputTest {
         fixtures.closeAndAssertNoneAlive();
     }
 
+    /** Runs the child to its end; returns its exit once both the future and the listener have it. */
     private ProcessExit run(ProcessSpec spec) {
         ModuleProcess process = fixtures.start(spec, listener);
-        return process.exitFuture().join();
+        ProcessExit exit = process.exitFuture().join();
+        assertThat(listener.exit.join()).isEqualTo(exit);
+        return exit;
     }
 
     @Test
@@ -149,6 +152,7 @@ class ModuleProcessOutputTest {
         };
         ModuleProcess process = fixtures.start(fixtures.spec("throwing", "crlf.sh").build(), throwing);
         ProcessExit exit = process.exitFuture().join();
+        listener.exit.join();
         assertThat(exit.exitCode()).isZero();
         assertThat(listener.events).containsExactly("line:first", "line:second", "line:", "closed", "exit:0");
     }
