@@ -68,11 +68,14 @@ public final class ProcessTree {
     }
 
     private List<ProcessHandle> members() {
+        // Descendants by parent pid only while the child lives: once it is gone its pid may belong to another
+        // process, whose children are none of ours.
+        boolean rootAlive = root.isAlive();
         if (!HAS_PROC) {
-            return root.descendants().toList();
+            return rootAlive ? root.descendants().toList() : List.of();
         }
         ProcessTable table = ProcessTable.recent();
-        Set<Long> pids = table.descendantsOf(root.pid());
+        Set<Long> pids = rootAlive ? table.descendantsOf(root.pid()) : new LinkedHashSet<>();
         pids.addAll(table.carriersOf(token));
         pids.remove(root.pid());
         return pids.stream().map(ProcessHandle::of).flatMap(Optional::stream).toList();
