@@ -32,7 +32,6 @@ import org.metaruntime.core.internal.ModuleBoundary;
 import org.metaruntime.core.internal.ModuleChild;
 import org.metaruntime.core.internal.ModuleSlot;
 import org.metaruntime.core.internal.ProcessBoundaries;
-import org.metaruntime.core.internal.StopGraces;
 import org.metaruntime.core.testing.FakeModule;
 import org.metaruntime.events.AgentEventProjection;
 import org.metaruntime.events.EventEnvelope;
@@ -63,6 +62,7 @@ import org.metaruntime.supervisor.SupervisionListener;
 import org.metaruntime.supervisor.SupervisionOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.metaruntime.supervisor.StopLadder;
 
 /**
  * The runtime a host embeds: it starts the discovered modules as supervised children, routes calls to them through
@@ -211,7 +211,7 @@ public final class UnifiedRuntime implements AutoCloseable {
         RestartPolicy policy = mcp ? RestartPolicy.NEVER : slot.module().restartPolicy();
         StartupPolicy startupPolicy = new StartupPolicy(policy, options.onFailureRetryBudget(),
                 options.alwaysRestartBudget(), options.restartBackoff());
-        StopGraces graces = graces(slot);
+        StopLadder graces = graces(slot);
         LOG.info("module '{}': starting ({} boundary, policy {})", id, slot.kind(), policy.jsonName());
         org.metaruntime.supervisor.StartAttempt<ModuleChild> attempt = n -> {
             ModuleChild child = slot.boundary().start(timeout);
@@ -253,13 +253,13 @@ public final class UnifiedRuntime implements AutoCloseable {
                 .build();
     }
 
-    private StopGraces graces(ModuleSlot slot) {
+    private StopLadder graces(ModuleSlot slot) {
         return graces(slot.module(), options);
     }
 
-    private static StopGraces graces(ModuleConfig module, RuntimeOptions options) {
+    private static StopLadder graces(ModuleConfig module, RuntimeOptions options) {
         Optional<Duration> own = module.shutdownGrace();
-        return new StopGraces(own.orElse(options.stopStdinGrace()), own.orElse(options.stopTermGrace()),
+        return new StopLadder(own.orElse(options.stopStdinGrace()), own.orElse(options.stopTermGrace()),
                 options.stopKillWait());
     }
 
@@ -809,7 +809,7 @@ public final class UnifiedRuntime implements AutoCloseable {
                 }
                 Optional<ModuleChild> child = supervisor.currentChild();
                 Thread stopper = new Thread(() -> {
-                    StopGraces graces = graces(slot);
+                    StopLadder graces = graces(slot);
                     supervisor.close();
                     child.ifPresent(c -> orphans.addAndGet(c.stop(graces)));
                     if (wasLoaded || child.isPresent()) {

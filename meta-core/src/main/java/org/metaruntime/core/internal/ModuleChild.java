@@ -8,6 +8,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.UnifiedEvent;
+import org.metaruntime.supervisor.StopLadder;
 
 /**
  * A module's kept child after a successful start: an event-line process that wrote its first event, or an open MCP
@@ -41,5 +42,5 @@ public interface ModuleChild {
      *
      * @return how many processes of its tree were still alive at the end
      */
-    int stop(StopGraces graces);
+    int stop(StopLadder ladder);
 }

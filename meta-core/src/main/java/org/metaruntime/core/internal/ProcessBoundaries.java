@@ -65,20 +65,16 @@ public final class ProcessBoundaries {
 
     /** The real boundary of {@code module} for the selected {@code kind}; nothing is spawned yet. */
     public static ModuleBoundary create(ModuleConfig module, Optional<PreSpawnData> preSpawn, ModuleBoundaryKind kind,
-                                        RuntimeOptions options, StopGraces graces) {
+                                        RuntimeOptions options, StopLadder graces) {
         ProcessSpec spec = spec(module, preSpawn, options);
         if (kind == ModuleBoundaryKind.MCP) {
             McpClientOptions mcp = McpClientOptions.builder()
                     .maxInFlight(options.maxInFlightCallsFor(module))
-                    .stopLadder(ladder(graces))
+                    .stopLadder(graces)
                     .build();
             return new Mcp(spec, mcp);
         }
         return new EventLine(spec, EventLineRunner.create(), options.eventLineExitGrace().orElse(null));
-    }
-
-    static StopLadder ladder(StopGraces graces) {
-        return new StopLadder(graces.stdinGrace(), graces.termGrace(), graces.killWait());
     }
 
     private static ChildExit exitOf(ProcessExit exit) {
@@ -204,8 +200,8 @@ public final class ProcessBoundaries {
             }
 
             @Override
-            public int stop(StopGraces graces) {
-                return child.stop(ladder(graces)).survivors();
+            public int stop(StopLadder graces) {
+                return child.stop(graces).survivors();
             }
         }
     }
@@ -303,8 +299,8 @@ public final class ProcessBoundaries {
             }
 
             @Override
-            public int stop(StopGraces graces) {
-                Duration bound = graces.stdinGrace().plus(graces.termGrace()).plus(graces.killWait()).plus(CLOSE_MARGIN);
+            public int stop(StopLadder graces) {
+                Duration bound = graces.total().plus(CLOSE_MARGIN);
                 try {
                     connection.close(bound);
                     return 0;

@@ -8,9 +8,9 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.metaruntime.core.internal.ChildExit;
-import org.metaruntime.core.internal.StopGraces;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.UnifiedEvent;
+import org.metaruntime.supervisor.StopLadder;
 
 /** The live children of one fake module, so a scripted crash can end them. Thread-safe. */
 final class FakeChildren {
@@ -57,7 +57,7 @@ final class FakeChildren {
         }
 
         @Override
-        public int stop(StopGraces graces) {
+        public int stop(StopLadder ladder) {
             end(new ChildExit(OptionalInt.of(0), stderrTail, true));
             return 0;
         }
