@@ -73,7 +73,10 @@ public final class FakeEventLineModule implements FakeModule {
         return ModuleBoundaryKind.EVENT_LINE;
     }
 
-    /** The next {@code count} spawns fail with {@code error} (e.g. {@code EmptyOutput}, {@code Timeout}). */
+    /**
+     * The next {@code count} spawns fail with {@code error} (e.g. {@code EmptyOutput}, {@code Timeout}); except for
+     * {@code SpawnFailed}, the failure is reported as coming from a process that exited with code 1.
+     */
     public FakeEventLineModule failNextSpawns(int count, ProcessBoundaryError error) {
         return failNext(count, new RuntimeBoundaryError.Process(Objects.requireNonNull(error, "error")));
     }
