@@ -12,8 +12,8 @@ import org.metaruntime.events.Subscription;
  * One subscription: a bounded queue and a daemon thread ({@code meta-events-subscriber-N}) delivering it.
  *
  * <p>{@link #offer} never waits for the subscriber: when the queue is full the envelope is counted as
- * skipped. The {@code lagged} notice is queued at the place of the gap: by the next offer that finds room,
- * or by the delivery thread when the queue runs empty first.
+ * skipped. The {@code lagged} notice goes at the place of the gap: queued by the next offer that finds room
+ * for the notice and its envelope, or delivered by the thread when the queue runs empty first.
  */
 final class SubscriptionWorker implements Subscription {
 
@@ -53,11 +53,12 @@ final class SubscriptionWorker implements Subscription {
             if (closed) {
                 return;
             }
-            if (skipped > 0 && queue.size() < capacity) {
+            if (skipped == 0 && queue.size() < capacity) {
+                queue.add(notification);
+                ready.signal();
+            } else if (skipped > 0 && queue.size() + 1 < capacity) {
                 queue.add(new StoreNotification.ResyncRequired(StoreNotification.Reason.LAGGED, skipped));
                 skipped = 0;
-            }
-            if (queue.size() < capacity) {
                 queue.add(notification);
                 ready.signal();
             } else {
