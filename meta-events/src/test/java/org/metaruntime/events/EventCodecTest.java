@@ -74,7 +74,7 @@ class EventCodecTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"1.0", "1.50", "1e400", "-1E-400", "0.1", "123456789012345678901234567890",
-            "-9223372036854775808", "18446744073709551616", "0.000", "1E+5", "3.141592653589793238462643383279"})
+            "-9223372036854775808", "18446744073709551616", "0.000", "1E+5", "41e00", "-0e0", "3.141592653589793238462643383279"})
     void numbersSurviveTheRoundTripExactly(String number) {
         String line = "{\"event_id\":\"e\",\"source\":\"module\",\"timestamp_ms\":0,"
                 + "\"event\":{\"kind\":\"module\",\"module\":\"m\",\"event_type\":\"t\",\"payload\":[" + number + "]}}";

@@ -114,16 +114,28 @@ public final class Json {
                 gen.writeNumber(node.bigIntegerValue());
             }
         } else if (node.isBigDecimal()) {
-            gen.writeNumber(node.decimalValue());
+            writeDecimal(gen, node.decimalValue());
         } else {
             double value = node.doubleValue();
             if (Double.isFinite(value)) {
                 // Reparsed as BigDecimal and rewritten with BigDecimal.toString: write that form now.
-                gen.writeNumber(new BigDecimal(node.isFloat() ? Float.toString(node.floatValue())
+                writeDecimal(gen, new BigDecimal(node.isFloat() ? Float.toString(node.floatValue())
                         : Double.toString(value)));
             } else {
                 gen.writeNull();
             }
+        }
+    }
+
+    /**
+     * Writes a decimal so that it reparses as the same decimal: a scale-0 value (read from {@code 41e0})
+     * keeps an exponent, since plain {@code 41} would reparse as an integer.
+     */
+    private static void writeDecimal(JsonGenerator gen, BigDecimal value) throws IOException {
+        if (value.scale() == 0) {
+            gen.writeNumber(value.toPlainString() + "E0");
+        } else {
+            gen.writeNumber(value);
         }
     }
 
