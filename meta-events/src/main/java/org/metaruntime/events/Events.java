@@ -2,6 +2,7 @@ package org.metaruntime.events;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.RandomAccess;
@@ -42,10 +43,47 @@ public final class Events {
         Objects.requireNonNull(moduleEvents, "moduleEvents");
         Objects.requireNonNull(agentEvents, "agentEvents");
         List<EventEnvelope<UnifiedEvent>> merged = new ArrayList<>(moduleEvents.size() + agentEvents.size());
-        merged.addAll(moduleEvents);
-        merged.addAll(agentEvents);
-        merged.sort(ORDER); // stable (TimSort); two sorted runs merge in linear time
+        if (!isSorted(moduleEvents) || !isSorted(agentEvents)) {
+            merged.addAll(moduleEvents);
+            merged.addAll(agentEvents);
+            merged.sort(ORDER); // stable
+            return merged;
+        }
+        // Both sorted: one linear merge, taking the module event on equal keys (what the stable sort does).
+        Iterator<EventEnvelope<UnifiedEvent>> modules = moduleEvents.iterator();
+        Iterator<EventEnvelope<UnifiedEvent>> agents = agentEvents.iterator();
+        EventEnvelope<UnifiedEvent> module = modules.hasNext() ? modules.next() : null;
+        EventEnvelope<UnifiedEvent> agent = agents.hasNext() ? agents.next() : null;
+        while (module != null && agent != null) {
+            if (compare(agent, module) < 0) {
+                merged.add(agent);
+                agent = agents.hasNext() ? agents.next() : null;
+            } else {
+                merged.add(module);
+                module = modules.hasNext() ? modules.next() : null;
+            }
+        }
+        if (module != null) {
+            merged.add(module);
+            modules.forEachRemaining(merged::add);
+        }
+        if (agent != null) {
+            merged.add(agent);
+            agents.forEachRemaining(merged::add);
+        }
         return merged;
+    }
+
+    private static boolean isSorted(List<EventEnvelope<UnifiedEvent>> list) {
+        EventEnvelope<UnifiedEvent> previous = null;
+        for (EventEnvelope<UnifiedEvent> envelope : list) {
+            Objects.requireNonNull(envelope, "envelope");
+            if (previous != null && compare(previous, envelope) > 0) {
+                return false;
+            }
+            previous = envelope;
+        }
+        return true;
     }
 
     /**

@@ -87,6 +87,31 @@ class EventsTest {
     }
 
     @Test
+    void mergeOfSortedListsEqualsTheStableSortOfTheConcatenation() {
+        Random random = new Random(9);
+        for (int round = 0; round < 200; round++) {
+            List<EventEnvelope<UnifiedEvent>> modules = randomList(random, round % 2 == 0);
+            List<EventEnvelope<UnifiedEvent>> agents = randomList(random, round % 3 != 0);
+            List<EventEnvelope<UnifiedEvent>> expected = new ArrayList<>(modules);
+            expected.addAll(agents);
+            expected.sort(Events.order());
+            assertThat(Events.mergeUnifiedEvents(modules, agents)).containsExactlyElementsOf(expected);
+        }
+    }
+
+    private static List<EventEnvelope<UnifiedEvent>> randomList(Random random, boolean sorted) {
+        List<EventEnvelope<UnifiedEvent>> list = new ArrayList<>();
+        int size = random.nextInt(30);
+        for (int i = 0; i < size; i++) {
+            list.add(EventEnvelope.module("id" + random.nextInt(3), random.nextInt(10), "m" + i, "t", null));
+        }
+        if (sorted) {
+            list.sort(Events.order());
+        }
+        return list;
+    }
+
+    @Test
     void mergeOfSortedListsIsSortedAndComplete() {
         List<EventEnvelope<UnifiedEvent>> modules = new ArrayList<>();
         List<EventEnvelope<UnifiedEvent>> agents = new ArrayList<>();
