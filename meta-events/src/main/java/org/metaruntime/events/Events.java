@@ -43,47 +43,46 @@ public final class Events {
         Objects.requireNonNull(moduleEvents, "moduleEvents");
         Objects.requireNonNull(agentEvents, "agentEvents");
         List<EventEnvelope<UnifiedEvent>> merged = new ArrayList<>(moduleEvents.size() + agentEvents.size());
-        if (!isSorted(moduleEvents) || !isSorted(agentEvents)) {
+        if (!mergeSorted(moduleEvents, agentEvents, merged)) {
+            merged.clear();
             merged.addAll(moduleEvents);
             merged.addAll(agentEvents);
             merged.sort(ORDER); // stable
-            return merged;
-        }
-        // Both sorted: one linear merge, taking the module event on equal keys (what the stable sort does).
-        Iterator<EventEnvelope<UnifiedEvent>> modules = moduleEvents.iterator();
-        Iterator<EventEnvelope<UnifiedEvent>> agents = agentEvents.iterator();
-        EventEnvelope<UnifiedEvent> module = modules.hasNext() ? modules.next() : null;
-        EventEnvelope<UnifiedEvent> agent = agents.hasNext() ? agents.next() : null;
-        while (module != null && agent != null) {
-            if (compare(agent, module) < 0) {
-                merged.add(agent);
-                agent = agents.hasNext() ? agents.next() : null;
-            } else {
-                merged.add(module);
-                module = modules.hasNext() ? modules.next() : null;
-            }
-        }
-        if (module != null) {
-            merged.add(module);
-            modules.forEachRemaining(merged::add);
-        }
-        if (agent != null) {
-            merged.add(agent);
-            agents.forEachRemaining(merged::add);
         }
         return merged;
     }
 
-    private static boolean isSorted(List<EventEnvelope<UnifiedEvent>> list) {
-        EventEnvelope<UnifiedEvent> previous = null;
-        for (EventEnvelope<UnifiedEvent> envelope : list) {
-            Objects.requireNonNull(envelope, "envelope");
-            if (previous != null && compare(previous, envelope) > 0) {
+    /**
+     * One linear merge of two sorted lists into {@code out}, taking the module event on equal keys (what
+     * the stable sort of the concatenation does). Returns false as soon as either input turns out not to
+     * be sorted.
+     */
+    private static boolean mergeSorted(List<EventEnvelope<UnifiedEvent>> moduleEvents,
+            List<EventEnvelope<UnifiedEvent>> agentEvents, List<EventEnvelope<UnifiedEvent>> out) {
+        Iterator<EventEnvelope<UnifiedEvent>> modules = moduleEvents.iterator();
+        Iterator<EventEnvelope<UnifiedEvent>> agents = agentEvents.iterator();
+        EventEnvelope<UnifiedEvent> module = nextOrNull(modules);
+        EventEnvelope<UnifiedEvent> agent = nextOrNull(agents);
+        while (module != null || agent != null) {
+            boolean takeAgent = module == null || agent != null && compare(agent, module) < 0;
+            Iterator<EventEnvelope<UnifiedEvent>> source = takeAgent ? agents : modules;
+            EventEnvelope<UnifiedEvent> taken = takeAgent ? agent : module;
+            out.add(taken);
+            EventEnvelope<UnifiedEvent> next = nextOrNull(source);
+            if (next != null && compare(taken, next) > 0) {
                 return false;
             }
-            previous = envelope;
+            if (takeAgent) {
+                agent = next;
+            } else {
+                module = next;
+            }
         }
         return true;
+    }
+
+    private static EventEnvelope<UnifiedEvent> nextOrNull(Iterator<EventEnvelope<UnifiedEvent>> it) {
+        return it.hasNext() ? Objects.requireNonNull(it.next(), "envelope") : null;
     }
 
     /**

@@ -99,6 +99,13 @@ class EventsTest {
         }
     }
 
+    @Test
+    void mergeRejectsNullElements() {
+        List<EventEnvelope<UnifiedEvent>> withNull = Arrays.asList(module("a", 1), null, module("b", 2));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Events.mergeUnifiedEvents(withNull, List.of()))
+                .isInstanceOf(NullPointerException.class);
+    }
+
     private static List<EventEnvelope<UnifiedEvent>> randomList(Random random, boolean sorted) {
         List<EventEnvelope<UnifiedEvent>> list = new ArrayList<>();
         int size = random.nextInt(30);
