@@ -16,7 +16,7 @@ import org.metaruntime.events.Subscription;
 import org.metaruntime.events.UnifiedEvent;
 
 /**
- * The {@link EventStore}: a sorted array segment {@code items[start, end)} guarded by this object's monitor.
+ * The {@link EventStore}: a sorted array segment {@code items[start, end)} guarded by a private monitor.
  * Appending writes at {@code end}; dropping the oldest advances {@code start}; an out-of-order insert
  * shifts whichever side of its position is shorter. The array is compacted or grown when {@code end} hits
  * its length, so every operation but the out-of-order shift is O(1) amortised.
@@ -34,6 +34,7 @@ public final class DefaultEventStore implements EventStore {
     private int start;
     private int end;
 
+    private final Object lock = new Object();
     private volatile SubscriptionWorker[] subscribers = NO_SUBSCRIBERS;
     private boolean closed;
 
@@ -52,7 +53,7 @@ public final class DefaultEventStore implements EventStore {
     public void insert(EventEnvelope<UnifiedEvent> envelope) {
         Objects.requireNonNull(envelope, "envelope");
         EventEnvelope<UnifiedEvent> stored = AgentEventProjection.project(envelope);
-        synchronized (this) {
+        synchronized (lock) {
             int size = end - start;
             if (size == 0 || Events.compare(at(end - 1), stored) <= 0) {
                 if (end == items.length) {
@@ -144,42 +145,50 @@ public final class DefaultEventStore implements EventStore {
 
     @Override
     @SuppressWarnings("unchecked")
-    public synchronized List<EventEnvelope<UnifiedEvent>> snapshot() {
-        Object[] copy = Arrays.copyOfRange(items, start, end);
-        return (List<EventEnvelope<UnifiedEvent>>) (List<?>) Collections.unmodifiableList(Arrays.asList(copy));
-    }
-
-    @Override
-    public synchronized List<EventEnvelope<UnifiedEvent>> query(EventFilter filter) {
-        Objects.requireNonNull(filter, "filter");
-        Object[] found = new Object[16];
-        int count = 0;
-        for (int i = start + lowerBoundTime(filter.fromMs()); i < end; i++) {
-            EventEnvelope<UnifiedEvent> envelope = at(i);
-            if (envelope.timestampMs() > filter.toMs()) {
-                break;
-            }
-            if (filter.matches(envelope)) {
-                if (count == found.length) {
-                    found = Arrays.copyOf(found, count * 2);
-                }
-                found[count++] = envelope;
-            }
+    public List<EventEnvelope<UnifiedEvent>> snapshot() {
+        synchronized (lock) {
+            Object[] copy = Arrays.copyOfRange(items, start, end);
+            return (List<EventEnvelope<UnifiedEvent>>) (List<?>) Collections.unmodifiableList(Arrays.asList(copy));
         }
-        @SuppressWarnings("unchecked")
-        List<EventEnvelope<UnifiedEvent>> result = (List<EventEnvelope<UnifiedEvent>>) (List<?>)
-                Collections.unmodifiableList(Arrays.asList(Arrays.copyOf(found, count)));
-        return result;
     }
 
     @Override
-    public synchronized Optional<EventEnvelope<UnifiedEvent>> newest() {
-        return end == start ? Optional.empty() : Optional.of(at(end - 1));
+    public List<EventEnvelope<UnifiedEvent>> query(EventFilter filter) {
+        Objects.requireNonNull(filter, "filter");
+        synchronized (lock) {
+            Object[] found = new Object[16];
+            int count = 0;
+            for (int i = start + lowerBoundTime(filter.fromMs()); i < end; i++) {
+                EventEnvelope<UnifiedEvent> envelope = at(i);
+                if (envelope.timestampMs() > filter.toMs()) {
+                    break;
+                }
+                if (filter.matches(envelope)) {
+                    if (count == found.length) {
+                        found = Arrays.copyOf(found, count * 2);
+                    }
+                    found[count++] = envelope;
+                }
+            }
+            @SuppressWarnings("unchecked")
+            List<EventEnvelope<UnifiedEvent>> result = (List<EventEnvelope<UnifiedEvent>>) (List<?>)
+                    Collections.unmodifiableList(Arrays.asList(Arrays.copyOf(found, count)));
+            return result;
+        }
     }
 
     @Override
-    public synchronized int size() {
-        return end - start;
+    public Optional<EventEnvelope<UnifiedEvent>> newest() {
+        synchronized (lock) {
+            return end == start ? Optional.empty() : Optional.of(at(end - 1));
+        }
+    }
+
+    @Override
+    public int size() {
+        synchronized (lock) {
+            return end - start;
+        }
     }
 
     @Override
@@ -199,7 +208,7 @@ public final class DefaultEventStore implements EventStore {
             throw new IllegalArgumentException("queueCapacity must be at least 1: " + queueCapacity);
         }
         SubscriptionWorker worker;
-        synchronized (this) {
+        synchronized (lock) {
             if (closed) {
                 throw new IllegalStateException("the event store is closed");
             }
@@ -213,15 +222,17 @@ public final class DefaultEventStore implements EventStore {
         return worker;
     }
 
-    private synchronized void remove(SubscriptionWorker worker) {
-        SubscriptionWorker[] current = subscribers;
-        for (int i = 0; i < current.length; i++) {
-            if (current[i] == worker) {
-                SubscriptionWorker[] next = new SubscriptionWorker[current.length - 1];
-                System.arraycopy(current, 0, next, 0, i);
-                System.arraycopy(current, i + 1, next, i, current.length - i - 1);
-                subscribers = next;
-                return;
+    private void remove(SubscriptionWorker worker) {
+        synchronized (lock) {
+            SubscriptionWorker[] current = subscribers;
+            for (int i = 0; i < current.length; i++) {
+                if (current[i] == worker) {
+                    SubscriptionWorker[] next = new SubscriptionWorker[current.length - 1];
+                    System.arraycopy(current, 0, next, 0, i);
+                    System.arraycopy(current, i + 1, next, i, current.length - i - 1);
+                    subscribers = next;
+                    return;
+                }
             }
         }
     }
@@ -229,7 +240,7 @@ public final class DefaultEventStore implements EventStore {
     @Override
     public void close() {
         SubscriptionWorker[] toClose;
-        synchronized (this) {
+        synchronized (lock) {
             closed = true;
             toClose = subscribers;
             subscribers = NO_SUBSCRIBERS;
