@@ -119,6 +119,8 @@ public final class Events {
 
     /** Compares two envelopes by {@link #order()}. */
     public static int compare(EventEnvelope<?> a, EventEnvelope<?> b) {
+        Objects.requireNonNull(a, "a");
+        Objects.requireNonNull(b, "b");
         int byTime = Long.compare(a.timestampMs(), b.timestampMs());
         if (byTime != 0) {
             return byTime;
