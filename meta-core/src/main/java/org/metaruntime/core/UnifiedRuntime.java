@@ -1,6 +1,7 @@
 package org.metaruntime.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Clock;
@@ -237,7 +238,7 @@ public final class UnifiedRuntime implements AutoCloseable {
             Exception failure = outcome.lastFailure();
             LOG.warn("module '{}' is not loaded: {}", id, failure == null ? "startup interrupted" : failure.getMessage());
             if (failure != null) {
-                warn(slot, failureOf(failure), errorType(failure));
+                warn(slot, failureOf(failure), ErrorCodes.of(failure));
             }
         }
         return outcome;
@@ -300,7 +301,7 @@ public final class UnifiedRuntime implements AutoCloseable {
 
         @Override
         public void onFailure(String moduleId, ChildFailure failure) {
-            warn(slot, failure, failure.cause() != null ? errorType(failure.cause())
+            warn(slot, failure, failure.cause() != null ? ErrorCodes.of(failure.cause())
                     : failure.exitCode().isPresent() ? "process.exited" : ErrorCodes.UNKNOWN);
         }
 
@@ -317,10 +318,6 @@ public final class UnifiedRuntime implements AutoCloseable {
         return failure instanceof BoundaryFailure ? ((BoundaryFailure) failure).toChildFailure() : ChildFailure.of(failure);
     }
 
-    private static String errorType(Throwable failure) {
-        return ErrorCodes.of(failure);
-    }
-
     // ---------------------------------------------------------------------------------------------- events
 
     private EventEnvelope<UnifiedEvent> readyEvent(ModuleSlot slot, ModuleChild child) {
@@ -329,10 +326,8 @@ public final class UnifiedRuntime implements AutoCloseable {
             return first.get();
         }
         ObjectNode payload = JSON.objectNode();
-        child.tools().stream().sorted().forEach(payload.putArray("tools")::add);
-        if (!payload.has("tools")) {
-            payload.putArray("tools");
-        }
+        ArrayNode tools = payload.putArray("tools");
+        child.tools().stream().sorted().forEach(tools::add);
         long ts = now();
         return EventEnvelope.module("evt-mcp-ready-" + slot.id() + "-" + ts, ts, slot.id(), "mcp.ready", payload);
     }
