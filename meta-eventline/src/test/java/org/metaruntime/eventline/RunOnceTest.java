@@ -157,6 +157,13 @@ class RunOnceTest {
     }
 
     @Test
+    void invalidUtf8InsideAStringBecomesTheReplacementCharacter() {
+        EventEnvelope<UnifiedEvent> event = runner.runOnce(fixtures.python("invalid-utf8-in-string").build(), TIMEOUT);
+
+        assertThat(event.eventId()).isEqualTo("evt-bad-\uFFFD");
+    }
+
+    @Test
     void childThatStaysAliveIsStoppedAfterTheExitGrace() {
         EventEnvelope<UnifiedEvent> event =
                 runner.runOnce(fixtures.python("linger").build(), TIMEOUT, Duration.ofMillis(200));
