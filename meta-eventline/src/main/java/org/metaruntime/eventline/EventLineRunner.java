@@ -18,7 +18,6 @@ import org.metaruntime.supervisor.ProcessBoundaryException;
 import org.metaruntime.supervisor.ProcessExit;
 import org.metaruntime.supervisor.ProcessSpec;
 import org.metaruntime.supervisor.StopLadder;
-import org.metaruntime.supervisor.StopReport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,6 +58,12 @@ public final class EventLineRunner {
     public static final StopLadder DEFAULT_STOP_LADDER =
             new StopLadder(Duration.ZERO, Duration.ofSeconds(1), Duration.ofSeconds(2));
 
+    /**
+     * The ladder that ends a failed run or attempt: SIGKILL to the whole tree at once (the runtime needs
+     * nothing more from it), then at most 1 s for the tree to be gone before the error is thrown.
+     */
+    public static final StopLadder KILL_LADDER = new StopLadder(Duration.ZERO, Duration.ZERO, Duration.ofSeconds(1));
+
     private static final Logger LOG = LoggerFactory.getLogger(EventLineRunner.class);
 
     private final StopLadder stopLadder;
@@ -95,7 +100,9 @@ public final class EventLineRunner {
      * One-shot run: spawns the process, closes its stdin, reads and normalises its first stdout line, then
      * waits for the process to exit for at most {@code exitGrace} and stops its process tree with the
      * {@linkplain #stopLadder() stop ladder}. The event is returned whether or not the process exited in
-     * the grace.
+     * the grace. When it did not, the stop completes before this method returns; when it did, the sweep of
+     * whatever is left of its tree (descendants that outlived it) runs on the process layer's thread and
+     * this method returns at once.
      *
      * @param spec      what to spawn
      * @param timeout   bounds the arrival of the first line; positive
@@ -113,14 +120,18 @@ public final class EventLineRunner {
         long deadline = System.nanoTime() + timeout.toNanos();
         Started started = start(spec, timeout, deadline, exitGrace);
         ModuleProcess process = started.process;
+        boolean exited = false;
         try {
-            ProcessExit exit = awaitExit(process, exitGrace != null ? exitGrace : defaultGrace(deadline));
-            if (exit == null) {
+            exited = awaitExit(process, exitGrace != null ? exitGrace : defaultGrace(deadline)) != null;
+        } finally {
+            if (exited) {
+                // The child is gone: sweep what may be left of its tree without holding up the caller.
+                process.stopAsync(stopLadder);
+            } else {
                 LOG.debug("module {}: pid {} still running after the exit grace, stopping it", spec.moduleId(),
                         process.pid());
+                process.stop(stopLadder);
             }
-        } finally {
-            logSurvivors(process.stop(stopLadder));
         }
         return started.event;
     }
@@ -193,7 +204,7 @@ public final class EventLineRunner {
             throw emptyOutput(process, exitGrace != null ? exitGrace : defaultGrace(deadline));
         } finally {
             if (!started) {
-                logSurvivors(process.stop(StopLadder.immediate()));
+                process.stop(KILL_LADDER);
             }
         }
     }
@@ -215,7 +226,7 @@ public final class EventLineRunner {
     /** Kills the tree now (the failure needs nothing more from it) and describes the failure. */
     private EventLineException fail(ModuleProcess process, EventLineError error, Throwable cause) {
         ProcessExit exitedBefore = process.exitFuture().getNow(null);
-        logSurvivors(process.stop(StopLadder.immediate()));
+        process.stop(KILL_LADDER);
         OptionalInt exitCode = exitedBefore != null && !exitedBefore.requestedByRuntime()
                 ? OptionalInt.of(exitedBefore.exitCode()) : OptionalInt.empty();
         String stderrTail = exitedBefore != null ? exitedBefore.stderrTail() : process.stderrTail();
@@ -241,13 +252,6 @@ public final class EventLineRunner {
         return remaining > MIN_DEFAULT_EXIT_GRACE.toNanos() ? Duration.ofNanos(remaining) : MIN_DEFAULT_EXIT_GRACE;
     }
 
-    private static void logSurvivors(StopReport report) {
-        if (report.survivors() > 0) {
-            LOG.warn("module {}: {} process(es) of the tree of pid {} survived the stop", report.moduleId(),
-                    report.survivors(), report.pid());
-        }
-    }
-
     private static void requirePositive(Duration d, String name) {
         Objects.requireNonNull(d, name);
         if (d.isZero() || d.isNegative()) {
@@ -265,7 +269,7 @@ public final class EventLineRunner {
         /**
          * The ladder that stops a one-shot process tree once the exit grace has passed (default
          * {@link #DEFAULT_STOP_LADDER}). Failed runs and attempts are always killed at once
-         * ({@link StopLadder#immediate()}).
+         * ({@link #KILL_LADDER}).
          */
         public Builder stopLadder(StopLadder stopLadder) {
             this.stopLadder = Objects.requireNonNull(stopLadder, "stopLadder");

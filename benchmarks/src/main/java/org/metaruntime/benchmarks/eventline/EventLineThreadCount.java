@@ -13,7 +13,6 @@ import java.util.concurrent.TimeUnit;
 import org.metaruntime.eventline.EventLineChild;
 import org.metaruntime.eventline.EventLineRunner;
 import org.metaruntime.supervisor.ProcessSpec;
-import org.metaruntime.supervisor.StopLadder;
 
 /**
  * Threads per live event-line child: keeps N children alive (each started with
@@ -60,26 +59,24 @@ public final class EventLineThreadCount {
                     (duringMeta - baselineMeta) / (double) children, baselineMeta, duringMeta);
             System.out.printf(Locale.ROOT, "all JVM threads per child:          %.2f (%d -> %d, of which"
                     + " %d JDK process reapers)%n", (during - baseline) / (double) children, baseline, during,
-                    namedThreads("process reaper"));
+                    threadsNamed("process reaper"));
         } finally {
-            live.parallelStream().forEach(child -> child.stop(StopLadder.immediate()));
+            live.parallelStream().forEach(child -> child.stop(EventLineRunner.KILL_LADDER));
         }
         settle();
-        System.out.printf(Locale.ROOT, "JVM threads after stopping them:    %d (meta-*: %d)%n",
-                threads.getThreadCount(), metaThreads());
+        System.out.printf(Locale.ROOT, "JVM threads after stopping them:    %d (meta-*: %d, idle JDK process"
+                + " reapers: %d)%n", threads.getThreadCount(), metaThreads(), threadsNamed("process reaper"));
         Files.delete(script);
         Files.delete(dir);
     }
 
     private static int metaThreads() {
-        return (int) Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.isAlive() && t.getName().startsWith("meta-"))
-                .count();
+        return threadsNamed("meta-");
     }
 
-    private static int namedThreads(String name) {
+    private static int threadsNamed(String prefix) {
         return (int) Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.isAlive() && t.getName().equals(name))
+                .filter(t -> t.isAlive() && t.getName().startsWith(prefix))
                 .count();
     }
 
