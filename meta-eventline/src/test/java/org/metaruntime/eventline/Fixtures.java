@@ -67,7 +67,10 @@ final class Fixtures {
         assertThat(pids("grandchild")).as("grandchild pids").hasSize(grandchildren);
     }
 
-    /** Waits (bounded) until no process a fixture recorded is alive and the JVM has no child left. */
+    /**
+     * Waits (bounded) until no process a fixture recorded is alive, the JVM has no child left, and no
+     * per-child thread of the module ({@code meta-fixture-...}) is left.
+     */
     void assertNoneAlive() {
         List<Long> all = Stream.concat(pids("child").stream(), pids("grandchild").stream())
                 .collect(Collectors.toList());
@@ -77,6 +80,10 @@ final class Fixtures {
         await("no child process of the JVM").atMost(Duration.ofSeconds(10))
                 .pollInterval(Duration.ofMillis(20))
                 .until(() -> ProcessHandle.current().children().noneMatch(ProcessHandle::isAlive));
+        await("no thread of module '" + MODULE + "'").atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> Thread.getAllStackTraces().keySet().stream()
+                        .noneMatch(t -> t.isAlive() && t.getName().startsWith("meta-" + MODULE + "-")));
     }
 
     static boolean alive(long pid) {

@@ -2,6 +2,7 @@ package org.metaruntime.eventline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -99,7 +100,7 @@ class StartAttemptTest {
         try (EventLineChild child = runner.startAttempt(
                 fixtures.python("stderr-flood").stderrTailBytes(tailBytes).build(), TIMEOUT)) {
             assertThat(child.event().eventId()).isEqualTo("evt-1");
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20))
+            await().atMost(Duration.ofSeconds(20))
                     .until(() -> child.stderrTail().endsWith("end of the flood\n"));
             assertThat(child.stderrTail().length()).isLessThanOrEqualTo(tailBytes);
         }
