@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -59,6 +61,24 @@ class StartAttemptTest {
         assertThat(exit.requestedByRuntime()).isTrue();
         assertThat(EventLineChild.isFailure(exit)).isFalse();
         assertThat(child.isAlive()).isFalse();
+    }
+
+    @Test
+    void atMostTwoThreadsPerLiveChild() {
+        List<EventLineChild> children = new ArrayList<>();
+        try {
+            for (int i = 0; i < 5; i++) {
+                children.add(runner.startAttempt(fixtures.python("linger").build(), TIMEOUT));
+            }
+            assertThat(children).allMatch(EventLineChild::isAlive);
+            long moduleThreads = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.isAlive() && t.getName().startsWith("meta-" + Fixtures.MODULE + "-"))
+                    .count();
+            assertThat(moduleThreads).isLessThanOrEqualTo(2L * children.size());
+        } finally {
+            children.forEach(child -> child.stop(EventLineRunner.KILL_LADDER));
+        }
+        fixtures.assertStarted(5, 0);
     }
 
     @Test

@@ -37,8 +37,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(1)
+@Measurement(iterations = 8, time = 2)
+@Fork(2)
 public class EventLineBenchmark {
 
     static final String LINE = "{\"event_id\":\"evt-bench\",\"source\":\"module\",\"timestamp_ms\":1,"
