@@ -45,7 +45,7 @@ public sealed interface EventLineError {
 
         @Override
         public String message() {
-            return "the first stdout line is not a valid event (" + error + ")";
+            return "the first stdout line is not a valid event: " + error.message();
         }
     }
 }
