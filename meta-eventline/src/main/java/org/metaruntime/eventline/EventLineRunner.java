@@ -100,9 +100,9 @@ public final class EventLineRunner {
      * One-shot run: spawns the process, closes its stdin, reads and normalises its first stdout line, then
      * waits for the process to exit for at most {@code exitGrace} and stops its process tree with the
      * {@linkplain #stopLadder() stop ladder}. The event is returned whether or not the process exited in
-     * the grace. When it did not, the stop completes before this method returns; when it did, the sweep of
-     * whatever is left of its tree (descendants that outlived it) runs on the process layer's thread and
-     * this method returns at once.
+     * the grace. Either way its tree is stopped by the time this method returns: the process layer
+     * reports an exit only after it killed the descendants that outlived the process, and a process still
+     * running after the grace is stopped (tree included) before the return.
      *
      * @param spec      what to spawn
      * @param timeout   bounds the arrival of the first line; positive
@@ -124,10 +124,8 @@ public final class EventLineRunner {
         try {
             exited = awaitExit(process, exitGrace != null ? exitGrace : defaultGrace(deadline)) != null;
         } finally {
-            if (exited) {
-                // The child is gone: sweep what may be left of its tree without holding up the caller.
-                process.stopAsync(stopLadder);
-            } else {
+            // An exit is reported only after the process layer reclaimed what was left of the tree.
+            if (!exited) {
                 LOG.debug("module {}: pid {} still running after the exit grace, stopping it", spec.moduleId(),
                         process.pid());
                 process.stop(stopLadder);
