@@ -8,10 +8,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.metaruntime.eventline.EventLineRunner;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.UnifiedEvent;
+import org.metaruntime.supervisor.ModuleProcess;
 import org.metaruntime.supervisor.ProcessSpec;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -73,6 +75,20 @@ public class EventLineBenchmark {
     @Benchmark
     public EventEnvelope<UnifiedEvent> eventLineRunOnce() {
         return runner.runOnce(spec, Duration.ofSeconds(10));
+    }
+
+    /**
+     * The process layer alone, as the event-line run uses it but without normalisation: spawn, close stdin,
+     * first line, exit. Separates the boundary's own cost from the process layer's.
+     */
+    @Benchmark
+    public String processLayerOnly() throws Exception {
+        CompletableFuture<String> line = new CompletableFuture<>();
+        ModuleProcess process = ModuleProcess.start(spec, line::complete);
+        process.closeStdin();
+        String first = line.get(10, TimeUnit.SECONDS);
+        process.exitFuture().get(10, TimeUnit.SECONDS);
+        return first;
     }
 
     /** The floor: ProcessBuilder, read one line, waitFor. */
