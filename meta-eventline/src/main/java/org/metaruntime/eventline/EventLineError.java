@@ -6,8 +6,9 @@ import org.metaruntime.supervisor.ProcessBoundaryError;
 
 /**
  * Why an event-line run or startup attempt failed: either the process boundary (spawn, read, timeout,
- * empty output, over-long line) or the normalisation of the first line. A value; the two cases map one to
- * one onto the runtime's {@code RuntimeBoundaryError.Process} and {@code RuntimeBoundaryError.Normalize}.
+ * empty output, over-long line) or the normalisation of the first line. An immutable value (thread-safe);
+ * the two cases map one to one onto the runtime's {@code RuntimeBoundaryError.Process} and
+ * {@code RuntimeBoundaryError.Normalize}.
  *
  * <pre>{@code
  * try {

@@ -59,7 +59,7 @@ public final class EventLineRunner {
             new StopLadder(Duration.ZERO, Duration.ofSeconds(1), Duration.ofSeconds(2));
 
     /**
-     * The ladder that ends a failed run or attempt: SIGKILL to the whole tree at once (the runtime needs
+     * The ladder that ends a failed run or attempt: the whole tree is killed at once (the runtime needs
      * nothing more from it), then at most 1 s for the tree to be gone before the error is thrown.
      */
     public static final StopLadder KILL_LADDER = new StopLadder(Duration.ZERO, Duration.ZERO, Duration.ofSeconds(1));
@@ -126,7 +126,7 @@ public final class EventLineRunner {
         } finally {
             // An exit is reported only after the process layer reclaimed what was left of the tree.
             if (!exited) {
-                LOG.debug("module {}: pid {} still running after the exit grace, stopping it", spec.moduleId(),
+                LOG.debug("module '{}': pid {} still running after the exit grace, stopping it", spec.moduleId(),
                         process.pid());
                 process.stop(stopLadder);
             }
@@ -186,7 +186,7 @@ public final class EventLineRunner {
                 } catch (NormalizationException e) {
                     throw fail(process, new EventLineError.Normalize(e.error()), e);
                 }
-                LOG.debug("module {}: first event {} from pid {}", moduleId, event.eventId(), process.pid());
+                LOG.debug("module '{}': first event {} from pid {}", moduleId, event.eventId(), process.pid());
                 started = true;
                 return new Started(process, event);
             }

@@ -35,7 +35,7 @@ class RunOnceTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
     /** Long enough for a loaded machine to start python; the timeout tests wait for it in full. */
-    private static final Duration SHORT_TIMEOUT = Duration.ofSeconds(3);
+    private static final Duration SHORT_TIMEOUT = Duration.ofSeconds(5);
 
     private final EventLineRunner runner = EventLineRunner.create();
 
@@ -109,7 +109,7 @@ class RunOnceTest {
 
         assertThat(e.error()).isEqualTo(processError(new ProcessBoundaryError.Timeout(SHORT_TIMEOUT.toMillis())));
         assertThat(e.moduleId()).isEqualTo(Fixtures.MODULE);
-        assertThat(e.getMessage()).startsWith("module 'fixture': ").contains("3000 ms");
+        assertThat(e.getMessage()).startsWith("module 'fixture': ").contains("5000 ms");
         fixtures.assertStarted(1, 1);
     }
 

@@ -129,11 +129,11 @@ class StartAttemptTest {
     @Test
     void failedAttemptLeavesNoProcess() {
         EventLineException timeout = catchThrowableOfType(EventLineException.class,
-                () -> runner.startAttempt(fixtures.python("sleep").build(), Duration.ofSeconds(3)));
+                () -> runner.startAttempt(fixtures.python("sleep").build(), Duration.ofSeconds(5)));
         EventLineException invalid = catchThrowableOfType(EventLineException.class,
                 () -> runner.startAttempt(fixtures.python("non-json").build(), TIMEOUT));
 
-        assertThat(timeout.error()).isEqualTo(new EventLineError.Process(new ProcessBoundaryError.Timeout(3000)));
+        assertThat(timeout.error()).isEqualTo(new EventLineError.Process(new ProcessBoundaryError.Timeout(5000)));
         assertThat(invalid.error()).isEqualTo(new EventLineError.Normalize(new NormalizationError.InvalidJson()));
         fixtures.assertStarted(2, 1);
     }
