@@ -337,7 +337,9 @@ public final class UnifiedRuntime implements AutoCloseable {
         payload.put("error", failure.reason());
         payload.put("error_type", errorType);
         failure.exitCode().ifPresent(code -> payload.put("exit_code", code));
-        if (failure.exitCode().isPresent() || !failure.stderrTail().isEmpty()) {
+        boolean processRan = failure.exitCode().isPresent() || !failure.stderrTail().isEmpty()
+                || failure.cause() instanceof BoundaryFailure && ((BoundaryFailure) failure.cause()).processRan();
+        if (processRan) {
             payload.put("stderr_tail", failure.stderrTail());
         }
         long ts = now();

@@ -150,8 +150,9 @@ class RealModulesTest {
         // a non-JSON first line fails the startup too: unloaded, with a warning
         assertThat(of(runtime, "garbage")).containsExactly(t("garbage", null, STARTING, 0),
                 t("garbage", STARTING, FAILED, 1), t("garbage", FAILED, STOPPED, 1));
-        assertThat(payloads(runtime, "garbage", "supervisor.warning").get(0).get("error_type").asText())
-                .isEqualTo("normalize.invalid_json");
+        JsonNode warning = payloads(runtime, "garbage", "supervisor.warning").get(0);
+        assertThat(warning.get("error_type").asText()).isEqualTo("normalize.invalid_json");
+        assertThat(warning.has("stderr_tail")).isTrue();
         assertThat(routeError(runtime, "garbage", "x", T)).isEqualTo(new ModuleRouteError.UnloadedModule("garbage"));
 
         assertThat(routeError(runtime, "liar", "x", T)).isInstanceOf(ModuleRouteError.UnexpectedRouteResponse.class);

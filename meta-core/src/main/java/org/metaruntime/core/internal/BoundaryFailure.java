@@ -4,6 +4,7 @@ import java.util.Objects;
 import java.util.OptionalInt;
 import org.metaruntime.core.RuntimeBoundaryError;
 import org.metaruntime.supervisor.ChildFailure;
+import org.metaruntime.supervisor.ProcessBoundaryError;
 
 /**
  * A failure of a module's boundary, as the runtime composes it: the boundary error, plus the exit code and stderr
@@ -47,6 +48,15 @@ public final class BoundaryFailure extends RuntimeException {
 
     public String stderrTail() {
         return stderrTail;
+    }
+
+    /** Whether the failure came from a process that ran (it was spawned, then failed to answer as required). */
+    public boolean processRan() {
+        if (exitCode.isPresent() || error instanceof RuntimeBoundaryError.Normalize) {
+            return true;
+        }
+        return error instanceof RuntimeBoundaryError.Process
+                && !(((RuntimeBoundaryError.Process) error).error() instanceof ProcessBoundaryError.SpawnFailed);
     }
 
     /** The failure as the supervisor records it. */
