@@ -3,7 +3,6 @@ package org.metaruntime.mcp;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpClientSession;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -35,7 +34,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.metaruntime.mcp.internal.Json;
 import org.metaruntime.mcp.internal.ProcessClientTransport;
-import org.metaruntime.mcp.internal.RequestTag;
 import org.metaruntime.mcp.internal.SharedTimer;
 import org.metaruntime.mcp.internal.ToolResults;
 import org.metaruntime.supervisor.ModuleProcess;
@@ -48,7 +46,6 @@ import org.metaruntime.supervisor.StopStage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
-import reactor.util.context.Context;
 
 /**
  * An initialized MCP session with one module's stdio server: the child process, the MCP Java SDK's client
@@ -77,10 +74,8 @@ public final class McpConnection implements AutoCloseable {
     public static final List<String> PROTOCOL_VERSIONS = List.of(ProtocolVersions.MCP_2025_11_25,
             ProtocolVersions.MCP_2025_06_18, ProtocolVersions.MCP_2025_03_26, ProtocolVersions.MCP_2024_11_05);
 
-    private static final Implementation CLIENT_INFO = new Implementation("meta-runtime", "0.1.0");
-    private static final TypeRef<JsonNode> JSON_NODE = new TypeRef<>() {
-    };
-    /** The SDK session's own per-request timeout; our deadlines always fire first. */
+    private static final Implementation CLIENT_INFO = Implementation.builder("meta-runtime", "0.1.0").build();
+    /** The SDK session's own per-request timeout; it never applies, as requests are sent through the transport. */
     private static final Duration SESSION_REQUEST_TIMEOUT = Duration.ofDays(1);
     /** How long the tool list refresh after {@code notifications/tools/list_changed} may take. */
     private static final Duration REFRESH_TIMEOUT = Duration.ofSeconds(30);
@@ -170,7 +165,7 @@ public final class McpConnection implements AutoCloseable {
         if (options.elicitationHandler().isPresent()) {
             capabilities.elicitation();
         }
-        InitializeRequest request = new InitializeRequest(PROTOCOL_VERSIONS.get(0), capabilities.build(), CLIENT_INFO);
+        InitializeRequest request = InitializeRequest.builder(PROTOCOL_VERSIONS.get(0), capabilities.build(), CLIENT_INFO).build();
         Pending p = new Pending(Kind.CONNECT, null, "connect", timeoutMs, null);
         send(p, McpSchema.METHOD_INITIALIZE, request);
         JsonNode result = await(p, deadline);
@@ -512,9 +507,11 @@ public final class McpConnection implements AutoCloseable {
             p.fail(p.failure(reason));
             return;
         }
-        session.sendRequest(method, params, JSON_NODE)
-                .contextWrite(Context.of(RequestTag.class, p))
-                .subscribe(p::succeed, p::failWith);
+        try {
+            p.requestId = transport.sendRequest(method, params, p);
+        } catch (RuntimeException e) {
+            p.failWith(e);
+        }
     }
 
     private JsonNode await(Pending p, long deadline) {
@@ -624,6 +621,7 @@ public final class McpConnection implements AutoCloseable {
         for (Pending p : waiting) {
             p.fail(p.failure(reason));
         }
+        transport.forgetAll();
         if (session != null) {
             session.close();
         }
@@ -711,7 +709,7 @@ public final class McpConnection implements AutoCloseable {
     private enum Kind { CONNECT, LIST, CALL }
 
     /** One JSON-RPC request of this connection, from creation (or queueing) to its outcome. */
-    private final class Pending implements RequestTag {
+    private final class Pending implements ProcessClientTransport.ResponseHandler {
         final Kind kind;
         final String tool;
         final String operation;
@@ -719,7 +717,7 @@ public final class McpConnection implements AutoCloseable {
         final ObjectNode params;
         final CompletableFuture<JsonNode> future = new CompletableFuture<>();
         private final AtomicBoolean finished = new AtomicBoolean();
-        volatile Object requestId;
+        volatile String requestId;
         volatile ScheduledFuture<?> timeoutTask;
         boolean holdsSlot; // guarded by slots
         boolean rejected;
@@ -730,11 +728,6 @@ public final class McpConnection implements AutoCloseable {
             this.operation = operation;
             this.timeoutMs = timeoutMs;
             this.params = params;
-        }
-
-        @Override
-        public void requestId(Object id) {
-            requestId = id;
         }
 
         void arm(long deadline) {
@@ -757,6 +750,16 @@ public final class McpConnection implements AutoCloseable {
             }
         }
 
+        @Override
+        public void onResponse(McpSchema.JSONRPCResponse response) {
+            if (response.error() != null) {
+                failWith(new McpError(response.error()));
+            } else {
+                Object result = response.result();
+                succeed(result instanceof JsonNode ? (JsonNode) result : Json.MAPPER.valueToTree(result));
+            }
+        }
+
         void succeed(JsonNode result) {
             if (finish()) {
                 future.complete(result);
@@ -774,8 +777,6 @@ public final class McpConnection implements AutoCloseable {
                 error = ((McpBoundaryException) e).error();
             } else if (reason != null) {
                 error = failure(reason);
-            } else if (e instanceof TimeoutException) {
-                error = new McpBoundaryError.Timeout(moduleId, operation, timeoutMs);
             } else if (e instanceof ProcessBoundaryException) {
                 error = failure("could not send the request: " + e.getMessage());
             } else {
@@ -814,18 +815,12 @@ public final class McpConnection implements AutoCloseable {
 
         /** Tells the server this request is cancelled and drops its late answer. */
         void abandon() {
-            Object id = requestId;
+            String id = requestId;
             if (id == null || kind == Kind.CONNECT || terminated.get() != null) {
                 return;
             }
             transport.abandon(id);
-            ObjectNode cancel = Json.MAPPER.createObjectNode();
-            if (id instanceof String) {
-                cancel.put("requestId", (String) id);
-            } else {
-                cancel.set("requestId", Json.MAPPER.valueToTree(id));
-            }
-            cancel.put("reason", "timeout");
+            ObjectNode cancel = Json.MAPPER.createObjectNode().put("requestId", id).put("reason", "timeout");
             session.sendNotification("notifications/cancelled", cancel)
                     .subscribe(null, e -> log.debug("module '{}': could not send notifications/cancelled: {}", moduleId, e.toString()));
         }

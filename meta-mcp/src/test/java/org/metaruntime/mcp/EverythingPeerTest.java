@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -18,6 +19,11 @@ class EverythingPeerTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration T = Duration.ofSeconds(30);
+
+    @AfterEach
+    void nothingLeft() {
+        Peers.assertNoProcessLeft();
+    }
 
     @Test
     void persistentSessionAgainstServerEverything() {

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,6 +26,11 @@ class JavaSdkPeerTest {
 
     @TempDir
     Path dir;
+
+    @AfterEach
+    void nothingLeft() {
+        Peers.assertNoProcessLeft();
+    }
 
     @Test
     void persistentSessionAgainstTheJavaSdkServer() {

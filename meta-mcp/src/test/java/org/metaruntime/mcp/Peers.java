@@ -95,6 +95,20 @@ final class Peers {
                         .as("process %d is still alive", pid).isFalse());
     }
 
+    /** Waits until no process started by this JVM is alive (children, grandchildren). */
+    static void assertNoProcessLeft() {
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(ProcessHandle.current().descendants()
+                .filter(ProcessHandle::isAlive).map(h -> h.pid() + " " + h.info().commandLine().orElse("?")))
+                .as("processes started by the tests").isEmpty());
+    }
+
+    /** Threads of this module, or of Reactor's shared schedulers, still alive. */
+    static List<String> leftoverThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+                .filter(n -> n.startsWith("meta-mcp") || n.startsWith("parallel-") || n.startsWith("boundedElastic-"))
+                .toList();
+    }
+
     /** The live descendants of {@code pid} now, to check later that they are gone too. */
     static List<Long> descendants(long pid) {
         return ProcessHandle.of(pid).map(h -> h.descendants().map(ProcessHandle::pid).toList()).orElse(List.of());

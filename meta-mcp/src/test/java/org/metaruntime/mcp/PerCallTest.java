@@ -28,6 +28,7 @@ class PerCallTest {
     void nothingLeft() {
         Peers.assertGone(dir.resolve("pid"));
         assertThat(SharedTimer.leases()).isZero();
+        Peers.assertNoProcessLeft();
     }
 
     private McpBoundaryError errorOf(String tool, Duration timeout, String... switches) {

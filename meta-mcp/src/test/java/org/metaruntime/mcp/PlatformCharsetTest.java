@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +28,11 @@ class PlatformCharsetTest {
 
     @TempDir
     Path dir;
+
+    @AfterEach
+    void nothingLeft() {
+        Peers.assertNoProcessLeft();
+    }
 
     @Test
     void runsOnALatin1Platform() {

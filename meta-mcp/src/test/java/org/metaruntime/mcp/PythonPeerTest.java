@@ -47,8 +47,9 @@ class PythonPeerTest {
             }
             Peers.assertGone(c.pid());
         }
+        Peers.assertNoProcessLeft();
         assertThat(SharedTimer.leases()).isZero();
-        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().equals("meta-mcp-timer"));
+        await().atMost(T).untilAsserted(() -> assertThat(Peers.leftoverThreads()).isEmpty());
     }
 
     private McpConnection open(String... switches) {
@@ -251,6 +252,19 @@ class PythonPeerTest {
         JsonNode payload = c.callTool("large", args("bytes", 10 * 1024 * 1024), T);
         assertThat(payload.textValue()).hasSize(10 * 1024 * 1024);
         assertThat(c.callTool("echo", args("text", "after"), T)).isEqualTo(TextNode.valueOf("after"));
+    }
+
+    @Test
+    void anOverLongLineIsSkippedAndTheSessionGoesOn() {
+        McpProbeResult probe = McpProbe.probe(org.metaruntime.supervisor.ProcessSpec.builder("py")
+                .command(Peers.python("py", dir.resolve("pid")).command()).maxLineBytes(64 * 1024).build(),
+                McpClientOptions.defaults(), T);
+        McpConnection c = probe.connection();
+        opened.add(c);
+        assertThat(errorOf(() -> c.callTool("large", args("bytes", 200_000), Duration.ofSeconds(2))))
+                .isEqualTo(new McpBoundaryError.Timeout("py", "call_tool:large", 2000));
+        assertThat(c.callTool("large", args("bytes", 1000), T).textValue()).hasSize(1000);
+        assertThat(c.isOpen()).isTrue();
     }
 
     @Test

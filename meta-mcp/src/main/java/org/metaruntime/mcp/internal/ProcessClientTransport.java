@@ -1,7 +1,6 @@
 package org.metaruntime.mcp.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -10,8 +9,11 @@ import io.modelcontextprotocol.spec.McpSchema.JSONRPCNotification;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCRequest;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.metaruntime.supervisor.ModuleProcess;
 import org.metaruntime.supervisor.ProcessExit;
@@ -24,16 +26,22 @@ import reactor.core.publisher.Mono;
 
 /**
  * The SDK's client transport over the runtime's own process layer: one JSON-RPC message per line, UTF-8,
- * on the child's stdin and stdout. Inbound lines are parsed and handed to the SDK session on the child's
- * stdout thread (no extra thread, no scheduler hop); outbound messages go to the process layer's stdin
- * writer, which never blocks the caller. A stdout line that is not a JSON-RPC message is logged and skipped.
- * Thread-safe.
+ * on the child's stdin and stdout. Inbound lines are parsed on the child's stdout thread (no extra thread, no
+ * scheduler hop): answers to the requests sent with {@link #sendRequest} complete their handler right there;
+ * everything else (server-to-client requests, notifications) goes to the SDK client session. Outbound messages
+ * go to the process layer's stdin writer, which never blocks the caller. A stdout line that is not a JSON-RPC
+ * message is logged and skipped. Thread-safe.
  */
 public final class ProcessClientTransport implements McpClientTransport, ProcessListener {
 
     private static final Logger log = LoggerFactory.getLogger(ProcessClientTransport.class);
     private static final int SAMPLE_CHARS = 120;
     private static final int MAX_DROPPED_IDS = 4096;
+
+    /** Receives the answer to a request sent with {@link #sendRequest}; called on the child's stdout thread. */
+    public interface ResponseHandler {
+        void onResponse(JSONRPCResponse response);
+    }
 
     /** What the owner of the transport hears about the process. */
     public interface Events {
@@ -46,12 +54,14 @@ public final class ProcessClientTransport implements McpClientTransport, Process
 
     private final String moduleId;
     private final Events events;
-    private final Map<Object, Boolean> droppedIds = new LinkedHashMap<>(16, 0.75f, false) {
+    private final Map<String, Boolean> droppedIds = new LinkedHashMap<>(16, 0.75f, false) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<Object, Boolean> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
             return size() > MAX_DROPPED_IDS;
         }
     };
+    private final ConcurrentHashMap<String, ResponseHandler> pending = new ConcurrentHashMap<>();
+    private final AtomicLong nextId = new AtomicLong();
     private volatile ModuleProcess process;
     private volatile Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler;
 
@@ -81,13 +91,7 @@ public final class ProcessClientTransport implements McpClientTransport, Process
 
     @Override
     public Mono<Void> sendMessage(JSONRPCMessage message) {
-        return Mono.deferContextual(ctx -> {
-            if (message instanceof JSONRPCRequest) {
-                RequestTag tag = ctx.getOrDefault(RequestTag.class, null);
-                if (tag != null) {
-                    tag.requestId(((JSONRPCRequest) message).id());
-                }
-            }
+        return Mono.defer(() -> {
             try {
                 process.send(Json.MAPPER.writeValueAsString(message));
                 return Mono.empty();
@@ -113,15 +117,41 @@ public final class ProcessClientTransport implements McpClientTransport, Process
     }
 
     /**
-     * Forgets request {@code id}: the session's pending entry is completed here with a local error, and a
-     * late answer from the server is dropped without a warning.
+     * Sends a request whose answer goes straight to {@code handler} on the stdout thread. The ids ({@code meta-<n>})
+     * never collide with the SDK session's. Requests go this way rather than through the session's
+     * {@code sendRequest}, which arms a timer on Reactor's global parallel scheduler for every request and offers
+     * neither a per-call deadline nor cancellation.
+     *
+     * @return the request id
+     * @throws RuntimeException when the request cannot be written (the process layer's exception)
      */
-    public void abandon(Object id) {
-        synchronized (droppedIds) {
-            droppedIds.put(id, Boolean.TRUE);
+    public String sendRequest(String method, Object params, ResponseHandler handler) {
+        String id = "meta-" + nextId.incrementAndGet();
+        pending.put(id, handler);
+        try {
+            process.send(Json.MAPPER.writeValueAsString(new JSONRPCRequest(McpSchema.JSONRPC_VERSION, method, id, params)));
+            return id;
+        } catch (IOException e) {
+            pending.remove(id);
+            throw new UncheckedIOException(e);
+        } catch (RuntimeException e) {
+            pending.remove(id);
+            throw e;
         }
-        dispatch(new JSONRPCResponse(McpSchema.JSONRPC_VERSION, id, null,
-                new JSONRPCResponse.JSONRPCError(-32800, "request abandoned by the client", null)));
+    }
+
+    /** Forgets request {@code id}: a late answer from the server is dropped without a warning. */
+    public void abandon(String id) {
+        if (pending.remove(id) != null) {
+            synchronized (droppedIds) {
+                droppedIds.put(id, Boolean.TRUE);
+            }
+        }
+    }
+
+    /** Forgets every request in flight (the session ended). */
+    public void forgetAll() {
+        pending.clear();
     }
 
     // ---- ProcessListener (called on the child's stdout thread, or the exit thread for onExit)
@@ -140,10 +170,20 @@ public final class ProcessClientTransport implements McpClientTransport, Process
             return;
         }
         if (message instanceof JSONRPCResponse) {
-            Object id = ((JSONRPCResponse) message).id();
+            JSONRPCResponse response = (JSONRPCResponse) message;
+            Object id = response.id();
+            ResponseHandler h = id instanceof String ? pending.remove(id) : null;
+            if (h != null) {
+                try {
+                    h.onResponse(response);
+                } catch (RuntimeException e) {
+                    log.warn("module '{}': handling the answer to {} failed: {}", moduleId, id, e.toString());
+                }
+                return;
+            }
             boolean dropped;
             synchronized (droppedIds) {
-                dropped = droppedIds.remove(id) != null;
+                dropped = id instanceof String && droppedIds.remove(id) != null;
             }
             if (dropped) {
                 log.debug("module '{}': dropped the late answer to abandoned request {}", moduleId, id);
@@ -226,10 +266,5 @@ public final class ProcessClientTransport implements McpClientTransport, Process
             return id.canConvertToLong() ? (Object) id.longValue() : id.bigIntegerValue();
         }
         throw new IOException("id is neither a string nor an integer");
-    }
-
-    /** An empty JSON object, the result of {@code ping}. */
-    static ObjectNode emptyObject() {
-        return Json.MAPPER.createObjectNode();
     }
 }

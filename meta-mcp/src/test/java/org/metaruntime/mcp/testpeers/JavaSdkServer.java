@@ -84,7 +84,7 @@ public final class JavaSdkServer {
     private static SyncToolSpecification tool(String name,
             java.util.function.Function<McpSchema.CallToolRequest, CallToolResult> handler) {
         return SyncToolSpecification.builder()
-                .tool(McpSchema.Tool.builder().name(name).inputSchema(Map.of("type", "object")).build())
+                .tool(McpSchema.Tool.builder(name, Map.of("type", "object")).build())
                 .callHandler((exchange, request) -> handler.apply(request))
                 .build();
     }
