@@ -91,7 +91,7 @@ public final class McpConnection implements AutoCloseable {
     private final McpClientOptions options;
     private final ScheduledExecutorService timer;
     private final ProcessClientTransport transport;
-    private McpClientSession session;
+    private volatile McpClientSession session;
     private volatile String protocolVersion;
 
     private volatile List<String> tools = List.of();
