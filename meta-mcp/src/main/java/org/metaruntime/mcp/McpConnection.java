@@ -95,6 +95,7 @@ public final class McpConnection implements AutoCloseable {
     private volatile String protocolVersion;
 
     private volatile List<String> tools = List.of();
+    private volatile Set<String> toolSet = Set.of();
     private final AtomicBoolean refreshing = new AtomicBoolean();
     private final AtomicBoolean refreshAgain = new AtomicBoolean();
 
@@ -254,14 +255,8 @@ public final class McpConnection implements AutoCloseable {
         long deadline = deadline(timeout);
         long timeoutMs = timeout.toMillis();
         ObjectNode params = callParams(tool, arguments);
-        if (!tools.contains(tool)) {
-            List<String> listed = join(fetchTools(deadline, timeoutMs).exceptionally(e -> null));
-            if (listed == null && System.nanoTime() - deadline >= 0) {
-                throw new McpBoundaryException(timeoutOf(tool, timeoutMs));
-            }
-            if (!tools.contains(tool)) {
-                throw new McpBoundaryException(new McpBoundaryError.ToolNotFound(moduleId, tool, tools));
-            }
+        if (!toolSet.contains(tool)) {
+            join(ensureListed(tool, deadline, timeoutMs));
         }
         Pending p = new Pending(Kind.CALL, tool, "call_tool:" + tool, timeoutMs, params);
         admit(p);
@@ -282,22 +277,29 @@ public final class McpConnection implements AutoCloseable {
         } catch (McpBoundaryException e) {
             return CompletableFuture.failedFuture(e);
         }
-        CompletableFuture<Void> known = tools.contains(tool)
-                ? CompletableFuture.completedFuture(null)
-                : fetchTools(deadline, timeoutMs).handle((listed, e) -> {
-                    if (!tools.contains(tool)) {
-                        throw new McpBoundaryException(listed == null && System.nanoTime() - deadline >= 0
-                                ? timeoutOf(tool, timeoutMs)
-                                : new McpBoundaryError.ToolNotFound(moduleId, tool, tools));
-                    }
-                    return null;
-                });
-        return known.thenCompose(ignored -> {
-            Pending p = new Pending(Kind.CALL, tool, "call_tool:" + tool, timeoutMs, params);
-            p.arm(deadline);
-            admit(p);
-            return p.future;
-        }).thenApply(result -> ToolResults.toPayload(moduleId, tool, result));
+        if (toolSet.contains(tool)) {
+            return startAsync(tool, params, deadline, timeoutMs);
+        }
+        return ensureListed(tool, deadline, timeoutMs).thenCompose(ignored -> startAsync(tool, params, deadline, timeoutMs));
+    }
+
+    private CompletableFuture<JsonNode> startAsync(String tool, ObjectNode params, long deadline, long timeoutMs) {
+        Pending p = new Pending(Kind.CALL, tool, "call_tool:" + tool, timeoutMs, params);
+        p.arm(deadline);
+        admit(p);
+        return p.future.thenApply(result -> ToolResults.toPayload(moduleId, tool, result));
+    }
+
+    /** Refreshes the tool list once for a tool the cache does not have; fails with ToolNotFound or Timeout. */
+    private CompletableFuture<Void> ensureListed(String tool, long deadline, long timeoutMs) {
+        return fetchTools(deadline, timeoutMs).handle((listed, e) -> {
+            if (toolSet.contains(tool)) {
+                return null;
+            }
+            throw new McpBoundaryException(listed == null && System.nanoTime() - deadline >= 0
+                    ? timeoutOf(tool, timeoutMs)
+                    : new McpBoundaryError.ToolNotFound(moduleId, tool, tools));
+        });
     }
 
     /**
@@ -377,6 +379,7 @@ public final class McpConnection implements AutoCloseable {
         List<String> names = new ArrayList<>();
         return fetchPage(null, names, 0, deadline, timeoutMs).thenApply(ignored -> {
             List<String> list = List.copyOf(names);
+            toolSet = Set.copyOf(list);
             tools = list;
             return list;
         });
