@@ -111,6 +111,7 @@ public final class McpConnection implements AutoCloseable {
     private final Object closeLock = new Object();
     private boolean closed;
     private McpBoundaryError closeError;
+    private volatile StopReport stopReport;
 
     private McpConnection(String moduleId, McpClientOptions options) {
         this.moduleId = moduleId;
@@ -335,6 +336,7 @@ public final class McpConnection implements AutoCloseable {
             ModuleProcess process = transport.process();
             try {
                 StopReport report = process.stopAsync(fit(options.stopLadder(), timeout)).get(timeoutMs, TimeUnit.MILLISECONDS);
+                stopReport = report;
                 if (report.survivors() > 0) {
                     closeError = new McpBoundaryError.CloseFailed(moduleId,
                             report.survivors() + " process(es) of the server's tree survived the stop ladder");
@@ -353,6 +355,11 @@ public final class McpConnection implements AutoCloseable {
             }
             return closeError;
         }
+    }
+
+    /** What the stop ladder did on close (null before close). */
+    StopReport stopReport() {
+        return stopReport;
     }
 
     /** Stops the process at once after a failed open; reports nothing. */
@@ -624,7 +631,7 @@ public final class McpConnection implements AutoCloseable {
         for (Pending p : waiting) {
             p.fail(p.failure(reason));
         }
-        transport.forgetAll();
+        transport.shutdown();
         if (session != null) {
             session.close();
         }

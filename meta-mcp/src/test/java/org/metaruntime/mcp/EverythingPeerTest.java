@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.metaruntime.supervisor.StopStage;
 
 /** The MCP boundary against {@code @modelcontextprotocol/server-everything} (TypeScript SDK), pinned in package-lock.json. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -31,7 +32,6 @@ class EverythingPeerTest {
         McpProbeResult probe = McpProbe.probe(Peers.everything("everything"), options, T);
         McpConnection c = probe.connection();
         long pid = c.pid();
-        List<Long> descendants = Peers.descendants(pid);
         try {
             assertThat(probe.tools()).contains("echo", "get-sum", "get-structured-content", "trigger-long-running-operation");
             assertThat(c.callTool("echo", JSON.createObjectNode().put("message", "héllo 世界 🎉"), T))
@@ -46,16 +46,30 @@ class EverythingPeerTest {
             JsonNode roots = c.callTool("get-roots-list", null, T);
             assertThat(roots.asText()).contains("file:///srv/meta-root");
 
+            McpBoundaryError unknown = catchThrowableOfType(McpBoundaryException.class, () -> c.callTool("no-such-tool", null, T)).error();
+            assertThat(unknown).isInstanceOf(McpBoundaryError.ToolNotFound.class);
+        } finally {
+            c.close(T);
+        }
+        // the server exits on stdin EOF at once only when nothing of it is pending (its roots/list request was answered)
+        assertThat(c.stopReport().stage()).isEqualTo(StopStage.EXITED_AFTER_STDIN_CLOSE);
+        Peers.assertGone(pid);
+    }
+
+    @Test
+    void aTimedOutLongRunningOperationIsCancelledAndCloseDoesNotLinger() {
+        McpProbeResult probe = McpProbe.probe(Peers.everything("everything"), McpClientOptions.defaults(), T);
+        McpConnection c = probe.connection();
+        long pid = c.pid();
+        List<Long> descendants = Peers.descendants(pid);
+        try {
             McpBoundaryError timeout = catchThrowableOfType(McpBoundaryException.class, () -> c.callTool(
                     "trigger-long-running-operation", JSON.createObjectNode().put("duration", 10).put("steps", 5),
                     Duration.ofMillis(700))).error();
             assertThat(timeout).isEqualTo(new McpBoundaryError.Timeout("everything", "call_tool:trigger-long-running-operation", 700));
             assertThat(c.callTool("echo", JSON.createObjectNode().put("message", "after"), T)).isEqualTo(TextNode.valueOf("Echo: after"));
-
-            McpBoundaryError unknown = catchThrowableOfType(McpBoundaryException.class, () -> c.callTool("no-such-tool", null, T)).error();
-            assertThat(unknown).isInstanceOf(McpBoundaryError.ToolNotFound.class);
         } finally {
-            c.close(T);
+            c.close(Duration.ofSeconds(3));
         }
         Peers.assertGone(pid);
         descendants.forEach(Peers::assertGone);

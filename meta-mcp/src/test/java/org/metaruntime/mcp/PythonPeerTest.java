@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.mcp.internal.SharedTimer;
+import org.metaruntime.supervisor.StopStage;
 
 /** The MCP boundary against the raw python MCP server fixture, in PERSISTENT mode. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -85,6 +86,7 @@ class PythonPeerTest {
         assertThat(probe.connection().protocolVersion()).isEqualTo(McpConnection.PROTOCOL_VERSIONS.get(0));
         probe.connection().close(T);
         assertThat(probe.connection().isOpen()).isFalse();
+        assertThat(probe.connection().stopReport().stage()).isEqualTo(StopStage.EXITED_AFTER_STDIN_CLOSE);
         Peers.assertGone(dir.resolve("pid"));
     }
 
@@ -339,6 +341,7 @@ class PythonPeerTest {
     void closeStopsAServerThatIgnoresStdinEof() {
         McpConnection c = open("--ignore-eof");
         c.close(Duration.ofSeconds(5));
+        assertThat(c.stopReport().stage()).isEqualTo(StopStage.EXITED_AFTER_SIGTERM);
         Peers.assertGone(dir.resolve("pid"));
     }
 
@@ -346,6 +349,7 @@ class PythonPeerTest {
     void closeKillsAServerThatIgnoresEofAndSigterm() {
         McpConnection c = open("--ignore-eof", "--ignore-sigterm");
         c.close(Duration.ofSeconds(3));
+        assertThat(c.stopReport().stage()).isEqualTo(StopStage.KILLED);
         Peers.assertGone(dir.resolve("pid"));
         c.close(Duration.ofSeconds(3));
     }

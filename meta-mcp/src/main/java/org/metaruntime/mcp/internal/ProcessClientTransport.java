@@ -63,6 +63,7 @@ public final class ProcessClientTransport implements McpClientTransport, Process
     private final ConcurrentHashMap<String, ResponseHandler> pending = new ConcurrentHashMap<>();
     private final AtomicLong nextId = new AtomicLong();
     private volatile ModuleProcess process;
+    private volatile boolean ended;
     private volatile Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler;
 
     public ProcessClientTransport(String moduleId, Events events) {
@@ -149,8 +150,9 @@ public final class ProcessClientTransport implements McpClientTransport, Process
         }
     }
 
-    /** Forgets every request in flight (the session ended). */
-    public void forgetAll() {
+    /** The session ended: forgets every request in flight and drops whatever the server still sends. */
+    public void shutdown() {
+        ended = true;
         pending.clear();
     }
 
@@ -159,6 +161,10 @@ public final class ProcessClientTransport implements McpClientTransport, Process
     @Override
     public void onLine(String line) {
         if (line.isEmpty()) {
+            return;
+        }
+        if (ended) {
+            log.debug("module '{}': dropped a line that arrived after the session ended", moduleId);
             return;
         }
         JSONRPCMessage message;
