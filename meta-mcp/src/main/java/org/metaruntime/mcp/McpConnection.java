@@ -56,7 +56,9 @@ import reactor.core.publisher.Mono;
  * in a FIFO queue (at most {@link McpClientOptions#maxQueued()}, beyond which a call fails at once), and the
  * caller's timeout covers the wait. On a call's timeout the client sends {@code notifications/cancelled} for
  * its id and drops a late answer. When the process dies, every call in flight or queued fails at once with
- * {@link McpBoundaryError.ToolCallFailed} carrying the exit code and stderr tail.
+ * {@link McpBoundaryError.ToolCallFailed} carrying the exit code and stderr tail ({@link #exitFuture()} tells the
+ * owner). Always {@link #close(Duration) close} a connection, even after its process died: closing releases the
+ * shared timer and stops what is left of the process tree.
  *
  * <pre>{@code
  * ProcessSpec spec = ProcessSpec.builder("weather").command("python3", "weather_server.py").build();
@@ -211,7 +213,7 @@ public final class McpConnection implements AutoCloseable {
 
     /** Completes when the server process exits, for any reason (see {@link ProcessExit#requestedByRuntime()}). */
     public CompletableFuture<ProcessExit> exitFuture() {
-        return transport.process().exitFuture();
+        return transport.process().exitFuture().copy();
     }
 
     /** True until the connection is closed or the process is gone. */
@@ -517,8 +519,10 @@ public final class McpConnection implements AutoCloseable {
             p.fail(p.failure(reason));
             return;
         }
+        String id = transport.nextId();
+        p.requestId = id;
         try {
-            p.requestId = transport.sendRequest(method, params, p);
+            transport.sendRequest(id, method, params, p);
         } catch (RuntimeException e) {
             p.failWith(e);
         }

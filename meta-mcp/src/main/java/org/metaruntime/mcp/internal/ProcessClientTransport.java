@@ -117,21 +117,22 @@ public final class ProcessClientTransport implements McpClientTransport, Process
         return Json.MCP_MAPPER.convertValue(data, typeRef);
     }
 
+    /** A fresh request id ({@code meta-<n>}); it never collides with the SDK session's ids. */
+    public String nextId() {
+        return "meta-" + nextId.incrementAndGet();
+    }
+
     /**
-     * Sends a request whose answer goes straight to {@code handler} on the stdout thread. The ids ({@code meta-<n>})
-     * never collide with the SDK session's. Requests go this way rather than through the session's
-     * {@code sendRequest}, which arms a timer on Reactor's global parallel scheduler for every request and offers
-     * neither a per-call deadline nor cancellation.
+     * Sends a request whose answer goes straight to {@code handler} on the stdout thread. Requests go this way
+     * rather than through the session's {@code sendRequest}, which arms a timer on Reactor's global parallel
+     * scheduler for every request and offers neither a per-call deadline nor cancellation.
      *
-     * @return the request id
      * @throws RuntimeException when the request cannot be written (the process layer's exception)
      */
-    public String sendRequest(String method, Object params, ResponseHandler handler) {
-        String id = "meta-" + nextId.incrementAndGet();
+    public void sendRequest(String id, String method, Object params, ResponseHandler handler) {
         pending.put(id, handler);
         try {
             process.send(Json.MAPPER.writeValueAsString(new JSONRPCRequest(McpSchema.JSONRPC_VERSION, method, id, params)));
-            return id;
         } catch (IOException e) {
             pending.remove(id);
             throw new UncheckedIOException(e);
