@@ -47,6 +47,9 @@ public final class McpPerCall {
             payload = connection.callTool(tool, params, timeout);
         } catch (McpBoundaryException e) {
             failure = e;
+        } catch (RuntimeException e) {
+            connection.closeQuietly(timeout);
+            throw e;
         }
         McpBoundaryError closeError = connection.closeQuietly(timeout);
         if (failure == null && closeError == null) {

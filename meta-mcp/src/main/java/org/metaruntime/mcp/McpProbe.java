@@ -43,6 +43,9 @@ public final class McpProbe {
         } catch (McpBoundaryException e) {
             McpBoundaryError closeError = connection.closeQuietly(timeout);
             throw new McpBoundaryException(McpPerCall.compose(e.error(), closeError), e);
+        } catch (RuntimeException e) {
+            connection.closeQuietly(timeout);
+            throw e;
         }
         List<String> sorted = new ArrayList<>(tools);
         Collections.sort(sorted);
