@@ -1,0 +1,49 @@
+package org.metaruntime.supervisor;
+
+import java.time.Duration;
+import org.metaruntime.supervisor.internal.DaemonScheduler;
+
+/**
+ * Runs a task after a delay: the module supervisor schedules restarts with it. Inject a manual implementation in
+ * tests so backoff is tested without sleeping.
+ *
+ * <p>Implementations must be thread-safe. A scheduled task runs on the scheduler's thread; the module supervisor
+ * runs its restart attempt there.
+ *
+ * <pre>{@code
+ * try (Scheduler scheduler = Scheduler.daemon()) {
+ *     Scheduler.Cancellable pending = scheduler.schedule(() -> restart(), Duration.ofMillis(100));
+ *     pending.cancel();
+ * }
+ * }</pre>
+ */
+public interface Scheduler extends AutoCloseable {
+
+    /**
+     * Runs {@code task} once after {@code delay} (zero: as soon as possible).
+     *
+     * @throws java.util.concurrent.RejectedExecutionException when the scheduler is closed
+     */
+    Cancellable schedule(Runnable task, Duration delay);
+
+    /** Releases the scheduler's threads; pending tasks do not run. Does nothing by default. */
+    @Override
+    default void close() {
+    }
+
+    /** A new scheduler on one daemon thread named {@code meta-supervisor-scheduler}; close it when done. */
+    static Scheduler daemon() {
+        return new DaemonScheduler();
+    }
+
+    /** A scheduled task that can still be cancelled. */
+    @FunctionalInterface
+    interface Cancellable {
+        /**
+         * Cancels the task if it has not started.
+         *
+         * @return whether the task was cancelled
+         */
+        boolean cancel();
+    }
+}

@@ -1,0 +1,190 @@
+package org.metaruntime.supervisor;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.metaruntime.supervisor.internal.Notifications;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The startup state machine of one module (module-system spec, section 7), generic over what a child is.
+ *
+ * <ol>
+ *   <li>Record {@code (null → Starting, 0)}; {@code n = 0}, {@code prev = Starting}.</li>
+ *   <li>{@code n += 1}; run the start attempt.
+ *     <ul>
+ *       <li>Success: record {@code (prev → Healthy, n)}. Under {@code ALWAYS} with {@code n <= alwaysRestartBudget}:
+ *           record {@code (Healthy → Restarting, n)}, stop the child, wait the backoff, {@code prev = Restarting},
+ *           go to 2. Otherwise keep the child: the module is loaded.</li>
+ *       <li>Failure: record {@code (prev → Failed, n)}. Under {@code ON_FAILURE} with {@code n <= onFailureRetryBudget},
+ *           or {@code ALWAYS} with {@code n <= alwaysRestartBudget}: record {@code (Failed → Restarting, n)}, wait the
+ *           backoff, {@code prev = Restarting}, go to 2. Otherwise record {@code (Failed → Stopped, n)}: the module
+ *           stays unloaded.</li>
+ *     </ul>
+ *   </li>
+ * </ol>
+ *
+ * <p>When the calling thread is interrupted (during an attempt or the backoff), the procedure stops any child it
+ * holds, records {@code (prev → Stopped, n)}, returns an {@linkplain StartupOutcome#interrupted() interrupted}
+ * outcome and leaves the interrupt flag set.
+ *
+ * <p>Stateless and thread-safe; each call runs on the calling thread.
+ *
+ * <pre>{@code
+ * List<ModuleHealthTransition> log = new ArrayList<>();
+ * StartupOutcome<Child> outcome = StartupProcedure.run("billing", StartupPolicy.of(RestartPolicy.ON_FAILURE),
+ *         n -> spawnAndAwaitFirstEvent(), Child::stop, log::add);
+ * }</pre>
+ */
+public final class StartupProcedure {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StartupProcedure.class);
+
+    private StartupProcedure() {
+    }
+
+    /** {@link #run(String, StartupPolicy, StartAttempt, Consumer, Consumer, Sleeper)} sleeping with {@link Sleeper#SYSTEM}. */
+    public static <C> StartupOutcome<C> run(String moduleId, StartupPolicy policy, StartAttempt<? extends C> attempt,
+                                            Consumer<? super C> stopChild, Consumer<? super ModuleHealthTransition> sink) {
+        return run(moduleId, policy, attempt, stopChild, sink, Sleeper.SYSTEM);
+    }
+
+    /**
+     * Runs the startup state machine for one module on the calling thread.
+     *
+     * @param moduleId  the module
+     * @param policy    the restart policy, budgets and backoff
+     * @param attempt   one start attempt; an exception is a failed attempt
+     * @param stopChild stops a child (a healthy child restarted under {@code ALWAYS}, or one held when interrupted);
+     *                  an exception it throws is logged and ignored
+     * @param sink      receives every transition, in order, after it is checked against {@link HealthTransitions};
+     *                  an exception it throws is logged and ignored
+     * @param sleeper   waits the backoff between attempts (not called when the backoff is zero)
+     * @return the final healthy child, or the failure that left the module stopped
+     */
+    public static <C> StartupOutcome<C> run(String moduleId, StartupPolicy policy, StartAttempt<? extends C> attempt,
+                                            Consumer<? super C> stopChild, Consumer<? super ModuleHealthTransition> sink,
+                                            Sleeper sleeper) {
+        Objects.requireNonNull(moduleId, "moduleId");
+        Objects.requireNonNull(policy, "policy");
+        Objects.requireNonNull(attempt, "attempt");
+        Objects.requireNonNull(stopChild, "stopChild");
+        Objects.requireNonNull(sink, "sink");
+        Objects.requireNonNull(sleeper, "sleeper");
+        return new Run<C>(moduleId, policy, attempt, stopChild, sink, sleeper).execute();
+    }
+
+    private static final class Run<C> {
+        private final String moduleId;
+        private final StartupPolicy policy;
+        private final StartAttempt<? extends C> attempt;
+        private final Consumer<? super C> stopChild;
+        private final Consumer<? super ModuleHealthTransition> sink;
+        private final Sleeper sleeper;
+        private final List<ModuleHealthTransition> transitions = new ArrayList<>();
+        private ModuleHealthState state;
+        private int n;
+        private Exception lastFailure;
+
+        Run(String moduleId, StartupPolicy policy, StartAttempt<? extends C> attempt, Consumer<? super C> stopChild,
+            Consumer<? super ModuleHealthTransition> sink, Sleeper sleeper) {
+            this.moduleId = moduleId;
+            this.policy = policy;
+            this.attempt = attempt;
+            this.stopChild = stopChild;
+            this.sink = sink;
+            this.sleeper = sleeper;
+        }
+
+        StartupOutcome<C> execute() {
+            record(ModuleHealthState.STARTING);
+            while (true) {
+                n += 1;
+                C child;
+                try {
+                    child = attempt.start(n);
+                    if (child == null) {
+                        throw new IllegalStateException("the start attempt returned no child");
+                    }
+                } catch (InterruptedException interrupted) {
+                    return interrupted(null);
+                } catch (Exception failure) {
+                    if (Thread.currentThread().isInterrupted()) {
+                        return interrupted(null);
+                    }
+                    lastFailure = failure;
+                    LOG.debug("module '{}': start attempt {} failed: {}", moduleId, n, failure.toString());
+                    record(ModuleHealthState.FAILED);
+                    if (!policy.retriesAfterFailure(n)) {
+                        record(ModuleHealthState.STOPPED);
+                        LOG.warn("module '{}' stopped after {} start attempt(s): {}", moduleId, n, failure.getMessage());
+                        return outcome(null, false);
+                    }
+                    record(ModuleHealthState.RESTARTING);
+                    if (!backoff()) {
+                        return interrupted(null);
+                    }
+                    continue;
+                }
+                if (Thread.currentThread().isInterrupted()) {
+                    return interrupted(child);
+                }
+                record(ModuleHealthState.HEALTHY);
+                if (!policy.restartsAfterSuccess(n)) {
+                    return outcome(child, false);
+                }
+                record(ModuleHealthState.RESTARTING);
+                stop(child);
+                if (!backoff()) {
+                    return interrupted(null);
+                }
+            }
+        }
+
+        private boolean backoff() {
+            Duration backoff = policy.restartBackoff();
+            if (backoff.isZero()) {
+                return !Thread.currentThread().isInterrupted();
+            }
+            try {
+                sleeper.sleep(backoff);
+                return true;
+            } catch (InterruptedException interrupted) {
+                return false;
+            }
+        }
+
+        private StartupOutcome<C> interrupted(C child) {
+            LOG.info("module '{}': startup interrupted at attempt {}", moduleId, n);
+            if (child != null) {
+                stop(child);
+            }
+            record(ModuleHealthState.STOPPED);
+            Thread.currentThread().interrupt();
+            return outcome(null, true);
+        }
+
+        private void stop(C child) {
+            try {
+                stopChild.accept(child);
+            } catch (RuntimeException e) {
+                LOG.warn("module '{}': stopping the child of attempt {} failed", moduleId, n, e);
+            }
+        }
+
+        private void record(ModuleHealthState to) {
+            ModuleHealthTransition transition =
+                    HealthTransitions.requireLegal(new ModuleHealthTransition(moduleId, state, to, n));
+            state = to;
+            transitions.add(transition);
+            Notifications.deliver(moduleId, "transition sink", () -> sink.accept(transition));
+        }
+
+        private StartupOutcome<C> outcome(C child, boolean interrupted) {
+            return new StartupOutcome<>(moduleId, state, child, n, lastFailure, interrupted, transitions);
+        }
+    }
+}

@@ -1,0 +1,145 @@
+package org.metaruntime.supervisor;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a {@link ModuleSupervisor} restarts a module whose kept child failed after startup.
+ *
+ * <p>The delay before a restart is {@code initialBackoff * multiplier^k}, where {@code k} is the number of restarts
+ * already in the intensity window, capped at {@code maxBackoff}, then spread by {@code ±jitter} (a fraction) and
+ * capped again. At most {@code maxRestarts} restarts are made in any sliding {@code restartWindow}; one more failure
+ * stops the module.
+ *
+ * <table>
+ *   <caption>Options and defaults</caption>
+ *   <tr><th>option</th><th>default</th><th>meaning of zero</th></tr>
+ *   <tr><td>{@code initialBackoff}</td><td>100 ms</td><td>restart at once</td></tr>
+ *   <tr><td>{@code multiplier}</td><td>2.0</td><td>(must be {@code >= 1})</td></tr>
+ *   <tr><td>{@code maxBackoff}</td><td>30 s</td><td>every restart at once (must be {@code >= initialBackoff})</td></tr>
+ *   <tr><td>{@code jitter}</td><td>0.2</td><td>no jitter (must be in {@code [0, 1]})</td></tr>
+ *   <tr><td>{@code maxRestarts}</td><td>5</td><td>never restart automatically: a failure stops the module</td></tr>
+ *   <tr><td>{@code restartWindow}</td><td>60 s</td><td>(must be positive)</td></tr>
+ * </table>
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * <pre>{@code
+ * SupervisionOptions options = SupervisionOptions.builder()
+ *         .initialBackoff(Duration.ofMillis(50))
+ *         .maxRestarts(3)
+ *         .build();
+ * }</pre>
+ *
+ * @param initialBackoff the delay before the first restart in a window
+ * @param multiplier     the growth of the delay per restart already in the window
+ * @param maxBackoff     the cap on the delay
+ * @param jitter         the fraction by which a delay is spread at random, both ways
+ * @param maxRestarts    the most restarts in one {@code restartWindow}
+ * @param restartWindow  the sliding window of the restart intensity
+ */
+public record SupervisionOptions(Duration initialBackoff, double multiplier, Duration maxBackoff, double jitter,
+                                 int maxRestarts, Duration restartWindow) {
+
+    private static final SupervisionOptions DEFAULTS = builder().build();
+
+    public SupervisionOptions {
+        Objects.requireNonNull(initialBackoff, "initialBackoff");
+        Objects.requireNonNull(maxBackoff, "maxBackoff");
+        Objects.requireNonNull(restartWindow, "restartWindow");
+        if (initialBackoff.isNegative()) {
+            throw new IllegalArgumentException("initialBackoff must not be negative: " + initialBackoff);
+        }
+        if (!(multiplier >= 1.0) || Double.isInfinite(multiplier)) {
+            throw new IllegalArgumentException("multiplier must be a finite number >= 1: " + multiplier);
+        }
+        if (maxBackoff.compareTo(initialBackoff) < 0) {
+            throw new IllegalArgumentException("maxBackoff (" + maxBackoff + ") must be >= initialBackoff ("
+                    + initialBackoff + ")");
+        }
+        if (!(jitter >= 0.0 && jitter <= 1.0)) {
+            throw new IllegalArgumentException("jitter must be in [0, 1]: " + jitter);
+        }
+        if (maxRestarts < 0) {
+            throw new IllegalArgumentException("maxRestarts must be >= 0: " + maxRestarts);
+        }
+        if (restartWindow.isNegative() || restartWindow.isZero()) {
+            throw new IllegalArgumentException("restartWindow must be positive: " + restartWindow);
+        }
+    }
+
+    /** The defaults: 100 ms, 2.0, 30 s, 0.2, 5 restarts in 60 s. */
+    public static SupervisionOptions defaults() {
+        return DEFAULTS;
+    }
+
+    /** A builder starting from the defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from these options. */
+    public Builder toBuilder() {
+        return new Builder()
+                .initialBackoff(initialBackoff)
+                .multiplier(multiplier)
+                .maxBackoff(maxBackoff)
+                .jitter(jitter)
+                .maxRestarts(maxRestarts)
+                .restartWindow(restartWindow);
+    }
+
+    /** Builds {@link SupervisionOptions}; not thread-safe. Values are validated by {@link #build()}. */
+    public static final class Builder {
+        private Duration initialBackoff = Duration.ofMillis(100);
+        private double multiplier = 2.0;
+        private Duration maxBackoff = Duration.ofSeconds(30);
+        private double jitter = 0.2;
+        private int maxRestarts = 5;
+        private Duration restartWindow = Duration.ofSeconds(60);
+
+        private Builder() {
+        }
+
+        /** The delay before the first restart in a window (default 100 ms). */
+        public Builder initialBackoff(Duration initialBackoff) {
+            this.initialBackoff = Objects.requireNonNull(initialBackoff, "initialBackoff");
+            return this;
+        }
+
+        /** The growth of the delay per restart already in the window (default 2.0). */
+        public Builder multiplier(double multiplier) {
+            this.multiplier = multiplier;
+            return this;
+        }
+
+        /** The cap on the delay (default 30 s). */
+        public Builder maxBackoff(Duration maxBackoff) {
+            this.maxBackoff = Objects.requireNonNull(maxBackoff, "maxBackoff");
+            return this;
+        }
+
+        /** The random spread of a delay, as a fraction both ways (default 0.2). */
+        public Builder jitter(double jitter) {
+            this.jitter = jitter;
+            return this;
+        }
+
+        /** The most restarts in one window (default 5). */
+        public Builder maxRestarts(int maxRestarts) {
+            this.maxRestarts = maxRestarts;
+            return this;
+        }
+
+        /** The sliding window of the restart intensity (default 60 s). */
+        public Builder restartWindow(Duration restartWindow) {
+            this.restartWindow = Objects.requireNonNull(restartWindow, "restartWindow");
+            return this;
+        }
+
+        /** The options; throws {@link IllegalArgumentException} naming the first invalid field. */
+        public SupervisionOptions build() {
+            return new SupervisionOptions(initialBackoff, multiplier, maxBackoff, jitter, maxRestarts, restartWindow);
+        }
+    }
+}
