@@ -81,8 +81,6 @@ public final class McpConnection implements AutoCloseable {
     private static final Duration SESSION_REQUEST_TIMEOUT = Duration.ofDays(1);
     /** How long the tool list refresh after {@code notifications/tools/list_changed} may take. */
     private static final Duration REFRESH_TIMEOUT = Duration.ofSeconds(30);
-    /** After the child exits, how long its last stdout lines may still arrive before calls are failed. */
-    private static final long EXIT_DRAIN_MS = 250;
     /** After stdout closes, how long to wait for the exit code before failing calls without it. */
     private static final long STDOUT_CLOSED_WAIT_MS = 1000;
     private static final int MAX_TOOL_PAGES = 1000;
@@ -107,7 +105,6 @@ public final class McpConnection implements AutoCloseable {
     private final Set<Pending> sent = ConcurrentHashMap.newKeySet();
 
     private final AtomicReference<String> terminated = new AtomicReference<>();
-    private volatile boolean stdoutClosed;
     private volatile ProcessExit exit;
 
     private final Object closeLock = new Object();
@@ -578,25 +575,18 @@ public final class McpConnection implements AutoCloseable {
 
     // ---- process events
 
+    /** No answer can come any more; wait a little for the exit code, which makes the better reason. */
     private void onStdoutClosed() {
-        stdoutClosed = true;
-        if (exit != null) {
-            terminate(exitReason(exit));
-        } else {
-            schedule(() -> {
-                ProcessExit e = exit;
-                terminate(e != null ? exitReason(e) : "module '" + moduleId + "' closed its stdout");
-            }, STDOUT_CLOSED_WAIT_MS);
-        }
+        schedule(() -> {
+            ProcessExit e = exit;
+            terminate(e != null ? exitReason(e) : "module '" + moduleId + "' closed its stdout");
+        }, STDOUT_CLOSED_WAIT_MS);
     }
 
+    /** The process layer calls this after the child's stdout was read to the end (or its drain timed out). */
     private void onExit(ProcessExit e) {
         exit = e;
-        if (stdoutClosed) {
-            terminate(exitReason(e));
-        } else {
-            schedule(() -> terminate(exitReason(e)), EXIT_DRAIN_MS);
-        }
+        terminate(exitReason(e));
     }
 
     private String exitReason(ProcessExit e) {
