@@ -41,10 +41,11 @@ import org.metaruntime.supervisor.ProcessSpec;
 /**
  * Side-by-side comparison of the MCP boundary against the MCP Java SDK client, the MCP TypeScript SDK client
  * and a raw pipe, all talking to the same raw python MCP server launched through the real interpreter path.
- * One run, interleaved: every round runs each path once, and the table reports the median over rounds.
+ * One run, interleaved: every round runs each path once (starting with a different path each round), and the
+ * table reports the median over rounds.
  *
  * <pre>
- * java -cp ... org.metaruntime.benchmarks.mcp.McpComparison [--rounds 5] [--warm-calls 5000]
+ * java -cp benchmarks/target/benchmarks.jar org.metaruntime.benchmarks.mcp.McpComparison [--rounds 7] [--warm-calls 20000]
  *      [--inflight-calls 20000] [--cold-runs 5] [--repo .]
  * </pre>
  */
@@ -82,43 +83,64 @@ public final class McpComparison {
             opts.put(args[i].replaceFirst("^--", ""), args[i + 1]);
         }
         Path repo = Path.of(opts.getOrDefault("repo", ".")).toAbsolutePath().normalize();
-        int rounds = Integer.parseInt(opts.getOrDefault("rounds", "5"));
+        int rounds = Integer.parseInt(opts.getOrDefault("rounds", "7"));
         McpComparison bench = new McpComparison(realPython(),
                 repo.resolve("meta-mcp/src/test/resources/fixtures/mcp_server.py"), repo.resolve("benchmarks/node"),
-                Integer.parseInt(opts.getOrDefault("warm-calls", "5000")),
+                Integer.parseInt(opts.getOrDefault("warm-calls", "20000")),
                 Integer.parseInt(opts.getOrDefault("inflight-calls", "20000")),
                 Integer.parseInt(opts.getOrDefault("cold-runs", "5")));
         bench.ensureNodeModules();
         System.out.println("python: " + bench.python + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
                 + System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         for (int round = 1; round <= rounds; round++) {
-            bench.round();
+            bench.round(round);
             System.out.println("round " + round + ": " + bench.lastRound());
         }
         System.out.println();
         System.out.println(bench.table());
     }
 
-    private void round() throws Exception {
-        record("a.warm.us", oursWarm());
-        record("b.warm.us", sdkWarm());
-        record("c.floor.us", floorRawPipe());
-        record("c2.floor.process.us", floorProcessLayer());
-        record("d.warm.us", node("warm", warmCalls).get("usPerCall").asDouble());
+    /** One measurement of a round. */
+    private interface Step {
+        void run() throws Exception;
+    }
 
-        double[] a64 = oursInFlight();
-        record("a.64.cps", a64[0]);
-        record("a.64.lost", a64[1]);
-        double[] b64 = sdkInFlight();
-        record("b.64.cps", b64[0]);
-        record("b.64.lost", b64[1]);
-        JsonNode d64 = node("inflight", inflightCalls);
-        record("d.64.cps", d64.get("callsPerSecond").asDouble());
-        record("d.64.lost", d64.get("lost").asDouble());
+    private void round(int round) throws Exception {
+        rotated(round, List.of(
+                () -> record("a.warm.us", oursWarm()),
+                () -> record("b.warm.us", sdkWarm()),
+                () -> {
+                    record("c.floor.us", floorRawPipe());
+                    record("c2.floor.process.us", floorProcessLayer());
+                },
+                () -> record("d.warm.us", node("warm", warmCalls).get("usPerCall").asDouble())));
+        rotated(round, List.of(
+                () -> {
+                    double[] a64 = oursInFlight();
+                    record("a.64.cps", a64[0]);
+                    record("a.64.lost", a64[1]);
+                },
+                () -> {
+                    double[] b64 = sdkInFlight();
+                    record("b.64.cps", b64[0]);
+                    record("b.64.lost", b64[1]);
+                },
+                () -> {
+                    JsonNode d64 = node("inflight", inflightCalls);
+                    record("d.64.cps", d64.get("callsPerSecond").asDouble());
+                    record("d.64.lost", d64.get("lost").asDouble());
+                }));
+        rotated(round, List.of(
+                () -> record("a.cold.ms", oursCold()),
+                () -> record("b.cold.ms", sdkCold()),
+                () -> record("d.cold.ms", node("cold", coldRuns).get("msPerRun").asDouble())));
+    }
 
-        record("a.cold.ms", oursCold());
-        record("b.cold.ms", sdkCold());
-        record("d.cold.ms", node("cold", coldRuns).get("msPerRun").asDouble());
+    /** Runs the steps starting at a different one each round, so no path always goes first. */
+    private static void rotated(int round, List<Step> steps) throws Exception {
+        for (int i = 0; i < steps.size(); i++) {
+            steps.get((round + i) % steps.size()).run();
+        }
     }
 
     // ---- (a) our PERSISTENT session and PER_CALL path
@@ -389,6 +411,19 @@ public final class McpComparison {
         return n % 2 == 1 ? values.get(n / 2) : (values.get(n / 2 - 1) + values.get(n / 2)) / 2;
     }
 
+    /** The median over rounds of {@code numerator / denominator} measured in the same round. */
+    private double ratio(String numerator, String denominator) {
+        List<Double> n = results.get(numerator);
+        List<Double> d = results.get(denominator);
+        List<Double> ratios = new ArrayList<>();
+        for (int i = 0; i < n.size(); i++) {
+            ratios.add(n.get(i) / d.get(i));
+        }
+        Collections.sort(ratios);
+        int k = ratios.size();
+        return k % 2 == 1 ? ratios.get(k / 2) : (ratios.get(k / 2 - 1) + ratios.get(k / 2)) / 2;
+    }
+
     private double sum(String key) {
         return results.get(key).stream().mapToDouble(Double::doubleValue).sum();
     }
@@ -408,12 +443,13 @@ public final class McpComparison {
         sb.append(String.format(Locale.ROOT, "| cold spawn+initialize+list+call+close, ms | %.1f | %.1f | %.1f | |%n",
                 median("a.cold.ms"), median("b.cold.ms"), median("d.cold.ms")));
         sb.append('\n');
+        sb.append("ratios, median over rounds of the per-round ratio:\n");
         sb.append(String.format(Locale.ROOT, "warm: a/b = %.2f (target <= 0.8), a/d = %.2f (target <= 1.0), a/c = %.1f (aim <= 4)%n",
-                a / b, a / d, a / c));
-        sb.append(String.format(Locale.ROOT, "64 in flight: a/d = %.2f (target >= 1.0), lost a=%.0f b=%.0f d=%.0f%n",
-                median("a.64.cps") / median("d.64.cps"), sum("a.64.lost"), sum("b.64.lost"), sum("d.64.lost")));
+                ratio("a.warm.us", "b.warm.us"), ratio("a.warm.us", "d.warm.us"), ratio("a.warm.us", "c.floor.us")));
+        sb.append(String.format(Locale.ROOT, "64 in flight: a/d = %.2f (target >= 1.0), a/b = %.2f; lost a=%.0f b=%.0f d=%.0f%n",
+                ratio("a.64.cps", "d.64.cps"), ratio("a.64.cps", "b.64.cps"), sum("a.64.lost"), sum("b.64.lost"), sum("d.64.lost")));
         sb.append(String.format(Locale.ROOT, "cold: a/d = %.2f (target <= 1.0), a/b = %.2f%n",
-                median("a.cold.ms") / median("d.cold.ms"), median("a.cold.ms") / median("b.cold.ms")));
+                ratio("a.cold.ms", "d.cold.ms"), ratio("a.cold.ms", "b.cold.ms")));
         return sb.toString();
     }
 }
