@@ -356,6 +356,11 @@ public final class McpConnection implements AutoCloseable {
         }
     }
 
+    /** How many late answers to timed-out requests were dropped. */
+    long droppedAnswers() {
+        return transport.droppedAnswers();
+    }
+
     /** What the stop ladder did on close (null before close). */
     StopReport stopReport() {
         return stopReport;
@@ -521,7 +526,10 @@ public final class McpConnection implements AutoCloseable {
         try {
             transport.sendRequest(id, method, params, p);
         } catch (RuntimeException e) {
-            p.failWith(e);
+            if (transport.process().isAlive()) {
+                p.failWith(e);
+            }
+            // else the exit is on its way: terminate() fails p with the exit code and stderr tail
         }
     }
 

@@ -165,6 +165,7 @@ class PythonPeerTest {
         for (int i = 0; i < 20; i++) {
             assertThat(c.callTool("echo", args("text", "n" + i), T)).isEqualTo(TextNode.valueOf("n" + i));
         }
+        await().atMost(T).until(() -> c.droppedAnswers() == 1);
         assertThat(c.callToolAsync("hang", null, Duration.ofMillis(100))).failsWithin(T).withThrowableThat()
                 .withRootCauseInstanceOf(McpBoundaryException.class);
         await().atMost(T).untilAsserted(() -> assertThat(c.callTool("cancelled", null, T).get("ids")).hasSize(2));

@@ -62,6 +62,7 @@ public final class ProcessClientTransport implements McpClientTransport, Process
     };
     private final ConcurrentHashMap<String, ResponseHandler> pending = new ConcurrentHashMap<>();
     private final AtomicLong nextId = new AtomicLong();
+    private final AtomicLong droppedAnswers = new AtomicLong();
     private volatile ModuleProcess process;
     private volatile boolean ended;
     private volatile Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler;
@@ -151,6 +152,11 @@ public final class ProcessClientTransport implements McpClientTransport, Process
         }
     }
 
+    /** How many late answers to abandoned requests were dropped. */
+    public long droppedAnswers() {
+        return droppedAnswers.get();
+    }
+
     /** The session ended: forgets every request in flight and drops whatever the server still sends. */
     public void shutdown() {
         ended = true;
@@ -193,6 +199,7 @@ public final class ProcessClientTransport implements McpClientTransport, Process
                 dropped = id instanceof String && droppedIds.remove(id) != null;
             }
             if (dropped) {
+                droppedAnswers.incrementAndGet();
                 log.debug("module '{}': dropped the late answer to abandoned request {}", moduleId, id);
                 return;
             }
