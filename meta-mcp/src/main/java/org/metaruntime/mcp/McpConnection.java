@@ -265,7 +265,9 @@ public final class McpConnection implements AutoCloseable {
 
     /**
      * Like {@link #callTool} without blocking: the returned future completes with the payload or with a
-     * {@link McpBoundaryException}. The timeout is enforced by a shared timer.
+     * {@link McpBoundaryException}. The timeout is enforced by a shared timer. The future completes on the
+     * module's stdout thread or on that timer: dependent stages must not block (use the {@code *Async}
+     * variants with an executor of your own for slow work).
      */
     public CompletableFuture<JsonNode> callToolAsync(String tool, JsonNode arguments, Duration timeout) {
         Objects.requireNonNull(tool, "tool");
