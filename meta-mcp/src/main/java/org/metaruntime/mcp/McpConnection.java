@@ -238,7 +238,16 @@ public final class McpConnection implements AutoCloseable {
      */
     public List<String> listTools(Duration timeout) {
         long deadline = deadline(timeout);
-        return join(fetchTools(deadline, timeout.toMillis()));
+        long timeoutMs = timeout.toMillis();
+        List<String> names = new ArrayList<>();
+        String cursor = null;
+        int page = 0;
+        do {
+            Pending p = new Pending(Kind.LIST, null, "list_tools", timeoutMs, null);
+            send(p, McpSchema.METHOD_TOOLS_LIST, listParams(cursor));
+            cursor = addPage(await(p, deadline), names, page++);
+        } while (cursor != null);
+        return cache(names);
     }
 
     /**
@@ -256,7 +265,7 @@ public final class McpConnection implements AutoCloseable {
         long timeoutMs = timeout.toMillis();
         ObjectNode params = callParams(tool, arguments);
         if (!toolSet.contains(tool)) {
-            join(ensureListed(tool, deadline, timeoutMs));
+            refreshOnMiss(tool, deadline, timeoutMs);
         }
         Pending p = new Pending(Kind.CALL, tool, "call_tool:" + tool, timeoutMs, params);
         admit(p);
@@ -293,15 +302,30 @@ public final class McpConnection implements AutoCloseable {
     }
 
     /** Refreshes the tool list once for a tool the cache does not have; fails with ToolNotFound or Timeout. */
+    private void refreshOnMiss(String tool, long deadline, long timeoutMs) {
+        try {
+            listTools(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+        } catch (McpBoundaryException e) {
+            log.debug("module '{}': refreshing the tool list for '{}' failed: {}", moduleId, tool, e.getMessage());
+        }
+        missing(tool, deadline, timeoutMs);
+    }
+
+    /** The async {@link #refreshOnMiss}. */
     private CompletableFuture<Void> ensureListed(String tool, long deadline, long timeoutMs) {
         return fetchTools(deadline, timeoutMs).handle((listed, e) -> {
-            if (toolSet.contains(tool)) {
-                return null;
-            }
-            throw new McpBoundaryException(listed == null && System.nanoTime() - deadline >= 0
+            missing(tool, deadline, timeoutMs);
+            return null;
+        });
+    }
+
+    /** Throws ToolNotFound (or Timeout once the deadline passed) when {@code tool} is not cached. */
+    private void missing(String tool, long deadline, long timeoutMs) {
+        if (!toolSet.contains(tool)) {
+            throw new McpBoundaryException(System.nanoTime() - deadline >= 0
                     ? timeoutOf(tool, timeoutMs)
                     : new McpBoundaryError.ToolNotFound(moduleId, tool, tools));
-        });
+        }
     }
 
     /**
@@ -388,48 +412,62 @@ public final class McpConnection implements AutoCloseable {
 
     // ---- tools/list
 
+    /** {@code tools/list} (all pages) with a timer on each page; caches the result. */
     private CompletableFuture<List<String>> fetchTools(long deadline, long timeoutMs) {
         List<String> names = new ArrayList<>();
-        return fetchPage(null, names, 0, deadline, timeoutMs).thenApply(ignored -> {
-            List<String> list = List.copyOf(names);
-            toolSet = Set.copyOf(list);
-            tools = list;
-            return list;
-        });
+        return fetchPage(null, names, 0, deadline, timeoutMs).thenApply(ignored -> cache(names));
     }
 
     private CompletableFuture<Void> fetchPage(String cursor, List<String> names, int page, long deadline, long timeoutMs) {
+        Pending p = new Pending(Kind.LIST, null, "list_tools", timeoutMs, null);
+        p.arm(deadline);
+        send(p, McpSchema.METHOD_TOOLS_LIST, listParams(cursor));
+        return p.future.thenCompose(result -> {
+            String next = addPage(result, names, page);
+            return next == null ? CompletableFuture.completedFuture(null)
+                    : fetchPage(next, names, page + 1, deadline, timeoutMs);
+        });
+    }
+
+    private static ObjectNode listParams(String cursor) {
         ObjectNode params = Json.MAPPER.createObjectNode();
         if (cursor != null) {
             params.put("cursor", cursor);
         }
-        Pending p = new Pending(Kind.LIST, null, "list_tools", timeoutMs, null);
-        p.arm(deadline);
-        send(p, McpSchema.METHOD_TOOLS_LIST, params);
-        return p.future.thenCompose(result -> {
-            JsonNode list = result.get("tools");
-            if (list == null || !list.isArray()) {
+        return params;
+    }
+
+    /** Adds the tool names of one {@code tools/list} page; returns the next cursor, or null on the last page. */
+    private String addPage(JsonNode result, List<String> names, int page) {
+        JsonNode list = result.get("tools");
+        if (list == null || !list.isArray()) {
+            throw new McpBoundaryException(new McpBoundaryError.ToolListFailed(moduleId,
+                    "the server sent a tools/list result without a tools array"));
+        }
+        for (JsonNode tool : list) {
+            JsonNode name = tool.get("name");
+            if (name == null || !name.isTextual()) {
                 throw new McpBoundaryException(new McpBoundaryError.ToolListFailed(moduleId,
-                        "the server sent a tools/list result without a tools array"));
+                        "the server listed a tool without a name"));
             }
-            for (JsonNode tool : list) {
-                JsonNode name = tool.get("name");
-                if (name == null || !name.isTextual()) {
-                    throw new McpBoundaryException(new McpBoundaryError.ToolListFailed(moduleId,
-                            "the server listed a tool without a name"));
-                }
-                names.add(name.textValue());
-            }
-            JsonNode next = result.get("nextCursor");
-            if (next == null || !next.isTextual() || next.textValue().isEmpty()) {
-                return CompletableFuture.completedFuture(null);
-            }
-            if (page + 1 >= MAX_TOOL_PAGES) {
-                throw new McpBoundaryException(new McpBoundaryError.ToolListFailed(moduleId,
-                        "the server sent more than " + MAX_TOOL_PAGES + " pages of tools"));
-            }
-            return fetchPage(next.textValue(), names, page + 1, deadline, timeoutMs);
-        });
+            names.add(name.textValue());
+        }
+        JsonNode next = result.get("nextCursor");
+        if (next == null || !next.isTextual() || next.textValue().isEmpty()) {
+            return null;
+        }
+        if (page + 1 >= MAX_TOOL_PAGES) {
+            throw new McpBoundaryException(new McpBoundaryError.ToolListFailed(moduleId,
+                    "the server sent more than " + MAX_TOOL_PAGES + " pages of tools"));
+        }
+        return next.textValue();
+    }
+
+    private List<String> cache(List<String> names) {
+        List<String> list = List.copyOf(names);
+        toolSet = Set.copyOf(list);
+        tools = list;
+        return list;
     }
 
     private void refreshTools() {
@@ -587,6 +625,9 @@ public final class McpConnection implements AutoCloseable {
 
     /** No answer can come any more; wait a little for the exit code, which makes the better reason. */
     private void onStdoutClosed() {
+        if (terminated.get() != null) {
+            return;
+        }
         schedule(() -> {
             ProcessExit e = exit;
             terminate(e != null ? exitReason(e) : "module '" + moduleId + "' closed its stdout");
