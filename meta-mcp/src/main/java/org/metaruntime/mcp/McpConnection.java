@@ -359,6 +359,7 @@ public final class McpConnection implements AutoCloseable {
             closed = true;
             terminate("the connection to module '" + moduleId + "' was closed");
             ModuleProcess process = transport.process();
+            process.closeStdin(); // at once: the ladder's first step starts on another thread
             try {
                 StopReport report = process.stopAsync(fit(options.stopLadder(), timeout)).get(timeoutMs, TimeUnit.MILLISECONDS);
                 stopReport = report;
