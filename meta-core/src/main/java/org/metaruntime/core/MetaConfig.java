@@ -2,6 +2,7 @@ package org.metaruntime.core;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,6 +35,7 @@ public final class MetaConfig {
     private final DiscoverySpec discovery;
     private final List<PreSpawnData> preSpawn;
     private final Map<String, ModuleConfig> byId;
+    private final Map<String, PreSpawnData> firstPreSpawn;
 
     /** The configuration as the seed names it; not validated (see {@link #validate()}). */
     public MetaConfig(List<ModuleConfig> modules, DiscoverySpec discovery, List<PreSpawnData> preSpawn) {
@@ -45,6 +47,11 @@ public final class MetaConfig {
             map.putIfAbsent(module.id(), module);
         }
         this.byId = map;
+        Map<String, PreSpawnData> first = new HashMap<>();
+        for (PreSpawnData data : this.preSpawn) {
+            first.putIfAbsent(data.moduleId(), data);
+        }
+        this.firstPreSpawn = first;
     }
 
     /** A builder with no modules, the default namespace and no pre-spawn data. */
@@ -84,13 +91,7 @@ public final class MetaConfig {
 
     /** The first pre-spawn data whose {@code moduleId} matches; later matches are ignored. */
     public Optional<PreSpawnData> preSpawnFor(String moduleId) {
-        Objects.requireNonNull(moduleId, "moduleId");
-        for (PreSpawnData data : preSpawn) {
-            if (data.moduleId().equals(moduleId)) {
-                return Optional.of(data);
-            }
-        }
-        return Optional.empty();
+        return Optional.ofNullable(firstPreSpawn.get(Objects.requireNonNull(moduleId, "moduleId")));
     }
 
     /**

@@ -16,7 +16,7 @@ import java.util.stream.Stream;
  * @param threads        live Java threads (the JVM's own compiler and GC threads, which come and go, are not
  *                       counted; {@code osThreads} has them)
  * @param osThreads      every thread of the JVM process ({@code /proc/self/task})
- * @param threadGroups   live threads by name, with the module id and pool number taken out
+ * @param threadGroups   live threads by name, with the module id and numbers taken out
  *                       ({@code meta-<id>-stdout} becomes {@code meta-*-stdout}, {@code meta-core-3-worker-7}
  *                       becomes {@code meta-core-*-worker-*})
  * @param fds            open file descriptors ({@code /proc/self/fd})
@@ -50,15 +50,22 @@ record Footprint(int threads, int osThreads, Map<String, Integer> threadGroups, 
                 ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count(), heap);
     }
 
-    /** The threads of this footprint that are not the JDK's idle-able {@code process reaper} threads. */
-    int threadsWithoutReapers() {
-        return threads - threadGroups.getOrDefault("process reaper", 0);
+    /**
+     * The threads at work: all but the JDK's idle pool threads, which time out after 60 s (an idle
+     * {@code process reaper}, common-pool workers). A reaper waiting for a child is named
+     * {@code process reaper (pid N)} and counts.
+     */
+    int activeThreads() {
+        return threads - threadGroups.getOrDefault("process reaper", 0)
+                - threadGroups.getOrDefault("ForkJoinPool.commonPool-worker-*", 0);
+    }
+
+    /** The JDK's reapers waiting for a child: one per live child process. */
+    int busyReapers() {
+        return threadGroups.getOrDefault("process reaper (pid *)", 0);
     }
 
     static String group(String name) {
-        if (name.startsWith("process reaper")) {
-            return "process reaper"; // the JDK renames a reaper "process reaper (pid N)" while it waits
-        }
         if (name.startsWith("meta-") && (name.endsWith("-stdout") || name.endsWith("-stderr"))) {
             return "meta-*" + name.substring(name.lastIndexOf('-'));
         }

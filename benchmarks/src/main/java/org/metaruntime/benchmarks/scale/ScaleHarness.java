@@ -183,9 +183,9 @@ public final class ScaleHarness {
         Footprint during = Footprint.take(true);
         long[] memory = Footprint.childMemoryKiB(pids);
         System.out.printf(Locale.ROOT, "running: %s%n", describe(during));
-        System.out.printf(Locale.ROOT, "per module: %.2f threads (%.2f without JDK process reapers), %.2f fds, %.1f KiB"
-                        + " heap%n", (during.threads() - before.threads()) / (double) modules,
-                (during.threadsWithoutReapers() - before.threadsWithoutReapers()) / (double) modules,
+        System.out.printf(Locale.ROOT, "per module: %.2f threads (%.2f without the JDK's process reapers), %.2f fds,"
+                        + " %.1f KiB heap%n", (during.activeThreads() - before.activeThreads()) / (double) modules,
+                (during.activeThreads() - during.busyReapers() - before.activeThreads()) / (double) modules,
                 (during.fds() - before.fds()) / (double) modules,
                 (during.heapAfterGcKiB() - before.heapAfterGcKiB()) / (double) modules);
         System.out.printf(Locale.ROOT, "children: %d live, VmRSS %d MiB in total (%.0f KiB each), Pss %d MiB (%.0f KiB"
@@ -202,8 +202,8 @@ public final class ScaleHarness {
                 closeNanos / 1e6, report.terminatedModules().size(), report.orphanProcesses());
         verifyNothingLeft(before, Boolean.parseBoolean(args.getOrDefault("wait-jdk-pools", "true")));
         System.out.printf(Locale.ROOT, "| %d | %.0f | %.2f | %.2f | %.2f | %.1f | %d | %d |%n", modules,
-                startNanos / 1e6, (during.threads() - before.threads()) / (double) modules,
-                (during.threadsWithoutReapers() - before.threadsWithoutReapers()) / (double) modules,
+                startNanos / 1e6, (during.activeThreads() - before.activeThreads()) / (double) modules,
+                (during.activeThreads() - during.busyReapers() - before.activeThreads()) / (double) modules,
                 (during.fds() - before.fds()) / (double) modules,
                 (during.heapAfterGcKiB() - before.heapAfterGcKiB()) / 1024.0, memory[0] >> 10, memory[1] >> 10);
     }
@@ -217,17 +217,16 @@ public final class ScaleHarness {
         UnifiedRuntime.builder(config(2, 0.5)).options(options).start().close();
         if (!waitFor(Duration.ofSeconds(30), () -> {
             Footprint now = Footprint.take(false);
-            return now.children() == 0 && now.threadsWithoutReapers() - jdkPool(now)
-                    <= initial.threadsWithoutReapers() - jdkPool(initial);
+            return now.children() == 0 && now.activeThreads() <= initial.activeThreads();
         })) {
             System.out.println("warm-up: its threads did not end within 30 s: " + delta(initial, Footprint.take(false)));
         }
     }
 
     private static String describe(Footprint f) {
-        return String.format(Locale.ROOT, "%d threads (%d without JDK process reapers; %d OS threads), %d fds, %d child"
-                + " processes, heap after GC %d KiB", f.threads(), f.threadsWithoutReapers(), f.osThreads(), f.fds(),
-                f.children(), f.heapAfterGcKiB());
+        return String.format(Locale.ROOT, "%d threads (%d at work, %d of them JDK process reapers; %d OS threads), %d"
+                + " fds, %d child processes, heap after GC %d KiB", f.threads(), f.activeThreads(), f.busyReapers(),
+                f.osThreads(), f.fds(), f.children(), f.heapAfterGcKiB());
     }
 
     private static Map<String, Integer> delta(Footprint before, Footprint after) {
@@ -309,14 +308,13 @@ public final class ScaleHarness {
         long t0 = System.nanoTime();
         boolean ours = waitFor(Duration.ofSeconds(30), () -> {
             Footprint now = Footprint.take(false);
-            return now.children() == 0 && now.fds() <= before.fds()
-                    && now.threadsWithoutReapers() - jdkPool(now) <= before.threadsWithoutReapers() - jdkPool(before);
+            return now.children() == 0 && now.fds() <= before.fds() && now.activeThreads() <= before.activeThreads();
         });
-        Footprint now = Footprint.take(false);
+        Footprint now = Footprint.take(true);
         System.out.printf(Locale.ROOT, "after close (%.1f s): %s; left: %d processes, %d fds, %d threads of the"
                         + " runtime%s%n", (System.nanoTime() - t0) / 1e9, describe(now), now.children(),
-                now.fds() - before.fds(), now.threadsWithoutReapers() - jdkPool(now)
-                        - (before.threadsWithoutReapers() - jdkPool(before)), ours ? "" : " (NOT BACK TO BASELINE)");
+                now.fds() - before.fds(), now.activeThreads() - before.activeThreads(),
+                ours ? "" : " (NOT BACK TO BASELINE: " + delta(before, now) + ")");
         if (!waitJdkPools) {
             return;
         }
@@ -325,10 +323,6 @@ public final class ScaleHarness {
         System.out.printf(Locale.ROOT, "after the JDK's idle pools timed out (%.1f s): %d threads (baseline %d)%s;"
                 + " left: %s%n", (System.nanoTime() - t0) / 1e9, now.threads(), before.threads(),
                 all ? "" : " (NOT BACK TO BASELINE)", delta(before, now));
-    }
-
-    private static int jdkPool(Footprint f) {
-        return f.threadGroups().getOrDefault("ForkJoinPool.commonPool-worker-*", 0);
     }
 
     private static boolean waitFor(Duration bound, BooleanSupplier condition) throws InterruptedException {
@@ -344,12 +338,29 @@ public final class ScaleHarness {
 
     // ------------------------------------------------------------------------------------------ startup mode
 
+    /**
+     * Whether one start costs more late in a big startup than early: the modules' first events carry the time each
+     * child printed it, so the spread of the first and of the last tenth of them, divided by their count, is the
+     * cost per module at the beginning and at the end of the startup.
+     */
+    private static double[] spacing(UnifiedRuntime runtime) {
+        long[] times = runtime.mergedEvents().stream().filter(e -> e.eventId().startsWith("evt-el-"))
+                .mapToLong(e -> e.timestampMs()).sorted().toArray();
+        int tenth = times.length / 10;
+        if (tenth < 2) {
+            return new double[] {Double.NaN, Double.NaN};
+        }
+        return new double[] {(times[tenth] - times[0]) / (double) tenth,
+                (times[times.length - 1] - times[times.length - 1 - tenth]) / (double) tenth};
+    }
+
     private void startup() throws InterruptedException {
         List<Integer> sizes = intsArg("sizes", "10,100,1000");
         List<Integer> parallelisms = intsArg("parallelisms", "1,4,16");
         warmUp(options(1).build());
-        System.out.println("| event-line modules | startupParallelism | start, ms | ms/module | loaded |");
-        System.out.println("|---:|---:|---:|---:|---:|");
+        System.out.println("| event-line modules | startupParallelism | start, ms | ms/module | loaded |"
+                + " ms/module, first 10 % | ms/module, last 10 % |");
+        System.out.println("|---:|---:|---:|---:|---:|---:|---:|");
         for (int size : sizes) {
             MetaConfig config = config(size, 0);
             for (int parallelism : parallelisms) {
@@ -359,8 +370,9 @@ public final class ScaleHarness {
                         .start()) {
                     long nanos = System.nanoTime() - t0;
                     loaded = runtime.loadedModules().size();
-                    System.out.printf(Locale.ROOT, "| %d | %d | %.0f | %.2f | %d |%n", size, parallelism, nanos / 1e6,
-                            nanos / 1e6 / size, loaded);
+                    double[] spacing = spacing(runtime);
+                    System.out.printf(Locale.ROOT, "| %d | %d | %.0f | %.2f | %d | %.2f | %.2f |%n", size, parallelism,
+                            nanos / 1e6, nanos / 1e6 / size, loaded, spacing[0], spacing[1]);
                 }
                 if (!waitFor(Duration.ofSeconds(30), () -> Footprint.take(false).children() == 0)) {
                     System.out.println("children left after close: " + Footprint.take(false).children());
