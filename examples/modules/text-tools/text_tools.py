@@ -17,6 +17,10 @@ Tools:
   crash {exit_code?}         exits the process at once with exit_code (default 3), without answering:
                              it shows how the runtime notices a dead module and restarts it
 
+Environment:
+  TEXT_TOOLS_PID_FILE        when set, the server appends its pid to this file at start (tests use it
+                             to check that no process outlives the runtime)
+
 Try it by hand:
   printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"0"}}}' \
      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"reverse","arguments":{"text":"abc"}}}' | python3 text_tools.py
@@ -174,6 +178,10 @@ class Server:
 
 
 def main():
+    pid_file = os.environ.get("TEXT_TOOLS_PID_FILE")
+    if pid_file:
+        with open(pid_file, "a", encoding="utf-8") as f:
+            f.write("%d\n" % os.getpid())
     server = Server(sys.stdout.buffer)
     for raw in sys.stdin.buffer:
         raw = raw.strip()
