@@ -46,7 +46,7 @@ import org.metaruntime.supervisor.ModuleSupervisorReport;
  *   <li>{@code everything}: {@code @modelcontextprotocol/server-everything} from npm, started with node.</li>
  * </ul>
  *
- * <p>Run it from a clone with {@code mvn -B -q -pl examples -am verify -Pdemo -DskipTests}. The program
+ * <p>Run it from a clone with {@code mvn -B -q -pl examples -am -Pdemo -DskipTests verify}. The program
  * takes one optional argument, the {@code examples} directory (found from the working directory when
  * absent). It exits 0 when every step worked, 1 otherwise; either way it leaves no process running.
  *
