@@ -42,8 +42,10 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code sha256 {text}}: the SHA-256 digest of the text's UTF-8 bytes, as lowercase hex;</li>
  *   <li>{@code stats {numbers}}: count, sum, min, max and mean of a list of numbers, as structured content.</li>
  * </ul>
- * Bad arguments come back as a tool result with {@code isError: true}. The process exits when its stdin
- * reaches end of file. Log output goes to stderr (slf4j-simple), so stdout carries only protocol messages.
+ * Bad arguments come back as a tool result with {@code isError: true}. An input line that is not a JSON
+ * object is skipped and reported on stderr (the SDK's stdio session would stop reading at such a line).
+ * When stdin reaches end of file, the requests already read are answered, then the process exits 0. Log
+ * output goes to stderr (slf4j-simple), so stdout carries only protocol messages.
  *
  * <p>Not meant to be used as a library: {@link #main(String[])} is the whole program.
  */
@@ -77,10 +79,11 @@ public final class JavaToolsServer {
      * @throws InterruptedException if interrupted while serving
      */
     public static void main(String[] args) throws InterruptedException {
-        McpJsonMapper mapper = new JacksonMcpJsonMapper(new ObjectMapper());
+        ObjectMapper objectMapper = new ObjectMapper();
+        McpJsonMapper mapper = new JacksonMcpJsonMapper(objectMapper);
         CountDownLatch stdinClosed = new CountDownLatch(1);
         RequestLedger ledger = new RequestLedger();
-        InputStream in = new FilteringInputStream(System.in, new ObjectMapper(), ledger, stdinClosed);
+        InputStream in = new FilteringInputStream(System.in, objectMapper, ledger, stdinClosed);
         OutputStream out = new AnswerCountingOutputStream(System.out, ledger);
         StdioServerTransportProvider transport = new StdioServerTransportProvider(mapper, in, out);
         McpSyncServer server = McpServer.sync(transport)
