@@ -1,0 +1,16 @@
+package org.metaruntime.events;
+
+/**
+ * A live subscription to an {@link EventStore}. Thread-safe. Closing it stops its delivery thread: no
+ * notification is delivered after {@code close()} returns, except one already being delivered when it is
+ * called from that notification's own callback.
+ */
+public interface Subscription extends AutoCloseable {
+
+    /** Whether {@link #close()} was called (or the store was closed). */
+    boolean isClosed();
+
+    /** Stops the subscription; idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,363 @@
+package org.metaruntime.supervisor;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.metaruntime.supervisor.internal.GuardedListener;
+import org.metaruntime.supervisor.internal.LineFramer;
+import org.metaruntime.supervisor.internal.ProcessThreads;
+import org.metaruntime.supervisor.internal.ProcessTree;
+import org.metaruntime.supervisor.internal.StderrDrainer;
+import org.metaruntime.supervisor.internal.StderrTail;
+import org.metaruntime.supervisor.internal.StdinWriter;
+import org.metaruntime.supervisor.internal.StopSequence;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One live child process owned by the runtime. Thread-safe.
+ *
+ * <ul>
+ *   <li><b>Spawn.</b> From the argv (no shell), in the spec's working directory, with the environment described
+ *       in {@link ProcessSpec}; never with inherited stdio. The environment also carries
+ *       {@value ProcessSpec#TOKEN_ENV}{@code =<unique token>}, which the child's descendants inherit.</li>
+ *   <li><b>Stdout</b> is read on the thread {@code meta-<moduleId>-stdout}, framed on bytes into lines, decoded
+ *       as UTF-8 and handed to the {@link ProcessListener} (see there for the UTF-8 policy and the line
+ *       limit).</li>
+ *   <li><b>Stderr</b> is drained from the first moment on the thread {@code meta-<moduleId>-stderr} into a
+ *       bounded tail ({@link #stderrTail()}) and logged line by line.</li>
+ *   <li><b>Stdin</b> has a single writer: {@link #send(String)} queues and returns; the bytes are written on a
+ *       shared pool ({@code meta-supervisor-stdin-N}) only while there is something to write.</li>
+ *   <li><b>Exit</b> is watched with {@link Process#onExit()}. Once the process has exited, the runtime waits
+ *       up to {@link ProcessSpec#exitDrainTimeout()} for stdout and stderr to reach end of file, then kills
+ *       whatever is left of its tree (descendants, re-parented ones included, found through the token; see
+ *       {@link #stop(StopLadder)}), unless a stop is running: a descendant holding the pipes can then keep
+ *       neither a reader thread nor itself alive. Then {@link ProcessListener#onExit} is called and
+ *       {@link #exitFuture()} completes.</li>
+ * </ul>
+ * A live child costs two threads (its stdout reader and stderr drainer), which end when its pipes close.
+ *
+ * <pre>{@code
+ * ProcessSpec spec = ProcessSpec.builder("echo").command("python3", "echo.py").build();
+ * try (ModuleProcess process = ModuleProcess.start(spec, line -> System.out.println("got " + line))) {
+ *     process.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+ *     ...
+ * } // close(): the stop ladder with its default graces
+ * }</pre>
+ */
+public final class ModuleProcess implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ModuleProcess.class);
+    private static final int STDOUT_READ_BYTES = 64 * 1024;
+    /** After the leftovers of an exited process were killed, how long its pipes get to close. */
+    private static final long PIPE_CLOSE_WAIT_MS = 1000;
+
+    private final ProcessSpec spec;
+    private final Process process;
+    private final ProcessListener listener;
+    private final ProcessTree tree;
+    private final StdinWriter stdin;
+    private final StderrTail stderrTail;
+    private final StderrDrainer stderrDrainer;
+    private final CompletableFuture<Void> stdoutDone = new CompletableFuture<>();
+    private final CompletableFuture<Process> exited = new CompletableFuture<>();
+    private final CompletableFuture<ProcessExit> exitFuture = new CompletableFuture<>();
+    private final AtomicBoolean exitDelivered = new AtomicBoolean();
+    private final AtomicReference<CompletableFuture<StopReport>> stop = new AtomicReference<>();
+    private volatile boolean stopRequested;
+
+    private ModuleProcess(ProcessSpec spec, Process process, String token, ProcessListener listener) {
+        this.spec = spec;
+        this.process = process;
+        this.listener = new GuardedListener(spec.moduleId(), listener);
+        this.tree = new ProcessTree(process.toHandle(), token);
+        this.stdin = new StdinWriter(spec.moduleId(), process.getOutputStream(), ProcessThreads.stdinWriters(),
+                spec.stdinQueueBytes());
+        this.stderrTail = new StderrTail(spec.stderrTailBytes());
+        this.stderrDrainer = new StderrDrainer(spec.moduleId(), process.getErrorStream(), stderrTail);
+    }
+
+    /**
+     * Spawns the module's process and starts reading its output.
+     *
+     * @throws ProcessBoundaryException with {@link ProcessBoundaryError.SpawnFailed} when the process cannot be
+     *                                  started (missing executable, bad working directory, ...); the message
+     *                                  names the command
+     */
+    public static ModuleProcess start(ProcessSpec spec, ProcessListener listener) {
+        Objects.requireNonNull(spec, "spec");
+        Objects.requireNonNull(listener, "listener");
+        Path workdir = spec.workdir();
+        if (workdir != null && !Files.isDirectory(workdir)) {
+            throw spawnFailed(spec, "working directory " + workdir + " is not a directory", null);
+        }
+        ProcessBuilder builder = new ProcessBuilder(spec.command())
+                .redirectInput(ProcessBuilder.Redirect.PIPE)
+                .redirectOutput(ProcessBuilder.Redirect.PIPE)
+                .redirectError(ProcessBuilder.Redirect.PIPE);
+        if (workdir != null) {
+            builder.directory(workdir.toFile());
+        }
+        String token = UUID.randomUUID().toString();
+        Map<String, String> env = builder.environment();
+        if (!spec.inheritEnv()) {
+            env.clear();
+            for (String name : spec.passThroughEnv()) {
+                String value = System.getenv(name);
+                if (value != null) {
+                    env.put(name, value);
+                }
+            }
+        }
+        env.putAll(spec.env());
+        env.put(ProcessSpec.TOKEN_ENV, token);
+        Process process;
+        try {
+            process = builder.start();
+        } catch (IOException | RuntimeException e) {
+            throw spawnFailed(spec, e.getMessage(), e);
+        }
+        ModuleProcess started = new ModuleProcess(spec, process, token, listener);
+        try {
+            started.begin();
+        } catch (RuntimeException | OutOfMemoryError e) {
+            process.destroyForcibly();
+            throw spawnFailed(spec, "could not start its reader threads: " + e, e);
+        }
+        LOG.debug("module '{}': started pid {}: {}", spec.moduleId(), process.pid(), spec.command());
+        return started;
+    }
+
+    private static ProcessBoundaryException spawnFailed(ProcessSpec spec, String reason, Throwable cause) {
+        String where = spec.workdir() == null ? "" : " in " + spec.workdir();
+        return new ProcessBoundaryException(spec.moduleId(),
+                new ProcessBoundaryError.SpawnFailed("cannot start " + spec.command() + where + ": " + reason), cause);
+    }
+
+    private void begin() {
+        String prefix = "meta-" + spec.moduleId() + "-";
+        Thread stderrThread = new Thread(stderrDrainer, prefix + "stderr");
+        stderrThread.setDaemon(true);
+        stderrThread.start();
+        Thread stdoutThread = new Thread(this::readStdout, prefix + "stdout");
+        stdoutThread.setDaemon(true);
+        stdoutThread.start();
+        // Process.onExit() completes on the JVM's threads; everything after it runs on the runtime's timer.
+        process.onExit().whenCompleteAsync((p, error) -> {
+            try {
+                onProcessExit();
+            } catch (RuntimeException e) {
+                LOG.error("module '{}': handling the exit of pid {} failed", moduleId(), pid(), e);
+                deliverExit(process.exitValue(), stopRequested);
+            }
+        }, ProcessThreads.timer());
+    }
+
+    /** The module this process belongs to. */
+    public String moduleId() {
+        return spec.moduleId();
+    }
+
+    /** The operating system's process id. */
+    public long pid() {
+        return process.pid();
+    }
+
+    /** True until the process has exited. */
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /**
+     * Queues {@code line + "\n"} (UTF-8) for the child's stdin and returns at once; the single writer writes
+     * queued lines in order. At most {@link ProcessSpec#stdinQueueBytes()} bytes may wait: a send beyond that
+     * fails, so a child that does not read its stdin never blocks the caller.
+     *
+     * @throws IllegalArgumentException if the line contains {@code \n}
+     * @throws ProcessBoundaryException with {@link ProcessBoundaryError.Io} when stdin is closed, the process is
+     *                                  gone, or the queue is full
+     */
+    public void send(String line) {
+        Objects.requireNonNull(line, "line");
+        if (line.indexOf('\n') >= 0) {
+            throw new IllegalArgumentException("a line sent to module '" + moduleId() + "' must not contain \\n");
+        }
+        if (!process.isAlive()) {
+            throw ioError("cannot write to stdin: the process has exited");
+        }
+        byte[] bytes = (line + "\n").getBytes(StandardCharsets.UTF_8);
+        StdinWriter.Refusal refusal = stdin.offer(bytes);
+        if (refusal == StdinWriter.Refusal.CLOSED) {
+            throw ioError("cannot write to stdin: it is closed");
+        }
+        if (refusal == StdinWriter.Refusal.QUEUE_FULL) {
+            throw ioError("cannot write to stdin: " + stdin.queuedBytes() + " bytes already wait to be read and "
+                    + bytes.length + " more would exceed the limit of " + spec.stdinQueueBytes() + " bytes");
+        }
+    }
+
+    private ProcessBoundaryException ioError(String message) {
+        return new ProcessBoundaryException(moduleId(), new ProcessBoundaryError.Io(message));
+    }
+
+    /** Closes the child's stdin once the queued lines are written (the child sees end of file). Never blocks. */
+    public void closeStdin() {
+        stdin.close();
+    }
+
+    /**
+     * Completes once, on a runtime thread, after the process exited (at the same time as
+     * {@link ProcessListener#onExit} is called). Each call returns a new dependent future: completing or
+     * cancelling it affects nothing else.
+     */
+    public CompletableFuture<ProcessExit> exitFuture() {
+        return exitFuture.copy();
+    }
+
+    /** The newest stderr bytes (at most {@link ProcessSpec#stderrTailBytes()}), decoded as UTF-8. */
+    public String stderrTail() {
+        return stderrTail.text();
+    }
+
+    /**
+     * Stops the process and its tree with the ladder and blocks until it is done, at most about
+     * {@link StopLadder#total()}: close stdin, wait {@code stdinGrace}; snapshot the descendants (including
+     * re-parented ones found through the token on Linux) before signalling; SIGTERM the process and each
+     * descendant, wait {@code termGrace}; SIGKILL all still alive, wait {@code killWait}; report survivors.
+     * Idempotent and safe from several threads: every call returns the report of the first, whose ladder wins.
+     * Stopping a process that already exited still stops what is left of its tree.
+     */
+    public StopReport stop(StopLadder ladder) {
+        return stopAsync(ladder).join();
+    }
+
+    /** {@link #stop(StopLadder)} without blocking; the future completes on a runtime thread. */
+    public CompletableFuture<StopReport> stopAsync(StopLadder ladder) {
+        Objects.requireNonNull(ladder, "ladder");
+        CompletableFuture<StopReport> report = stop.get();
+        if (report == null) {
+            CompletableFuture<StopReport> mine = new CompletableFuture<>();
+            if (stop.compareAndSet(null, mine)) {
+                if (process.isAlive()) {
+                    stopRequested = true;
+                }
+                StopSequence.start(moduleId(), process, tree, stdin::close, exited, ladder, mine);
+            }
+            report = stop.get();
+        }
+        return report.copy();
+    }
+
+    /** {@code stop(StopLadder.defaults())}. */
+    @Override
+    public void close() {
+        stop(StopLadder.defaults());
+    }
+
+    @Override
+    public String toString() {
+        return "ModuleProcess[" + moduleId() + ", pid " + pid() + (isAlive() ? ", alive]" : ", exited]");
+    }
+
+    private void readStdout() {
+        LineFramer framer = new LineFramer(spec.maxLineBytes(), new LineFramer.Sink() {
+            @Override
+            public void line(String line) {
+                listener.onLine(line);
+            }
+
+            @Override
+            public void tooLong(int limit) {
+                listener.onLineTooLong(limit);
+            }
+        });
+        byte[] buffer = new byte[STDOUT_READ_BYTES];
+        try (InputStream in = process.getInputStream()) {
+            int n;
+            while ((n = in.read(buffer)) >= 0) {
+                framer.feed(buffer, 0, n);
+            }
+            framer.finish();
+        } catch (IOException e) {
+            listener.onStdoutError(e);
+        } finally {
+            listener.onStdoutClosed();
+            stdoutDone.complete(null);
+        }
+    }
+
+    /**
+     * On the timer, once the process has exited: wait for the pipes to close (at most the drain timeout), then
+     * reclaim what is left of the tree, then deliver the exit once the pipes are closed (or a second later).
+     */
+    private void onProcessExit() {
+        exited.complete(process);
+        int exitCode = process.exitValue();
+        boolean requested = stopRequested;
+        CompletableFuture<Void> pipesClosed = CompletableFuture.allOf(stdoutDone, stderrDrainer.done());
+        CompletableFuture<Void> drained = new CompletableFuture<>();
+        pipesClosed.thenRun(() -> drained.complete(null));
+        ScheduledFuture<?> drainTimeout = ProcessThreads.timer().schedule(() -> drained.complete(null),
+                spec.exitDrainTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        drained.thenRunAsync(() -> {
+            drainTimeout.cancel(false);
+            reclaimLeftovers(pipesClosed.isDone());
+            pipesClosed.thenRun(() -> deliverExit(exitCode, requested));
+            if (!pipesClosed.isDone()) {
+                ProcessThreads.timer().schedule(() -> {
+                    if (!pipesClosed.isDone()) {
+                        // A fresh look: a process forked just before the exit may have been missed.
+                        reclaimLeftovers(false);
+                        LOG.warn("module '{}': stdout or stderr of pid {} is still open {} ms after its exit",
+                                moduleId(), pid(), spec.exitDrainTimeout().toMillis() + PIPE_CLOSE_WAIT_MS);
+                    }
+                    deliverExit(exitCode, requested);
+                }, PIPE_CLOSE_WAIT_MS, TimeUnit.MILLISECONDS);
+            }
+        }, ProcessThreads.timer());
+    }
+
+    /**
+     * Kills the processes the exited child left behind (descendants, re-parented or not), unless a stop is
+     * running, whose ladder owns the tree. They may hold the pipes (and keep a reader thread and end of file
+     * waiting), and even if they do not, nothing else would ever stop them once their parent is gone. Note that
+     * end of file alone does not prove they let go: the JVM closes its end of a pipe when the child exits.
+     */
+    private void reclaimLeftovers(boolean pipesClosed) {
+        if (stop.get() != null) {
+            return;
+        }
+        try {
+            List<ProcessHandle> leftovers = tree.alive();
+            if (!leftovers.isEmpty()) {
+                LOG.warn("module '{}': pid {} exited and left {} process(es) of its tree alive{}; killing them",
+                        moduleId(), pid(), leftovers.size(), pipesClosed ? "" : " (its stdout or stderr still open)");
+                leftovers.forEach(ProcessHandle::destroyForcibly);
+            }
+        } catch (RuntimeException e) {
+            LOG.error("module '{}': could not reclaim the tree of pid {}", moduleId(), pid(), e);
+        }
+    }
+
+    private void deliverExit(int exitCode, boolean requested) {
+        if (!exitDelivered.compareAndSet(false, true)) {
+            return;
+        }
+        ProcessExit exit = new ProcessExit(moduleId(), pid(), exitCode, stderrTail.text(), requested);
+        LOG.debug("module '{}': pid {} exited with code {}", moduleId(), pid(), exitCode);
+        // Separately, so that neither a slow listener nor a slow dependent stage holds up the other.
+        ProcessThreads.callbacks().execute(() -> listener.onExit(exit));
+        ProcessThreads.callbacks().execute(() -> exitFuture.complete(exit));
+    }
+}

@@ -1,0 +1,50 @@
+package org.metaruntime.supervisor;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The graces of the stop ladder: close stdin, wait {@code stdinGrace}; snapshot the descendants, SIGTERM the
+ * process and each descendant, wait {@code termGrace}; SIGKILL whatever is still alive, wait {@code killWait}.
+ * Each wait ends early when there is nothing left to wait for. A zero grace skips the wait (the next step
+ * follows at once); a zero {@code killWait} reports processes that were just sent SIGKILL as survivors if
+ * they have not vanished yet. Immutable.
+ *
+ * <pre>{@code
+ * process.stop(new StopLadder(Duration.ofSeconds(1), Duration.ofSeconds(3), Duration.ofSeconds(1)));
+ * }</pre>
+ */
+public record StopLadder(Duration stdinGrace, Duration termGrace, Duration killWait) {
+
+    private static final StopLadder DEFAULTS = new StopLadder(Duration.ofSeconds(2), Duration.ofSeconds(2),
+            Duration.ofSeconds(2));
+    private static final StopLadder IMMEDIATE = new StopLadder(Duration.ZERO, Duration.ZERO, Duration.ZERO);
+
+    public StopLadder {
+        requireNonNegative(stdinGrace, "stdinGrace");
+        requireNonNegative(termGrace, "termGrace");
+        requireNonNegative(killWait, "killWait");
+    }
+
+    private static void requireNonNegative(Duration d, String name) {
+        Objects.requireNonNull(d, name);
+        if (d.isNegative()) {
+            throw new IllegalArgumentException(name + " must not be negative, got " + d);
+        }
+    }
+
+    /** 2 s / 2 s / 2 s. */
+    public static StopLadder defaults() {
+        return DEFAULTS;
+    }
+
+    /** All zero: kill the tree now. */
+    public static StopLadder immediate() {
+        return IMMEDIATE;
+    }
+
+    /** The longest the ladder can wait in total: the sum of the three graces. */
+    public Duration total() {
+        return stdinGrace.plus(termGrace).plus(killWait);
+    }
+}

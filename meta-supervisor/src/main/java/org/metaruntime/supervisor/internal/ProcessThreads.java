@@ -1,0 +1,78 @@
+package org.metaruntime.supervisor.internal;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The threads the process layer shares between all children. Every thread is named and daemon, and exists
+ * only while it has work: idle threads end after a few seconds, so an idle runtime holds none of them.
+ * Thread-safe.
+ *
+ * <ul>
+ *   <li>{@link #stdinWriters()} ({@code meta-supervisor-stdin-N}): writes queued lines to children's stdin;
+ *       at most one task per child at a time, and only while that child has something to write.</li>
+ *   <li>{@link #callbacks()} ({@code meta-supervisor-exit-N}): delivers exits and completes futures, so that
+ *       a listener or a dependent stage never runs on the timer or the common pool.</li>
+ *   <li>{@link #timer()} ({@code meta-supervisor-timer}): the stop ladder and the exit drain; its tasks are
+ *       short and never block.</li>
+ * </ul>
+ */
+public final class ProcessThreads {
+
+    private static final long KEEP_ALIVE_SECONDS = 5;
+
+    private static final ExecutorService STDIN_WRITERS = cachedPool("meta-supervisor-stdin-");
+    private static final ExecutorService CALLBACKS = cachedPool("meta-supervisor-exit-");
+    private static final ScheduledExecutorService TIMER = timerPool();
+
+    private ProcessThreads() {
+    }
+
+    /** The shared pool that writes to children's stdin. */
+    public static ExecutorService stdinWriters() {
+        return STDIN_WRITERS;
+    }
+
+    /** The shared pool that runs exit listeners and completes futures. */
+    public static ExecutorService callbacks() {
+        return CALLBACKS;
+    }
+
+    /** The shared timer of the stop ladder and the exit drain. */
+    public static ScheduledExecutorService timer() {
+        return TIMER;
+    }
+
+    /** A factory of daemon threads named {@code prefix + n}. */
+    static ThreadFactory daemonThreads(String prefix) {
+        AtomicInteger counter = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, prefix + counter.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    private static ExecutorService cachedPool(String prefix) {
+        return new ThreadPoolExecutor(0, Integer.MAX_VALUE, KEEP_ALIVE_SECONDS, TimeUnit.SECONDS,
+                new SynchronousQueue<>(), daemonThreads(prefix));
+    }
+
+    private static ScheduledExecutorService timerPool() {
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread thread = new Thread(runnable, "meta-supervisor-timer");
+            thread.setDaemon(true);
+            return thread;
+        });
+        timer.setKeepAliveTime(KEEP_ALIVE_SECONDS, TimeUnit.SECONDS);
+        timer.allowCoreThreadTimeOut(true);
+        timer.setRemoveOnCancelPolicy(true);
+        return timer;
+    }
+}

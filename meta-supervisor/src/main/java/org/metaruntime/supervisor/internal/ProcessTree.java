@@ -1,0 +1,110 @@
+package org.metaruntime.supervisor.internal;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.metaruntime.supervisor.ProcessSpec;
+
+/**
+ * Finds the processes of one child's tree: the child, its descendants, and descendants that were re-parented
+ * after their parent died (they vanish from {@link ProcessHandle#descendants()}).
+ *
+ * <p>The child is started with {@value ProcessSpec#TOKEN_ENV}{@code =<unique token>} in its environment, which
+ * its descendants inherit. On Linux the tree is every descendant of the child plus every process whose initial environment
+ * ({@code /proc/<pid>/environ}) holds the token, from a shared pass over {@code /proc} at most
+ * {@value ProcessTable#MAX_AGE_MILLIS} ms old. A descendant that later changes its own environment is still
+ * found; one started with a cleared environment (or without the token) is found only while it is still a
+ * descendant. Elsewhere the tree is the current descendants plus the snapshots taken so far
+ * ({@link #snapshot()}). Thread-safe.
+ */
+public final class ProcessTree {
+
+    private static final Path PROC = Path.of("/proc");
+    private static final boolean HAS_PROC = ProcessTable.available();
+
+    private final ProcessHandle root;
+    private final String token;
+    private final Set<ProcessHandle> snapshots = new LinkedHashSet<>();
+
+    /**
+     * @param root  the child process
+     * @param token the value of {@value ProcessSpec#TOKEN_ENV} that marks this child's tree
+     */
+    public ProcessTree(ProcessHandle root, String token) {
+        this.root = Objects.requireNonNull(root, "root");
+        this.token = Objects.requireNonNull(token, "token");
+    }
+
+    /** Records the current members of the tree, so that they are still known after being re-parented. */
+    public void snapshot() {
+        List<ProcessHandle> now = members();
+        synchronized (snapshots) {
+            snapshots.addAll(now);
+        }
+    }
+
+    /** The processes of the tree alive now, the child first if it is alive. */
+    public List<ProcessHandle> alive() {
+        Set<ProcessHandle> tree = new LinkedHashSet<>();
+        tree.add(root);
+        tree.addAll(members());
+        synchronized (snapshots) {
+            tree.addAll(snapshots);
+        }
+        List<ProcessHandle> alive = new ArrayList<>();
+        for (ProcessHandle handle : tree) {
+            if (isAlive(handle)) {
+                alive.add(handle);
+            }
+        }
+        return alive;
+    }
+
+    private List<ProcessHandle> members() {
+        // Descendants by parent pid only while the child lives: once it is gone its pid may belong to another
+        // process, whose children are none of ours.
+        boolean rootAlive = root.isAlive();
+        if (!HAS_PROC) {
+            return rootAlive ? root.descendants().toList() : List.of();
+        }
+        ProcessTable table = ProcessTable.recent();
+        Set<Long> pids = rootAlive ? table.descendantsOf(root.pid()) : new LinkedHashSet<>();
+        pids.addAll(table.carriersOf(token));
+        pids.remove(root.pid());
+        return pids.stream().map(ProcessHandle::of).flatMap(Optional::stream).toList();
+    }
+
+    /**
+     * True when the process exists and is not a zombie. {@link ProcessHandle#isAlive()} reports a zombie
+     * (exited, not yet reaped by its parent or by init) as alive; on Linux its state in
+     * {@code /proc/<pid>/stat} tells it apart.
+     */
+    public static boolean isAlive(ProcessHandle handle) {
+        if (!handle.isAlive()) {
+            return false;
+        }
+        if (!HAS_PROC) {
+            return true;
+        }
+        String stat;
+        try {
+            stat = Files.readString(PROC.resolve(Long.toString(handle.pid())).resolve("stat"),
+                    StandardCharsets.ISO_8859_1);
+        } catch (IOException e) {
+            return handle.isAlive();
+        }
+        int close = stat.lastIndexOf(')');
+        if (close < 0 || close + 2 >= stat.length()) {
+            return true;
+        }
+        char state = stat.charAt(close + 2);
+        return state != 'Z' && state != 'X';
+    }
+}

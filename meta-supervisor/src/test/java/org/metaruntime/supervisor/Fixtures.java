@@ -1,0 +1,167 @@
+package org.metaruntime.supervisor;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * Starts fixture programs from {@code src/test/resources/fixtures} and proves afterwards that none of their
+ * processes is alive. Each fixture appends its pid (and its grandchildren's) to {@link #pidFile()}.
+ * Create one per test; call {@link #closeAndAssertNoneAlive()} in {@code @AfterEach}.
+ */
+final class Fixtures {
+
+    private static String python;
+
+    private final Path pidFile;
+    private final List<ModuleProcess> started = new ArrayList<>();
+    private final List<ProcessHandle> startedHandles = new ArrayList<>();
+    private final Map<Long, Optional<ProcessHandle>> handles = new HashMap<>();
+
+    Fixtures(Path tempDir) {
+        this.pidFile = tempDir.resolve("pids.txt");
+    }
+
+    Path pidFile() {
+        return pidFile;
+    }
+
+    /** A spec running the fixture (a {@code .py} file with python3, a {@code .sh} file with sh). */
+    ProcessSpec.Builder spec(String moduleId, String fixture, String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(fixture.endsWith(".py") ? python3() : "/bin/sh");
+        command.add(path(fixture).toString());
+        command.addAll(List.of(args));
+        return ProcessSpec.builder(moduleId)
+                .command(command)
+                .env("FIXTURE_PID_FILE", pidFile.toString())
+                .env("PYTHONDONTWRITEBYTECODE", "1");
+    }
+
+    /** Starts and remembers the process, so that it is stopped after the test whatever happens. */
+    ModuleProcess start(ProcessSpec spec, ProcessListener listener) {
+        ModuleProcess process = ModuleProcess.start(spec, listener);
+        started.add(process);
+        ProcessHandle.of(process.pid()).ifPresent(startedHandles::add);
+        pids();
+        return process;
+    }
+
+    /**
+     * The pids the fixtures wrote so far. The first time a pid is seen its handle (pid and start time) is kept,
+     * so that a pid reused later by an unrelated process is not mistaken for the fixture's.
+     */
+    synchronized List<Long> pids() {
+        if (!Files.exists(pidFile)) {
+            return List.of();
+        }
+        List<Long> pids;
+        try {
+            pids = Files.readAllLines(pidFile, StandardCharsets.UTF_8).stream()
+                    .filter(line -> !line.isBlank())
+                    .map(line -> Long.parseLong(line.strip()))
+                    .toList();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        for (long pid : pids) {
+            handles.computeIfAbsent(pid, ProcessHandle::of);
+        }
+        return pids;
+    }
+
+    /** Waits until the fixtures wrote at least {@code count} pids. */
+    List<Long> awaitPids(int count) {
+        org.awaitility.Awaitility.await("fixture pids").atMost(Pids.DEAD_WITHIN).until(() -> pids().size() >= count);
+        return pids();
+    }
+
+    /**
+     * Stops the children the test left running, then fails if any process a fixture started is still alive.
+     * A child that already exited is not stopped again, so that what its exit left behind is checked as is.
+     */
+    void closeAndAssertNoneAlive() {
+        for (ModuleProcess process : started) {
+            if (process.isAlive()) {
+                process.stop(StopLadder.immediate());
+            }
+            process.exitFuture().orTimeout(Pids.DEAD_WITHIN.toSeconds(), TimeUnit.SECONDS).join();
+        }
+        pids();
+        List<ProcessHandle> all = new ArrayList<>();
+        synchronized (this) {
+            handles.values().forEach(handle -> handle.ifPresent(all::add));
+        }
+        all.addAll(startedHandles);
+        for (ProcessHandle handle : all) {
+            Pids.assertDead(handle);
+        }
+        for (ModuleProcess process : started) {
+            org.awaitility.Awaitility.await("exit of " + process).atMost(Pids.DEAD_WITHIN)
+                    .until(() -> !process.isAlive());
+        }
+    }
+
+    static Path path(String fixture) {
+        URL url = Fixtures.class.getResource("/fixtures/" + fixture);
+        if (url == null) {
+            throw new IllegalArgumentException("no fixture " + fixture);
+        }
+        try {
+            return Path.of(url.toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * The real python3 interpreter (not a shim on PATH, which may need the host's environment). Aborts the test
+     * when python3 is missing, unless the {@code CI} variable is set: then the test fails.
+     */
+    static synchronized String python3() {
+        if (python == null) {
+            python = resolvePython();
+        }
+        return python;
+    }
+
+    private static String resolvePython() {
+        try {
+            Process probe = new ProcessBuilder("python3", "-c", "import sys; print(sys.executable)")
+                    .redirectErrorStream(true)
+                    .redirectInput(ProcessBuilder.Redirect.PIPE)
+                    .start();
+            probe.getOutputStream().close();
+            String out = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            if (probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0 && !out.isEmpty()) {
+                return out;
+            }
+            probe.destroyForcibly();
+            return missing("python3 failed: " + out);
+        } catch (IOException e) {
+            return missing("python3 is not on PATH: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String missing(String why) {
+        if (System.getenv("CI") != null) {
+            Assertions.fail(why + " (required when CI is set)");
+        }
+        Assumptions.abort(why);
+        return null;
+    }
+}

@@ -1,0 +1,59 @@
+package org.metaruntime.supervisor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.Charset;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs in its own JVM with {@code -Xmx256m} and a non-UTF-8 platform charset (see the module's pom): a 100 MB
+ * line is discarded without buffering it, and decoding never depends on the platform charset.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class LargeLineForkedTest {
+
+    @TempDir
+    Path tmp;
+    Fixtures fixtures;
+    final RecordingListener listener = new RecordingListener();
+
+    @BeforeEach
+    void setUp() {
+        fixtures = new Fixtures(tmp);
+    }
+
+    @AfterEach
+    void noProcessLeft() {
+        fixtures.closeAndAssertNoneAlive();
+    }
+
+    @Test
+    @Timeout(120)
+    void aHundredMegabyteLineIsDiscardedWithinASmallHeap() {
+        assertThat(Runtime.getRuntime().maxMemory()).isLessThanOrEqualTo(256L * 1024 * 1024);
+        ModuleProcess process = fixtures.start(fixtures.spec("huge", "big_line.py", "100").build(), listener);
+        ProcessExit exit = process.exitFuture().join();
+        assertThat(exit.exitCode()).isZero();
+        listener.exit.join();
+        assertThat(listener.events).containsExactly("tooLong:" + ProcessSpec.DEFAULT_MAX_LINE_BYTES, "line:after",
+                "closed", "exit:0");
+    }
+
+    @Test
+    @Timeout(60)
+    void linesAreUtf8WhateverThePlatformCharset() {
+        assertThat(Charset.defaultCharset().name()).isEqualTo("ISO-8859-1");
+        ModuleProcess process = fixtures.start(fixtures.spec("latin", "invalid_utf8.py").build(), listener);
+        process.exitFuture().join();
+        assertThat(listener.lines).containsExactly("a\uFFFDb", "\uFFFD(", "cut \uFFFD", "caf\u00e9 \u2713");
+        listener.lines.clear();
+        fixtures.start(fixtures.spec("latin-emoji", "split_emoji.py").build(), listener).exitFuture().join();
+        assertThat(listener.lines).containsExactly("smile \uD83D\uDE00");
+    }
+}

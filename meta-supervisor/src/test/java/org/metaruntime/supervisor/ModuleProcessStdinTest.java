@@ -1,0 +1,111 @@
+package org.metaruntime.supervisor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The single stdin writer: order, close, a stalled child, a gone child. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ModuleProcessStdinTest {
+
+    @TempDir
+    Path tmp;
+    Fixtures fixtures;
+    final RecordingListener listener = new RecordingListener();
+
+    @BeforeEach
+    void setUp() {
+        fixtures = new Fixtures(tmp);
+    }
+
+    @AfterEach
+    void noProcessLeft() {
+        fixtures.closeAndAssertNoneAlive();
+    }
+
+    @Test
+    @Timeout(60)
+    void sentLinesArriveInOrderAndCloseStdinEndsTheChild() {
+        ModuleProcess process = fixtures.start(fixtures.spec("echo", "echo.py").build(), listener);
+        for (int i = 0; i < 100; i++) {
+            process.send("line " + i + " \u00e9\u2713");
+        }
+        process.closeStdin();
+        ProcessExit exit = process.exitFuture().join();
+        assertThat(exit.exitCode()).isZero();
+        assertThat(exit.requestedByRuntime()).isFalse();
+        assertThat(listener.lines).hasSize(101).startsWith("ready", "echo: line 0 \u00e9\u2713")
+                .endsWith("echo: line 99 \u00e9\u2713");
+    }
+
+    @Test
+    @Timeout(60)
+    void aChildThatNeverReadsStdinNeverBlocksTheCallerAndTheQueueIsBounded() {
+        int queueBytes = 256 * 1024;
+        ModuleProcess process = fixtures.start(
+                fixtures.spec("stalled", "sleep_long.sh").stdinQueueBytes(queueBytes).build(), listener);
+        String line = "x".repeat(1023);
+        int accepted = 0;
+        ProcessBoundaryException refused = null;
+        // 64 MiB would be written if nothing were bounded; the loop must end with a refusal long before.
+        for (int i = 0; i < 64 * 1024 && refused == null; i++) {
+            try {
+                process.send(line);
+                accepted++;
+            } catch (ProcessBoundaryException e) {
+                refused = e;
+            }
+        }
+        assertThat(refused).isNotNull();
+        assertThat(refused.error()).isInstanceOf(ProcessBoundaryError.Io.class);
+        assertThat(refused.error().message()).contains("limit of " + queueBytes + " bytes");
+        // The queue holds its bound; the pipe and the stream buffer take a little more.
+        assertThat(accepted).isGreaterThanOrEqualTo(queueBytes / 1024);
+        assertThat(process.isAlive()).isTrue();
+
+        StopReport report = process.stop(new StopLadder(
+                java.time.Duration.ofMillis(100), java.time.Duration.ofSeconds(10), java.time.Duration.ofSeconds(10)));
+        assertThat(report.stage()).isEqualTo(StopStage.EXITED_AFTER_SIGTERM);
+        assertThatThrownBy(() -> process.send("late"))
+                .isInstanceOfSatisfying(ProcessBoundaryException.class,
+                        e -> assertThat(e.error()).isInstanceOf(ProcessBoundaryError.Io.class));
+    }
+
+    @Test
+    @Timeout(60)
+    void sendAfterCloseStdinIsAnIoError() {
+        ModuleProcess process = fixtures.start(fixtures.spec("closed", "sleep_long.sh").build(), listener);
+        process.closeStdin();
+        assertThatThrownBy(() -> process.send("x"))
+                .isInstanceOfSatisfying(ProcessBoundaryException.class, e -> {
+                    assertThat(e.moduleId()).isEqualTo("closed");
+                    assertThat(e.error()).isEqualTo(new ProcessBoundaryError.Io("cannot write to stdin: it is closed"));
+                });
+    }
+
+    @Test
+    @Timeout(60)
+    void sendAfterExitIsAnIoError() {
+        ModuleProcess process = fixtures.start(fixtures.spec("gone", "valid_line.py").build(), listener);
+        process.exitFuture().join();
+        await().until(() -> !process.isAlive());
+        assertThatThrownBy(() -> process.send("x"))
+                .isInstanceOfSatisfying(ProcessBoundaryException.class, e -> assertThat(e.error())
+                        .isEqualTo(new ProcessBoundaryError.Io("cannot write to stdin: the process has exited")));
+    }
+
+    @Test
+    @Timeout(60)
+    void aLineWithANewlineIsRejected() {
+        ModuleProcess process = fixtures.start(fixtures.spec("nl", "sleep_long.sh").build(), listener);
+        assertThatThrownBy(() -> process.send("a\nb")).isInstanceOf(IllegalArgumentException.class);
+    }
+}
