@@ -1,0 +1,52 @@
+package org.metaruntime.eventline;
+
+import java.util.Objects;
+import org.metaruntime.events.NormalizationError;
+import org.metaruntime.supervisor.ProcessBoundaryError;
+
+/**
+ * Why an event-line run or startup attempt failed: either the process boundary (spawn, read, timeout,
+ * empty output, over-long line) or the normalisation of the first line. An immutable value (thread-safe);
+ * the two cases map one to one onto the runtime's {@code RuntimeBoundaryError.Process} and
+ * {@code RuntimeBoundaryError.Normalize}.
+ *
+ * <pre>{@code
+ * try {
+ *     runner.runOnce(spec, Duration.ofSeconds(5));
+ * } catch (EventLineException e) {
+ *     if (e.error() instanceof EventLineError.Process p
+ *             && p.error() instanceof ProcessBoundaryError.Timeout t) {
+ *         log.warn("module {} timed out after {} ms", e.moduleId(), t.timeoutMs());
+ *     }
+ * }
+ * }</pre>
+ */
+public sealed interface EventLineError {
+
+    /** One readable sentence describing the error (without the module id). */
+    String message();
+
+    /** The process boundary failed: spawn, read, timeout, empty output or an over-long line. */
+    record Process(ProcessBoundaryError error) implements EventLineError {
+        public Process {
+            Objects.requireNonNull(error, "error");
+        }
+
+        @Override
+        public String message() {
+            return error.message();
+        }
+    }
+
+    /** The first line arrived but is not a valid event (events.md section 3). */
+    record Normalize(NormalizationError error) implements EventLineError {
+        public Normalize {
+            Objects.requireNonNull(error, "error");
+        }
+
+        @Override
+        public String message() {
+            return "the first stdout line is not a valid event: " + error.message();
+        }
+    }
+}
