@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.metaruntime.supervisor.internal.GuardedListener;
 import org.metaruntime.supervisor.internal.LineFramer;
@@ -46,7 +47,8 @@ import org.slf4j.LoggerFactory;
  *       neither a reader thread nor itself alive. Then {@link ProcessListener#onExit} is called and
  *       {@link #exitFuture()} completes.</li>
  * </ul>
- * A live child costs two threads (its stdout reader and stderr drainer), which end when its pipes close.
+ * A live child occupies two threads (its stdout reader and stderr drainer) of a shared pool while its pipes are
+ * open.
  *
  * <pre>{@code
  * ProcessSpec spec = ProcessSpec.builder("echo").command("python3", "echo.py").build();
@@ -62,6 +64,8 @@ public final class ModuleProcess implements AutoCloseable {
     private static final int STDOUT_READ_BYTES = 64 * 1024;
     /** After the leftovers of an exited process were killed, how long its pipes get to close. */
     private static final long PIPE_CLOSE_WAIT_MS = 1000;
+    /** How long the reader that saw the last end of file waits for the exit before leaving it to the timer. */
+    private static final long EXIT_AFTER_EOF_WAIT_MS = 100;
 
     private final ProcessSpec spec;
     private final Process process;
@@ -73,15 +77,18 @@ public final class ModuleProcess implements AutoCloseable {
     private final CompletableFuture<Void> stdoutDone = new CompletableFuture<>();
     private final CompletableFuture<Process> exited = new CompletableFuture<>();
     private final CompletableFuture<ProcessExit> exitFuture = new CompletableFuture<>();
+    private final AtomicInteger openPipes = new AtomicInteger(2);
+    private final AtomicBoolean exitHandled = new AtomicBoolean();
     private final AtomicBoolean exitDelivered = new AtomicBoolean();
     private final AtomicReference<CompletableFuture<StopReport>> stop = new AtomicReference<>();
     private volatile boolean stopRequested;
 
-    private ModuleProcess(ProcessSpec spec, Process process, String token, ProcessListener listener) {
+    private ModuleProcess(ProcessSpec spec, Process process, String token, long forksBeforeSpawn,
+                          ProcessListener listener) {
         this.spec = spec;
         this.process = process;
         this.listener = new GuardedListener(spec.moduleId(), listener);
-        this.tree = new ProcessTree(process.toHandle(), token);
+        this.tree = new ProcessTree(process.toHandle(), token, forksBeforeSpawn);
         this.stdin = new StdinWriter(spec.moduleId(), process.getOutputStream(), ProcessThreads.stdinWriters(),
                 spec.stdinQueueBytes());
         this.stderrTail = new StderrTail(spec.stderrTailBytes());
@@ -122,13 +129,14 @@ public final class ModuleProcess implements AutoCloseable {
         }
         env.putAll(spec.env());
         env.put(ProcessSpec.TOKEN_ENV, token);
+        long forksBeforeSpawn = ProcessTree.forksSinceBoot();
         Process process;
         try {
             process = builder.start();
         } catch (IOException | RuntimeException e) {
             throw spawnFailed(spec, e.getMessage(), e);
         }
-        ModuleProcess started = new ModuleProcess(spec, process, token, listener);
+        ModuleProcess started = new ModuleProcess(spec, process, token, forksBeforeSpawn, listener);
         try {
             started.begin();
         } catch (RuntimeException | OutOfMemoryError e) {
@@ -147,21 +155,47 @@ public final class ModuleProcess implements AutoCloseable {
 
     private void begin() {
         String prefix = "meta-" + spec.moduleId() + "-";
-        Thread stderrThread = new Thread(stderrDrainer, prefix + "stderr");
-        stderrThread.setDaemon(true);
-        stderrThread.start();
-        Thread stdoutThread = new Thread(this::readStdout, prefix + "stdout");
-        stdoutThread.setDaemon(true);
-        stdoutThread.start();
-        // Process.onExit() completes on the JVM's threads; everything after it runs on the runtime's timer.
-        process.onExit().whenCompleteAsync((p, error) -> {
-            try {
-                onProcessExit();
-            } catch (RuntimeException e) {
-                LOG.error("module '{}': handling the exit of pid {} failed", moduleId(), pid(), e);
-                deliverExit(process.exitValue(), stopRequested);
+        ProcessThreads.readers().execute(ProcessThreads.named(prefix + "stderr", () -> {
+            stderrDrainer.run();
+            pipeClosed();
+        }));
+        ProcessThreads.readers().execute(ProcessThreads.named(prefix + "stdout", () -> {
+            readStdout();
+            pipeClosed();
+        }));
+        // Process.onExit() completes on the JVM's threads; the exit is handled off them, on the runtime's timer.
+        process.onExit().whenCompleteAsync((p, error) -> handleExit(), ProcessThreads.timer());
+    }
+
+    /**
+     * On a reader thread, after its pipe reached end of file. A child usually closes its pipes by exiting, so
+     * the reader that saw the last end of file waits briefly for the exit and handles it at once, sparing the
+     * hand-offs of {@link Process#onExit()}; a child that lives on is left to that path.
+     */
+    private void pipeClosed() {
+        if (openPipes.decrementAndGet() != 0) {
+            return;
+        }
+        try {
+            if (process.waitFor(EXIT_AFTER_EOF_WAIT_MS, TimeUnit.MILLISECONDS)) {
+                handleExit();
             }
-        }, ProcessThreads.timer());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Once the process has exited, from whichever path sees it first; the other does nothing. */
+    private void handleExit() {
+        if (!exitHandled.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            onProcessExit();
+        } catch (RuntimeException e) {
+            LOG.error("module '{}': handling the exit of pid {} failed", moduleId(), pid(), e);
+            deliverExit(process.exitValue(), stopRequested);
+        }
     }
 
     /** The module this process belongs to. */
@@ -298,8 +332,10 @@ public final class ModuleProcess implements AutoCloseable {
     }
 
     /**
-     * On the timer, once the process has exited: wait for the pipes to close (at most the drain timeout), then
-     * reclaim what is left of the tree, then deliver the exit once the pipes are closed (or a second later).
+     * Once the process has exited: wait for the pipes to close (at most the drain timeout), then reclaim what is
+     * left of the tree, then deliver the exit once the pipes are closed (or a second later). Whatever ends the
+     * wait runs the rest at once: the thread that saw the exit when the pipes are already closed (the usual
+     * case), the timer when the drain times out, else the reader thread that saw the last end of file.
      */
     private void onProcessExit() {
         exited.complete(process);
@@ -307,11 +343,13 @@ public final class ModuleProcess implements AutoCloseable {
         boolean requested = stopRequested;
         CompletableFuture<Void> pipesClosed = CompletableFuture.allOf(stdoutDone, stderrDrainer.done());
         CompletableFuture<Void> drained = new CompletableFuture<>();
+        if (!pipesClosed.isDone()) {
+            ScheduledFuture<?> drainTimeout = ProcessThreads.timer().schedule(() -> drained.complete(null),
+                    spec.exitDrainTimeout().toNanos(), TimeUnit.NANOSECONDS);
+            drained.thenRun(() -> drainTimeout.cancel(false));
+        }
         pipesClosed.thenRun(() -> drained.complete(null));
-        ScheduledFuture<?> drainTimeout = ProcessThreads.timer().schedule(() -> drained.complete(null),
-                spec.exitDrainTimeout().toNanos(), TimeUnit.NANOSECONDS);
-        drained.thenRunAsync(() -> {
-            drainTimeout.cancel(false);
+        drained.thenRun(() -> {
             reclaimLeftovers(pipesClosed.isDone());
             pipesClosed.thenRun(() -> deliverExit(exitCode, requested));
             if (!pipesClosed.isDone()) {
@@ -325,7 +363,7 @@ public final class ModuleProcess implements AutoCloseable {
                     deliverExit(exitCode, requested);
                 }, PIPE_CLOSE_WAIT_MS, TimeUnit.MILLISECONDS);
             }
-        }, ProcessThreads.timer());
+        });
     }
 
     /**
@@ -339,7 +377,7 @@ public final class ModuleProcess implements AutoCloseable {
             return;
         }
         try {
-            List<ProcessHandle> leftovers = tree.alive();
+            List<ProcessHandle> leftovers = tree.aliveAfterExit();
             if (!leftovers.isEmpty()) {
                 LOG.warn("module '{}': pid {} exited and left {} process(es) of its tree alive{}; killing them",
                         moduleId(), pid(), leftovers.size(), pipesClosed ? "" : " (its stdout or stderr still open)");
