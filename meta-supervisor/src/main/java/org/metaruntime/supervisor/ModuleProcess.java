@@ -40,9 +40,11 @@ import org.slf4j.LoggerFactory;
  *       bounded tail ({@link #stderrTail()}) and logged line by line.</li>
  *   <li><b>Stdin</b> has a single writer: {@link #send(String)} queues and returns; the bytes are written on a
  *       shared pool ({@code meta-supervisor-stdin-N}) only while there is something to write.</li>
- *   <li><b>Exit</b> is watched with {@link Process#onExit()}. Once the process has exited, the runtime waits
- *       up to {@link ProcessSpec#exitDrainTimeout()} for stdout and stderr to reach end of file, then kills
- *       whatever is left of its tree (descendants, re-parented ones included, found through the token; see
+ *   <li><b>Exit</b> is seen by the reader that saw the last end of file (a child usually closes its pipes by
+ *       exiting), or by {@link Process#onExit()}, which watches a child from 100 ms after its spawn (its pipes
+ *       may outlive it). Once the process has exited, the runtime waits up to
+ *       {@link ProcessSpec#exitDrainTimeout()} for stdout and stderr to reach end of file, then kills whatever
+ *       is left of its tree (descendants, re-parented ones included, found through the token; see
  *       {@link #stop(StopLadder)}), unless a stop is running: a descendant holding the pipes can then keep
  *       neither a reader thread nor itself alive. Then {@link ProcessListener#onExit} is called and
  *       {@link #exitFuture()} completes.</li>
@@ -64,8 +66,11 @@ public final class ModuleProcess implements AutoCloseable {
     private static final int STDOUT_READ_BYTES = 64 * 1024;
     /** After the leftovers of an exited process were killed, how long its pipes get to close. */
     private static final long PIPE_CLOSE_WAIT_MS = 1000;
-    /** How long the reader that saw the last end of file waits for the exit before leaving it to the timer. */
-    private static final long EXIT_AFTER_EOF_WAIT_MS = 100;
+    /**
+     * How long the reader that saw the last end of file waits for the exit, and how long after the spawn
+     * {@link Process#onExit()} starts to watch it too.
+     */
+    private static final long EXIT_WATCH_MS = 100;
 
     private final ProcessSpec spec;
     private final Process process;
@@ -79,6 +84,7 @@ public final class ModuleProcess implements AutoCloseable {
     private final CompletableFuture<ProcessExit> exitFuture = new CompletableFuture<>();
     private final AtomicInteger openPipes = new AtomicInteger(2);
     private final AtomicBoolean exitHandled = new AtomicBoolean();
+    private volatile ScheduledFuture<?> exitWatch;
     private final AtomicBoolean exitDelivered = new AtomicBoolean();
     private final AtomicReference<CompletableFuture<StopReport>> stop = new AtomicReference<>();
     private volatile boolean stopRequested;
@@ -163,21 +169,29 @@ public final class ModuleProcess implements AutoCloseable {
             readStdout();
             pipeClosed();
         }));
-        // Process.onExit() completes on the JVM's threads; the exit is handled off them, on the runtime's timer.
-        process.onExit().whenCompleteAsync((p, error) -> handleExit(), ProcessThreads.timer());
+        // Process.onExit() runs its stage on a thread of the common pool, or on a new thread per exit where that
+        // pool has a single worker (two CPUs or fewer). A short-lived child has its exit handled by its last
+        // reader (pipeClosed) and never pays for it; onExit() watches only children that live longer, and those
+        // whose pipes outlive them (held by a descendant). The stage is handed to the runtime's timer.
+        exitWatch = ProcessThreads.timer().schedule(() -> {
+            if (!exitHandled.get()) {
+                process.onExit().whenCompleteAsync((p, error) -> handleExit(), ProcessThreads.timer());
+            }
+        }, EXIT_WATCH_MS, TimeUnit.MILLISECONDS);
     }
 
     /**
      * On a reader thread, after its pipe reached end of file. A child usually closes its pipes by exiting, so
-     * the reader that saw the last end of file waits briefly for the exit and handles it at once, sparing the
-     * hand-offs of {@link Process#onExit()}; a child that lives on is left to that path.
+     * the reader that saw the last end of file waits briefly (at most {@value #EXIT_WATCH_MS} ms) for the exit
+     * and handles it at once, on this thread, as a bare {@link Process#waitFor()} would see it; a child that
+     * lives on is left to {@link Process#onExit()}.
      */
     private void pipeClosed() {
         if (openPipes.decrementAndGet() != 0) {
             return;
         }
         try {
-            if (process.waitFor(EXIT_AFTER_EOF_WAIT_MS, TimeUnit.MILLISECONDS)) {
+            if (process.waitFor(EXIT_WATCH_MS, TimeUnit.MILLISECONDS)) {
                 handleExit();
             }
         } catch (InterruptedException e) {
@@ -189,6 +203,10 @@ public final class ModuleProcess implements AutoCloseable {
     private void handleExit() {
         if (!exitHandled.compareAndSet(false, true)) {
             return;
+        }
+        ScheduledFuture<?> watch = exitWatch;
+        if (watch != null) {
+            watch.cancel(false);
         }
         try {
             onProcessExit();

@@ -1,6 +1,8 @@
 package org.metaruntime.supervisor.internal;
 
+import java.io.FileInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -75,12 +77,18 @@ final class ProcessTable {
      * {@code /proc/stat}), or -1 when it cannot be read. It only grows.
      */
     static long forksSinceBoot() {
-        String stat;
-        try {
-            stat = Files.readString(PROC.resolve("stat"), StandardCharsets.ISO_8859_1);
+        // Read without NIO: this runs twice per spawn, and /proc/stat is small.
+        byte[] buffer = new byte[16 * 1024];
+        int length = 0;
+        try (InputStream in = new FileInputStream("/proc/stat")) {
+            int n;
+            while (length < buffer.length && (n = in.read(buffer, length, buffer.length - length)) > 0) {
+                length += n;
+            }
         } catch (IOException | SecurityException e) {
             return -1;
         }
+        String stat = new String(buffer, 0, length, StandardCharsets.ISO_8859_1);
         int at = stat.indexOf("\nprocesses ");
         if (at < 0) {
             return -1;
