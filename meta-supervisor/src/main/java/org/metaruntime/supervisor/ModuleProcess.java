@@ -356,6 +356,7 @@ public final class ModuleProcess implements AutoCloseable {
      * case), the timer when the drain times out, else the reader thread that saw the last end of file.
      */
     private void onProcessExit() {
+        long exitSeen = System.nanoTime();
         exited.complete(process);
         int exitCode = process.exitValue();
         boolean requested = stopRequested;
@@ -368,13 +369,13 @@ public final class ModuleProcess implements AutoCloseable {
         }
         pipesClosed.thenRun(() -> drained.complete(null));
         drained.thenRun(() -> {
-            reclaimLeftovers(pipesClosed.isDone());
+            reclaimLeftovers(exitSeen, pipesClosed.isDone());
             pipesClosed.thenRun(() -> deliverExit(exitCode, requested));
             if (!pipesClosed.isDone()) {
                 ProcessThreads.timer().schedule(() -> {
                     if (!pipesClosed.isDone()) {
                         // A fresh look: a process forked just before the exit may have been missed.
-                        reclaimLeftovers(false);
+                        reclaimLeftovers(System.nanoTime(), false);
                         LOG.warn("module '{}': stdout or stderr of pid {} is still open {} ms after its exit",
                                 moduleId(), pid(), spec.exitDrainTimeout().toMillis() + PIPE_CLOSE_WAIT_MS);
                     }
@@ -390,12 +391,12 @@ public final class ModuleProcess implements AutoCloseable {
      * waiting), and even if they do not, nothing else would ever stop them once their parent is gone. Note that
      * end of file alone does not prove they let go: the JVM closes its end of a pipe when the child exits.
      */
-    private void reclaimLeftovers(boolean pipesClosed) {
+    private void reclaimLeftovers(long exitSeenNanos, boolean pipesClosed) {
         if (stop.get() != null) {
             return;
         }
         try {
-            List<ProcessHandle> leftovers = tree.aliveAfterExit();
+            List<ProcessHandle> leftovers = tree.aliveAfterExit(exitSeenNanos);
             if (!leftovers.isEmpty()) {
                 LOG.warn("module '{}': pid {} exited and left {} process(es) of its tree alive{}; killing them",
                         moduleId(), pid(), leftovers.size(), pipesClosed ? "" : " (its stdout or stderr still open)");

@@ -31,8 +31,7 @@ public final class ProcessThreads {
 
     private static final long KEEP_ALIVE_SECONDS = 5;
 
-    private static final String READER_PREFIX = "meta-supervisor-reader-";
-    private static final ExecutorService READERS = cachedPool(READER_PREFIX);
+    private static final ExecutorService READERS = cachedPool("meta-supervisor-reader-");
     private static final ExecutorService STDIN_WRITERS = cachedPool("meta-supervisor-stdin-");
     private static final ExecutorService CALLBACKS = cachedPool("meta-supervisor-exit-");
     private static final ScheduledExecutorService TIMER = timerPool();

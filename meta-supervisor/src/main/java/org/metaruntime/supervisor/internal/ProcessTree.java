@@ -21,8 +21,8 @@ import org.metaruntime.supervisor.ProcessSpec;
  * environment ({@code /proc/<pid>/environ}) holds the token, from a shared pass over {@code /proc} at most
  * {@value ProcessTable#MAX_AGE_MILLIS} ms old; only processes started no earlier than the child (read when the
  * tree is created) can carry the token, so only their environments are read. A descendant that later changes its
- * own environment is still found; one started with a cleared environment (or without the token) is found only while it is still a
- * descendant. Elsewhere the tree is the current descendants plus the snapshots taken so far
+ * own environment is still found; one started with a cleared environment (or without the token) is found only
+ * while it is still a descendant. Elsewhere the tree is the current descendants plus the snapshots taken so far
  * ({@link #snapshot()}). Thread-safe.
  */
 public final class ProcessTree {
@@ -59,19 +59,21 @@ public final class ProcessTree {
     }
 
     /**
-     * The processes of the tree left alive after the child exited; call it only once the exit was seen.
+     * The processes of the tree left alive after the child exited.
+     *
+     * @param exitSeenNanos a {@link System#nanoTime()} at which the child had already exited
      *
      * <p>When the host created exactly one process between the spawn and now, that one was the child: it forked
      * nothing (not even a thread), so nothing can be left, and the answer costs one read of
      * {@code /proc/stat}. Otherwise the tree is looked up as in {@link #alive()}, but from a pass over
-     * {@code /proc} begun now, after the exit: a shared pass taken earlier could miss a descendant forked just
-     * before the exit.
+     * {@code /proc} begun after {@code exitSeenNanos}: an older pass could miss a descendant forked just before
+     * the exit. Children that exit together share such a pass.
      */
-    public List<ProcessHandle> aliveAfterExit() {
+    public List<ProcessHandle> aliveAfterExit(long exitSeenNanos) {
         if (forksBeforeSpawn >= 0 && ProcessTable.forksSinceBoot() == forksBeforeSpawn + 1) {
             return List.of();
         }
-        return alive(HAS_PROC ? ProcessTable.takenAfter(System.nanoTime()) : null);
+        return alive(HAS_PROC ? ProcessTable.takenAfter(exitSeenNanos) : null);
     }
 
     /** Records the current members of the tree, so that they are still known after being re-parented. */

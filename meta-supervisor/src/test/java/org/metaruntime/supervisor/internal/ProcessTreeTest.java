@@ -63,7 +63,8 @@ class ProcessTreeTest {
 
         // Neither is the carrier's parent: only the token ties the carrier to a tree.
         assertThat(new ProcessTree(before.toHandle(), token, -1).alive()).contains(carrier.toHandle());
-        assertThat(new ProcessTree(before.toHandle(), token, -1).aliveAfterExit()).contains(carrier.toHandle());
+        assertThat(new ProcessTree(before.toHandle(), token, -1).aliveAfterExit(System.nanoTime()))
+                .contains(carrier.toHandle());
         // A process started before the child cannot be one of its descendants, whatever its environment says.
         assertThat(new ProcessTree(after.toHandle(), token, -1).alive()).doesNotContain(carrier.toHandle());
     }
@@ -84,6 +85,7 @@ class ProcessTreeTest {
         Process carrier = sleeper(token);
         // Two spawns since the count (the child's and a later one): the lookup cannot conclude that nothing is
         // left, and finds the carrier in the process table.
-        assertThat(new ProcessTree(root.toHandle(), token, forks).aliveAfterExit()).contains(carrier.toHandle());
+        assertThat(new ProcessTree(root.toHandle(), token, forks).aliveAfterExit(System.nanoTime()))
+                .contains(carrier.toHandle());
     }
 }
