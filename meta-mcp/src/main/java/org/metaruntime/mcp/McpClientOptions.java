@@ -1,0 +1,166 @@
+package org.metaruntime.mcp;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.metaruntime.supervisor.StopLadder;
+
+/**
+ * How the MCP client talks to a module: in-flight limit, queue, roots, handlers for server-to-client
+ * requests and the stop ladder used on close. Immutable and thread-safe; build with {@link #builder()}.
+ *
+ * <pre>{@code
+ * McpClientOptions options = McpClientOptions.builder()
+ *         .maxInFlight(16)
+ *         .root(new McpRoot("file:///srv/data", "data"))
+ *         .build();
+ * }</pre>
+ */
+public final class McpClientOptions {
+
+    /** Default number of {@code tools/call} requests one connection keeps in flight. */
+    public static final int DEFAULT_MAX_IN_FLIGHT = 64;
+    /** Default number of calls that may wait for an in-flight slot. */
+    public static final int DEFAULT_MAX_QUEUED = 1024;
+
+    private static final McpClientOptions DEFAULTS = builder().build();
+
+    private final int maxInFlight;
+    private final int maxQueued;
+    private final List<McpRoot> roots;
+    private final McpClientRequestHandler samplingHandler;
+    private final McpClientRequestHandler elicitationHandler;
+    private final StopLadder stopLadder;
+
+    private McpClientOptions(Builder b) {
+        this.maxInFlight = b.maxInFlight;
+        this.maxQueued = b.maxQueued;
+        this.roots = List.copyOf(b.roots);
+        this.samplingHandler = b.samplingHandler;
+        this.elicitationHandler = b.elicitationHandler;
+        this.stopLadder = b.stopLadder;
+    }
+
+    /** A new builder with the defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The defaults: 64 in flight, 1024 queued, no roots, no handlers, {@link StopLadder#defaults()}. */
+    public static McpClientOptions defaults() {
+        return DEFAULTS;
+    }
+
+    /** Calls sent and not yet answered, per connection (default 64). */
+    public int maxInFlight() {
+        return maxInFlight;
+    }
+
+    /** Calls waiting for an in-flight slot, per connection (default 1024); a call beyond it fails at once. */
+    public int maxQueued() {
+        return maxQueued;
+    }
+
+    /** The roots returned to {@code roots/list} (default none). */
+    public List<McpRoot> roots() {
+        return roots;
+    }
+
+    /** The handler for {@code sampling/createMessage}; empty means the request gets a JSON-RPC error. */
+    public Optional<McpClientRequestHandler> samplingHandler() {
+        return Optional.ofNullable(samplingHandler);
+    }
+
+    /** The handler for {@code elicitation/create}; empty means the request gets a JSON-RPC error. */
+    public Optional<McpClientRequestHandler> elicitationHandler() {
+        return Optional.ofNullable(elicitationHandler);
+    }
+
+    /**
+     * The ladder used to stop the server on close (default {@link StopLadder#defaults()}); when it does not fit
+     * in the close timeout, its graces are shortened in proportion.
+     */
+    public StopLadder stopLadder() {
+        return stopLadder;
+    }
+
+    /** A builder starting from these options. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.maxInFlight = maxInFlight;
+        b.maxQueued = maxQueued;
+        b.roots.addAll(roots);
+        b.samplingHandler = samplingHandler;
+        b.elicitationHandler = elicitationHandler;
+        b.stopLadder = stopLadder;
+        return b;
+    }
+
+    /** Builds {@link McpClientOptions}. Not thread-safe. */
+    public static final class Builder {
+        private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
+        private int maxQueued = DEFAULT_MAX_QUEUED;
+        private final List<McpRoot> roots = new ArrayList<>();
+        private McpClientRequestHandler samplingHandler;
+        private McpClientRequestHandler elicitationHandler;
+        private StopLadder stopLadder = StopLadder.defaults();
+
+        private Builder() {
+        }
+
+        /** Calls in flight per connection; at least 1. */
+        public Builder maxInFlight(int maxInFlight) {
+            if (maxInFlight < 1) {
+                throw new IllegalArgumentException("maxInFlight must be at least 1, got " + maxInFlight);
+            }
+            this.maxInFlight = maxInFlight;
+            return this;
+        }
+
+        /** Calls waiting for a slot per connection; 0 means a call beyond the in-flight limit fails at once. */
+        public Builder maxQueued(int maxQueued) {
+            if (maxQueued < 0) {
+                throw new IllegalArgumentException("maxQueued must not be negative, got " + maxQueued);
+            }
+            this.maxQueued = maxQueued;
+            return this;
+        }
+
+        /** Adds a root. */
+        public Builder root(McpRoot root) {
+            roots.add(Objects.requireNonNull(root, "root"));
+            return this;
+        }
+
+        /** Replaces the roots. */
+        public Builder roots(List<McpRoot> roots) {
+            List<McpRoot> copy = List.copyOf(Objects.requireNonNull(roots, "roots"));
+            this.roots.clear();
+            this.roots.addAll(copy);
+            return this;
+        }
+
+        /** Answers {@code sampling/createMessage} (and announces the sampling capability). */
+        public Builder samplingHandler(McpClientRequestHandler handler) {
+            this.samplingHandler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        /** Answers {@code elicitation/create} (and announces the elicitation capability). */
+        public Builder elicitationHandler(McpClientRequestHandler handler) {
+            this.elicitationHandler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        /** The stop ladder used on close. */
+        public Builder stopLadder(StopLadder stopLadder) {
+            this.stopLadder = Objects.requireNonNull(stopLadder, "stopLadder");
+            return this;
+        }
+
+        public McpClientOptions build() {
+            return new McpClientOptions(this);
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package org.metaruntime.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Answers a request an MCP server sends to the host ({@code sampling/createMessage} or
+ * {@code elicitation/create}). Registered through {@link McpClientOptions.Builder}.
+ *
+ * <p>Called on the module's stdout reader thread: it must return at once (do the work elsewhere and
+ * complete the returned stage later) and must not throw. A stage completed exceptionally becomes a
+ * JSON-RPC error for the server. Implementations must be thread-safe: one handler serves every
+ * connection built with the same options.
+ *
+ * <pre>{@code
+ * McpClientRequestHandler sampling = (moduleId, params) ->
+ *         CompletableFuture.supplyAsync(() -> myModel.answer(params), myExecutor);
+ * }</pre>
+ */
+@FunctionalInterface
+public interface McpClientRequestHandler {
+
+    /**
+     * @param moduleId the module whose server sent the request
+     * @param params   the request's {@code params} (an empty object when the server sent none)
+     * @return the JSON-RPC {@code result} to send back
+     */
+    CompletionStage<JsonNode> handle(String moduleId, JsonNode params);
+}

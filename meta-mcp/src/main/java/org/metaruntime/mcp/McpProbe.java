@@ -1,0 +1,54 @@
+package org.metaruntime.mcp;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import org.metaruntime.supervisor.ProcessSpec;
+
+/**
+ * The startup probe of an MCP module: spawn, {@code initialize}, {@code tools/list}, all within one timeout.
+ * Stateless and thread-safe.
+ *
+ * <pre>{@code
+ * McpProbeResult probe = McpProbe.probe(spec, McpClientOptions.defaults(), Duration.ofSeconds(30));
+ * // payload of the mcp.ready event: {"tools": probe.tools()}
+ * McpConnection connection = probe.connection();
+ * }</pre>
+ */
+public final class McpProbe {
+
+    private McpProbe() {
+    }
+
+    /**
+     * Probes a module. On failure the process is stopped before the error is thrown.
+     *
+     * @param timeout bounds the whole probe; must be positive
+     * @throws McpBoundaryException {@code ConnectionFailed} or {@code Timeout("connect")} (close not attempted);
+     *                              {@code ToolListFailed} or {@code Timeout("list_tools")}, composed with a close
+     *                              failure as {@code OperationFailedWithCloseFailure}
+     */
+    public static McpProbeResult probe(ProcessSpec spec, McpClientOptions options, Duration timeout) {
+        Objects.requireNonNull(spec, "spec");
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(timeout, "timeout");
+        long deadline = System.nanoTime() + timeout.toNanos();
+        McpConnection connection = McpConnection.open(spec, options, timeout);
+        List<String> tools;
+        try {
+            long remaining = Math.max(1, deadline - System.nanoTime());
+            tools = connection.listTools(Duration.ofNanos(remaining));
+        } catch (McpBoundaryException e) {
+            McpBoundaryError closeError = connection.closeQuietly(timeout);
+            throw new McpBoundaryException(McpPerCall.compose(e.error(), closeError), e);
+        } catch (RuntimeException e) {
+            connection.closeQuietly(timeout);
+            throw e;
+        }
+        List<String> sorted = new ArrayList<>(tools);
+        Collections.sort(sorted);
+        return new McpProbeResult(sorted, connection);
+    }
+}
