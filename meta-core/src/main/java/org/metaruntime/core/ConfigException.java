@@ -1,0 +1,43 @@
+package org.metaruntime.core;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * An invalid configuration ({@link MetaConfig}, {@link ModuleConfig}, {@link RuntimeOptions}), refused before
+ * anything is started. {@link #field()} names the offending field, e.g. {@code modules[1].id},
+ * {@code discovery.modules[0]}, {@code preSpawn[2].moduleId} or {@code restartBackoff}.
+ *
+ * <p>When the problem is a discovered module id that is not configured, {@link #resolutionError()} carries
+ * {@link ConfigResolutionError.ModuleNotConfigured}.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public class ConfigException extends RuntimeException {
+
+    private final String field;
+    private final transient ConfigResolutionError resolutionError;
+
+    /** A problem with {@code field}; {@code message} is one sentence describing it. */
+    public ConfigException(String field, String message) {
+        this(field, message, null);
+    }
+
+    /** A problem with {@code field} that is also a resolution error (may be {@code null}). */
+    public ConfigException(String field, String message, ConfigResolutionError resolutionError) {
+        super("invalid configuration at " + Objects.requireNonNull(field, "field") + ": "
+                + Objects.requireNonNull(message, "message"));
+        this.field = field;
+        this.resolutionError = resolutionError;
+    }
+
+    /** The path of the offending field, e.g. {@code modules[1].command}. */
+    public String field() {
+        return field;
+    }
+
+    /** The resolution error behind this problem, if it is one. */
+    public Optional<ConfigResolutionError> resolutionError() {
+        return Optional.ofNullable(resolutionError);
+    }
+}

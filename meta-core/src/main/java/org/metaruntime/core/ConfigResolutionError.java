@@ -1,0 +1,41 @@
+package org.metaruntime.core;
+
+import java.util.Objects;
+
+/**
+ * A module id that cannot be resolved against a {@link MetaConfig}. A value: match on the record.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public sealed interface ConfigResolutionError {
+
+    /** The module the error is about. */
+    String moduleId();
+
+    /** One readable sentence describing the error. */
+    String message();
+
+    /** No {@link ModuleConfig} has this id. */
+    record ModuleNotConfigured(String moduleId) implements ConfigResolutionError {
+        public ModuleNotConfigured {
+            Objects.requireNonNull(moduleId, "moduleId");
+        }
+
+        @Override
+        public String message() {
+            return "module '" + moduleId + "' is not configured";
+        }
+    }
+
+    /** The module is configured but not in {@code discovery.modules}. */
+    record ModuleNotDiscovered(String moduleId) implements ConfigResolutionError {
+        public ModuleNotDiscovered {
+            Objects.requireNonNull(moduleId, "moduleId");
+        }
+
+        @Override
+        public String message() {
+            return "module '" + moduleId + "' is configured but was not discovered";
+        }
+    }
+}

@@ -1,0 +1,253 @@
+package org.metaruntime.core;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import org.metaruntime.core.internal.Checks;
+import org.metaruntime.mcp.McpSessionMode;
+import org.metaruntime.supervisor.RestartPolicy;
+
+/**
+ * One configured module: how to spawn it and how to treat it.
+ *
+ * <pre>{@code
+ * ModuleConfig weather = ModuleConfig.builder("weather")
+ *         .command("python3", "weather.py")
+ *         .workdir(Path.of("modules/weather"))
+ *         .env(Map.of("UNITS", "metric"))
+ *         .restartPolicy(RestartPolicy.ON_FAILURE)
+ *         .build();
+ * }</pre>
+ *
+ * <p>The per-module timeouts and limits are optional; when absent, the runtime's {@link RuntimeOptions}
+ * apply. The semantic checks (non-empty command, unique id) run when a runtime is built, see
+ * {@link MetaConfig#validate()}.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class ModuleConfig {
+
+    private final String id;
+    private final List<String> command;
+    private final Path workdir;
+    private final Map<String, String> env;
+    private final RestartPolicy restartPolicy;
+    private final McpSessionMode mcpSessionMode;
+    private final Duration startupTimeout;
+    private final Duration callTimeout;
+    private final Duration shutdownGrace;
+    private final Integer maxInFlightCalls;
+
+    private ModuleConfig(Builder b) {
+        this.id = b.id;
+        this.command = List.copyOf(b.command);
+        this.workdir = b.workdir;
+        this.env = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.env));
+        this.restartPolicy = b.restartPolicy;
+        this.mcpSessionMode = b.mcpSessionMode;
+        this.startupTimeout = b.startupTimeout;
+        this.callTimeout = b.callTimeout;
+        this.shutdownGrace = b.shutdownGrace;
+        this.maxInFlightCalls = b.maxInFlightCalls;
+    }
+
+    /** A builder for the module {@code id}. */
+    public static Builder builder(String id) {
+        return new Builder(Objects.requireNonNull(id, "id"));
+    }
+
+    /** A builder holding this configuration. */
+    public Builder toBuilder() {
+        Builder b = new Builder(id);
+        b.command = command;
+        b.workdir = workdir;
+        b.env.putAll(env);
+        b.restartPolicy = restartPolicy;
+        b.mcpSessionMode = mcpSessionMode;
+        b.startupTimeout = startupTimeout;
+        b.callTimeout = callTimeout;
+        b.shutdownGrace = shutdownGrace;
+        b.maxInFlightCalls = maxInFlightCalls;
+        return b;
+    }
+
+    /** The module id. */
+    public String id() {
+        return id;
+    }
+
+    /** The argv of the module's process (no shell). */
+    public List<String> command() {
+        return command;
+    }
+
+    /** The working directory of the process; {@code null} for the host's. */
+    public Path workdir() {
+        return workdir;
+    }
+
+    /** Environment put on top of the inherited one (before the pre-spawn environment). */
+    public Map<String, String> env() {
+        return env;
+    }
+
+    /** The restart policy of the startup procedure. Default {@link RestartPolicy#ON_FAILURE}. */
+    public RestartPolicy restartPolicy() {
+        return restartPolicy;
+    }
+
+    /** How an MCP module's connection is used. Default {@link McpSessionMode#PERSISTENT}. */
+    public McpSessionMode mcpSessionMode() {
+        return mcpSessionMode;
+    }
+
+    /** The startup timeout of this module, overriding {@link RuntimeOptions#startupTimeout()}. */
+    public Optional<Duration> startupTimeout() {
+        return Optional.ofNullable(startupTimeout);
+    }
+
+    /** The timeout of calls routed without an explicit timeout, overriding {@link RuntimeOptions#callTimeout()}. */
+    public Optional<Duration> callTimeout() {
+        return Optional.ofNullable(callTimeout);
+    }
+
+    /** The grace of each stop step (stdin close, SIGTERM), overriding the runtime's stop graces. */
+    public Optional<Duration> shutdownGrace() {
+        return Optional.ofNullable(shutdownGrace);
+    }
+
+    /** The most calls in flight at once on a persistent MCP connection, overriding {@link RuntimeOptions#maxInFlightCalls()}. */
+    public OptionalInt maxInFlightCalls() {
+        return maxInFlightCalls == null ? OptionalInt.empty() : OptionalInt.of(maxInFlightCalls);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof ModuleConfig)) {
+            return false;
+        }
+        ModuleConfig other = (ModuleConfig) o;
+        return id.equals(other.id) && command.equals(other.command) && Objects.equals(workdir, other.workdir)
+                && env.equals(other.env) && restartPolicy == other.restartPolicy
+                && mcpSessionMode == other.mcpSessionMode && Objects.equals(startupTimeout, other.startupTimeout)
+                && Objects.equals(callTimeout, other.callTimeout) && Objects.equals(shutdownGrace, other.shutdownGrace)
+                && Objects.equals(maxInFlightCalls, other.maxInFlightCalls);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(id, command, workdir, env, restartPolicy, mcpSessionMode, startupTimeout, callTimeout,
+                shutdownGrace, maxInFlightCalls);
+    }
+
+    @Override
+    public String toString() {
+        return "ModuleConfig[id=" + id + ", command=" + command + ", workdir=" + workdir + ", env=" + env.keySet()
+                + ", restartPolicy=" + restartPolicy + ", mcpSessionMode=" + mcpSessionMode + "]";
+    }
+
+    /** Builds a {@link ModuleConfig}. Not thread-safe. */
+    public static final class Builder {
+        private final String id;
+        private List<String> command = List.of();
+        private Path workdir;
+        private final Map<String, String> env = new LinkedHashMap<>();
+        private RestartPolicy restartPolicy = RestartPolicy.ON_FAILURE;
+        private McpSessionMode mcpSessionMode = McpSessionMode.PERSISTENT;
+        private Duration startupTimeout;
+        private Duration callTimeout;
+        private Duration shutdownGrace;
+        private Integer maxInFlightCalls;
+
+        private Builder(String id) {
+            this.id = id;
+        }
+
+        /** The argv (no shell). */
+        public Builder command(String... command) {
+            return command(Arrays.asList(Objects.requireNonNull(command, "command")));
+        }
+
+        /** The argv (no shell). */
+        public Builder command(List<String> command) {
+            Objects.requireNonNull(command, "command");
+            for (int i = 0; i < command.size(); i++) {
+                if (command.get(i) == null) {
+                    throw new ConfigException("modules[" + id + "].command[" + i + "]", "the argument must not be null");
+                }
+            }
+            this.command = List.copyOf(command);
+            return this;
+        }
+
+        /** The working directory; {@code null} for the host's. */
+        public Builder workdir(Path workdir) {
+            this.workdir = workdir;
+            return this;
+        }
+
+        /** Adds environment entries (later calls win). */
+        public Builder env(Map<String, String> env) {
+            Objects.requireNonNull(env, "env").forEach(this::env);
+            return this;
+        }
+
+        /** Adds one environment entry. */
+        public Builder env(String key, String value) {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(value, "value");
+            env.put(key, value);
+            return this;
+        }
+
+        /** The restart policy. Default {@link RestartPolicy#ON_FAILURE}. */
+        public Builder restartPolicy(RestartPolicy restartPolicy) {
+            this.restartPolicy = Objects.requireNonNull(restartPolicy, "restartPolicy");
+            return this;
+        }
+
+        /** The MCP session mode. Default {@link McpSessionMode#PERSISTENT}. */
+        public Builder mcpSessionMode(McpSessionMode mcpSessionMode) {
+            this.mcpSessionMode = Objects.requireNonNull(mcpSessionMode, "mcpSessionMode");
+            return this;
+        }
+
+        /** This module's startup timeout; must be positive. Default: the runtime's. */
+        public Builder startupTimeout(Duration startupTimeout) {
+            this.startupTimeout = Checks.positive(startupTimeout, "modules[" + id + "].startupTimeout");
+            return this;
+        }
+
+        /** This module's default call timeout; must be positive. Default: the runtime's. */
+        public Builder callTimeout(Duration callTimeout) {
+            this.callTimeout = Checks.positive(callTimeout, "modules[" + id + "].callTimeout");
+            return this;
+        }
+
+        /** The grace of each stop step; zero kills at once. Default: the runtime's. */
+        public Builder shutdownGrace(Duration shutdownGrace) {
+            this.shutdownGrace = Checks.nonNegative(shutdownGrace, "modules[" + id + "].shutdownGrace");
+            return this;
+        }
+
+        /** The most calls in flight at once on a persistent MCP connection; at least 1. */
+        public Builder maxInFlightCalls(int maxInFlightCalls) {
+            this.maxInFlightCalls = Checks.atLeast(maxInFlightCalls, 1, "modules[" + id + "].maxInFlightCalls");
+            return this;
+        }
+
+        /** The configuration. */
+        public ModuleConfig build() {
+            return new ModuleConfig(this);
+        }
+    }
+}

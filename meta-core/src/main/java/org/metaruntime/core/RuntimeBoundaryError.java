@@ -1,0 +1,60 @@
+package org.metaruntime.core;
+
+import java.util.Objects;
+import org.metaruntime.events.NormalizationError;
+import org.metaruntime.mcp.McpBoundaryError;
+import org.metaruntime.supervisor.ProcessBoundaryError;
+
+/**
+ * Which boundary failed, wrapping that boundary's own error. A value: match on the record.
+ *
+ * <pre>{@code
+ * if (error instanceof RuntimeBoundaryError.Mcp mcp
+ *         && mcp.error() instanceof McpBoundaryError.ToolNotFound missing) {
+ *     log.warn("no tool {}; available: {}", missing.tool(), missing.availableTools());
+ * }
+ * }</pre>
+ *
+ * <p>Immutable and thread-safe.
+ */
+public sealed interface RuntimeBoundaryError {
+
+    /** One readable sentence describing the error. */
+    String message();
+
+    /** The module's process failed (spawn, I/O, timeout, no output, line too long, exit). */
+    record Process(ProcessBoundaryError error) implements RuntimeBoundaryError {
+        public Process {
+            Objects.requireNonNull(error, "error");
+        }
+
+        @Override
+        public String message() {
+            return error.message();
+        }
+    }
+
+    /** The module's first line is not a valid event. */
+    record Normalize(NormalizationError error) implements RuntimeBoundaryError {
+        public Normalize {
+            Objects.requireNonNull(error, "error");
+        }
+
+        @Override
+        public String message() {
+            return "the module's output is not a valid event (" + error + ")";
+        }
+    }
+
+    /** The MCP boundary failed. */
+    record Mcp(McpBoundaryError error) implements RuntimeBoundaryError {
+        public Mcp {
+            Objects.requireNonNull(error, "error");
+        }
+
+        @Override
+        public String message() {
+            return error.message();
+        }
+    }
+}

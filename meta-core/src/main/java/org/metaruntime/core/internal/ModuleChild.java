@@ -1,0 +1,46 @@
+package org.metaruntime.core.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import org.metaruntime.events.EventEnvelope;
+import org.metaruntime.events.UnifiedEvent;
+import org.metaruntime.supervisor.StopLadder;
+
+/**
+ * A module's kept child after a successful start: an event-line process that wrote its first event, or an open MCP
+ * connection. Real children are processes; fake children live in the JVM. Thread-safe.
+ */
+public interface ModuleChild {
+
+    /** The process id, empty for an in-process child. */
+    OptionalLong pid();
+
+    /** The end of the child's stderr. */
+    String stderrTail();
+
+    /** The event-line child's first event; empty for MCP. */
+    Optional<EventEnvelope<UnifiedEvent>> firstEvent();
+
+    /** The MCP child's tools in server order; empty for event-line. */
+    List<String> tools();
+
+    /**
+     * A tool call on this open MCP connection. Completes with the payload, or exceptionally with a
+     * {@link BoundaryFailure}.
+     */
+    CompletableFuture<JsonNode> call(String tool, JsonNode arguments, Duration timeout);
+
+    /** Completes once the child has ended, for whatever reason. */
+    CompletableFuture<ChildExit> exit();
+
+    /**
+     * Stops the child with the ladder, bounded by the graces; idempotent.
+     *
+     * @return how many processes of its tree were still alive at the end
+     */
+    int stop(StopLadder ladder);
+}

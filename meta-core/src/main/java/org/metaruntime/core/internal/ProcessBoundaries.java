@@ -1,0 +1,316 @@
+package org.metaruntime.core.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.metaruntime.core.ModuleBoundaryKind;
+import org.metaruntime.core.ModuleConfig;
+import org.metaruntime.core.PreSpawnData;
+import org.metaruntime.core.RuntimeBoundaryError;
+import org.metaruntime.core.RuntimeOptions;
+import org.metaruntime.eventline.EventLineChild;
+import org.metaruntime.eventline.EventLineError;
+import org.metaruntime.eventline.EventLineException;
+import org.metaruntime.eventline.EventLineRunner;
+import org.metaruntime.events.EventEnvelope;
+import org.metaruntime.events.NormalizationException;
+import org.metaruntime.events.UnifiedEvent;
+import org.metaruntime.mcp.McpBoundaryError;
+import org.metaruntime.mcp.McpBoundaryException;
+import org.metaruntime.mcp.McpClientOptions;
+import org.metaruntime.mcp.McpConnection;
+import org.metaruntime.mcp.McpPerCall;
+import org.metaruntime.mcp.McpProbe;
+import org.metaruntime.mcp.McpProbeResult;
+import org.metaruntime.supervisor.ProcessBoundaryError;
+import org.metaruntime.supervisor.ProcessBoundaryException;
+import org.metaruntime.supervisor.ProcessExit;
+import org.metaruntime.supervisor.ProcessSpec;
+import org.metaruntime.supervisor.StopLadder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The real boundaries: event-line modules run by meta-eventline's {@link EventLineRunner}, MCP modules reached
+ * through meta-mcp's {@link McpConnection}; both spawn through the process layer. Every failure of a lower module
+ * is turned into a {@link BoundaryFailure} here, and nowhere else.
+ */
+public final class ProcessBoundaries {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ProcessBoundaries.class);
+    private static final Duration CLOSE_MARGIN = Duration.ofSeconds(1);
+
+    private ProcessBoundaries() {
+    }
+
+    /** The process spec of {@code module}: its argv and workdir, the merged environment, the runtime's limits. */
+    public static ProcessSpec spec(ModuleConfig module, Optional<PreSpawnData> preSpawn, RuntimeOptions options) {
+        ProcessSpec.Builder spec = ProcessSpec.builder(module.id())
+                .command(module.command())
+                .env(Environments.overlay(module, preSpawn))
+                .inheritEnv(options.inheritEnv())
+                .passThroughEnv(options.passThroughEnv())
+                .maxLineBytes(options.maxLineBytes())
+                .stderrTailBytes(options.stderrTailBytes());
+        if (module.workdir() != null) {
+            spec.workdir(module.workdir());
+        }
+        return spec.build();
+    }
+
+    /** The real boundary of {@code module} for the selected {@code kind}; nothing is spawned yet. */
+    public static ModuleBoundary create(ModuleConfig module, Optional<PreSpawnData> preSpawn, ModuleBoundaryKind kind,
+                                        RuntimeOptions options, StopLadder graces) {
+        ProcessSpec spec = spec(module, preSpawn, options);
+        if (kind == ModuleBoundaryKind.MCP) {
+            McpClientOptions mcp = McpClientOptions.builder()
+                    .maxInFlight(options.maxInFlightCallsFor(module))
+                    .stopLadder(graces)
+                    .build();
+            return new Mcp(spec, mcp);
+        }
+        return new EventLine(spec, EventLineRunner.create(), options.eventLineExitGrace().orElse(null));
+    }
+
+    private static ChildExit exitOf(ProcessExit exit) {
+        return new ChildExit(OptionalInt.of(exit.exitCode()), exit.stderrTail(), exit.requestedByRuntime());
+    }
+
+    /** The one place a lower module's exception becomes a {@link BoundaryFailure}. */
+    static BoundaryFailure failure(String moduleId, Throwable error) {
+        Throwable cause = error;
+        while (cause instanceof CompletionException && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        if (cause instanceof BoundaryFailure) {
+            return (BoundaryFailure) cause;
+        }
+        if (cause instanceof EventLineException) {
+            EventLineException e = (EventLineException) cause;
+            RuntimeBoundaryError mapped = e.error() instanceof EventLineError.Process
+                    ? new RuntimeBoundaryError.Process(((EventLineError.Process) e.error()).error())
+                    : new RuntimeBoundaryError.Normalize(((EventLineError.Normalize) e.error()).error());
+            return new BoundaryFailure(moduleId, mapped, e.exitCode(), e.stderrTail(), e);
+        }
+        if (cause instanceof McpBoundaryException) {
+            return new BoundaryFailure(moduleId, new RuntimeBoundaryError.Mcp(((McpBoundaryException) cause).error()),
+                    OptionalInt.empty(), "", cause);
+        }
+        if (cause instanceof ProcessBoundaryException) {
+            ProcessBoundaryError processError = ((ProcessBoundaryException) cause).error();
+            OptionalInt exitCode = processError instanceof ProcessBoundaryError.Exited
+                    ? OptionalInt.of(((ProcessBoundaryError.Exited) processError).exitCode()) : OptionalInt.empty();
+            String tail = processError instanceof ProcessBoundaryError.Exited
+                    ? ((ProcessBoundaryError.Exited) processError).stderrTail() : "";
+            return new BoundaryFailure(moduleId, new RuntimeBoundaryError.Process(processError), exitCode, tail, cause);
+        }
+        if (cause instanceof NormalizationException) {
+            return new BoundaryFailure(moduleId,
+                    new RuntimeBoundaryError.Normalize(((NormalizationException) cause).error()),
+                    OptionalInt.empty(), "", cause);
+        }
+        String message = cause.getMessage() == null ? cause.getClass().getName() : cause.getMessage();
+        return new BoundaryFailure(moduleId, new RuntimeBoundaryError.Process(new ProcessBoundaryError.Io(message)),
+                OptionalInt.empty(), "", cause);
+    }
+
+    /** The event-line boundary: one process per start attempt or routed call; the first stdout line answers. */
+    static final class EventLine implements ModuleBoundary {
+        private final ProcessSpec spec;
+        private final EventLineRunner runner;
+        private final Duration exitGrace;
+
+        EventLine(ProcessSpec spec, EventLineRunner runner, Duration exitGrace) {
+            this.spec = spec;
+            this.runner = runner;
+            this.exitGrace = exitGrace;
+        }
+
+        @Override
+        public ModuleBoundaryKind kind() {
+            return ModuleBoundaryKind.EVENT_LINE;
+        }
+
+        @Override
+        public ModuleChild start(Duration timeout) {
+            try {
+                return new Child(runner.startAttempt(spec, timeout));
+            } catch (RuntimeException e) {
+                throw failure(spec.moduleId(), e);
+            }
+        }
+
+        @Override
+        public EventEnvelope<UnifiedEvent> runOnce(Duration timeout) {
+            try {
+                return runner.runOnce(spec, timeout, exitGrace);
+            } catch (RuntimeException e) {
+                throw failure(spec.moduleId(), e);
+            }
+        }
+
+        @Override
+        public JsonNode callOnce(String tool, JsonNode arguments, Duration timeout) {
+            throw new UnsupportedOperationException("module '" + spec.moduleId() + "' is an event-line module");
+        }
+
+        /** A kept event-line process after its first line. */
+        private static final class Child implements ModuleChild {
+            private final EventLineChild child;
+            private final CompletableFuture<ChildExit> exit;
+
+            Child(EventLineChild child) {
+                this.child = child;
+                this.exit = child.exitFuture().thenApply(ProcessBoundaries::exitOf);
+            }
+
+            @Override
+            public OptionalLong pid() {
+                return OptionalLong.of(child.pid());
+            }
+
+            @Override
+            public String stderrTail() {
+                return child.stderrTail();
+            }
+
+            @Override
+            public Optional<EventEnvelope<UnifiedEvent>> firstEvent() {
+                return Optional.of(child.event());
+            }
+
+            @Override
+            public List<String> tools() {
+                return List.of();
+            }
+
+            @Override
+            public CompletableFuture<JsonNode> call(String tool, JsonNode arguments, Duration timeout) {
+                return CompletableFuture.failedFuture(new UnsupportedOperationException("an event-line module has no tools"));
+            }
+
+            @Override
+            public CompletableFuture<ChildExit> exit() {
+                return exit;
+            }
+
+            @Override
+            public int stop(StopLadder graces) {
+                return child.stop(graces).survivors();
+            }
+        }
+    }
+
+    /** The MCP boundary: the startup probe's connection is kept ({@code PERSISTENT}) or a call opens its own. */
+    static final class Mcp implements ModuleBoundary {
+        private final ProcessSpec spec;
+        private final McpClientOptions options;
+
+        Mcp(ProcessSpec spec, McpClientOptions options) {
+            this.spec = spec;
+            this.options = options;
+        }
+
+        @Override
+        public ModuleBoundaryKind kind() {
+            return ModuleBoundaryKind.MCP;
+        }
+
+        @Override
+        public ModuleChild start(Duration timeout) {
+            try {
+                McpProbeResult probe = McpProbe.probe(spec, options, timeout);
+                return new Connection(probe.connection(), probe.tools());
+            } catch (RuntimeException e) {
+                throw failure(spec.moduleId(), e);
+            }
+        }
+
+        @Override
+        public EventEnvelope<UnifiedEvent> runOnce(Duration timeout) {
+            throw new UnsupportedOperationException("module '" + spec.moduleId() + "' is an MCP module");
+        }
+
+        @Override
+        public JsonNode callOnce(String tool, JsonNode arguments, Duration timeout) {
+            try {
+                return McpPerCall.call(spec, tool, arguments, timeout, options);
+            } catch (RuntimeException e) {
+                throw failure(spec.moduleId(), e);
+            }
+        }
+
+        /** An open MCP connection: its calls are multiplexed on the one server process. */
+        private static final class Connection implements ModuleChild {
+            private final McpConnection connection;
+            private final List<String> tools;
+            private final CompletableFuture<ChildExit> exit;
+
+            Connection(McpConnection connection, List<String> tools) {
+                this.connection = connection;
+                this.tools = List.copyOf(tools);
+                this.exit = connection.exitFuture().thenApply(ProcessBoundaries::exitOf);
+            }
+
+            @Override
+            public OptionalLong pid() {
+                return OptionalLong.of(connection.pid());
+            }
+
+            @Override
+            public String stderrTail() {
+                return connection.stderrTail();
+            }
+
+            @Override
+            public Optional<EventEnvelope<UnifiedEvent>> firstEvent() {
+                return Optional.empty();
+            }
+
+            @Override
+            public List<String> tools() {
+                return tools;
+            }
+
+            @Override
+            public CompletableFuture<JsonNode> call(String tool, JsonNode arguments, Duration timeout) {
+                CompletableFuture<JsonNode> call;
+                try {
+                    call = connection.callToolAsync(tool, arguments, timeout);
+                } catch (RuntimeException e) {
+                    return CompletableFuture.failedFuture(failure(connection.moduleId(), e));
+                }
+                return call.handle((payload, error) -> {
+                    if (error != null) {
+                        throw failure(connection.moduleId(), error);
+                    }
+                    return payload;
+                });
+            }
+
+            @Override
+            public CompletableFuture<ChildExit> exit() {
+                return exit;
+            }
+
+            @Override
+            public int stop(StopLadder graces) {
+                Duration bound = graces.total().plus(CLOSE_MARGIN);
+                try {
+                    connection.close(bound);
+                    return 0;
+                } catch (McpBoundaryException e) {
+                    LOG.warn("module '{}': {}", connection.moduleId(), e.getMessage());
+                    McpBoundaryError error = e.error();
+                    return error instanceof McpBoundaryError.CloseFailed || error instanceof McpBoundaryError.Timeout
+                            ? 1 : 0;
+                }
+            }
+        }
+    }
+}

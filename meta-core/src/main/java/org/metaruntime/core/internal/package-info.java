@@ -1,0 +1,2 @@
+/** Implementation of meta-core; not covered by compatibility. */
+package org.metaruntime.core.internal;

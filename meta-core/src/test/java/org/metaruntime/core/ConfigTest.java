@@ -1,0 +1,193 @@
+package org.metaruntime.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.metaruntime.mcp.McpSessionMode;
+import org.metaruntime.supervisor.RestartPolicy;
+
+class ConfigTest {
+
+    private static ModuleConfig module(String id) {
+        return ModuleConfig.builder(id).command("python3", id + ".py").build();
+    }
+
+    @Test
+    void moduleConfigDefaultsAndCopies() {
+        List<String> argv = new java.util.ArrayList<>(List.of("python3", "m.py"));
+        ModuleConfig config = ModuleConfig.builder("m").command(argv).workdir(Path.of("/tmp"))
+                .env(Map.of("A", "1")).env("B", "2").build();
+        argv.add("mutated");
+        assertThat(config.command()).containsExactly("python3", "m.py");
+        assertThat(config.restartPolicy()).isEqualTo(RestartPolicy.ON_FAILURE);
+        assertThat(config.mcpSessionMode()).isEqualTo(McpSessionMode.PERSISTENT);
+        assertThat(config.env()).containsExactly(Map.entry("A", "1"), Map.entry("B", "2"));
+        assertThat(config.startupTimeout()).isEmpty();
+        assertThat(config.toBuilder().build()).isEqualTo(config);
+        assertThatThrownBy(() -> config.env().put("C", "3")).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void moduleConfigRejectsBadDurationsNamingTheField() {
+        assertThatThrownBy(() -> ModuleConfig.builder("m").startupTimeout(Duration.ZERO))
+                .isInstanceOf(ConfigException.class)
+                .satisfies(e -> assertThat(((ConfigException) e).field()).isEqualTo("modules[m].startupTimeout"));
+        assertThatThrownBy(() -> ModuleConfig.builder("m").shutdownGrace(Duration.ofSeconds(-1)))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("shutdownGrace");
+        assertThatThrownBy(() -> ModuleConfig.builder("m").maxInFlightCalls(0))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("maxInFlightCalls");
+    }
+
+    @Test
+    void validConfigPasses() {
+        MetaConfig config = MetaConfig.builder().module(module("a")).module(module("b"))
+                .discover("b", "a").preSpawn(PreSpawnData.mcp("a")).build();
+        assertThat(config.validate()).isSameAs(config);
+        assertThat(config.discovery()).isEqualTo(new DiscoverySpec("default", List.of("b", "a")));
+        assertThat(config.module("a")).isPresent();
+        assertThat(config.isDiscovered("a")).isTrue();
+    }
+
+    @Test
+    void duplicateIdIsRefused() {
+        MetaConfig config = MetaConfig.builder().module(module("a")).module(module("a")).build();
+        assertThatThrownBy(config::validate).isInstanceOf(ConfigException.class)
+                .satisfies(e -> assertThat(((ConfigException) e).field()).isEqualTo("modules[1].id"))
+                .hasMessageContaining("'a'");
+    }
+
+    @Test
+    void emptyCommandIsRefused() {
+        MetaConfig config = MetaConfig.builder().module(ModuleConfig.builder("a").build()).build();
+        assertThatThrownBy(config::validate).isInstanceOf(ConfigException.class)
+                .satisfies(e -> assertThat(((ConfigException) e).field()).isEqualTo("modules[0].command"));
+        MetaConfig blank = MetaConfig.builder().module(ModuleConfig.builder("a").command(" ").build()).build();
+        assertThatThrownBy(blank::validate).isInstanceOf(ConfigException.class).hasMessageContaining("command[0]");
+    }
+
+    @Test
+    void blankIdIsRefused() {
+        MetaConfig config = MetaConfig.builder().module(module(" ")).build();
+        assertThatThrownBy(config::validate).isInstanceOf(ConfigException.class).hasMessageContaining("modules[0].id");
+    }
+
+    @Test
+    void discoveredButNotConfiguredCarriesTheResolutionError() {
+        MetaConfig config = MetaConfig.builder().module(module("a")).discover("a", "ghost").build();
+        assertThatThrownBy(config::validate).isInstanceOf(ConfigException.class)
+                .satisfies(e -> {
+                    ConfigException ce = (ConfigException) e;
+                    assertThat(ce.field()).isEqualTo("discovery.modules[1]");
+                    assertThat(ce.resolutionError()).contains(new ConfigResolutionError.ModuleNotConfigured("ghost"));
+                });
+    }
+
+    @Test
+    void discoveredTwiceIsRefused() {
+        MetaConfig config = MetaConfig.builder().module(module("a")).discover("a", "a").build();
+        assertThatThrownBy(config::validate).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("discovery.modules[1]");
+    }
+
+    @Test
+    void preSpawnForUnknownModuleIsRefused() {
+        MetaConfig config = MetaConfig.builder().module(module("a")).preSpawn(PreSpawnData.mcp("b")).build();
+        assertThatThrownBy(config::validate).isInstanceOf(ConfigException.class)
+                .satisfies(e -> assertThat(((ConfigException) e).field()).isEqualTo("preSpawn[0].moduleId"));
+    }
+
+    @Test
+    void boundaryMarkerIsTrimmedAndCaseInsensitive() {
+        for (String value : List.of("mcp", " MCP ", "Mcp\t")) {
+            PreSpawnData data = new PreSpawnData("a", List.of(Map.entry("META_MODULE_BOUNDARY", value)));
+            assertThat(data.selectsMcp()).as(value).isTrue();
+        }
+        for (String value : List.of("mcpx", "", "event-line")) {
+            PreSpawnData data = new PreSpawnData("a", List.of(Map.entry("META_MODULE_BOUNDARY", value)));
+            assertThat(data.selectsMcp()).as(value).isFalse();
+        }
+        PreSpawnData lowerKey = new PreSpawnData("a", List.of(Map.entry("meta_module_boundary", "mcp")));
+        assertThat(lowerKey.selectsMcp()).isFalse();
+    }
+
+    @Test
+    void onlyTheFirstMatchingEntryCounts() {
+        PreSpawnData firstWins = new PreSpawnData("a", List.of(Map.entry("META_MODULE_BOUNDARY", "none"),
+                Map.entry("META_MODULE_BOUNDARY", "mcp")));
+        assertThat(firstWins.selectsMcp()).isFalse();
+        MetaConfig config = MetaConfig.builder().module(module("a"))
+                .preSpawn(PreSpawnData.of("a", Map.of("X", "1"))).preSpawn(PreSpawnData.mcp("a")).build();
+        assertThat(config.boundaryOf("a")).isEqualTo(ModuleBoundaryKind.EVENT_LINE);
+        assertThat(config.preSpawnFor("a").orElseThrow().env()).containsExactly(Map.entry("X", "1"));
+    }
+
+    @Test
+    void moduleEnvDoesNotSelectTheBoundaryAndCoreDoesNotMatter() {
+        ModuleConfig router = ModuleConfig.builder("router").command("x").env("META_MODULE_BOUNDARY", "mcp").build();
+        MetaConfig config = MetaConfig.builder().module(router).module(module("tool"))
+                .preSpawn(PreSpawnData.mcp("tool")).build();
+        assertThat(config.boundaryOf("router")).isEqualTo(ModuleBoundaryKind.EVENT_LINE);
+        assertThat(config.boundaryOf("tool")).isEqualTo(ModuleBoundaryKind.MCP);
+        assertThat(RuntimeOptions.defaults().isCore("router")).isTrue();
+        assertThat(RuntimeOptions.defaults().isCore("tool")).isFalse();
+    }
+
+    @Test
+    void preSpawnDataCopiesItsEntries() {
+        Map<String, String> source = new LinkedHashMap<>();
+        source.put("K", "v1");
+        PreSpawnData data = PreSpawnData.of("a", source);
+        source.put("K", "v2");
+        assertThat(data.env()).containsExactly(Map.entry("K", "v1"));
+        assertThat(data.firstValue("K")).contains("v1");
+    }
+
+    @Test
+    void runtimeOptionsDefaults() {
+        RuntimeOptions options = RuntimeOptions.defaults();
+        assertThat(options.onFailureRetryBudget()).isEqualTo(1);
+        assertThat(options.alwaysRestartBudget()).isEqualTo(1);
+        assertThat(options.restartBackoff()).isEqualTo(Duration.ZERO);
+        assertThat(options.startupTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(options.coreModuleIds()).containsExactlyInAnyOrder("router", "delivery", "memory");
+        assertThat(options.eventRetention()).isEqualTo(4096);
+        assertThat(options.eventDropBatch()).isEqualTo(1024);
+        assertThat(options.inheritEnv()).isTrue();
+        assertThat(options.maxRestarts()).isEqualTo(5);
+        assertThat(options.restartWindow()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(options.maxLineBytes()).isEqualTo(16 * 1024 * 1024);
+        assertThat(options.eventLineExitGrace()).isEmpty();
+        ModuleConfig custom = ModuleConfig.builder("m").command("x").startupTimeout(Duration.ofSeconds(3)).build();
+        assertThat(options.startupTimeoutFor(custom)).isEqualTo(Duration.ofSeconds(3));
+        assertThat(options.startupTimeoutFor(module("n"))).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void runtimeOptionsRejectNegativeBudgetsAndBadDurations() {
+        assertThatThrownBy(() -> RuntimeOptions.builder().onFailureRetryBudget(-1))
+                .isInstanceOf(ConfigException.class)
+                .satisfies(e -> assertThat(((ConfigException) e).field()).isEqualTo("onFailureRetryBudget"));
+        assertThatThrownBy(() -> RuntimeOptions.builder().alwaysRestartBudget(-1)).isInstanceOf(ConfigException.class);
+        assertThatThrownBy(() -> RuntimeOptions.builder().restartBackoff(Duration.ofMillis(-1)))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("restartBackoff");
+        assertThatThrownBy(() -> RuntimeOptions.builder().startupTimeout(Duration.ZERO))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("startupTimeout");
+        assertThatThrownBy(() -> RuntimeOptions.builder().eventRetention(0)).isInstanceOf(ConfigException.class);
+        assertThatThrownBy(() -> RuntimeOptions.builder().supervisionJitter(1.5)).isInstanceOf(ConfigException.class);
+        assertThatThrownBy(() -> RuntimeOptions.builder().supervisionBackoff(Duration.ofSeconds(10))
+                .supervisionBackoffMax(Duration.ofSeconds(1)).build())
+                .isInstanceOf(ConfigException.class).hasMessageContaining("supervisionBackoffMax");
+        RuntimeOptions zeroBudgets = RuntimeOptions.builder().onFailureRetryBudget(0).alwaysRestartBudget(0)
+                .coreModuleIds(Set.of()).build();
+        assertThat(zeroBudgets.onFailureRetryBudget()).isZero();
+        assertThat(zeroBudgets.isCore("router")).isFalse();
+        assertThat(zeroBudgets.toBuilder().build().toString()).isEqualTo(zeroBudgets.toString());
+    }
+}

@@ -1,0 +1,70 @@
+package org.metaruntime.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.metaruntime.mcp.McpBoundaryError;
+import org.metaruntime.supervisor.ModuleHealthState;
+import org.metaruntime.supervisor.ProcessBoundaryError;
+
+class ErrorsTest {
+
+    @Test
+    void composedPathMatchesTheSeed() {
+        ModuleRouteError error = new ModuleRouteError.ModuleRuntime(
+                new RuntimeBoundaryError.Mcp(new McpBoundaryError.McpRequired("router", "router.echo")));
+        assertThat(error).isEqualTo(new ModuleRouteError.ModuleRuntime(
+                new RuntimeBoundaryError.Mcp(new McpBoundaryError.McpRequired("router", "router.echo"))));
+        ModuleRouteException exception = new ModuleRouteException("router", error);
+        assertThat(exception.error()).isSameAs(error);
+        assertThat(exception.moduleId()).isEqualTo("router");
+        assertThat(exception.getMessage())
+                .isEqualTo("call to module 'router' failed: module 'router' is a core module and requires the MCP "
+                        + "boundary for flow 'router.echo'");
+    }
+
+    @Test
+    void everyMessageIsOneSentenceNamingTheModule() {
+        List<ModuleRouteError> errors = List.of(
+                new ModuleRouteError.UnloadedModule("m"),
+                new ModuleRouteError.UnexpectedRouteResponse("m", "module event of 'other'"),
+                new ModuleRouteError.ModuleUnavailable("m", ModuleHealthState.RESTARTING),
+                new ModuleRouteError.ModuleRuntime(new RuntimeBoundaryError.Process(
+                        new ProcessBoundaryError.Exited(3, "boom\n"))),
+                new ModuleRouteError.ModuleRuntime(new RuntimeBoundaryError.Process(
+                        new ProcessBoundaryError.Timeout(250))));
+        for (ModuleRouteError error : errors) {
+            String message = new ModuleRouteException("m", error).getMessage();
+            assertThat(message).contains("'m'").doesNotContain("\n");
+        }
+        assertThat(new ModuleRouteException("m", errors.get(3)).getMessage()).contains("code 3").contains("boom");
+        assertThat(new ModuleRouteException("m", errors.get(2)).getMessage()).contains("Restarting");
+    }
+
+    @Test
+    void runtimeFromConfigErrors() {
+        RuntimeFromConfigException notConfigured = new RuntimeFromConfigException("x",
+                new RuntimeFromConfigError.Config(new ConfigResolutionError.ModuleNotConfigured("x")));
+        assertThat(notConfigured.getMessage()).isEqualTo("running module 'x' failed: module 'x' is not configured");
+        RuntimeFromConfigException empty = new RuntimeFromConfigException("x", new RuntimeFromConfigError.Runtime(
+                new RuntimeBoundaryError.Process(new ProcessBoundaryError.EmptyOutput())));
+        assertThat(empty.error()).isInstanceOf(RuntimeFromConfigError.Runtime.class);
+        assertThat(empty.getMessage()).contains("'x'").contains("without writing a line");
+    }
+
+    @Test
+    void shutdownReportSortsAndValidates() {
+        RuntimeShutdownReport report = new RuntimeShutdownReport(List.of("b", "a", "c"), 0);
+        assertThat(report.terminatedModules()).containsExactly("a", "b", "c");
+        assertThatThrownBy(() -> new RuntimeShutdownReport(List.of(), -1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void routeRequestTakesNullParamsAsJsonNull() {
+        ModuleRouteRequest request = new ModuleRouteRequest("m", "tool", null);
+        assertThat(request.params().isNull()).isTrue();
+        assertThatThrownBy(() -> new ModuleRouteRequest(null, "tool", null)).isInstanceOf(NullPointerException.class);
+    }
+}
