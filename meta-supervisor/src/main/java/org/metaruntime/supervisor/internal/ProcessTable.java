@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import org.metaruntime.supervisor.ProcessSpec;
 
 /**
@@ -26,14 +25,11 @@ import org.metaruntime.supervisor.ProcessSpec;
  * most once per pass. On a host with many long-running processes a lookup therefore reads the environment of
  * a few recent processes, not of all of them.
  *
- * <p>Passes are shared: {@link #recent()} returns the last pass if it is at most {@link #MAX_AGE_MILLIS} old,
- * which lets many children be stopped at once for the cost of a few passes. A pid cannot be reused within that
- * age (it would take a full wrap of the pid space). Thread-safe.
+ * <p>Passes are shared: {@link #takenAfter(long)} returns the last pass if it began after the given moment, so
+ * children that are stopped or exit together (whose moments all precede the pass) share one pass, and no
+ * caller ever sees a pass older than the moment it asks about. Thread-safe.
  */
 final class ProcessTable {
-
-    /** How old a shared pass may be. */
-    static final long MAX_AGE_MILLIS = 20;
 
     private static final Path PROC = Path.of("/proc");
     private static final byte[] TOKEN_PREFIX = (ProcessSpec.TOKEN_ENV + "=").getBytes(StandardCharsets.UTF_8);
@@ -55,11 +51,6 @@ final class ProcessTable {
     /** True where {@code /proc} can be scanned. */
     static boolean available() {
         return Files.isReadable(PROC.resolve("self").resolve("environ"));
-    }
-
-    /** A pass at most {@link #MAX_AGE_MILLIS} old, taken now if needed. */
-    static ProcessTable recent() {
-        return takenAfter(System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(MAX_AGE_MILLIS));
     }
 
     /** A pass begun at or after {@code nanos} ({@link System#nanoTime()}), taken now if needed. */

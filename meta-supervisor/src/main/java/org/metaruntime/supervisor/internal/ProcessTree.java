@@ -18,12 +18,12 @@ import org.metaruntime.supervisor.ProcessSpec;
  *
  * <p>The child is started with {@value ProcessSpec#TOKEN_ENV}{@code =<unique token>} in its environment, which
  * its descendants inherit. On Linux the tree is every descendant of the child plus every process whose initial
- * environment ({@code /proc/<pid>/environ}) holds the token, from a shared pass over {@code /proc} at most
- * {@value ProcessTable#MAX_AGE_MILLIS} ms old; only processes started no earlier than the child (read when the
+ * environment ({@code /proc/<pid>/environ}) holds the token, from a shared pass over {@code /proc} begun after
+ * the moment the caller names; only processes started no earlier than the child (read when the
  * tree is created) can carry the token, so only their environments are read. A descendant that later changes its
  * own environment is still found; one started with a cleared environment (or without the token) is found only
  * while it is still a descendant. Elsewhere the tree is the current descendants plus the snapshots taken so far
- * ({@link #snapshot()}). Thread-safe.
+ * ({@link #snapshot(long)}). Thread-safe.
  */
 public final class ProcessTree {
 
@@ -76,17 +76,26 @@ public final class ProcessTree {
         return alive(HAS_PROC ? ProcessTable.takenAfter(exitSeenNanos) : null);
     }
 
-    /** Records the current members of the tree, so that they are still known after being re-parented. */
-    public void snapshot() {
-        List<ProcessHandle> now = members(HAS_PROC ? ProcessTable.recent() : null);
+    /**
+     * Records the current members of the tree, so that they are still known after being re-parented.
+     *
+     * @param passAfterNanos a {@link System#nanoTime()}: the members are read from a pass over {@code /proc}
+     *                       begun at or after it, so nothing forked before that moment is missed
+     */
+    public void snapshot(long passAfterNanos) {
+        List<ProcessHandle> now = members(HAS_PROC ? ProcessTable.takenAfter(passAfterNanos) : null);
         synchronized (snapshots) {
             snapshots.addAll(now);
         }
     }
 
-    /** The processes of the tree alive now, the child first if it is alive. */
-    public List<ProcessHandle> alive() {
-        return alive(HAS_PROC ? ProcessTable.recent() : null);
+    /**
+     * The processes of the tree alive now, the child first if it is alive.
+     *
+     * @param passAfterNanos as for {@link #snapshot(long)}
+     */
+    public List<ProcessHandle> alive(long passAfterNanos) {
+        return alive(HAS_PROC ? ProcessTable.takenAfter(passAfterNanos) : null);
     }
 
     private List<ProcessHandle> alive(ProcessTable table) {

@@ -62,11 +62,24 @@ class ProcessTreeTest {
         }
 
         // Neither is the carrier's parent: only the token ties the carrier to a tree.
-        assertThat(new ProcessTree(before.toHandle(), token, -1).alive()).contains(carrier.toHandle());
+        assertThat(new ProcessTree(before.toHandle(), token, -1).alive(System.nanoTime())).contains(carrier.toHandle());
         assertThat(new ProcessTree(before.toHandle(), token, -1).aliveAfterExit(System.nanoTime()))
                 .contains(carrier.toHandle());
         // A process started before the child cannot be one of its descendants, whatever its environment says.
-        assertThat(new ProcessTree(after.toHandle(), token, -1).alive()).doesNotContain(carrier.toHandle());
+        assertThat(new ProcessTree(after.toHandle(), token, -1).alive(System.nanoTime())).doesNotContain(carrier.toHandle());
+    }
+
+    @Test
+    void aLookupNeverUsesAPassOlderThanTheMomentItNames() throws IOException {
+        String token = UUID.randomUUID().toString();
+        Process root = sleeper(null);
+        await().until(() -> ProcessTable.startTicksOf(root.pid()) > 0);
+        ProcessTree tree = new ProcessTree(root.toHandle(), token, -1);
+        assertThat(tree.alive(System.nanoTime())).containsExactly(root.toHandle());
+
+        // Forked right after that pass: a lookup naming a later moment must see it.
+        Process carrier = sleeper(token);
+        assertThat(tree.alive(System.nanoTime())).contains(carrier.toHandle());
     }
 
     @Test
