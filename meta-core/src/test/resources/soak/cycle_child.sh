@@ -3,6 +3,7 @@
 # prints "ready" once its tree is in place, then waits for the end of stdin (except "event" and "stubborn").
 #   plain       nothing else
 #   grandchild  leaves a "sleep" behind when it exits (an orphan unless the runtime kills it)
+#   holder      the same, but the "sleep" keeps the child's stdout and stderr open
 #   detached    leaves a "sleep" in its own session with its stdio closed (found only through the token)
 #   event       an event-line module: leaves a "sleep" behind, prints one JSON event, then waits for its "sleep"
 #   stubborn    becomes a "sleep" that ignores SIGTERM and the end of stdin: only SIGKILL ends it
@@ -10,6 +11,9 @@ mode="$1"
 echo "$$ $META_PROCESS_TOKEN" >> "$FIXTURE_PIDFILE"
 case "$mode" in
   grandchild)
+    sleep 300 </dev/null >/dev/null 2>&1 &
+    echo "$! $META_PROCESS_TOKEN" >> "$FIXTURE_PIDFILE" ;;
+  holder)
     sleep 300 &
     echo "$! $META_PROCESS_TOKEN" >> "$FIXTURE_PIDFILE" ;;
   detached)

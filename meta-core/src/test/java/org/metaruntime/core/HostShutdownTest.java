@@ -134,7 +134,7 @@ class HostShutdownTest {
     void sigtermStopsEveryChildAndGrandchild() throws Exception {
         CompletableFuture<String> output = startHost("wait");
         assertStarted();
-        host.destroy();
+        host.toHandle().destroy();   // Process.destroy() would also close the streams the output is read from
         assertHookStoppedEverything(output, 143);
     }
 
@@ -147,7 +147,7 @@ class HostShutdownTest {
     void afterSigkillOnlyChildrenThatExitOnStdinEofAreGone() throws Exception {
         CompletableFuture<String> output = startHost("wait");
         assertStarted();
-        host.destroyForcibly();
+        host.toHandle().destroyForcibly();
         assertThat(host.waitFor(EXIT_BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
         output.get(10, TimeUnit.SECONDS);
         List<SoakSupport.Spawned> servers = new ArrayList<>(spawned("server1"));

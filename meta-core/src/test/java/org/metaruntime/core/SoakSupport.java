@@ -74,9 +74,14 @@ final class SoakSupport {
 
     /** Every listed process is gone within {@code within} (a killed orphan is reaped by init shortly after). */
     static void assertAllGone(Collection<Spawned> processes, Duration within) {
-        await().atMost(within).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> assertThat(
-                processes.stream().filter(SoakSupport::alive).collect(Collectors.toList()))
-                .as("processes still alive").isEmpty());
+        assertAllGone(processes, within, "processes still alive");
+    }
+
+    /** {@link #assertAllGone(Collection, Duration)}, describing the failure as {@code what}. */
+    static void assertAllGone(Collection<Spawned> processes, Duration within, String what) {
+        await().atMost(within).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50))
+                .untilAsserted(() -> assertThat(processes.stream().filter(SoakSupport::alive).collect(Collectors.toList()))
+                        .as(what).isEmpty());
     }
 
     /** The live threads whose name starts with {@code meta-} (every thread of the runtime). */
