@@ -17,6 +17,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A host JVM with live children ends in three ways: it calls {@code System.exit}, it gets SIGTERM, it gets SIGKILL.
@@ -26,6 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(90)
 class HostShutdownTest {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HostShutdownTest.class);
 
     /** The graces the host's runtime uses; the JVM hook stops every child within their sum (plus the pass over /proc). */
     static final Duration STDIN_GRACE = Duration.ofMillis(300);
@@ -114,8 +118,10 @@ class HostShutdownTest {
     }
 
     /** The host exits within {@link #EXIT_BOUND} and its hook reports every module stopped with no orphan. */
-    private void assertHookStoppedEverything(CompletableFuture<String> output, int exitCode) throws Exception {
+    private void assertHookStoppedEverything(CompletableFuture<String> output, int exitCode, long sinceNanos)
+            throws Exception {
         assertThat(host.waitFor(EXIT_BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        LOG.info("host shutdown: exit code {} after {} ms", exitCode, (System.nanoTime() - sinceNanos) / 1_000_000);
         String text = output.get(10, TimeUnit.SECONDS);
         assertThat(host.exitValue()).as(text).isEqualTo(exitCode);
         assertThat(text).contains("RuntimeShutdownReport[terminatedModules=[server1, server2, tree], orphanProcesses=0]");
@@ -126,7 +132,7 @@ class HostShutdownTest {
     @Test
     void systemExitStopsEveryChildAndGrandchild() throws Exception {
         CompletableFuture<String> output = startHost("exit");
-        assertHookStoppedEverything(output, 0);
+        assertHookStoppedEverything(output, 0, System.nanoTime());
         assertThat(all()).hasSize(4);
     }
 
@@ -134,8 +140,9 @@ class HostShutdownTest {
     void sigtermStopsEveryChildAndGrandchild() throws Exception {
         CompletableFuture<String> output = startHost("wait");
         assertStarted();
+        long signalled = System.nanoTime();
         host.toHandle().destroy();   // Process.destroy() would also close the streams the output is read from
-        assertHookStoppedEverything(output, 143);
+        assertHookStoppedEverything(output, 143, signalled);
     }
 
     /**
