@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.metaruntime.supervisor.internal.GuardedListener;
 import org.metaruntime.supervisor.internal.LineFramer;
@@ -39,14 +40,17 @@ import org.slf4j.LoggerFactory;
  *       bounded tail ({@link #stderrTail()}) and logged line by line.</li>
  *   <li><b>Stdin</b> has a single writer: {@link #send(String)} queues and returns; the bytes are written on a
  *       shared pool ({@code meta-supervisor-stdin-N}) only while there is something to write.</li>
- *   <li><b>Exit</b> is watched with {@link Process#onExit()}. Once the process has exited, the runtime waits
- *       up to {@link ProcessSpec#exitDrainTimeout()} for stdout and stderr to reach end of file, then kills
- *       whatever is left of its tree (descendants, re-parented ones included, found through the token; see
+ *   <li><b>Exit</b> is seen by the reader that saw the last end of file (a child usually closes its pipes by
+ *       exiting), or by {@link Process#onExit()}, which watches a child from 100 ms after its spawn (its pipes
+ *       may outlive it). Once the process has exited, the runtime waits up to
+ *       {@link ProcessSpec#exitDrainTimeout()} for stdout and stderr to reach end of file, then kills whatever
+ *       is left of its tree (descendants, re-parented ones included, found through the token; see
  *       {@link #stop(StopLadder)}), unless a stop is running: a descendant holding the pipes can then keep
  *       neither a reader thread nor itself alive. Then {@link ProcessListener#onExit} is called and
  *       {@link #exitFuture()} completes.</li>
  * </ul>
- * A live child costs two threads (its stdout reader and stderr drainer), which end when its pipes close.
+ * A live child occupies two threads (its stdout reader and stderr drainer) of a shared pool while its pipes are
+ * open.
  *
  * <pre>{@code
  * ProcessSpec spec = ProcessSpec.builder("echo").command("python3", "echo.py").build();
@@ -62,6 +66,11 @@ public final class ModuleProcess implements AutoCloseable {
     private static final int STDOUT_READ_BYTES = 64 * 1024;
     /** After the leftovers of an exited process were killed, how long its pipes get to close. */
     private static final long PIPE_CLOSE_WAIT_MS = 1000;
+    /**
+     * How long the reader that saw the last end of file waits for the exit, and how long after the spawn
+     * {@link Process#onExit()} starts to watch it too.
+     */
+    private static final long EXIT_WATCH_MS = 100;
 
     private final ProcessSpec spec;
     private final Process process;
@@ -73,15 +82,19 @@ public final class ModuleProcess implements AutoCloseable {
     private final CompletableFuture<Void> stdoutDone = new CompletableFuture<>();
     private final CompletableFuture<Process> exited = new CompletableFuture<>();
     private final CompletableFuture<ProcessExit> exitFuture = new CompletableFuture<>();
+    private final AtomicInteger openPipes = new AtomicInteger(2);
+    private final AtomicBoolean exitHandled = new AtomicBoolean();
+    private volatile ScheduledFuture<?> exitWatch;
     private final AtomicBoolean exitDelivered = new AtomicBoolean();
     private final AtomicReference<CompletableFuture<StopReport>> stop = new AtomicReference<>();
     private volatile boolean stopRequested;
 
-    private ModuleProcess(ProcessSpec spec, Process process, String token, ProcessListener listener) {
+    private ModuleProcess(ProcessSpec spec, Process process, String token, long forksBeforeSpawn,
+                          ProcessListener listener) {
         this.spec = spec;
         this.process = process;
         this.listener = new GuardedListener(spec.moduleId(), listener);
-        this.tree = new ProcessTree(process.toHandle(), token);
+        this.tree = new ProcessTree(process.toHandle(), token, forksBeforeSpawn);
         this.stdin = new StdinWriter(spec.moduleId(), process.getOutputStream(), ProcessThreads.stdinWriters(),
                 spec.stdinQueueBytes());
         this.stderrTail = new StderrTail(spec.stderrTailBytes());
@@ -122,13 +135,14 @@ public final class ModuleProcess implements AutoCloseable {
         }
         env.putAll(spec.env());
         env.put(ProcessSpec.TOKEN_ENV, token);
+        long forksBeforeSpawn = ProcessTree.forksSinceBoot();
         Process process;
         try {
             process = builder.start();
         } catch (IOException | RuntimeException e) {
             throw spawnFailed(spec, e.getMessage(), e);
         }
-        ModuleProcess started = new ModuleProcess(spec, process, token, listener);
+        ModuleProcess started = new ModuleProcess(spec, process, token, forksBeforeSpawn, listener);
         try {
             started.begin();
         } catch (RuntimeException | OutOfMemoryError e) {
@@ -147,21 +161,59 @@ public final class ModuleProcess implements AutoCloseable {
 
     private void begin() {
         String prefix = "meta-" + spec.moduleId() + "-";
-        Thread stderrThread = new Thread(stderrDrainer, prefix + "stderr");
-        stderrThread.setDaemon(true);
-        stderrThread.start();
-        Thread stdoutThread = new Thread(this::readStdout, prefix + "stdout");
-        stdoutThread.setDaemon(true);
-        stdoutThread.start();
-        // Process.onExit() completes on the JVM's threads; everything after it runs on the runtime's timer.
-        process.onExit().whenCompleteAsync((p, error) -> {
-            try {
-                onProcessExit();
-            } catch (RuntimeException e) {
-                LOG.error("module '{}': handling the exit of pid {} failed", moduleId(), pid(), e);
-                deliverExit(process.exitValue(), stopRequested);
+        ProcessThreads.readers().execute(ProcessThreads.named(prefix + "stderr", () -> {
+            stderrDrainer.run();
+            pipeClosed();
+        }));
+        ProcessThreads.readers().execute(ProcessThreads.named(prefix + "stdout", () -> {
+            readStdout();
+            pipeClosed();
+        }));
+        // Process.onExit() runs its stage on a thread of the common pool, or on a new thread per exit where that
+        // pool has a single worker (two CPUs or fewer). A short-lived child has its exit handled by its last
+        // reader (pipeClosed) and never pays for it; onExit() watches only children that live longer, and those
+        // whose pipes outlive them (held by a descendant). The stage is handed to the runtime's timer.
+        exitWatch = ProcessThreads.timer().schedule(() -> {
+            if (!exitHandled.get()) {
+                process.onExit().whenCompleteAsync((p, error) -> handleExit(), ProcessThreads.timer());
             }
-        }, ProcessThreads.timer());
+        }, EXIT_WATCH_MS, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * On a reader thread, after its pipe reached end of file. A child usually closes its pipes by exiting, so
+     * the reader that saw the last end of file waits briefly (at most {@value #EXIT_WATCH_MS} ms) for the exit
+     * and handles it at once, on this thread, as a bare {@link Process#waitFor()} would see it; a child that
+     * lives on is left to {@link Process#onExit()}.
+     */
+    private void pipeClosed() {
+        if (openPipes.decrementAndGet() != 0) {
+            return;
+        }
+        try {
+            if (process.waitFor(EXIT_WATCH_MS, TimeUnit.MILLISECONDS)) {
+                handleExit();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Once the process has exited, from whichever path sees it first; the other does nothing. */
+    private void handleExit() {
+        if (!exitHandled.compareAndSet(false, true)) {
+            return;
+        }
+        ScheduledFuture<?> watch = exitWatch;
+        if (watch != null) {
+            watch.cancel(false);
+        }
+        try {
+            onProcessExit();
+        } catch (RuntimeException e) {
+            LOG.error("module '{}': handling the exit of pid {} failed", moduleId(), pid(), e);
+            deliverExit(process.exitValue(), stopRequested);
+        }
     }
 
     /** The module this process belongs to. */
@@ -298,34 +350,39 @@ public final class ModuleProcess implements AutoCloseable {
     }
 
     /**
-     * On the timer, once the process has exited: wait for the pipes to close (at most the drain timeout), then
-     * reclaim what is left of the tree, then deliver the exit once the pipes are closed (or a second later).
+     * Once the process has exited: wait for the pipes to close (at most the drain timeout), then reclaim what is
+     * left of the tree, then deliver the exit once the pipes are closed (or a second later). Whatever ends the
+     * wait runs the rest at once: the thread that saw the exit when the pipes are already closed (the usual
+     * case), the timer when the drain times out, else the reader thread that saw the last end of file.
      */
     private void onProcessExit() {
+        long exitSeen = System.nanoTime();
         exited.complete(process);
         int exitCode = process.exitValue();
         boolean requested = stopRequested;
         CompletableFuture<Void> pipesClosed = CompletableFuture.allOf(stdoutDone, stderrDrainer.done());
         CompletableFuture<Void> drained = new CompletableFuture<>();
+        if (!pipesClosed.isDone()) {
+            ScheduledFuture<?> drainTimeout = ProcessThreads.timer().schedule(() -> drained.complete(null),
+                    spec.exitDrainTimeout().toNanos(), TimeUnit.NANOSECONDS);
+            drained.thenRun(() -> drainTimeout.cancel(false));
+        }
         pipesClosed.thenRun(() -> drained.complete(null));
-        ScheduledFuture<?> drainTimeout = ProcessThreads.timer().schedule(() -> drained.complete(null),
-                spec.exitDrainTimeout().toNanos(), TimeUnit.NANOSECONDS);
-        drained.thenRunAsync(() -> {
-            drainTimeout.cancel(false);
-            reclaimLeftovers(pipesClosed.isDone());
+        drained.thenRun(() -> {
+            reclaimLeftovers(exitSeen, pipesClosed.isDone());
             pipesClosed.thenRun(() -> deliverExit(exitCode, requested));
             if (!pipesClosed.isDone()) {
                 ProcessThreads.timer().schedule(() -> {
                     if (!pipesClosed.isDone()) {
                         // A fresh look: a process forked just before the exit may have been missed.
-                        reclaimLeftovers(false);
+                        reclaimLeftovers(System.nanoTime(), false);
                         LOG.warn("module '{}': stdout or stderr of pid {} is still open {} ms after its exit",
                                 moduleId(), pid(), spec.exitDrainTimeout().toMillis() + PIPE_CLOSE_WAIT_MS);
                     }
                     deliverExit(exitCode, requested);
                 }, PIPE_CLOSE_WAIT_MS, TimeUnit.MILLISECONDS);
             }
-        }, ProcessThreads.timer());
+        });
     }
 
     /**
@@ -334,12 +391,12 @@ public final class ModuleProcess implements AutoCloseable {
      * waiting), and even if they do not, nothing else would ever stop them once their parent is gone. Note that
      * end of file alone does not prove they let go: the JVM closes its end of a pipe when the child exits.
      */
-    private void reclaimLeftovers(boolean pipesClosed) {
+    private void reclaimLeftovers(long exitSeenNanos, boolean pipesClosed) {
         if (stop.get() != null) {
             return;
         }
         try {
-            List<ProcessHandle> leftovers = tree.alive();
+            List<ProcessHandle> leftovers = tree.aliveAfterExit(exitSeenNanos);
             if (!leftovers.isEmpty()) {
                 LOG.warn("module '{}': pid {} exited and left {} process(es) of its tree alive{}; killing them",
                         moduleId(), pid(), leftovers.size(), pipesClosed ? "" : " (its stdout or stderr still open)");

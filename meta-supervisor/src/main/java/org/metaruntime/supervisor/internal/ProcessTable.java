@@ -1,6 +1,8 @@
 package org.metaruntime.supervisor.internal;
 
+import java.io.FileInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -12,33 +14,38 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ConcurrentHashMap;
 import org.metaruntime.supervisor.ProcessSpec;
 
 /**
- * One pass over Linux's {@code /proc}: the parent of every process, and the tree token
- * ({@value ProcessSpec#TOKEN_ENV}) in every process's initial environment. A pass reads two small files per process, so
- * passes are shared: {@link #recent()} returns the last pass if it is at most {@link #MAX_AGE_MILLIS} old,
- * which lets many children be stopped at once for the cost of a few passes. A pid cannot be reused within that
- * age (it would take a full wrap of the pid space). Immutable; {@link #recent()} is thread-safe.
+ * One pass over Linux's {@code /proc}: the parent and start time of every process, from
+ * {@code /proc/<pid>/stat}. The tree token ({@value ProcessSpec#TOKEN_ENV}) in a process's initial environment
+ * ({@code /proc/<pid>/environ}, a larger file) is read only when asked for, only for processes started no earlier
+ * than the child whose token is looked for (no other can carry it: a process starts after its parent), and at
+ * most once per pass. On a host with many long-running processes a lookup therefore reads the environment of
+ * a few recent processes, not of all of them.
+ *
+ * <p>Passes are shared: {@link #takenAfter(long)} returns the last pass if it began after the given moment, so
+ * children that are stopped or exit together (whose moments all precede the pass) share one pass, and no
+ * caller ever sees a pass older than the moment it asks about. Thread-safe.
  */
 final class ProcessTable {
 
-    /** How old a shared pass may be. */
-    static final long MAX_AGE_MILLIS = 20;
-
     private static final Path PROC = Path.of("/proc");
+    private static final byte[] TOKEN_PREFIX = (ProcessSpec.TOKEN_ENV + "=").getBytes(StandardCharsets.UTF_8);
+    private static final String NO_TOKEN = "";
     private static final Object LOCK = new Object();
     private static ProcessTable latest;
 
     private final long takenNanos;
     private final Map<Long, List<Long>> children;
-    private final Map<String, List<Long>> carriers;
+    private final Map<Long, Long> startTicks;
+    private final Map<Long, String> tokens = new ConcurrentHashMap<>();
 
-    private ProcessTable(long takenNanos, Map<Long, List<Long>> children, Map<String, List<Long>> carriers) {
+    private ProcessTable(long takenNanos, Map<Long, List<Long>> children, Map<Long, Long> startTicks) {
         this.takenNanos = takenNanos;
         this.children = children;
-        this.carriers = carriers;
+        this.startTicks = startTicks;
     }
 
     /** True where {@code /proc} can be scanned. */
@@ -46,15 +53,53 @@ final class ProcessTable {
         return Files.isReadable(PROC.resolve("self").resolve("environ"));
     }
 
-    /** A pass at most {@link #MAX_AGE_MILLIS} old, taken now if needed. */
-    static ProcessTable recent() {
+    /** A pass begun at or after {@code nanos} ({@link System#nanoTime()}), taken now if needed. */
+    static ProcessTable takenAfter(long nanos) {
         synchronized (LOCK) {
-            long now = System.nanoTime();
-            if (latest == null || now - latest.takenNanos > TimeUnit.MILLISECONDS.toNanos(MAX_AGE_MILLIS)) {
+            if (latest == null || latest.takenNanos - nanos < 0) {
                 latest = scan();
             }
             return latest;
         }
+    }
+
+    /**
+     * The number of processes and threads the host has created since boot (the {@code processes} line of
+     * {@code /proc/stat}), or -1 when it cannot be read. It only grows.
+     */
+    static long forksSinceBoot() {
+        // Read without NIO: this runs twice per spawn, and /proc/stat is small.
+        byte[] buffer = new byte[16 * 1024];
+        int length = 0;
+        try (InputStream in = new FileInputStream("/proc/stat")) {
+            int n;
+            while (length < buffer.length && (n = in.read(buffer, length, buffer.length - length)) > 0) {
+                length += n;
+            }
+        } catch (IOException | SecurityException e) {
+            return -1;
+        }
+        String stat = new String(buffer, 0, length, StandardCharsets.ISO_8859_1);
+        int at = stat.indexOf("\nprocesses ");
+        if (at < 0) {
+            return -1;
+        }
+        int start = at + "\nprocesses ".length();
+        int end = stat.indexOf('\n', start);
+        try {
+            return Long.parseLong(stat.substring(start, end < 0 ? stat.length() : end).trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * The start time of {@code pid} in clock ticks after boot ({@code /proc/<pid>/stat}), or 0 when it cannot
+     * be read (the process is gone); 0 is earlier than every process.
+     */
+    static long startTicksOf(long pid) {
+        Stat stat = Stat.read(PROC.resolve(Long.toString(pid)));
+        return stat == null ? 0 : stat.startTicks();
     }
 
     /** Every descendant of {@code pid}, whatever its environment. */
@@ -71,16 +116,24 @@ final class ProcessTable {
         return found;
     }
 
-    /** Every process whose initial environment holds the token, whoever its parent is now. */
-    List<Long> carriersOf(String token) {
-        return carriers.getOrDefault(token, List.of());
+    /**
+     * Every process whose initial environment holds the token, whoever its parent is now. Only processes
+     * started at or after {@code notBeforeTicks} (the start time of the child the token was given to) are read.
+     */
+    List<Long> carriersOf(String token, long notBeforeTicks) {
+        List<Long> found = new ArrayList<>();
+        startTicks.forEach((pid, started) -> {
+            if (started >= notBeforeTicks && token.equals(tokens.computeIfAbsent(pid, ProcessTable::tokenOf))) {
+                found.add(pid);
+            }
+        });
+        return found;
     }
 
     private static ProcessTable scan() {
         long taken = System.nanoTime();
-        byte[] prefix = (ProcessSpec.TOKEN_ENV + "=").getBytes(StandardCharsets.UTF_8);
         Map<Long, List<Long>> children = new HashMap<>();
-        Map<String, List<Long>> carriers = new HashMap<>();
+        Map<Long, Long> startTicks = new HashMap<>();
         long self = ProcessHandle.current().pid();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(PROC)) {
             for (Path entry : entries) {
@@ -88,50 +141,69 @@ final class ProcessTable {
                 if (pid <= 0 || pid == self) {
                     continue;
                 }
-                long parent = parentOf(entry);
-                if (parent > 0) {
-                    children.computeIfAbsent(parent, p -> new ArrayList<>()).add(pid);
+                Stat stat = Stat.read(entry);
+                if (stat == null) {
+                    continue;
                 }
-                String token = variable(entry, prefix);
-                if (token != null) {
-                    carriers.computeIfAbsent(token, t -> new ArrayList<>()).add(pid);
+                if (stat.parent() > 0) {
+                    children.computeIfAbsent(stat.parent(), p -> new ArrayList<>()).add(pid);
                 }
+                startTicks.put(pid, stat.startTicks());
             }
         } catch (IOException e) {
             // The process table could not be listed: what was read so far is all there is.
         }
-        return new ProcessTable(taken, children, carriers);
+        return new ProcessTable(taken, children, startTicks);
     }
 
-    /** The parent pid from {@code /proc/<pid>/stat} ("pid (comm) state ppid ..."), or -1. */
-    private static long parentOf(Path entry) {
-        String stat;
-        try {
-            stat = Files.readString(entry.resolve("stat"), StandardCharsets.ISO_8859_1);
-        } catch (IOException | SecurityException e) {
-            return -1;
+    /** The fields of {@code /proc/<pid>/stat} ("pid (comm) state ppid ... starttime ...") used here. */
+    private record Stat(long parent, long startTicks) {
+
+        /** Fields after the command name: state is the first, ppid the second, starttime the twentieth. */
+        private static final int PARENT_FIELD = 1;
+        private static final int START_FIELD = 19;
+
+        static Stat read(Path entry) {
+            String stat;
+            try {
+                stat = Files.readString(entry.resolve("stat"), StandardCharsets.ISO_8859_1);
+            } catch (IOException | SecurityException e) {
+                return null;
+            }
+            int close = stat.lastIndexOf(')');
+            if (close < 0) {
+                return null;
+            }
+            try {
+                return new Stat(field(stat, close, PARENT_FIELD), field(stat, close, START_FIELD));
+            } catch (NumberFormatException e) {
+                return null;
+            }
         }
-        int close = stat.lastIndexOf(')');
-        if (close < 0 || close + 4 >= stat.length()) {
-            return -1;
-        }
-        int start = close + 4;
-        int end = stat.indexOf(' ', start);
-        try {
-            return Long.parseLong(end < 0 ? stat.substring(start) : stat.substring(start, end));
-        } catch (NumberFormatException e) {
-            return -1;
+
+        /** Field {@code index} (0 = state) of those after the command name, which ends at {@code close}. */
+        private static long field(String stat, int close, int index) {
+            int start = close + 2;
+            for (int i = 0; i < index && start > 0; i++) {
+                start = stat.indexOf(' ', start) + 1;
+            }
+            int end = start > 0 ? stat.indexOf(' ', start) : -1;
+            if (start <= 0 || start >= stat.length()) {
+                throw new NumberFormatException("no field " + index + " in " + stat);
+            }
+            return Long.parseLong(stat.substring(start, end < 0 ? stat.length() : end).trim());
         }
     }
 
-    /** The value of the variable whose {@code NAME=} is {@code prefix}, or null. */
-    private static String variable(Path entry, byte[] prefix) {
+    /** The value of {@value ProcessSpec#TOKEN_ENV} in the initial environment of {@code pid}, or "". */
+    private static String tokenOf(long pid) {
         byte[] env;
         try {
-            env = Files.readAllBytes(entry.resolve("environ"));
+            env = Files.readAllBytes(PROC.resolve(Long.toString(pid)).resolve("environ"));
         } catch (IOException | SecurityException e) {
-            return null;
+            return NO_TOKEN;
         }
+        byte[] prefix = TOKEN_PREFIX;
         int at = 0;
         while (at < env.length) {
             int end = at;
@@ -143,7 +215,7 @@ final class ProcessTable {
             }
             at = end + 1;
         }
-        return null;
+        return NO_TOKEN;
     }
 
     private static boolean startsWith(byte[] bytes, int at, byte[] prefix) {

@@ -17,12 +17,13 @@ import org.metaruntime.supervisor.ProcessSpec;
  * after their parent died (they vanish from {@link ProcessHandle#descendants()}).
  *
  * <p>The child is started with {@value ProcessSpec#TOKEN_ENV}{@code =<unique token>} in its environment, which
- * its descendants inherit. On Linux the tree is every descendant of the child plus every process whose initial environment
- * ({@code /proc/<pid>/environ}) holds the token, from a shared pass over {@code /proc} at most
- * {@value ProcessTable#MAX_AGE_MILLIS} ms old. A descendant that later changes its own environment is still
- * found; one started with a cleared environment (or without the token) is found only while it is still a
- * descendant. Elsewhere the tree is the current descendants plus the snapshots taken so far
- * ({@link #snapshot()}). Thread-safe.
+ * its descendants inherit. On Linux the tree is every descendant of the child plus every process whose initial
+ * environment ({@code /proc/<pid>/environ}) holds the token, from a shared pass over {@code /proc} begun after
+ * the moment the caller names; only processes started no earlier than the child (read when the
+ * tree is created) can carry the token, so only their environments are read. A descendant that later changes its
+ * own environment is still found; one started with a cleared environment (or without the token) is found only
+ * while it is still a descendant. Elsewhere the tree is the current descendants plus the snapshots taken so far
+ * ({@link #snapshot(long)}). Thread-safe.
  */
 public final class ProcessTree {
 
@@ -31,30 +32,76 @@ public final class ProcessTree {
 
     private final ProcessHandle root;
     private final String token;
+    private final long rootStartTicks;
+    private final long forksBeforeSpawn;
     private final Set<ProcessHandle> snapshots = new LinkedHashSet<>();
 
     /**
-     * @param root  the child process
-     * @param token the value of {@value ProcessSpec#TOKEN_ENV} that marks this child's tree
+     * @param root             the child process
+     * @param token            the value of {@value ProcessSpec#TOKEN_ENV} that marks this child's tree
+     * @param forksBeforeSpawn {@link #forksSinceBoot()} read just before the child was spawned, or -1
      */
-    public ProcessTree(ProcessHandle root, String token) {
+    public ProcessTree(ProcessHandle root, String token, long forksBeforeSpawn) {
         this.root = Objects.requireNonNull(root, "root");
         this.token = Objects.requireNonNull(token, "token");
+        // Read while the child is young: once it has exited and been reaped its start time is gone, and 0
+        // (earlier than everything) only makes a token lookup read more environments.
+        this.rootStartTicks = HAS_PROC ? ProcessTable.startTicksOf(root.pid()) : 0;
+        this.forksBeforeSpawn = forksBeforeSpawn;
     }
 
-    /** Records the current members of the tree, so that they are still known after being re-parented. */
-    public void snapshot() {
-        List<ProcessHandle> now = members();
+    /**
+     * How many processes and threads the host has created since boot, or -1 where that is unknown (off Linux).
+     * Read it just before spawning the child and pass it to the constructor.
+     */
+    public static long forksSinceBoot() {
+        return HAS_PROC ? ProcessTable.forksSinceBoot() : -1;
+    }
+
+    /**
+     * The processes of the tree left alive after the child exited.
+     *
+     * @param exitSeenNanos a {@link System#nanoTime()} at which the child had already exited
+     *
+     * <p>When the host created exactly one process between the spawn and now, that one was the child: it forked
+     * nothing (not even a thread), so nothing can be left, and the answer costs one read of
+     * {@code /proc/stat}. Otherwise the tree is looked up as in {@link #alive()}, but from a pass over
+     * {@code /proc} begun after {@code exitSeenNanos}: an older pass could miss a descendant forked just before
+     * the exit. Children that exit together share such a pass.
+     */
+    public List<ProcessHandle> aliveAfterExit(long exitSeenNanos) {
+        if (forksBeforeSpawn >= 0 && ProcessTable.forksSinceBoot() == forksBeforeSpawn + 1) {
+            return List.of();
+        }
+        return alive(HAS_PROC ? ProcessTable.takenAfter(exitSeenNanos) : null);
+    }
+
+    /**
+     * Records the current members of the tree, so that they are still known after being re-parented.
+     *
+     * @param passAfterNanos a {@link System#nanoTime()}: the members are read from a pass over {@code /proc}
+     *                       begun at or after it, so nothing forked before that moment is missed
+     */
+    public void snapshot(long passAfterNanos) {
+        List<ProcessHandle> now = members(HAS_PROC ? ProcessTable.takenAfter(passAfterNanos) : null);
         synchronized (snapshots) {
             snapshots.addAll(now);
         }
     }
 
-    /** The processes of the tree alive now, the child first if it is alive. */
-    public List<ProcessHandle> alive() {
+    /**
+     * The processes of the tree alive now, the child first if it is alive.
+     *
+     * @param passAfterNanos as for {@link #snapshot(long)}
+     */
+    public List<ProcessHandle> alive(long passAfterNanos) {
+        return alive(HAS_PROC ? ProcessTable.takenAfter(passAfterNanos) : null);
+    }
+
+    private List<ProcessHandle> alive(ProcessTable table) {
         Set<ProcessHandle> tree = new LinkedHashSet<>();
         tree.add(root);
-        tree.addAll(members());
+        tree.addAll(members(table));
         synchronized (snapshots) {
             tree.addAll(snapshots);
         }
@@ -67,16 +114,15 @@ public final class ProcessTree {
         return alive;
     }
 
-    private List<ProcessHandle> members() {
+    private List<ProcessHandle> members(ProcessTable table) {
         // Descendants by parent pid only while the child lives: once it is gone its pid may belong to another
         // process, whose children are none of ours.
         boolean rootAlive = root.isAlive();
-        if (!HAS_PROC) {
+        if (table == null) {
             return rootAlive ? root.descendants().toList() : List.of();
         }
-        ProcessTable table = ProcessTable.recent();
         Set<Long> pids = rootAlive ? table.descendantsOf(root.pid()) : new LinkedHashSet<>();
-        pids.addAll(table.carriersOf(token));
+        pids.addAll(table.carriersOf(token, rootStartTicks));
         pids.remove(root.pid());
         return pids.stream().map(ProcessHandle::of).flatMap(Optional::stream).toList();
     }

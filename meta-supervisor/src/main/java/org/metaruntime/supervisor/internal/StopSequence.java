@@ -39,6 +39,8 @@ public final class StopSequence {
     private final CompletableFuture<StopReport> result;
     private final ScheduledExecutorService timer = ProcessThreads.timer();
     private final Set<ProcessHandle> members = new LinkedHashSet<>();
+    private final long requestedNanos = System.nanoTime();
+    private long termSentNanos;
     private StopStage stage;
 
     private StopSequence(String moduleId, Process process, ProcessTree tree, Runnable closeStdin,
@@ -73,7 +75,7 @@ public final class StopSequence {
             return;
         }
         closeStdin.run();
-        tree.snapshot();
+        tree.snapshot(requestedNanos);
         AtomicBoolean once = new AtomicBoolean();
         Runnable next = guarded(() -> {
             if (once.compareAndSet(false, true)) {
@@ -93,12 +95,16 @@ public final class StopSequence {
         }
         // The whole tree is collected before anything is signalled: once a parent dies, its children are
         // re-parented and no longer show up as its descendants.
-        List<ProcessHandle> alive = tree.alive();
+        // A pass begun after the stdin grace was due: stops requested together share it, and nothing forked
+        // during the grace is missed.
+        List<ProcessHandle> alive = tree.alive(Math.min(System.nanoTime(),
+                requestedNanos + ladder.stdinGrace().toNanos()));
         members.addAll(alive);
         if (alive.isEmpty()) {
             finish();
             return;
         }
+        termSentNanos = System.nanoTime();
         alive.forEach(ProcessHandle::destroy);
         awaitGone(ladder.termGrace(), this::kill);
     }
@@ -107,7 +113,7 @@ public final class StopSequence {
         if (stage == null && !process.isAlive()) {
             stage = StopStage.EXITED_AFTER_SIGTERM;
         }
-        members.addAll(tree.alive());
+        members.addAll(tree.alive(termSentNanos));
         List<ProcessHandle> alive = aliveMembers();
         if (alive.isEmpty()) {
             finish();
