@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,13 +42,6 @@ class StartStopCyclesTest {
     private static final StopLadder LADDER = new StopLadder(Duration.ofMillis(300), Duration.ofMillis(100),
             Duration.ofSeconds(2));
     private static final int WARM_UP = 20;
-    /**
-     * The pause between two process cycles. The process layer kills what an exited child left behind using a shared
-     * pass over {@code /proc} that may be up to 20 ms old (meta-supervisor {@code ProcessTable.MAX_AGE_MILLIS}): a
-     * grandchild forked after that pass is missed and survives as an orphan. Back-to-back cycles hit that window
-     * ({@link #aGrandchildForkedAfterTheLastProcPassIsStillKilled}); the pause keeps each cycle out of it.
-     */
-    private static final long STALE_PASS_PAUSE_MILLIS = 30;
 
     @TempDir
     Path dir;
@@ -68,7 +60,6 @@ class StartStopCyclesTest {
             }
             String mode = MODES.get(i % MODES.size());
             Path pidfile = dir.resolve("pids-" + i);
-            Thread.sleep(STALE_PASS_PAUSE_MILLIS);
             ModuleProcess process = startReady(mode, pidfile);
             StopReport report = process.stop(LADDER);
             assertThat(report.survivors()).as("cycle %d (%s): %s", i, mode, report).isZero();
@@ -128,15 +119,12 @@ class StartStopCyclesTest {
 
     /**
      * A child that leaves a grandchild and exits at once, right after another child was stopped: the leftover must be
-     * killed. Fails today: the pass over {@code /proc} that the exit handling reuses (at most 20 ms old) was taken by
-     * the other stop before the grandchild existed, so the grandchild is not found (a re-parented orphan). Fixing it
-     * belongs in meta-supervisor's {@code ProcessTable}/{@code ProcessTree}: a lookup for an exited process must use a
-     * pass taken after that exit.
+     * killed. The other stop has just taken a pass over {@code /proc}, from before the grandchild existed; a lookup
+     * that reused it would miss the re-parented grandchild and leave it as an orphan (the process layer did, when
+     * passes younger than 20 ms were shared).
      */
     @Test
     @Timeout(120)
-    @Disabled("process layer: the shared /proc pass (up to 20 ms old) misses a grandchild forked after it; "
-            + "the orphan survives (meta-supervisor ProcessTable.recent)")
     void aGrandchildForkedAfterTheLastProcPassIsStillKilled() throws Exception {
         List<SoakSupport.Spawned> all = new java.util.ArrayList<>();
         try {
