@@ -183,7 +183,7 @@ class SoakTest {
         return ModuleConfig.builder(id).command(python, SoakSupport.script("eventline_module.py").toString())
                 .env("FIXTURE_PIDFILE", pidfile(id).toString()).env("FIXTURE_MODULE", id)
                 .env("FIXTURE_COUNTER", dir.resolve("count-" + id).toString())
-                .env("FIXTURE_HANG_PERCENT", "4").env("FIXTURE_GARBAGE_PERCENT", "6").build();
+                .env("FIXTURE_HANG_PERCENT", "6").env("FIXTURE_GARBAGE_PERCENT", "6").build();
     }
 
     static RuntimeOptions.Builder options() {
