@@ -36,8 +36,6 @@ public final class DefaultEventStore implements EventStore {
     private Object[] items;
     private int start;
     private int end;
-    /** {@code items[end - 1]}, or null when empty: an out-of-order insert never lands after it. */
-    private EventEnvelope<UnifiedEvent> newest;
 
     private final Object lock = new Object();
     private volatile SubscriptionWorker[] subscribers = NO_SUBSCRIBERS;
@@ -60,37 +58,27 @@ public final class DefaultEventStore implements EventStore {
         Objects.requireNonNull(envelope, "envelope");
         EventEnvelope<UnifiedEvent> stored = AgentEventProjection.project(envelope);
         synchronized (lock) {
-            EventEnvelope<UnifiedEvent> last = newest;
-            if (last == null || stored.timestampMs() > last.timestampMs() || Events.compare(last, stored) <= 0) {
+            int size = end - start;
+            if (size == 0 || Events.compare(at(end - 1), stored) <= 0) {
                 if (end == items.length) {
                     makeRoomAtEnd();
                 }
                 items[end++] = stored;
-                newest = stored;
             } else {
                 insertWithin(upperBound(stored), stored);
             }
             if (end - start >= limit) {
-                dropOldest();
+                int drop = end - start - retention;
+                Arrays.fill(items, start, start + drop, null);
+                start += drop;
             }
             SubscriptionWorker[] current = subscribers;
             if (current.length > 0) {
-                offer(current, stored);
+                StoreNotification notification = new StoreNotification.Envelope(stored);
+                for (SubscriptionWorker worker : current) {
+                    worker.offer(notification);
+                }
             }
-        }
-    }
-
-    /** Drops the oldest envelopes down to {@code retention}; never the newest, since retention is at least 1. */
-    private void dropOldest() {
-        int drop = end - start - retention;
-        Arrays.fill(items, start, start + drop, null);
-        start += drop;
-    }
-
-    private static void offer(SubscriptionWorker[] workers, EventEnvelope<UnifiedEvent> stored) {
-        StoreNotification notification = new StoreNotification.Envelope(stored);
-        for (SubscriptionWorker worker : workers) {
-            worker.offer(notification);
         }
     }
 
@@ -196,7 +184,7 @@ public final class DefaultEventStore implements EventStore {
     @Override
     public Optional<EventEnvelope<UnifiedEvent>> newest() {
         synchronized (lock) {
-            return Optional.ofNullable(newest);
+            return end == start ? Optional.empty() : Optional.of(at(end - 1));
         }
     }
 
