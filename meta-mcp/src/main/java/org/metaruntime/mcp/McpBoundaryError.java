@@ -79,7 +79,7 @@ public sealed interface McpBoundaryError {
 
     /** The server has no tool of that name; {@code availableTools} in server order. */
     record ToolNotFound(String moduleId, String tool, List<String> availableTools) implements McpBoundaryError {
-        /** Validates the error. */
+        /** Validates the error and copies the tool list. */
         public ToolNotFound {
             Objects.requireNonNull(moduleId, "moduleId");
             Objects.requireNonNull(tool, "tool");
