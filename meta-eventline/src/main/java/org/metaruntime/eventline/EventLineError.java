@@ -28,6 +28,7 @@ public sealed interface EventLineError {
 
     /** The process boundary failed: spawn, read, timeout, empty output or an over-long line. */
     record Process(ProcessBoundaryError error) implements EventLineError {
+        /** Validates the error. */
         public Process {
             Objects.requireNonNull(error, "error");
         }
@@ -40,6 +41,7 @@ public sealed interface EventLineError {
 
     /** The first line arrived but is not a valid event (events.md section 3). */
     record Normalize(NormalizationError error) implements EventLineError {
+        /** Validates the error. */
         public Normalize {
             Objects.requireNonNull(error, "error");
         }

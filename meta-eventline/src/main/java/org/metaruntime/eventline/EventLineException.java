@@ -8,7 +8,7 @@ import java.util.OptionalInt;
  * Besides the error value it carries the module id, the exit code when the process had exited on its own
  * before the error was raised, and the tail of its stderr (bounded by the spec's {@code stderrTailBytes}).
  * The original {@code ProcessBoundaryException} or {@code NormalizationException}, if any, is the cause.
- * Immutable, hence thread-safe.
+ * Immutable, hence thread-safe. {@link EventLineError} shows how to handle one.
  */
 public class EventLineException extends RuntimeException {
 
@@ -20,6 +20,9 @@ public class EventLineException extends RuntimeException {
     private final transient String stderrTail;
 
     /**
+     * An exception whose message names the module, the error, the exit code and the stderr tail (shortened to
+     * its last 512 characters, line breaks shown as {@code |}).
+     *
      * @param moduleId   the module whose process failed
      * @param error      the error value
      * @param exitCode   the exit code when the process exited on its own before the error, else empty

@@ -4,7 +4,14 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Objects;
 
-/** A stage of the runtime's life. Serialised as {@code "MobStarted"}, ... ({@link #jsonName()}). */
+/**
+ * A stage of the runtime's life, carried by a {@link LifecycleEvent}. Serialised as {@code "MobStarted"}, ...
+ * ({@link #jsonName()}). An enum: immutable and thread-safe.
+ *
+ * <pre>{@code
+ * LifecycleStage stage = LifecycleStage.fromJsonName("ShutdownComplete");
+ * }</pre>
+ */
 public enum LifecycleStage {
     /** Runtime bootstrap began. */
     MOB_STARTED("MobStarted"),

@@ -9,6 +9,16 @@ import java.util.Objects;
  * <p>Every subscription first receives {@code ResyncRequired(INITIAL_SYNC, 0)}, then one {@link Envelope}
  * per insert (in insertion order). When its queue was full, the envelopes that did not fit are skipped
  * and, at the place of the gap, it receives {@code ResyncRequired(LAGGED, skipped)}.
+ *
+ * <pre>{@code
+ * Subscription sub = store.subscribe(n -> {
+ *     if (n instanceof StoreNotification.Envelope) {
+ *         show(((StoreNotification.Envelope) n).envelope());
+ *     } else {
+ *         showAll(store.snapshot()); // initial sync, or envelopes were skipped
+ *     }
+ * });
+ * }</pre>
  */
 public sealed interface StoreNotification {
 

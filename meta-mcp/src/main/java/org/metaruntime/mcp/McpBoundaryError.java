@@ -3,7 +3,19 @@ package org.metaruntime.mcp;
 import java.util.List;
 import java.util.Objects;
 
-/** Why an MCP call failed. A value: match on the record to handle each case. */
+/**
+ * Why an MCP call failed. A value (immutable, thread-safe): match on the record to handle each case.
+ *
+ * <pre>{@code
+ * try {
+ *     JsonNode result = connection.callTool("search", arguments, Duration.ofSeconds(10));
+ * } catch (McpBoundaryException e) {
+ *     if (e.error() instanceof McpBoundaryError.ToolNotFound) {
+ *         List<String> tools = ((McpBoundaryError.ToolNotFound) e.error()).availableTools();
+ *     }
+ * }
+ * }</pre>
+ */
 public sealed interface McpBoundaryError {
 
     /** One readable sentence describing the error. */
@@ -11,6 +23,7 @@ public sealed interface McpBoundaryError {
 
     /** A core module id was routed without the MCP boundary marker. */
     record McpRequired(String moduleId, String flow) implements McpBoundaryError {
+        /** Validates the error. */
         public McpRequired {
             Objects.requireNonNull(moduleId, "moduleId");
             Objects.requireNonNull(flow, "flow");
@@ -24,6 +37,7 @@ public sealed interface McpBoundaryError {
 
     /** An operation ({@code connect}, {@code list_tools}, {@code call_tool:<tool>}, {@code close}) timed out. */
     record Timeout(String moduleId, String operation, long timeoutMs) implements McpBoundaryError {
+        /** Validates the error. */
         public Timeout {
             Objects.requireNonNull(moduleId, "moduleId");
             Objects.requireNonNull(operation, "operation");
@@ -37,6 +51,7 @@ public sealed interface McpBoundaryError {
 
     /** Spawning the server or {@code initialize} failed. */
     record ConnectionFailed(String moduleId, String reason) implements McpBoundaryError {
+        /** Validates the error. */
         public ConnectionFailed {
             Objects.requireNonNull(moduleId, "moduleId");
             Objects.requireNonNull(reason, "reason");
@@ -50,6 +65,7 @@ public sealed interface McpBoundaryError {
 
     /** {@code tools/list} failed. */
     record ToolListFailed(String moduleId, String reason) implements McpBoundaryError {
+        /** Validates the error. */
         public ToolListFailed {
             Objects.requireNonNull(moduleId, "moduleId");
             Objects.requireNonNull(reason, "reason");
@@ -63,6 +79,7 @@ public sealed interface McpBoundaryError {
 
     /** The server has no tool of that name; {@code availableTools} in server order. */
     record ToolNotFound(String moduleId, String tool, List<String> availableTools) implements McpBoundaryError {
+        /** Validates the error and copies the tool list. */
         public ToolNotFound {
             Objects.requireNonNull(moduleId, "moduleId");
             Objects.requireNonNull(tool, "tool");
@@ -77,6 +94,7 @@ public sealed interface McpBoundaryError {
 
     /** A JSON-RPC error, a result with {@code isError: true}, or the process died mid-call. */
     record ToolCallFailed(String moduleId, String tool, String reason) implements McpBoundaryError {
+        /** Validates the error. */
         public ToolCallFailed {
             Objects.requireNonNull(moduleId, "moduleId");
             Objects.requireNonNull(tool, "tool");
@@ -91,6 +109,7 @@ public sealed interface McpBoundaryError {
 
     /** Closing the connection failed. */
     record CloseFailed(String moduleId, String reason) implements McpBoundaryError {
+        /** Validates the error. */
         public CloseFailed {
             Objects.requireNonNull(moduleId, "moduleId");
             Objects.requireNonNull(reason, "reason");
@@ -104,6 +123,7 @@ public sealed interface McpBoundaryError {
 
     /** A step failed and the close after it failed too. */
     record OperationFailedWithCloseFailure(McpBoundaryError primary, McpBoundaryError close) implements McpBoundaryError {
+        /** Validates the error. */
         public OperationFailedWithCloseFailure {
             Objects.requireNonNull(primary, "primary");
             Objects.requireNonNull(close, "close");

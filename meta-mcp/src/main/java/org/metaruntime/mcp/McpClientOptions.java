@@ -159,6 +159,7 @@ public final class McpClientOptions {
             return this;
         }
 
+        /** The options; the builder can be reused. */
         public McpClientOptions build() {
             return new McpClientOptions(this);
         }

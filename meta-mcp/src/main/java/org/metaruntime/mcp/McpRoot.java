@@ -14,6 +14,11 @@ import java.util.Objects;
  * @param name a human-readable name, or {@code null} for none
  */
 public record McpRoot(String uri, String name) {
+    /**
+     * Validates the root.
+     *
+     * @throws IllegalArgumentException if {@code uri} is blank
+     */
     public McpRoot {
         Objects.requireNonNull(uri, "uri");
         if (uri.isBlank()) {

@@ -1,6 +1,6 @@
 package org.metaruntime.mcp;
 
-/** How an MCP module's connection is used. */
+/** How an MCP module's connection is used. An enum: immutable and thread-safe. */
 public enum McpSessionMode {
     /** Every call spawns the server, initializes, lists tools, calls and closes. */
     PER_CALL,

@@ -22,6 +22,7 @@ import java.util.OptionalInt;
  */
 public record ChildFailure(String reason, OptionalInt exitCode, String stderrTail, Throwable cause) {
 
+    /** Validates the failure; {@code cause} may be null. */
     public ChildFailure {
         Objects.requireNonNull(reason, "reason");
         Objects.requireNonNull(exitCode, "exitCode");

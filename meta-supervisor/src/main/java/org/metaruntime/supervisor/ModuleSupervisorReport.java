@@ -19,6 +19,11 @@ import java.util.OptionalLong;
 public record ModuleSupervisorReport(String moduleId, ModuleHealthState state, int attempt, OptionalLong pid,
                                      int restarts, String lastError, String stderrTail) {
 
+    /**
+     * Validates the report.
+     *
+     * @throws IllegalArgumentException if {@code attempt} or {@code restarts} is negative
+     */
     public ModuleSupervisorReport {
         Objects.requireNonNull(moduleId, "moduleId");
         Objects.requireNonNull(state, "state");

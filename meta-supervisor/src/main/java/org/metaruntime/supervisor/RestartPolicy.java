@@ -1,6 +1,13 @@
 package org.metaruntime.supervisor;
 
-/** When a module's process is started again. Serialised as {@code "never"}, {@code "on_failure"}, {@code "always"}. */
+/**
+ * When a module's process is started again. Serialised as {@code "never"}, {@code "on_failure"},
+ * {@code "always"}. An enum: immutable and thread-safe.
+ *
+ * <pre>{@code
+ * RestartPolicy policy = RestartPolicy.fromJsonName("on_failure");
+ * }</pre>
+ */
 public enum RestartPolicy {
     /** Never restart: one attempt. */
     NEVER("never"),
@@ -20,7 +27,11 @@ public enum RestartPolicy {
         return jsonName;
     }
 
-    /** The policy for a JSON name such as {@code "on_failure"}. */
+    /**
+     * The policy for a JSON name such as {@code "on_failure"}.
+     *
+     * @throws IllegalArgumentException for an unknown name
+     */
     public static RestartPolicy fromJsonName(String name) {
         for (RestartPolicy policy : values()) {
             if (policy.jsonName.equals(name)) {

@@ -5,7 +5,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Waits for a duration; the startup procedure uses it for {@code restartBackoff}. Tests inject one that records
- * the durations instead of sleeping.
+ * the durations instead of sleeping. Called on the thread running the startup procedure, so an implementation
+ * shared between modules started in parallel must be thread-safe; {@link #SYSTEM} is.
  *
  * <pre>{@code
  * List<Duration> slept = new ArrayList<>();

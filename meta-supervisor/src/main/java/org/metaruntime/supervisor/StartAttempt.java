@@ -7,6 +7,9 @@ package org.metaruntime.supervisor;
  * <p>Returning a child is a success; throwing is a failed attempt, and the exception is kept as the last failure.
  * An implementation that gives up on a child it started must stop that child before it throws.
  *
+ * <p>An attempt runs on whichever thread makes it: the startup caller's, a restart thread, or the caller of
+ * {@link ModuleSupervisor#restartNow()}; an implementation must be safe to call from any thread.
+ *
  * <pre>{@code
  * StartAttempt<ModuleProcess> attempt = n -> spawnAndAwaitFirstEvent(config, startupTimeout);
  * }</pre>

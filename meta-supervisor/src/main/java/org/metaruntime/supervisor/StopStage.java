@@ -1,6 +1,9 @@
 package org.metaruntime.supervisor;
 
-/** How far the stop ladder had to go before the module's process (not its descendants) was gone. */
+/**
+ * How far the stop ladder had to go before the module's process (not its descendants) was gone; reported in
+ * {@link StopReport}. An enum: immutable and thread-safe.
+ */
 public enum StopStage {
     /** The process had already exited when the stop began. */
     ALREADY_EXITED,

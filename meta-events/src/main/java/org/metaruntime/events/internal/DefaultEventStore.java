@@ -20,6 +20,9 @@ import org.metaruntime.events.UnifiedEvent;
  * Appending writes at {@code end}; dropping the oldest advances {@code start}; an out-of-order insert
  * shifts whichever side of its position is shorter. The array is compacted or grown when {@code end} hits
  * its length, so every operation but the out-of-order shift is O(1) amortised.
+ *
+ * <p>Thread-safe: every read and write of the segment holds the monitor; subscribers are only offered
+ * notifications under it (never waited for), and the subscriber array is copied on write.
  */
 public final class DefaultEventStore implements EventStore {
 
@@ -38,6 +41,7 @@ public final class DefaultEventStore implements EventStore {
     private volatile SubscriptionWorker[] subscribers = NO_SUBSCRIBERS;
     private boolean closed;
 
+    /** See {@link EventStore#create(int, int)}. */
     public DefaultEventStore(int retention, int batch) {
         if (retention < 1 || batch < 1 || (long) retention + batch > MAX_BOUND) {
             throw new IllegalArgumentException("retention and batch must be at least 1 and sum to at most "

@@ -7,7 +7,7 @@ import org.metaruntime.events.NormalizationError;
 import org.metaruntime.events.NormalizationException;
 import org.metaruntime.events.UnifiedEvent;
 
-/** Reads envelopes from JSON trees: the envelope form, the flat form, and the source check. */
+/** Reads envelopes from JSON trees: the envelope form, the flat form, and the source check. Stateless and thread-safe. */
 public final class EnvelopeReader {
 
     private EnvelopeReader() {

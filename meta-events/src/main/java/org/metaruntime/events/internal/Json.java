@@ -24,12 +24,15 @@ import java.util.Map;
  * read as exact {@link BigDecimal}s (no precision loss, no overflow to infinity, trailing zeros kept).
  * Writing: non-ASCII text unescaped; doubles written through their decimal form, non-finite doubles as
  * {@code null}, so that serialise → parse → serialise is byte-identical.
+ *
+ * <p>Thread-safe: the mapper is configured once and never changed.
  */
 public final class Json {
 
     /** Deepest array/object nesting accepted when reading. */
     public static final int MAX_NESTING_DEPTH = 512;
 
+    /** The mapper, configured for reading as described above; shared, never reconfigured. */
     public static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
                     .streamReadConstraints(StreamReadConstraints.builder()
                             .maxNestingDepth(MAX_NESTING_DEPTH).build())

@@ -40,6 +40,7 @@ public final class ProcessClientTransport implements McpClientTransport, Process
 
     /** Receives the answer to a request sent with {@link #sendRequest}; called on the child's stdout thread. */
     public interface ResponseHandler {
+        /** The answer, a result or a JSON-RPC error. */
         void onResponse(JSONRPCResponse response);
     }
 
@@ -67,6 +68,7 @@ public final class ProcessClientTransport implements McpClientTransport, Process
     private volatile boolean ended;
     private volatile Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler;
 
+    /** A transport for {@code moduleId} that reports the child's end to {@code events}; nothing is spawned yet. */
     public ProcessClientTransport(String moduleId, Events events) {
         this.moduleId = moduleId;
         this.events = events;

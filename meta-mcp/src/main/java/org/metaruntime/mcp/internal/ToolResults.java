@@ -11,6 +11,7 @@ import org.metaruntime.mcp.McpBoundaryException;
  * {@code structuredContent} when present; else, when every content block is text, the concatenated text
  * parsed as JSON when it parses, otherwise as a JSON string; else the content blocks as sent.
  * A result with {@code isError: true} is a {@link McpBoundaryError.ToolCallFailed} whose reason is its text.
+ * Stateless and thread-safe.
  */
 public final class ToolResults {
 

@@ -19,6 +19,7 @@ public final class DaemonScheduler implements Scheduler {
 
     private final ScheduledThreadPoolExecutor executor;
 
+    /** Starts nothing yet: the thread is created with the first scheduled task. */
     public DaemonScheduler() {
         executor = new ScheduledThreadPoolExecutor(1, task -> {
             Thread thread = new Thread(task, "meta-supervisor-scheduler");

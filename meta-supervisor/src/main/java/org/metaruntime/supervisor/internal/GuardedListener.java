@@ -15,6 +15,7 @@ public final class GuardedListener implements ProcessListener {
     private final String moduleId;
     private final ProcessListener delegate;
 
+    /** Guards {@code delegate}; {@code moduleId} names the module in the log. */
     public GuardedListener(String moduleId, ProcessListener delegate) {
         this.moduleId = Objects.requireNonNull(moduleId, "moduleId");
         this.delegate = Objects.requireNonNull(delegate, "delegate");

@@ -44,6 +44,11 @@ public final class LineFramer {
     private int length;
     private boolean discarding;
 
+    /**
+     * A framer delivering to {@code sink} lines of at most {@code maxLineBytes} bytes.
+     *
+     * @throws IllegalArgumentException if {@code maxLineBytes} is less than 1
+     */
     public LineFramer(int maxLineBytes, Sink sink) {
         if (maxLineBytes < 1) {
             throw new IllegalArgumentException("maxLineBytes must be at least 1, got " + maxLineBytes);
