@@ -180,10 +180,16 @@ class SoakTest {
     }
 
     private ModuleConfig eventLineModule(String python, String id) {
+        return eventLineModule(python, id, 6);
+    }
+
+    /** An event-line module whose runs after the first hang and print garbage {@code faultPercent} % each. */
+    private ModuleConfig eventLineModule(String python, String id, int faultPercent) {
         return ModuleConfig.builder(id).command(python, SoakSupport.script("eventline_module.py").toString())
                 .env("FIXTURE_PIDFILE", pidfile(id).toString()).env("FIXTURE_MODULE", id)
                 .env("FIXTURE_COUNTER", dir.resolve("count-" + id).toString())
-                .env("FIXTURE_HANG_PERCENT", "6").env("FIXTURE_GARBAGE_PERCENT", "6").build();
+                .env("FIXTURE_HANG_PERCENT", Integer.toString(faultPercent))
+                .env("FIXTURE_GARBAGE_PERCENT", Integer.toString(faultPercent)).build();
     }
 
     static RuntimeOptions.Builder options() {
@@ -201,11 +207,13 @@ class SoakTest {
         MetaConfig config = MetaConfig.builder()
                 .module(ModuleConfig.builder("warm").command(python, SoakSupport.script("mcp_server.py").toString())
                         .env("FIXTURE_PIDFILE", pidfile("warm").toString()).build())
-                .module(eventLineModule(python, "warmline"))
+                .module(eventLineModule(python, "warmline", 0))
                 .discover("warm", "warmline").preSpawn(PreSpawnData.mcp("warm")).build();
         try (UnifiedRuntime runtime = UnifiedRuntime.builder(config).options(options().build()).start()) {
-            assertThat(callMcp(runtime, "warm", "garbage", "warm-1").kind()).isEqualTo("payload");
-            assertThat(callEventLine(runtime, "warmline", "warm-2").kind()).isEqualTo("payload");
+            Outcome mcp = callMcp(runtime, "warm", "garbage", "warm-1");
+            assertThat(mcp.kind()).as("%s", mcp).isEqualTo("payload");
+            Outcome eventLine = callEventLine(runtime, "warmline", "warm-2");
+            assertThat(eventLine.kind()).as("%s", eventLine).isEqualTo("payload");
         }
         List<SoakSupport.Spawned> spawned = new ArrayList<>(SoakSupport.spawned(pidfile("warm")));
         spawned.addAll(SoakSupport.spawned(pidfile("warmline")));
