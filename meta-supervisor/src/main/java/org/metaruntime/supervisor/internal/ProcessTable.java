@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.metaruntime.supervisor.ProcessSpec;
 
 /**
@@ -25,6 +27,12 @@ import org.metaruntime.supervisor.ProcessSpec;
  * most once per pass. On a host with many long-running processes a lookup therefore reads the environment of
  * a few recent processes, not of all of them.
  *
+ * <p>A process in the middle of {@code execve} has an empty {@code environ} for a moment (the kernel installs the
+ * new memory before it copies the new environment into it; the longer the host is loaded, the longer the
+ * moment). An empty read of a live user process is therefore not taken as "no token": it is read again until
+ * it is not empty, for up to {@value #UNSETTLED_WAIT_MS} ms (after which the environment is taken as empty for
+ * this pass).
+ *
  * <p>Passes are shared: {@link #takenAfter(long)} returns the last pass if it began after the given moment, so
  * children that are stopped or exit together (whose moments all precede the pass) share one pass, and no
  * caller ever sees a pass older than the moment it asks about. Thread-safe.
@@ -34,18 +42,29 @@ final class ProcessTable {
     private static final Path PROC = Path.of("/proc");
     private static final byte[] TOKEN_PREFIX = (ProcessSpec.TOKEN_ENV + "=").getBytes(StandardCharsets.UTF_8);
     private static final String NO_TOKEN = "";
+    /** How long a lookup re-reads an environment that reads empty while its process is alive. */
+    static final long UNSETTLED_WAIT_MS = 200;
+    /** {@code PF_KTHREAD} in the flags of {@code /proc/<pid>/stat}: a kernel thread, whose environment is empty. */
+    private static final long KERNEL_THREAD = 0x00200000L;
     private static final Object LOCK = new Object();
     private static ProcessTable latest;
 
     private final long takenNanos;
     private final Map<Long, List<Long>> children;
     private final Map<Long, Long> startTicks;
+    private final Function<Long, byte[]> environ;
     private final Map<Long, String> tokens = new ConcurrentHashMap<>();
 
-    private ProcessTable(long takenNanos, Map<Long, List<Long>> children, Map<Long, Long> startTicks) {
+    /**
+     * @param environ reads the initial environment of a pid ({@code /proc/<pid>/environ}), null when it cannot be
+     *                read
+     */
+    ProcessTable(long takenNanos, Map<Long, List<Long>> children, Map<Long, Long> startTicks,
+                 Function<Long, byte[]> environ) {
         this.takenNanos = takenNanos;
         this.children = children;
         this.startTicks = startTicks;
+        this.environ = environ;
     }
 
     /** True where {@code /proc} can be scanned. */
@@ -123,11 +142,49 @@ final class ProcessTable {
     List<Long> carriersOf(String token, long notBeforeTicks) {
         List<Long> found = new ArrayList<>();
         startTicks.forEach((pid, started) -> {
-            if (started >= notBeforeTicks && token.equals(tokens.computeIfAbsent(pid, ProcessTable::tokenOf))) {
+            if (started >= notBeforeTicks && token.equals(tokenOf(pid))) {
                 found.add(pid);
             }
         });
         return found;
+    }
+
+    /**
+     * The token of {@code pid}, read once per pass; an environment that reads empty while the process is alive
+     * (it is in the middle of {@code execve}) is read again until it is not, for up to {@value #UNSETTLED_WAIT_MS}
+     * ms.
+     */
+    private String tokenOf(long pid) {
+        String known = tokens.get(pid);
+        if (known != null) {
+            return known;
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(UNSETTLED_WAIT_MS);
+        while (true) {
+            byte[] env = environ.apply(pid);
+            if (env == null || env.length > 0 || settledEmpty(pid)) {
+                String token = env == null ? NO_TOKEN : tokenIn(env);
+                tokens.put(pid, token);
+                return token;
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                // Empty for that long: an environment that is empty indeed; a later pass reads it again.
+                tokens.put(pid, NO_TOKEN);
+                return NO_TOKEN;
+            }
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return NO_TOKEN;
+            }
+        }
+    }
+
+    /** True when an empty environment of {@code pid} is final: it is gone, a zombie or a kernel thread. */
+    private static boolean settledEmpty(long pid) {
+        Stat stat = Stat.read(PROC.resolve(Long.toString(pid)));
+        return stat == null || stat.state() == 'Z' || stat.state() == 'X' || (stat.flags() & KERNEL_THREAD) != 0;
     }
 
     private static ProcessTable scan() {
@@ -153,14 +210,15 @@ final class ProcessTable {
         } catch (IOException e) {
             // The process table could not be listed: what was read so far is all there is.
         }
-        return new ProcessTable(taken, children, startTicks);
+        return new ProcessTable(taken, children, startTicks, ProcessTable::readEnviron);
     }
 
-    /** The fields of {@code /proc/<pid>/stat} ("pid (comm) state ppid ... starttime ...") used here. */
-    private record Stat(long parent, long startTicks) {
+    /** The fields of {@code /proc/<pid>/stat} ("pid (comm) state ppid ... flags ... starttime ...") used here. */
+    private record Stat(char state, long parent, long flags, long startTicks) {
 
-        /** Fields after the command name: state is the first, ppid the second, starttime the twentieth. */
+        /** Fields after the command name (state is 0): ppid is 1, flags 6, starttime 19. */
         private static final int PARENT_FIELD = 1;
+        private static final int FLAGS_FIELD = 6;
         private static final int START_FIELD = 19;
 
         static Stat read(Path entry) {
@@ -171,11 +229,12 @@ final class ProcessTable {
                 return null;
             }
             int close = stat.lastIndexOf(')');
-            if (close < 0) {
+            if (close < 0 || close + 2 >= stat.length()) {
                 return null;
             }
             try {
-                return new Stat(field(stat, close, PARENT_FIELD), field(stat, close, START_FIELD));
+                return new Stat(stat.charAt(close + 2), field(stat, close, PARENT_FIELD),
+                        field(stat, close, FLAGS_FIELD), field(stat, close, START_FIELD));
             } catch (NumberFormatException e) {
                 return null;
             }
@@ -195,14 +254,17 @@ final class ProcessTable {
         }
     }
 
-    /** The value of {@value ProcessSpec#TOKEN_ENV} in the initial environment of {@code pid}, or "". */
-    private static String tokenOf(long pid) {
-        byte[] env;
+    /** The initial environment of {@code pid}, or null when it cannot be read. */
+    private static byte[] readEnviron(long pid) {
         try {
-            env = Files.readAllBytes(PROC.resolve(Long.toString(pid)).resolve("environ"));
+            return Files.readAllBytes(PROC.resolve(Long.toString(pid)).resolve("environ"));
         } catch (IOException | SecurityException e) {
-            return NO_TOKEN;
+            return null;
         }
+    }
+
+    /** The value of {@value ProcessSpec#TOKEN_ENV} in an environment (NUL-terminated {@code NAME=value}), or "". */
+    private static String tokenIn(byte[] env) {
         byte[] prefix = TOKEN_PREFIX;
         int at = 0;
         while (at < env.length) {
