@@ -1,5 +1,6 @@
 package org.metaruntime.mcp;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -8,7 +9,7 @@ import org.metaruntime.supervisor.StopLadder;
 
 /**
  * How the MCP client talks to a module: in-flight limit, queue, roots, handlers for server-to-client
- * requests and the stop ladder used on close. Immutable and thread-safe; build with {@link #builder()}.
+ * requests, the capabilities announced, and the stop ladders used on close. Immutable and thread-safe; build with {@link #builder()}.
  *
  * <pre>{@code
  * McpClientOptions options = McpClientOptions.builder()
@@ -24,6 +25,13 @@ public final class McpClientOptions {
     /** Default number of calls that may wait for an in-flight slot. */
     public static final int DEFAULT_MAX_QUEUED = 1024;
 
+    /**
+     * The default ladder for closing a {@link McpSessionMode#PER_CALL} server once its call is done: 250 ms for
+     * the server to exit on stdin EOF, then SIGTERM with 2 s, then SIGKILL with 2 s.
+     */
+    public static final StopLadder DEFAULT_PER_CALL_STOP_LADDER = new StopLadder(Duration.ofMillis(250),
+            Duration.ofSeconds(2), Duration.ofSeconds(2));
+
     private static final McpClientOptions DEFAULTS = builder().build();
 
     private final int maxInFlight;
@@ -32,6 +40,9 @@ public final class McpClientOptions {
     private final McpClientRequestHandler samplingHandler;
     private final McpClientRequestHandler elicitationHandler;
     private final StopLadder stopLadder;
+    private final StopLadder perCallStopLadder;
+    private final boolean announceSampling;
+    private final boolean announceElicitation;
 
     private McpClientOptions(Builder b) {
         this.maxInFlight = b.maxInFlight;
@@ -40,6 +51,9 @@ public final class McpClientOptions {
         this.samplingHandler = b.samplingHandler;
         this.elicitationHandler = b.elicitationHandler;
         this.stopLadder = b.stopLadder;
+        this.perCallStopLadder = b.perCallStopLadder;
+        this.announceSampling = b.announceSampling;
+        this.announceElicitation = b.announceElicitation;
     }
 
     /** A new builder with the defaults. */
@@ -47,7 +61,10 @@ public final class McpClientOptions {
         return new Builder();
     }
 
-    /** The defaults: 64 in flight, 1024 queued, no roots, no handlers, {@link StopLadder#defaults()}. */
+    /**
+     * The defaults: 64 in flight, 1024 queued, no roots, no handlers, {@link StopLadder#defaults()} on close,
+     * {@link #DEFAULT_PER_CALL_STOP_LADDER} after a per-call server's call.
+     */
     public static McpClientOptions defaults() {
         return DEFAULTS;
     }
@@ -85,6 +102,28 @@ public final class McpClientOptions {
         return stopLadder;
     }
 
+    /**
+     * The ladder used to stop a {@link McpSessionMode#PER_CALL} server once its call is done (default
+     * {@link #DEFAULT_PER_CALL_STOP_LADDER}): the call's outcome is known, so a server that ignores stdin EOF costs
+     * only the short stdin grace before SIGTERM. Shortened like {@link #stopLadder()} to fit the call's timeout.
+     */
+    public StopLadder perCallStopLadder() {
+        return perCallStopLadder;
+    }
+
+    /**
+     * Whether the sampling capability is announced though no connection-level handler is registered (default
+     * false): for hosts that answer {@code sampling/createMessage} per call ({@link McpCallOptions}).
+     */
+    public boolean announceSampling() {
+        return announceSampling;
+    }
+
+    /** Like {@link #announceSampling()}, for {@code elicitation/create}. */
+    public boolean announceElicitation() {
+        return announceElicitation;
+    }
+
     /** A builder starting from these options. */
     public Builder toBuilder() {
         Builder b = new Builder();
@@ -94,6 +133,9 @@ public final class McpClientOptions {
         b.samplingHandler = samplingHandler;
         b.elicitationHandler = elicitationHandler;
         b.stopLadder = stopLadder;
+        b.perCallStopLadder = perCallStopLadder;
+        b.announceSampling = announceSampling;
+        b.announceElicitation = announceElicitation;
         return b;
     }
 
@@ -105,6 +147,9 @@ public final class McpClientOptions {
         private McpClientRequestHandler samplingHandler;
         private McpClientRequestHandler elicitationHandler;
         private StopLadder stopLadder = StopLadder.defaults();
+        private StopLadder perCallStopLadder = DEFAULT_PER_CALL_STOP_LADDER;
+        private boolean announceSampling;
+        private boolean announceElicitation;
 
         private Builder() {
         }
@@ -156,6 +201,24 @@ public final class McpClientOptions {
         /** The stop ladder used on close. */
         public Builder stopLadder(StopLadder stopLadder) {
             this.stopLadder = Objects.requireNonNull(stopLadder, "stopLadder");
+            return this;
+        }
+
+        /** The stop ladder used once a per-call server's call is done. */
+        public Builder perCallStopLadder(StopLadder stopLadder) {
+            this.perCallStopLadder = Objects.requireNonNull(stopLadder, "stopLadder");
+            return this;
+        }
+
+        /** Announce the sampling capability even without a connection-level handler. */
+        public Builder announceSampling(boolean announce) {
+            this.announceSampling = announce;
+            return this;
+        }
+
+        /** Announce the elicitation capability even without a connection-level handler. */
+        public Builder announceElicitation(boolean announce) {
+            this.announceElicitation = announce;
             return this;
         }
 

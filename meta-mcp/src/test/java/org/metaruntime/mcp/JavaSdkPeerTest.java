@@ -44,7 +44,7 @@ class JavaSdkPeerTest {
                     .isEqualTo(JSON.createObjectNode().put("sum", 5));
             McpBoundaryError failed = catchThrowableOfType(McpBoundaryException.class,
                     () -> c.callTool("fail", null, T)).error();
-            assertThat(failed).isEqualTo(new McpBoundaryError.ToolCallFailed("java", "fail", "failed on purpose"));
+            assertThat(((McpBoundaryError.ToolReturnedError) failed).text()).isEqualTo("failed on purpose");
 
             List<CompletableFuture<JsonNode>> calls = new ArrayList<>();
             for (int i = 0; i < 256; i++) {

@@ -31,7 +31,7 @@ class PythonPeerTest {
     private static final Duration T = Duration.ofSeconds(20);
     private static final List<String> FIXTURE_TOOLS = List.of("echo", "json_text", "structured", "multi_text", "mixed",
             "error", "large", "slow", "hang", "crash", "garbage", "change_tools", "add_tool_silently", "ask_client",
-            "cancelled", "unicode");
+            "cancelled", "unicode", "progress");
 
     @TempDir
     Path dir;
@@ -108,10 +108,16 @@ class PythonPeerTest {
     }
 
     @Test
-    void isErrorIsToolCallFailedWithTheText() {
+    void isErrorIsToolReturnedErrorWithTheWholeResult() {
         McpConnection c = open();
-        assertThat(errorOf(() -> c.callTool("error", args("message", "bad input"), T)))
-                .isEqualTo(new McpBoundaryError.ToolCallFailed("py", "error", "bad input"));
+        McpBoundaryError e = errorOf(() -> c.callTool("error", args("message", "bad input"), T));
+        assertThat(e).isInstanceOfSatisfying(McpBoundaryError.ToolReturnedError.class, r -> {
+            assertThat(r.text()).isEqualTo("bad input");
+            assertThat(r.result().isError()).isTrue();
+            assertThat(r.result().content()).hasSize(1);
+        });
+        assertThat(e.code()).isEqualTo("mcp.tool_returned_error");
+        assertThat(e.message()).contains("'error'").contains("'py'").contains("bad input");
     }
 
     @Test
@@ -214,7 +220,8 @@ class PythonPeerTest {
         McpConnection c = open(McpClientOptions.builder().maxInFlight(1).maxQueued(0).build());
         CompletableFuture<JsonNode> hanging = c.callToolAsync("hang", null, Duration.ofMinutes(1));
         McpBoundaryError refused = errorOf(() -> c.callTool("echo", null, T));
-        assertThat(((McpBoundaryError.ToolCallFailed) refused).reason()).contains("refused");
+        assertThat(refused).isEqualTo(new McpBoundaryError.CallRefused("py", "echo", 1, 0));
+        assertThat(refused.code()).isEqualTo("mcp.call_refused");
         assertThat(hanging).isNotDone();
     }
 
@@ -264,8 +271,9 @@ class PythonPeerTest {
                 McpClientOptions.defaults(), T);
         McpConnection c = probe.connection();
         opened.add(c);
-        assertThat(errorOf(() -> c.callTool("large", args("bytes", 200_000), Duration.ofSeconds(2))))
-                .isEqualTo(new McpBoundaryError.Timeout("py", "call_tool:large", 2000));
+        // the only call in flight: it fails at once, not at its timeout
+        assertThat(errorOf(() -> c.callTool("large", args("bytes", 200_000), Duration.ofMinutes(5))))
+                .isEqualTo(new McpBoundaryError.LineTooLong("py", "call_tool:large", 64 * 1024));
         assertThat(c.callTool("large", args("bytes", 1000), T).textValue()).hasSize(1000);
         assertThat(c.isOpen()).isTrue();
     }
