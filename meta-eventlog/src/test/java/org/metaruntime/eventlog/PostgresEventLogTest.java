@@ -1,9 +1,15 @@
 package org.metaruntime.eventlog;
 
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.ServerSocket;
 import java.sql.Connection;
 import java.sql.Statement;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.metaruntime.events.EventLog;
+import org.metaruntime.events.EventLogException;
 
 /** The event-log suite on a real PostgreSQL server ({@link PostgresServer}), one fresh database per test. */
 class PostgresEventLogTest extends EventLogContract {
@@ -13,6 +19,23 @@ class PostgresEventLogTest extends EventLogContract {
     @BeforeEach
     void freshDatabase() {
         url = PostgresServer.get().freshDatabase();
+    }
+
+    @AfterEach
+    void dropDatabase() {
+        PostgresServer.get().dropDatabase(url);
+    }
+
+    @Test
+    void anUnreachableServerIsAClearError() throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        String nowhere = "jdbc:postgresql://127.0.0.1:" + port + "/meta?user=postgres&connectTimeout=5";
+        assertThatThrownBy(() -> EventLogs.jdbc(PostgresServer.dataSource(nowhere)))
+                .isInstanceOf(EventLogException.class)
+                .hasMessageStartingWith("could not open the event log:");
     }
 
     @Override

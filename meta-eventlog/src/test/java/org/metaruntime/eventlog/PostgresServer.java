@@ -66,6 +66,17 @@ final class PostgresServer {
         return withDatabase(adminUrl, name);
     }
 
+    /** Drops the database of {@code url} (created by {@link #freshDatabase()}), closing its connections. */
+    void dropDatabase(String url) {
+        String path = url.substring(0, url.indexOf('?') < 0 ? url.length() : url.indexOf('?'));
+        String name = path.substring(path.lastIndexOf('/') + 1);
+        try (Connection c = dataSource(adminUrl).getConnection(); Statement s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+        } catch (SQLException e) {
+            throw new AssertionError("could not drop the test database " + name + ": " + e.getMessage(), e);
+        }
+    }
+
     static PGSimpleDataSource dataSource(String url) {
         PGSimpleDataSource ds = new PGSimpleDataSource();
         ds.setUrl(url);

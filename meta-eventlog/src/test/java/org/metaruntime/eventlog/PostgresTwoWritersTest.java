@@ -70,6 +70,8 @@ class PostgresTwoWritersTest {
             }
             assertThat(nextIndex).containsEntry("runtime-a", PER_WRITER).containsEntry("runtime-b", PER_WRITER);
             assertThat(interleaved).as("the two writers' rows interleave").isTrue();
+        } finally {
+            PostgresServer.get().dropDatabase(url);
         }
     }
 }
