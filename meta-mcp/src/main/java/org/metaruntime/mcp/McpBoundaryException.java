@@ -2,11 +2,13 @@ package org.metaruntime.mcp;
 
 import java.util.Objects;
 import java.util.OptionalInt;
+import org.metaruntime.supervisor.ModuleException;
 
 /**
- * Unchecked carrier of a {@link McpBoundaryError}; its message is the error's sentence. When the failure came from
- * the server's death, {@link #exitCode()} and {@link #stderrTail()} carry the exit code and the last bytes it wrote
- * to stderr as fields (they are in the message too). Immutable, safe to read from any thread.
+ * Unchecked carrier of a {@link McpBoundaryError}; its message is the error's sentence (through the runtime's one
+ * message formatter, {@link ModuleException#formatMessage}). When the failure came from the server's death,
+ * {@link #exitCode()} and {@link #stderrTail()} carry the exit code and the last bytes it wrote to stderr as fields
+ * (they are in the message too). {@link #code()} is the error's stable code. Immutable, safe to read from any thread.
  *
  * <pre>{@code
  * try {
@@ -18,11 +20,11 @@ import java.util.OptionalInt;
  * }
  * }</pre>
  */
-public class McpBoundaryException extends RuntimeException {
+public class McpBoundaryException extends ModuleException {
+
+    private static final String LEAD = "MCP boundary";
 
     private final transient McpBoundaryError error;
-    private final transient OptionalInt exitCode;
-    private final transient String stderrTail;
 
     /**
      * An exception carrying {@code error}, without a cause.
@@ -52,10 +54,9 @@ public class McpBoundaryException extends RuntimeException {
      * @param stderrTail the newest bytes the server wrote to stderr, or empty
      */
     public McpBoundaryException(McpBoundaryError error, Throwable cause, OptionalInt exitCode, String stderrTail) {
-        super(Objects.requireNonNull(error, "error").message(), cause);
+        super(Objects.requireNonNull(error, "error").moduleId(), LEAD, error.message(),
+                Objects.requireNonNull(exitCode, "exitCode"), Objects.requireNonNull(stderrTail, "stderrTail"), cause);
         this.error = error;
-        this.exitCode = Objects.requireNonNull(exitCode, "exitCode");
-        this.stderrTail = Objects.requireNonNull(stderrTail, "stderrTail");
     }
 
     /** The error as a value. */
@@ -63,28 +64,21 @@ public class McpBoundaryException extends RuntimeException {
         return error;
     }
 
-    /** The module the error is about. */
-    public String moduleId() {
-        return error.moduleId();
-    }
-
-    /** The error's stable code, e.g. {@value McpBoundaryError#CODE_TIMEOUT}. */
+    /**
+     * The error's stable code, e.g. {@value McpBoundaryError#CODE_TIMEOUT}; for
+     * {@link McpBoundaryError.OperationFailedWithCloseFailure} the code of the step that failed first.
+     */
+    @Override
     public String code() {
-        return error.code();
-    }
-
-    /** The server's exit code when the failure is its death, else empty. */
-    public OptionalInt exitCode() {
-        return exitCode;
-    }
-
-    /** The newest bytes the server wrote to stderr when the failure is its death, else empty. */
-    public String stderrTail() {
-        return stderrTail;
+        McpBoundaryError e = error;
+        while (e instanceof McpBoundaryError.OperationFailedWithCloseFailure) {
+            e = ((McpBoundaryError.OperationFailedWithCloseFailure) e).primary();
+        }
+        return e.code();
     }
 
     /** The same error, exit code and stderr tail, thrown again from this thread with {@code this} as its cause. */
     McpBoundaryException rethrown() {
-        return new McpBoundaryException(error, this, exitCode, stderrTail);
+        return new McpBoundaryException(error, this, exitCode(), stderrTail());
     }
 }

@@ -195,13 +195,19 @@ public final class CallWindow {
 
     /**
      * The server wrote a line over {@code limit} bytes, which was skipped. The request it answered fails at once
-     * when it can be known: its id is {@code knownId}, or it is the only request on the wire; otherwise the
-     * requests that time out later say that a line was skipped.
+     * with {@code LineTooLong} when it can be known: its id {@code knownId} was read from the line's first bytes, or
+     * (no id read) it is the only request on the wire. Otherwise the requests that time out later say that a line
+     * over the limit was skipped.
      */
     public void onLineTooLong(int limit, String knownId) {
         lineLimit = limit;
-        Request r = knownId == null ? null : onTheWire.remove(knownId);
-        if (r == null && knownId == null) {
+        Request r;
+        if (knownId != null) {
+            r = onTheWire.remove(knownId);
+            if (r == null) {
+                return; // the answer to a request that already has its outcome
+            }
+        } else {
             List<String> ids = new ArrayList<>(onTheWire.keySet());
             r = ids.size() == 1 ? onTheWire.remove(ids.get(0)) : null;
         }

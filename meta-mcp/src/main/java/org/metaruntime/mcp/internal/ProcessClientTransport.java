@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.util.function.Function;
 import org.metaruntime.mcp.McpConnection;
 import org.metaruntime.supervisor.ModuleProcess;
+import org.metaruntime.supervisor.OversizedLine;
 import org.metaruntime.supervisor.ProcessExit;
 import org.metaruntime.supervisor.ProcessListener;
 import org.metaruntime.supervisor.ProcessSpec;
@@ -154,10 +155,13 @@ public final class ProcessClientTransport implements McpClientTransport, Process
     }
 
     @Override
-    public void onLineTooLong(int limit) {
-        log.warn("module '{}': skipped a stdout line longer than {} bytes", moduleId, limit);
-        if (!ended) {
-            inbound.lineTooLong(limit, null);
+    public void onOversizedLine(OversizedLine line) {
+        LineHead.Facts facts = LineHead.read(line.head());
+        log.warn("module '{}': skipped a stdout line of {} bytes, over the limit of {} bytes{}: {}", moduleId,
+                line.length(), line.limit(), facts.id() == null ? "" : " (id " + facts.id() + ")",
+                Json.sample(line.head(), SAMPLE_CHARS));
+        if (!ended && !facts.hasMethod()) {
+            inbound.lineTooLong(line.limit(), facts.id());
         }
     }
 
