@@ -1,5 +1,6 @@
 package org.metaruntime.mcp;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -17,6 +18,8 @@ import java.util.function.Consumer;
  *       every {@code notifications/progress} with that token reaches the listener, in order, on one thread at a
  *       time, before the call's futures complete. The listener runs on the module's stdout thread: it must be
  *       fast (hand slow work off). One that throws is logged and still receives the later updates.</li>
+ *   <li><b>{@code _meta}</b>: entries put into the request's {@code _meta} (next to the progress token), for
+ *       servers that read request metadata.</li>
  *   <li><b>Handlers</b> for {@code sampling/createMessage}, {@code elicitation/create} and {@code roots/list}:
  *       a request the server sends while this call is the only one in flight naming a handler for it goes to
  *       that handler; otherwise the connection's handler ({@link McpClientOptions}) answers, else JSON-RPC
@@ -39,6 +42,7 @@ public final class McpCallOptions {
     private final McpClientRequestHandler samplingHandler;
     private final McpClientRequestHandler elicitationHandler;
     private final McpClientRequestHandler rootsHandler;
+    private final ObjectNode meta;
 
     private McpCallOptions(Builder b) {
         this.timeout = b.timeout;
@@ -47,6 +51,7 @@ public final class McpCallOptions {
         this.samplingHandler = b.samplingHandler;
         this.elicitationHandler = b.elicitationHandler;
         this.rootsHandler = b.rootsHandler;
+        this.meta = b.meta == null ? null : b.meta.deepCopy();
     }
 
     /** Options with {@code timeout} and nothing else. */
@@ -89,6 +94,11 @@ public final class McpCallOptions {
         return Optional.ofNullable(rootsHandler);
     }
 
+    /** The entries put into the request's {@code _meta}, if any (a copy). */
+    public Optional<ObjectNode> meta() {
+        return Optional.ofNullable(meta == null ? null : meta.deepCopy());
+    }
+
     /** A builder starting from these options. */
     public Builder toBuilder() {
         Builder b = new Builder(timeout);
@@ -97,6 +107,7 @@ public final class McpCallOptions {
         b.samplingHandler = samplingHandler;
         b.elicitationHandler = elicitationHandler;
         b.rootsHandler = rootsHandler;
+        b.meta = meta;
         return b;
     }
 
@@ -108,6 +119,7 @@ public final class McpCallOptions {
         private McpClientRequestHandler samplingHandler;
         private McpClientRequestHandler elicitationHandler;
         private McpClientRequestHandler rootsHandler;
+        private ObjectNode meta;
 
         private Builder(Duration timeout) {
             timeout(timeout);
@@ -150,6 +162,12 @@ public final class McpCallOptions {
         /** Answers the server's {@code roots/list} made while this call is in flight. */
         public Builder rootsHandler(McpClientRequestHandler handler) {
             this.rootsHandler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        /** Entries put into the request's {@code _meta} (copied; {@code progressToken} is set by the call). */
+        public Builder meta(ObjectNode meta) {
+            this.meta = Objects.requireNonNull(meta, "meta").deepCopy();
             return this;
         }
 

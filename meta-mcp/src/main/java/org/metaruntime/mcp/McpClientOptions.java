@@ -1,5 +1,6 @@
 package org.metaruntime.mcp;
 
+import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,10 +40,12 @@ public final class McpClientOptions {
     private final List<McpRoot> roots;
     private final McpClientRequestHandler samplingHandler;
     private final McpClientRequestHandler elicitationHandler;
+    private final McpClientRequestHandler rootsHandler;
     private final StopLadder stopLadder;
     private final StopLadder perCallStopLadder;
     private final boolean announceSampling;
     private final boolean announceElicitation;
+    private final List<McpSchema.Tool> bareTools;
 
     private McpClientOptions(Builder b) {
         this.maxInFlight = b.maxInFlight;
@@ -50,10 +53,12 @@ public final class McpClientOptions {
         this.roots = List.copyOf(b.roots);
         this.samplingHandler = b.samplingHandler;
         this.elicitationHandler = b.elicitationHandler;
+        this.rootsHandler = b.rootsHandler;
         this.stopLadder = b.stopLadder;
         this.perCallStopLadder = b.perCallStopLadder;
         this.announceSampling = b.announceSampling;
         this.announceElicitation = b.announceElicitation;
+        this.bareTools = b.bareTools == null ? null : List.copyOf(b.bareTools);
     }
 
     /** A new builder with the defaults. */
@@ -77,6 +82,14 @@ public final class McpClientOptions {
     /** Calls waiting for an in-flight slot, per connection (default 1024); a call beyond it fails at once. */
     public int maxQueued() {
         return maxQueued;
+    }
+
+    /**
+     * The handler for {@code roots/list} when no call's handler answers it; empty means the configured
+     * {@link #roots()} are returned.
+     */
+    public Optional<McpClientRequestHandler> rootsHandler() {
+        return Optional.ofNullable(rootsHandler);
     }
 
     /** The roots returned to {@code roots/list} (default none). */
@@ -124,6 +137,17 @@ public final class McpClientOptions {
         return announceElicitation;
     }
 
+    /**
+     * The declared tools of a bare JSON-RPC server, if this connection talks to one: a server that does not
+     * implement {@code initialize} or {@code tools/list} and answers {@code tools/call} requests with
+     * {@code {jsonrpc, id, result}}. Then no handshake is run and no notification is sent; the tools are these;
+     * a {@code result} that is not a {@code CallToolResult} (an object with a {@code content} array) is taken as
+     * {@code {"content":[{"type":"text","text":<result as JSON>}],"structuredContent":<result>}}.
+     */
+    public Optional<List<McpSchema.Tool>> bareTools() {
+        return Optional.ofNullable(bareTools);
+    }
+
     /** A builder starting from these options. */
     public Builder toBuilder() {
         Builder b = new Builder();
@@ -132,10 +156,12 @@ public final class McpClientOptions {
         b.roots.addAll(roots);
         b.samplingHandler = samplingHandler;
         b.elicitationHandler = elicitationHandler;
+        b.rootsHandler = rootsHandler;
         b.stopLadder = stopLadder;
         b.perCallStopLadder = perCallStopLadder;
         b.announceSampling = announceSampling;
         b.announceElicitation = announceElicitation;
+        b.bareTools = bareTools;
         return b;
     }
 
@@ -146,10 +172,12 @@ public final class McpClientOptions {
         private final List<McpRoot> roots = new ArrayList<>();
         private McpClientRequestHandler samplingHandler;
         private McpClientRequestHandler elicitationHandler;
+        private McpClientRequestHandler rootsHandler;
         private StopLadder stopLadder = StopLadder.defaults();
         private StopLadder perCallStopLadder = DEFAULT_PER_CALL_STOP_LADDER;
         private boolean announceSampling;
         private boolean announceElicitation;
+        private List<McpSchema.Tool> bareTools;
 
         private Builder() {
         }
@@ -198,6 +226,12 @@ public final class McpClientOptions {
             return this;
         }
 
+        /** Answers {@code roots/list} (instead of the configured roots) when no call's handler does. */
+        public Builder rootsHandler(McpClientRequestHandler handler) {
+            this.rootsHandler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
         /** The stop ladder used on close. */
         public Builder stopLadder(StopLadder stopLadder) {
             this.stopLadder = Objects.requireNonNull(stopLadder, "stopLadder");
@@ -219,6 +253,12 @@ public final class McpClientOptions {
         /** Announce the elicitation capability even without a connection-level handler. */
         public Builder announceElicitation(boolean announce) {
             this.announceElicitation = announce;
+            return this;
+        }
+
+        /** Talk to a bare JSON-RPC server with these declared tools (see {@link McpClientOptions#bareTools()}). */
+        public Builder bare(List<McpSchema.Tool> declaredTools) {
+            this.bareTools = List.copyOf(Objects.requireNonNull(declaredTools, "declaredTools"));
             return this;
         }
 

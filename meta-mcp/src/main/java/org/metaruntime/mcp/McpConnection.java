@@ -8,14 +8,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.metaruntime.mcp.internal.CallWindow;
@@ -26,18 +22,14 @@ import org.metaruntime.mcp.internal.Request;
 import org.metaruntime.mcp.internal.ServerRequests;
 import org.metaruntime.mcp.internal.SharedTimer;
 import org.metaruntime.mcp.internal.Surface;
-import org.metaruntime.mcp.internal.Termination;
+import org.metaruntime.mcp.internal.SessionLifecycle;
 import org.metaruntime.mcp.internal.ToolCallHandle;
 import org.metaruntime.mcp.internal.ToolCatalog;
-import org.metaruntime.supervisor.ModuleProcess;
 import org.metaruntime.supervisor.ProcessBoundaryException;
 import org.metaruntime.supervisor.ProcessExit;
 import org.metaruntime.supervisor.ProcessSpec;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.StopReport;
-import org.metaruntime.supervisor.StopStage;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 /**
@@ -67,16 +59,11 @@ import reactor.core.publisher.Mono;
  */
 public final class McpConnection implements AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(McpConnection.class);
-
     /** The protocol versions this client accepts from a server; the first is the one it offers. */
     public static final List<String> PROTOCOL_VERSIONS = Handshake.PROTOCOL_VERSIONS;
 
     /** The SDK session's own per-request timeout; it never applies, as requests are sent through the window. */
     private static final Duration SESSION_REQUEST_TIMEOUT = Duration.ofDays(1);
-    /** After stdout closes, how long to wait for the exit code before failing calls without it. */
-    private static final long STDOUT_CLOSED_WAIT_MS = 1000;
-    private static final int REASON_TAIL_CHARS = 4000;
     private static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(10);
 
     private final String moduleId;
@@ -87,14 +74,8 @@ public final class McpConnection implements AutoCloseable {
     private final ToolCatalog catalog;
     private final Surface surface;
     private final NotificationHub notifications;
-    private volatile McpClientSession session;
+    private final SessionLifecycle lifecycle;
     private volatile InitializeResult init;
-    private volatile ProcessExit exit;
-
-    private final Object closeLock = new Object();
-    private CompletableFuture<McpBoundaryError> closing; // guarded by closeLock; completes with null when ok
-    private volatile boolean closed;
-    private volatile StopReport stopReport;
 
     private McpConnection(String moduleId, McpClientOptions options) {
         this.moduleId = moduleId;
@@ -102,9 +83,10 @@ public final class McpConnection implements AutoCloseable {
         this.timer = SharedTimer.acquire();
         this.transport = new ProcessClientTransport(moduleId);
         this.window = new CallWindow(moduleId, options.maxInFlight(), options.maxQueued(), timer, transport);
-        this.catalog = new ToolCatalog(window);
+        this.catalog = new ToolCatalog(window, options.bareTools().orElse(null));
         this.surface = new Surface(window);
         this.notifications = new NotificationHub(moduleId);
+        this.lifecycle = new SessionLifecycle(moduleId, options, timer, transport, window, catalog, notifications);
     }
 
     /**
@@ -134,14 +116,17 @@ public final class McpConnection implements AutoCloseable {
         long deadline = deadline(timeout);
         McpConnection c = new McpConnection(spec.moduleId(), options);
         try {
-            c.transport.start(spec, c.new Events());
+            c.transport.start(spec, c.lifecycle);
         } catch (ProcessBoundaryException e) {
             SharedTimer.release();
             return CompletableFuture.failedFuture(new McpBoundaryException(
                     new McpBoundaryError.ConnectionFailed(spec.moduleId(), e.error().message()), e));
         }
-        c.session = new McpClientSession(SESSION_REQUEST_TIMEOUT, c.transport,
-                new ServerRequests(c.moduleId, options, c.window).handlers(), Map.of(), Function.<Mono<Void>>identity());
+        c.lifecycle.session(new McpClientSession(SESSION_REQUEST_TIMEOUT, c.transport,
+                new ServerRequests(c.moduleId, options, c.window).handlers(), Map.of(), Function.<Mono<Void>>identity()));
+        if (options.bareTools().isPresent()) {
+            return CompletableFuture.completedFuture(c); // a bare server: no handshake
+        }
         CompletableFuture<McpConnection> opened = new CompletableFuture<>();
         Handshake.run(c.window, c.transport, options, timeout.toMillis(), deadline).whenComplete((result, e) -> {
             if (e == null) {
@@ -167,19 +152,22 @@ public final class McpConnection implements AutoCloseable {
         return transport.process().pid();
     }
 
-    /** The protocol version agreed in {@code initialize}. */
+    /** The protocol version agreed in {@code initialize} (null for a bare server). */
     public String protocolVersion() {
-        return init.protocolVersion();
+        InitializeResult i = init;
+        return i == null ? null : i.protocolVersion();
     }
 
-    /** The server's capabilities as it announced them in {@code initialize}. */
+    /** The server's capabilities as it announced them in {@code initialize} (null for a bare server). */
     public McpSchema.ServerCapabilities serverCapabilities() {
-        return init.capabilities();
+        InitializeResult i = init;
+        return i == null ? null : i.capabilities();
     }
 
-    /** The server's name and version as it sent them in {@code initialize}. */
+    /** The server's name and version as it sent them in {@code initialize} (null for a bare server). */
     public McpSchema.Implementation serverInfo() {
-        return init.serverInfo();
+        InitializeResult i = init;
+        return i == null ? null : i.serverInfo();
     }
 
     /** The last bytes the server wrote to stderr (bounded by the process spec). */
@@ -239,7 +227,7 @@ public final class McpConnection implements AutoCloseable {
     public McpToolCall startCall(String tool, JsonNode arguments, McpCallOptions options) {
         Objects.requireNonNull(tool, "tool");
         Objects.requireNonNull(options, "options");
-        return ToolCallHandle.start(window, catalog, tool, arguments, options);
+        return ToolCallHandle.start(window, catalog, tool, arguments, options, this.options.bareTools().isPresent());
     }
 
     /**
@@ -378,46 +366,12 @@ public final class McpConnection implements AutoCloseable {
 
     /** Closes with {@code ladder} fitted to {@code timeout}; completes with the close error, or null when ok. */
     CompletableFuture<McpBoundaryError> closeAsync(Duration timeout, StopLadder ladder) {
-        CompletableFuture<McpBoundaryError> result;
-        synchronized (closeLock) {
-            if (closing != null) {
-                return closing.copy();
-            }
-            closed = true;
-            result = new CompletableFuture<>();
-            closing = result;
-        }
-        terminate(Termination.of("the connection to module '" + moduleId + "' was closed"));
-        notifications.closeAll();
-        long timeoutMs = Math.max(1, timeout.toMillis());
-        ModuleProcess process = transport.process();
-        process.closeStdin(); // at once: the ladder's first step starts on another thread
-        ScheduledFuture<?> bound = schedule(() -> result.complete(new McpBoundaryError.Timeout(moduleId, "close", timeoutMs)),
-                timeoutMs);
-        process.stopAsync(fit(ladder, timeout)).whenComplete((report, e) -> {
-            if (bound != null) {
-                bound.cancel(false);
-            }
-            stopReport = report;
-            result.complete(closeError(report, e, ladder));
-        });
-        result.whenComplete((error, e) -> SharedTimer.release());
-        return result.copy();
+        return lifecycle.close(timeout, ladder);
     }
 
-    private McpBoundaryError closeError(StopReport report, Throwable e, StopLadder ladder) {
-        if (e != null) {
-            return new McpBoundaryError.CloseFailed(moduleId, String.valueOf(unwrap(e)));
-        }
-        if (report.survivors() > 0) {
-            return new McpBoundaryError.CloseFailed(moduleId,
-                    report.survivors() + " process(es) of the server's tree survived the stop ladder");
-        }
-        if ((report.stage() == StopStage.KILLED || report.stage() == StopStage.EXITED_AFTER_SIGTERM)
-                && ladder == options.stopLadder()) {
-            log.warn("module '{}': the server did not exit on stdin EOF; stopped with {}", moduleId, report.stage());
-        }
-        return null;
+    /** {@code ladder} with its graces shortened in proportion so that they add up to at most 90% of {@code timeout}. */
+    static StopLadder fit(StopLadder ladder, Duration timeout) {
+        return SessionLifecycle.fit(ladder, timeout);
     }
 
     /** How many late answers to timed-out or cancelled requests were dropped. */
@@ -427,92 +381,7 @@ public final class McpConnection implements AutoCloseable {
 
     /** What the stop ladder did on close (null before close). */
     StopReport stopReport() {
-        return stopReport;
-    }
-
-    // ---- process events
-
-    /** The transport's events: answers, notifications, and the end of the child's output. */
-    private final class Events implements ProcessClientTransport.Inbound {
-        @Override
-        public void response(McpSchema.JSONRPCResponse response) {
-            window.onResponse(response);
-        }
-
-        @Override
-        public void notification(McpSchema.JSONRPCNotification notification) {
-            String method = notification.method();
-            if (McpSchema.METHOD_NOTIFICATION_PROGRESS.equals(method)) {
-                window.onProgress((JsonNode) notification.params());
-                return;
-            }
-            if (CallWindow.CANCELLED.equals(method)) {
-                log.debug("module '{}' cancelled one of its requests: {}", moduleId, notification.params());
-                return;
-            }
-            if (McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED.equals(method)) {
-                catalog.refresh();
-            } else if (McpSchema.METHOD_NOTIFICATION_MESSAGE.equals(method)) {
-                log.debug("module '{}' logged: {}", moduleId, notification.params());
-            }
-            notifications.publish(notification);
-        }
-
-        @Override
-        public void lineTooLong(int limit, String knownId) {
-            window.onLineTooLong(limit, knownId);
-        }
-
-        /** No answer can come any more; wait a little for the exit code, which makes the better reason. */
-        @Override
-        public void stdoutClosed() {
-            if (window.termination() != null) {
-                return;
-            }
-            schedule(() -> {
-                ProcessExit e = exit;
-                terminate(e != null ? exitTermination(e) : Termination.of("module '" + moduleId + "' closed its stdout"));
-            }, STDOUT_CLOSED_WAIT_MS);
-        }
-
-        @Override
-        public void exited(ProcessExit e) {
-            exit = e;
-            terminate(exitTermination(e));
-        }
-    }
-
-    private static Termination exitTermination(ProcessExit e) {
-        String tail = e.stderrTail().strip();
-        String shown = tail.length() > REASON_TAIL_CHARS ? "..." + tail.substring(tail.length() - REASON_TAIL_CHARS) : tail;
-        return new Termination("the server process (pid " + e.pid() + ") exited with code " + e.exitCode()
-                + (shown.isEmpty() ? " and wrote nothing to stderr" : "; stderr tail: " + shown),
-                OptionalInt.of(e.exitCode()), tail);
-    }
-
-    /** Schedules {@code task} on the shared timer; runs it now (and returns null) when the timer is gone. */
-    private ScheduledFuture<?> schedule(Runnable task, long delayMs) {
-        try {
-            return timer.schedule(task, delayMs, TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException e) {
-            task.run();
-            return null;
-        }
-    }
-
-    /** Fails everything in flight or queued; later calls fail at once. */
-    private void terminate(Termination t) {
-        if (!window.terminate(t)) {
-            return;
-        }
-        if (!closed) {
-            log.warn("module '{}': MCP session ended: {}", moduleId, t.reason());
-        }
-        transport.shutdown();
-        McpClientSession s = session;
-        if (s != null) {
-            s.close();
-        }
+        return lifecycle.stopReport();
     }
 
     // ---- helpers
@@ -563,16 +432,4 @@ public final class McpConnection implements AutoCloseable {
         return System.nanoTime() + validated(timeout).toNanos();
     }
 
-    /** {@code ladder} with its graces shortened in proportion so that they add up to at most 90% of {@code timeout}. */
-    static StopLadder fit(StopLadder ladder, Duration timeout) {
-        long total = ladder.stdinGrace().toNanos() + ladder.termGrace().toNanos() + ladder.killWait().toNanos();
-        long budget = timeout.toNanos() / 10 * 9;
-        if (total <= budget) {
-            return ladder;
-        }
-        double scale = (double) budget / total;
-        return new StopLadder(Duration.ofNanos((long) (ladder.stdinGrace().toNanos() * scale)),
-                Duration.ofNanos((long) (ladder.termGrace().toNanos() * scale)),
-                Duration.ofNanos((long) (ladder.killWait().toNanos() * scale)));
-    }
 }

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.mcp.internal.SharedTimer;
 
-/** PER_CALL mode: spawn, initialize, list, call, close, with the error table of the spec. */
+/** PER_CALL mode: spawn, initialize, list, call, close, and how each step fails. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class PerCallTest {
 

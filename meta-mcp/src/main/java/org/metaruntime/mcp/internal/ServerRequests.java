@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import org.metaruntime.mcp.McpCallOptions;
@@ -21,8 +22,8 @@ import reactor.core.publisher.Mono;
 /**
  * Answers the requests a server sends to the client: {@code ping}; and {@code sampling/createMessage},
  * {@code elicitation/create} and {@code roots/list}, each by the handler of the call in flight when exactly one
- * call on the wire names a handler for it, else by the connection's handler (for {@code roots/list}: the
- * configured roots), else with JSON-RPC error -32601. Handlers run on the module's stdout thread and return a
+ * call on the wire names a handler for it, else by the connection's handler (for {@code roots/list}: its handler,
+ * else the configured roots), else with JSON-RPC error -32601. Handlers run on the module's stdout thread and return a
  * stage; nothing here waits for the host. Thread-safe.
  */
 public final class ServerRequests {
@@ -42,8 +43,9 @@ public final class ServerRequests {
     public Map<String, McpClientSession.RequestHandler<?>> handlers() {
         Map<String, McpClientSession.RequestHandler<?>> handlers = new HashMap<>();
         handlers.put(McpSchema.METHOD_PING, params -> Mono.just(Json.MAPPER.createObjectNode()));
+        JsonNode roots = roots(options.roots());
         handlers.put(McpSchema.METHOD_ROOTS_LIST, routed(McpSchema.METHOD_ROOTS_LIST, McpCallOptions::rootsHandler,
-                (module, params) -> java.util.concurrent.CompletableFuture.completedFuture(roots(options.roots()))));
+                options.rootsHandler().orElse((module, params) -> CompletableFuture.completedFuture(roots.deepCopy()))));
         handlers.put(McpSchema.METHOD_SAMPLING_CREATE_MESSAGE, routed(McpSchema.METHOD_SAMPLING_CREATE_MESSAGE,
                 McpCallOptions::samplingHandler, options.samplingHandler().orElse(null)));
         handlers.put(McpSchema.METHOD_ELICITATION_CREATE, routed(McpSchema.METHOD_ELICITATION_CREATE,

@@ -22,7 +22,7 @@ public final class ToolCallHandle implements McpToolCall {
     private final HandleFuture<McpSchema.CallToolResult> result = new HandleFuture<>(this::cancel);
     private final HandleFuture<JsonNode> payload = new HandleFuture<>(this::cancel);
 
-    private ToolCallHandle(String moduleId, String tool, Request request) {
+    private ToolCallHandle(String moduleId, String tool, Request request, boolean bare) {
         this.moduleId = moduleId;
         this.tool = tool;
         this.request = request;
@@ -33,13 +33,14 @@ public final class ToolCallHandle implements McpToolCall {
                 payload.completeExceptionally(cause);
                 return;
             }
+            JsonNode answer = bare ? ToolResults.wrapBare(raw) : raw;
             try {
-                result.complete(ToolResults.toResult(moduleId, tool, raw));
+                result.complete(ToolResults.toResult(moduleId, tool, answer));
             } catch (RuntimeException e) {
                 result.completeExceptionally(e);
             }
             try {
-                payload.complete(ToolResults.toPayload(moduleId, tool, raw));
+                payload.complete(ToolResults.toPayload(moduleId, tool, answer));
             } catch (RuntimeException e) {
                 payload.completeExceptionally(e);
             }
@@ -48,18 +49,20 @@ public final class ToolCallHandle implements McpToolCall {
 
     /**
      * Starts {@code tool}: refreshes the catalog once when it does not list the tool, then submits the call to the
-     * window. Never throws for a failure of the call: the handle's futures fail instead.
+     * window. Never throws for a failure of the call: the handle's futures fail instead. A {@code bare} server's
+     * answer that is not a {@code CallToolResult} is wrapped into one.
      */
     public static ToolCallHandle start(CallWindow window, ToolCatalog catalog, String tool, JsonNode arguments,
-                                       McpCallOptions options) {
+                                       McpCallOptions options, boolean bare) {
         String moduleId = window.moduleId();
         long timeoutNanos = options.timeout().toNanos();
         long deadline = System.nanoTime() + timeoutNanos;
         ObjectNode params = Json.MAPPER.createObjectNode();
         params.put("name", tool);
+        options.meta().ifPresent(meta -> params.set("_meta", meta));
         Request r = window.create(Request.Kind.CALL, McpSchema.METHOD_TOOLS_CALL, "call_tool:" + tool,
                 tool, params, options.timeout().toMillis(), deadline, options);
-        ToolCallHandle handle = new ToolCallHandle(moduleId, tool, r);
+        ToolCallHandle handle = new ToolCallHandle(moduleId, tool, r, bare);
         if (arguments == null || arguments.isNull() || arguments.isMissingNode()) {
             params.putObject("arguments");
         } else if (arguments.isObject()) {

@@ -27,15 +27,23 @@ public final class ToolCatalog {
     private static final Duration REFRESH_TIMEOUT = Duration.ofSeconds(30);
 
     private final CallWindow window;
+    private final List<McpSchema.Tool> declared;
     private volatile List<McpSchema.Tool> tools = List.of();
     private volatile List<String> names = List.of();
     private volatile Set<String> nameSet = Set.of();
     private final AtomicBoolean refreshing = new AtomicBoolean();
     private final AtomicBoolean refreshAgain = new AtomicBoolean();
 
-    /** A catalog listing through {@code window}; empty until the first {@link #fetch}. */
-    public ToolCatalog(CallWindow window) {
+    /**
+     * A catalog listing through {@code window}, empty until the first {@link #fetch}; or, with {@code declared}
+     * tools (a bare server that has no {@code tools/list}), those tools, never fetched.
+     */
+    public ToolCatalog(CallWindow window, List<McpSchema.Tool> declared) {
         this.window = window;
+        this.declared = declared;
+        if (declared != null) {
+            cache(declared);
+        }
     }
 
     /** The tools last listed, in server order. */
@@ -55,6 +63,9 @@ public final class ToolCatalog {
 
     /** Lists every page of {@code tools/list} within the deadline and caches the result. */
     public CompletableFuture<List<McpSchema.Tool>> fetch(long timeoutMs, long deadline) {
+        if (declared != null) {
+            return CompletableFuture.completedFuture(declared);
+        }
         String moduleId = window.moduleId();
         return Pages.all(window, Request.Kind.LIST, McpSchema.METHOD_TOOLS_LIST, "list_tools", "tools",
                 ToolCatalog::tool, reason -> new McpBoundaryError.ToolListFailed(moduleId, reason), timeoutMs, deadline)
@@ -84,7 +95,7 @@ public final class ToolCatalog {
 
     /** Refreshes after {@code notifications/tools/list_changed}. */
     public void refresh() {
-        if (window.termination() != null) {
+        if (window.termination() != null || declared != null) {
             return;
         }
         if (!refreshing.compareAndSet(false, true)) {

@@ -51,6 +51,21 @@ public final class ToolResults {
         return content;
     }
 
+    /**
+     * A bare server's answer as a {@code CallToolResult}: unchanged when it is one (an object with a {@code content}
+     * array), else {@code {"content":[{"type":"text","text":<answer as JSON>}],"structuredContent":<answer>}}.
+     */
+    public static JsonNode wrapBare(JsonNode answer) {
+        if (answer != null && answer.isObject() && answer.path("content").isArray()) {
+            return answer;
+        }
+        JsonNode value = answer == null ? com.fasterxml.jackson.databind.node.NullNode.getInstance() : answer;
+        com.fasterxml.jackson.databind.node.ObjectNode wrapped = Json.MAPPER.createObjectNode();
+        wrapped.putArray("content").addObject().put("type", "text").put("text", value.toString());
+        wrapped.set("structuredContent", value);
+        return wrapped;
+    }
+
     private static void check(String moduleId, String tool, JsonNode result) {
         if (result == null || !result.isObject()) {
             throw failed(moduleId, tool, "the server sent a tools/call result that is not an object");
