@@ -186,15 +186,23 @@ class PythonPeerTest {
         for (int i = 0; i < 5; i++) {
             inFlight.add(c.callToolAsync("hang", null, longTimeout));
         }
-        McpBoundaryError crash = errorOf(() -> c.callTool("crash", args("code", 7), longTimeout));
+        McpBoundaryException died = catchThrowableOfType(McpBoundaryException.class,
+                () -> c.callTool("crash", args("code", 7), longTimeout));
+        assertThat(died.exitCode()).hasValue(7);
+        assertThat(died.stderrTail()).contains("fatal: crashed on purpose");
+        assertThat(died.moduleId()).isEqualTo("py");
+        assertThat(died.code()).isEqualTo("mcp.tool_call_failed");
+        McpBoundaryError crash = died.error();
         assertThat(crash).isInstanceOf(McpBoundaryError.ToolCallFailed.class);
         assertThat(((McpBoundaryError.ToolCallFailed) crash).reason()).contains("exited with code 7")
                 .contains("fatal: crashed on purpose");
         for (CompletableFuture<JsonNode> f : inFlight) {
             assertThat(f).failsWithin(T).withThrowableThat().havingRootCause()
-                    .isInstanceOfSatisfying(McpBoundaryException.class, e -> assertThat(e.error())
-                            .isInstanceOfSatisfying(McpBoundaryError.ToolCallFailed.class,
-                                    t -> assertThat(t.reason()).contains("exited with code 7")));
+                    .isInstanceOfSatisfying(McpBoundaryException.class, e -> {
+                        assertThat(e.exitCode()).hasValue(7);
+                        assertThat(e.error()).isInstanceOfSatisfying(McpBoundaryError.ToolCallFailed.class,
+                                t -> assertThat(t.reason()).contains("exited with code 7"));
+                    });
         }
         assertThat(c.exitFuture().get(10, TimeUnit.SECONDS).exitCode()).isEqualTo(7);
         assertThat(c.isOpen()).isFalse();
@@ -290,8 +298,8 @@ class PythonPeerTest {
     @Test
     void hangAtInitializeIsConnectTimeoutAndKillsTheServer() {
         McpBoundaryError e = errorOf(() -> McpConnection.open(Peers.python("py", dir.resolve("pid"), "--hang-at", "initialize"),
-                McpClientOptions.defaults(), Duration.ofMillis(1500)));
-        assertThat(e).isEqualTo(new McpBoundaryError.Timeout("py", "connect", 1500));
+                McpClientOptions.defaults(), Duration.ofSeconds(4)));
+        assertThat(e).isEqualTo(new McpBoundaryError.Timeout("py", "connect", 4000));
         Peers.assertGone(dir.resolve("pid"));
     }
 
@@ -314,11 +322,14 @@ class PythonPeerTest {
 
     @Test
     void aServerThatExitsDuringInitializeIsConnectionFailedWithItsExitCode() {
-        McpBoundaryError e = errorOf(() -> McpConnection.open(
+        McpBoundaryException thrown = catchThrowableOfType(McpBoundaryException.class, () -> McpConnection.open(
                 org.metaruntime.supervisor.ProcessSpec.builder("py").command(Peers.tool("python3"), "-c",
                         "import sys; sys.stderr.write('no config\\n'); sys.exit(4)").build(),
                 McpClientOptions.defaults(), Duration.ofMinutes(1)));
-        assertThat(((McpBoundaryError.ConnectionFailed) e).reason()).contains("exited with code 4").contains("no config");
+        assertThat(((McpBoundaryError.ConnectionFailed) thrown.error()).reason()).contains("exited with code 4")
+                .contains("no config");
+        assertThat(thrown.exitCode()).hasValue(4);
+        assertThat(thrown.stderrTail()).contains("no config");
     }
 
     @Test
@@ -340,7 +351,7 @@ class PythonPeerTest {
     @Test
     void hangingToolsListInTheProbeIsListToolsTimeout() {
         McpBoundaryError e = errorOf(() -> McpProbe.probe(Peers.python("py", dir.resolve("pid"), "--hang-at", "tools/list"),
-                McpClientOptions.defaults(), Duration.ofSeconds(2)));
+                McpClientOptions.defaults(), Duration.ofSeconds(4)));
         assertThat(e).isInstanceOf(McpBoundaryError.Timeout.class);
         assertThat(((McpBoundaryError.Timeout) e).operation()).isEqualTo("list_tools");
         Peers.assertGone(dir.resolve("pid"));

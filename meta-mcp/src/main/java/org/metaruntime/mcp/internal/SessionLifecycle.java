@@ -102,7 +102,12 @@ public final class SessionLifecycle implements ProcessClientTransport.Inbound {
         window.onLineTooLong(limit, knownId);
     }
 
-    /** No answer can come any more; wait a little for the exit code, which makes the better reason. */
+    /**
+     * No answer can come any more. The exit makes the better reason (its code and stderr tail), so the session ends
+     * with it: at once when the process exited, or when its exit is reported (the process layer reports every exit,
+     * within its drain timeout). Only a process still alive a second after closing its stdout ends the session
+     * without an exit code.
+     */
     @Override
     public void stdoutClosed() {
         if (window.termination() != null) {
@@ -110,7 +115,12 @@ public final class SessionLifecycle implements ProcessClientTransport.Inbound {
         }
         schedule(() -> {
             ProcessExit e = exit;
-            terminate(e != null ? exitTermination(e) : Termination.of("module '" + moduleId + "' closed its stdout"));
+            if (e != null) {
+                terminate(exitTermination(e));
+            } else if (transport.process().isAlive()) {
+                terminate(Termination.of("module '" + moduleId + "' closed its stdout"));
+            }
+            // else it exited: exited() follows with the exit code and stderr tail
         }, STDOUT_CLOSED_WAIT_MS);
     }
 
