@@ -102,19 +102,20 @@ class ProgressTest {
     void progressNeverExtendsTheTimeoutUnlessAskedTo() {
         McpConnection c = everything();
         Recorder recorder = new Recorder();
-        McpToolCall limited = c.startCall("trigger-long-running-operation", longRunning(3, 12),
-                McpCallOptions.builder(Duration.ofMillis(1500)).onProgress(recorder::accept).build());
+        // 16 steps of 0.25 s: 4 s in all, twice the timeout, but never more than 0.25 s without progress
+        McpToolCall limited = c.startCall("trigger-long-running-operation", longRunning(4, 16),
+                McpCallOptions.builder(Duration.ofSeconds(2)).onProgress(recorder::accept).build());
         CompletionException e = catchThrowableOfType(CompletionException.class, limited.payload()::join);
         assertThat(((McpBoundaryException) e.getCause()).error()).isEqualTo(new McpBoundaryError.Timeout("everything",
-                "call_tool:trigger-long-running-operation", 1500));
-        assertThat(recorder.updates).isNotEmpty().hasSizeLessThan(12);
+                "call_tool:trigger-long-running-operation", 2000));
+        assertThat(recorder.updates).hasSizeLessThan(16);
 
         Recorder reset = new Recorder();
-        McpToolCall extended = c.startCall("trigger-long-running-operation", longRunning(3, 12),
-                McpCallOptions.builder(Duration.ofMillis(1500)).onProgress(reset::accept).resetTimeoutOnProgress(true)
+        McpToolCall extended = c.startCall("trigger-long-running-operation", longRunning(4, 16),
+                McpCallOptions.builder(Duration.ofSeconds(2)).onProgress(reset::accept).resetTimeoutOnProgress(true)
                         .build());
-        assertThat(extended.payload().join().asText()).contains("Steps: 12");
-        assertThat(reset.updates).hasSize(12);
+        assertThat(extended.payload().join().asText()).contains("Steps: 16");
+        assertThat(reset.updates).hasSize(16);
     }
 
     @Test
