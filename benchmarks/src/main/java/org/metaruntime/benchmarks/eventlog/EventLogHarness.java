@@ -30,8 +30,10 @@ import org.sqlite.SQLiteDataSource;
  *
  * <ol>
  *   <li><b>Baseline</b>: the same rows inserted into the log's own tables (same schema and indexes) with plain
- *       JDBC: one single-row {@code INSERT} added to a batch per row, 4,096 rows per transaction, JSON serialised
- *       up front, {@code seq} given: the straightforward way to write the same rows.</li>
+ *       JDBC: one single-row {@code INSERT} added to a batch per row, 4,096 rows per transaction, each envelope
+ *       serialised in the loop, {@code seq} given: the straightforward synchronous way to write the same rows.
+ *       Baseline and log alternate for {@code --rounds} rounds (default 3) on fresh tables, so that both see
+ *       the same machine load.</li>
  *   <li><b>Append</b>: {@code N} envelopes appended from one thread as fast as it can (the queue holds them
  *       all, so none is dropped); the figure is {@code N} over the time from the first append until
  *       {@code flush} returns, i.e. what the writer thread sustains with group commit. The time per
@@ -61,6 +63,7 @@ public final class EventLogHarness {
         int rows = 1_000_000;
         int repeat = 300;
         boolean analyze = true;
+        int rounds = 3;
         String pg = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -68,6 +71,7 @@ public final class EventLogHarness {
                 case "--repeat" -> repeat = Integer.parseInt(args[++i]);
                 case "--pg" -> pg = args[++i];
                 case "--no-analyze" -> analyze = false;
+                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -77,7 +81,7 @@ public final class EventLogHarness {
         List<EventEnvelope<UnifiedEvent>> envelopes = envelopes(rows);
         Path dir = Files.createTempDirectory("meta-eventlog-bench-");
         run("sqlite", sqlite(dir.resolve("baseline.sqlite3")), sqlite(dir.resolve("event_log.sqlite3")),
-                envelopes, repeat, analyze);
+                envelopes, repeat, analyze, rounds);
         try (var files = Files.list(dir)) {
             for (Path file : files.toList()) {
                 Files.delete(file);
@@ -86,22 +90,22 @@ public final class EventLogHarness {
         Files.delete(dir);
         if (pg != null) {
             DataSource ds = postgres(pg);
-            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
-                s.execute("DROP TABLE IF EXISTS event_log, event_log_head, mob_event");
-            }
-            run("postgresql", ds, ds, envelopes, repeat, analyze);
+            run("postgresql", ds, ds, envelopes, repeat, analyze, rounds);
         }
     }
 
     private static void run(String name, DataSource baseline, DataSource logSource,
-                            List<EventEnvelope<UnifiedEvent>> envelopes, int repeat, boolean analyze)
+                            List<EventEnvelope<UnifiedEvent>> envelopes, int repeat, boolean analyze, int rounds)
             throws Exception {
         System.out.println("== " + name);
-        double floor = baselineInsert(baseline, envelopes);
-        System.out.printf(Locale.ROOT, "baseline JDBC batch insert: %,.0f rows/s%n", floor);
-        EventLogOptions options = EventLogOptions.builder().instanceId("bench")
-                .queueCapacity(envelopes.size() + 16).build();
-        try (EventLog log = EventLogs.jdbc(logSource, options)) {
+        for (int round = 1; round <= rounds; round++) {
+            dropTables(baseline);
+            double floor = baselineInsert(baseline, envelopes);
+            dropTables(baseline);
+            dropTables(logSource);
+            EventLogOptions options = EventLogOptions.builder().instanceId("bench")
+                    .queueCapacity(envelopes.size() + 16).build();
+            EventLog log = EventLogs.jdbc(logSource, options);
             long start = System.nanoTime();
             for (EventEnvelope<UnifiedEvent> envelope : envelopes) {
                 log.append(envelope);
@@ -112,14 +116,26 @@ public final class EventLogHarness {
             }
             long done = System.nanoTime();
             double rate = envelopes.size() / ((done - start) / 1e9);
-            System.out.printf(Locale.ROOT, "append + group commit: %,.0f envelopes/s sustained (%.2f x baseline);"
-                    + " append() %.0f ns/call%n", rate, rate / floor, (appended - start) / (double) envelopes.size());
             long gaps = log.query(EventQuery.builder().eventType(EventLog.GAP_EVENT_TYPE).build()).events().size();
-            System.out.println("gap rows: " + gaps);
-            if (analyze) {
-                analyze(logSource);
+            System.out.printf(Locale.ROOT, "round %d: baseline %,.0f rows/s; log append + group commit %,.0f"
+                    + " envelopes/s sustained (%.2f x baseline); append() %.0f ns/call; gap rows %d; load %.1f%n",
+                    round, floor, rate, rate / floor, (appended - start) / (double) envelopes.size(), gaps,
+                    java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+            if (round == rounds) {
+                if (analyze) {
+                    analyze(logSource);
+                }
+                queries(log, envelopes.size(), repeat);
             }
-            queries(log, envelopes.size(), repeat);
+            log.close();
+        }
+    }
+
+    private static void dropTables(DataSource ds) throws Exception {
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+            for (String table : new String[] {"event_log", "event_log_head", "mob_event"}) {
+                s.execute("DROP TABLE IF EXISTS " + table);
+            }
         }
     }
 
@@ -179,7 +195,6 @@ public final class EventLogHarness {
 
     private static double baselineInsert(DataSource ds, List<EventEnvelope<UnifiedEvent>> envelopes)
             throws Exception {
-        List<String> json = envelopes.stream().map(EventCodec::toJson).toList();
         EventLogs.jdbc(ds, EventLogOptions.builder().instanceId("bench").build()).close(); // the log's schema
         try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
             c.setAutoCommit(false);
@@ -199,7 +214,7 @@ public final class EventLogHarness {
                     insert.setString(7, event instanceof UnifiedEvent.Module m ? m.event().module() : null);
                     insert.setString(8, event instanceof UnifiedEvent.Agent a ? a.agentId() : null);
                     insert.setString(9, event.eventType());
-                    insert.setString(10, json.get(i));
+                    insert.setString(10, EventCodec.toJson(e));
                     insert.addBatch();
                     if ((i + 1) % 4096 == 0) {
                         insert.executeBatch();
@@ -211,9 +226,6 @@ public final class EventLogHarness {
             }
             double rate = envelopes.size() / ((System.nanoTime() - start) / 1e9);
             c.setAutoCommit(true);
-            s.execute("DROP TABLE event_log");
-            s.execute("DROP TABLE event_log_head");
-            s.execute("DROP TABLE mob_event");
             return rate;
         }
     }

@@ -67,7 +67,12 @@ public final class QueryBuilder {
             sql.append(" AND timestamp_ms <= ?");
             args.add(filter.toMs());
         }
-        sql.append(" ORDER BY seq LIMIT ?");
+        boolean timeOnly = filter.module() == null && filter.agentId() == null && filter.eventType() == null
+                && (filter.fromMs() > 0 || filter.toMs() < Long.MAX_VALUE);
+        // A time range alone: order by an expression so that the planner reads the range through the time
+        // index and sorts it, instead of walking the whole log in seq order looking for the range (timestamps
+        // follow seq, which the planner cannot know).
+        sql.append(timeOnly ? " ORDER BY seq + 0 LIMIT ?" : " ORDER BY seq LIMIT ?");
         args.add(query.limit() + 1);
         return bind(connection, sql.toString(), args);
     }

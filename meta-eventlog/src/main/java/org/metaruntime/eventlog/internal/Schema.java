@@ -46,7 +46,11 @@ public final class Schema {
                         + "event_type TEXT NOT NULL, "
                         + "envelope TEXT NOT NULL)",
                 "CREATE INDEX IF NOT EXISTS event_log_module ON event_log (module, seq) WHERE module IS NOT NULL",
+                "CREATE INDEX IF NOT EXISTS event_log_module_type ON event_log (module, event_type, seq)"
+                        + " WHERE module IS NOT NULL",
                 "CREATE INDEX IF NOT EXISTS event_log_agent ON event_log (agent_id, seq) WHERE agent_id IS NOT NULL",
+                "CREATE INDEX IF NOT EXISTS event_log_agent_type ON event_log (agent_id, event_type, seq)"
+                        + " WHERE agent_id IS NOT NULL",
                 "CREATE INDEX IF NOT EXISTS event_log_type ON event_log (event_type, seq)",
                 "CREATE INDEX IF NOT EXISTS event_log_time ON event_log (timestamp_ms, seq)",
                 "CREATE TABLE IF NOT EXISTS mob_event ("
