@@ -76,11 +76,22 @@ public final class CallWindow {
     }
 
     /**
-     * A new request whose deadline runs from now: {@code deadlineNanos} ({@link System#nanoTime()} based).
-     * With a progress listener in {@code callOptions}, {@code params} gets a {@code _meta.progressToken} unique to it.
+     * A new request whose deadline runs from now: {@code deadlineNanos} ({@link System#nanoTime()} based), enforced
+     * by the shared timer. With a progress listener in {@code callOptions}, {@code params} gets a
+     * {@code _meta.progressToken} unique to it.
      */
     public Request create(Request.Kind kind, String method, String operation, String tool, ObjectNode params,
                           long timeoutMs, long deadlineNanos, McpCallOptions callOptions) {
+        return create(kind, method, operation, tool, params, timeoutMs, deadlineNanos, callOptions, true);
+    }
+
+    /**
+     * Like {@link #create(Request.Kind, String, String, String, ObjectNode, long, long, McpCallOptions)}; with
+     * {@code timed} false no timer is armed: the caller waiting for the request must {@link Request#expire()} it
+     * at its {@link Request#deadline()}.
+     */
+    public Request create(Request.Kind kind, String method, String operation, String tool, ObjectNode params,
+                          long timeoutMs, long deadlineNanos, McpCallOptions callOptions, boolean timed) {
         String token = null;
         if (callOptions != null && callOptions.onProgress().isPresent()) {
             token = "meta-progress-" + tokens.incrementAndGet();
@@ -88,7 +99,8 @@ public final class CallWindow {
             (meta instanceof ObjectNode ? (ObjectNode) meta : params.putObject("_meta")).put("progressToken", token);
         }
         long timeoutNanos = callOptions != null ? callOptions.timeout().toNanos() : Math.max(0, deadlineNanos - System.nanoTime());
-        Request r = new Request(this, kind, method, operation, tool, params, timeoutMs, timeoutNanos, callOptions, token);
+        Request r = new Request(this, kind, method, operation, tool, params, timeoutMs, timeoutNanos, callOptions, token,
+                timed);
         if (token != null) {
             progressTokens.put(token, r);
         }

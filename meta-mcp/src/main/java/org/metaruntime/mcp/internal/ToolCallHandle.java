@@ -50,10 +50,11 @@ public final class ToolCallHandle implements McpToolCall {
     /**
      * Starts {@code tool}: refreshes the catalog once when it does not list the tool, then submits the call to the
      * window. Never throws for a failure of the call: the handle's futures fail instead. A {@code bare} server's
-     * answer that is not a {@code CallToolResult} is wrapped into one.
+     * answer that is not a {@code CallToolResult} is wrapped into one. With {@code timed} false the caller, waiting,
+     * enforces the deadline ({@link Request#expire()}); no timer is armed.
      */
     public static ToolCallHandle start(CallWindow window, ToolCatalog catalog, String tool, JsonNode arguments,
-                                       McpCallOptions options, boolean bare) {
+                                       McpCallOptions options, boolean bare, boolean timed) {
         String moduleId = window.moduleId();
         long timeoutNanos = options.timeout().toNanos();
         long deadline = System.nanoTime() + timeoutNanos;
@@ -61,7 +62,7 @@ public final class ToolCallHandle implements McpToolCall {
         params.put("name", tool);
         options.meta().ifPresent(meta -> params.set("_meta", meta));
         Request r = window.create(Request.Kind.CALL, McpSchema.METHOD_TOOLS_CALL, "call_tool:" + tool,
-                tool, params, options.timeout().toMillis(), deadline, options);
+                tool, params, options.timeout().toMillis(), deadline, options, timed);
         ToolCallHandle handle = new ToolCallHandle(moduleId, tool, r, bare);
         if (arguments == null || arguments.isNull() || arguments.isMissingNode()) {
             params.putObject("arguments");
