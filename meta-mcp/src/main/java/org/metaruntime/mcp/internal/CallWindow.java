@@ -43,6 +43,9 @@ public final class CallWindow {
         boolean alive();
     }
 
+    /** The calls waiting to be sent by the {@link #sendNext} loop running on this thread, if any. */
+    private static final ThreadLocal<ArrayDeque<Request>> NEXT_SENDS = new ThreadLocal<>();
+
     private final String moduleId;
     private final int maxInFlight;
     private final int maxQueued;
@@ -235,13 +238,13 @@ public final class CallWindow {
         if (!terminated.compareAndSet(null, t)) {
             return false;
         }
-        for (Request r : new ArrayList<>(onTheWire.values())) {
-            r.fail(t);
-        }
         List<Request> waiting;
         synchronized (slots) {
             waiting = new ArrayList<>(queue);
-            queue.clear();
+            queue.clear(); // first: a failed call then frees its slot without starting a queued one
+        }
+        for (Request r : new ArrayList<>(onTheWire.values())) {
+            r.fail(t);
         }
         for (Request r : waiting) {
             r.fail(t);
@@ -322,7 +325,28 @@ public final class CallWindow {
             }
         }
         if (next != null) {
-            send(next);
+            sendNext(next);
+        }
+    }
+
+    /**
+     * Sends the call that got a freed slot. A send that fails at once frees the slot again for the next queued
+     * call: those sends run one after the other in a loop on this thread, never nested, however long the queue.
+     */
+    private void sendNext(Request next) {
+        ArrayDeque<Request> pending = NEXT_SENDS.get();
+        if (pending != null) {
+            pending.add(next);
+            return;
+        }
+        pending = new ArrayDeque<>();
+        NEXT_SENDS.set(pending);
+        try {
+            for (Request r = next; r != null; r = pending.poll()) {
+                send(r);
+            }
+        } finally {
+            NEXT_SENDS.remove();
         }
     }
 
