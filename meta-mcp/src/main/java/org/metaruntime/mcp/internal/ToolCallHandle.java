@@ -21,6 +21,9 @@ public final class ToolCallHandle implements McpToolCall {
     private final Request request;
     private final HandleFuture<McpSchema.CallToolResult> result = new HandleFuture<>(this::cancel);
     private final HandleFuture<JsonNode> payload = new HandleFuture<>(this::cancel);
+    /** The server's answer once it arrived (a call that only wants the payload never converts it to a record). */
+    private volatile JsonNode answer;
+    private volatile boolean resultWanted;
 
     private ToolCallHandle(String moduleId, String tool, Request request, boolean bare) {
         this.moduleId = moduleId;
@@ -33,18 +36,29 @@ public final class ToolCallHandle implements McpToolCall {
                 payload.completeExceptionally(cause);
                 return;
             }
-            JsonNode answer = bare ? ToolResults.wrapBare(raw) : raw;
-            try {
-                result.complete(ToolResults.toResult(moduleId, tool, answer));
-            } catch (RuntimeException e) {
-                result.completeExceptionally(e);
-            }
+            answer = bare ? ToolResults.wrapBare(raw) : raw;
             try {
                 payload.complete(ToolResults.toPayload(moduleId, tool, answer));
             } catch (RuntimeException e) {
                 payload.completeExceptionally(e);
             }
+            if (resultWanted) {
+                completeResult();
+            }
         });
+    }
+
+    /** Converts the answer to the SDK's record, once someone asked for it and it arrived. */
+    private void completeResult() {
+        JsonNode a = answer;
+        if (a == null || result.isDone()) {
+            return;
+        }
+        try {
+            result.complete(ToolResults.toResult(moduleId, tool, a));
+        } catch (RuntimeException e) {
+            result.completeExceptionally(e);
+        }
     }
 
     /**
@@ -104,6 +118,8 @@ public final class ToolCallHandle implements McpToolCall {
 
     @Override
     public CompletableFuture<McpSchema.CallToolResult> result() {
+        resultWanted = true;
+        completeResult();
         return result;
     }
 
