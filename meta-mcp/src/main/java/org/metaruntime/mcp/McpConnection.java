@@ -111,7 +111,8 @@ public final class McpConnection implements AutoCloseable {
     static CompletableFuture<McpConnection> openAsync(ProcessSpec spec, McpClientOptions options, Duration timeout) {
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(options, "options");
-        long deadline = deadline(timeout);
+        Duration bounded = Waits.validated(timeout);
+        long deadline = deadline(bounded);
         McpConnection c = new McpConnection(spec.moduleId(), options);
         try {
             c.transport.start(spec, c.lifecycle);
@@ -126,7 +127,7 @@ public final class McpConnection implements AutoCloseable {
             return CompletableFuture.completedFuture(c); // a bare server: no handshake
         }
         CompletableFuture<McpConnection> opened = new CompletableFuture<>();
-        Handshake.run(c.window, c.transport, options, timeout.toMillis(), deadline).whenComplete((result, e) -> {
+        Handshake.run(c.window, c.transport, options, bounded.toMillis(), deadline).whenComplete((result, e) -> {
             if (e == null) {
                 c.init = result;
                 opened.complete(c);

@@ -74,12 +74,16 @@ final class Waits {
         return cause;
     }
 
+    /** The longest timeout honoured; a longer one counts as this (so no deadline arithmetic overflows). */
+    static final Duration MAX_TIMEOUT = Duration.ofDays(365L * 100);
+
+    /** {@code timeout}, checked positive and capped at {@link #MAX_TIMEOUT}. */
     static Duration validated(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive, got " + timeout);
         }
-        return timeout;
+        return timeout.compareTo(MAX_TIMEOUT) > 0 ? MAX_TIMEOUT : timeout;
     }
 
     static long deadline(Duration timeout) {
