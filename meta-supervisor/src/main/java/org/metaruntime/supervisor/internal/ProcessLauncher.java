@@ -13,7 +13,7 @@ import org.metaruntime.supervisor.ProcessSpec;
 /**
  * Spawns a child from a {@link ProcessSpec}: the argv (no shell), the working directory, the environment (the
  * inherited one or only the pass-through names, then the ProcessSpec's variables, then
- * {@value ProcessSpec#TOKEN_ENV}{@code =<unique token>}), all three stdio streams as pipes. Stateless and
+ * {@value ProcessSpec#TOKEN_ENV}{@code =<unique token>} and {@value ProcessSpec#HOST_TOKEN_ENV}), all three stdio streams as pipes. Stateless and
  * thread-safe.
  */
 public final class ProcessLauncher {
@@ -68,6 +68,8 @@ public final class ProcessLauncher {
         }
         env.putAll(spec.env());
         env.put(ProcessSpec.TOKEN_ENV, token);
+        env.put(ProcessSpec.HOST_TOKEN_ENV, HostWatchdog.hostToken());
+        HostWatchdog.ensureStarted();
         long forksBeforeSpawn = ProcessTree.forksSinceBoot();
         try {
             return new Launched(builder.start(), token, forksBeforeSpawn);
