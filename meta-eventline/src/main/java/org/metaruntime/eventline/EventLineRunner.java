@@ -35,7 +35,8 @@ import org.metaruntime.supervisor.StopLadder;
  * cancellation) or {@code Normalize(NormalizationError)} (the line is not a valid event); a failed run or
  * attempt leaves no process behind. A line that arrives after the deadline is a timeout. A timeout longer than
  * {@link Deadline#MAX_TIMEOUT} (100 years) is clamped to it. No thread waits for a call: the timeouts run on
- * the runner's {@link Scheduler}, the rest on the process layer's threads.
+ * the runner's {@link Scheduler} (by default the process layer's timer), the rest on the process layer's
+ * threads.
  *
  * <p>Immutable and thread-safe: one runner serves any number of concurrent runs.
  *
@@ -72,21 +73,17 @@ public final class EventLineRunner {
      */
     public static final StopLadder KILL_LADDER = FirstEventWait.KILL_LADDER;
 
-    private static final class SharedScheduler {
-        static final Scheduler INSTANCE = Scheduler.daemon();
-    }
-
     private final StopLadder stopLadder;
     private final Scheduler scheduler;
     private final LongSupplier ticker;
 
     private EventLineRunner(Builder builder) {
         this.stopLadder = builder.stopLadder;
-        this.scheduler = builder.scheduler != null ? builder.scheduler : SharedScheduler.INSTANCE;
+        this.scheduler = builder.scheduler;
         this.ticker = builder.ticker;
     }
 
-    /** A runner with the defaults ({@link #DEFAULT_STOP_LADDER}, a shared daemon scheduler). */
+    /** A runner with the defaults ({@link #DEFAULT_STOP_LADDER}, {@link Scheduler#shared()}). */
     public static EventLineRunner create() {
         return builder().build();
     }
@@ -193,7 +190,7 @@ public final class EventLineRunner {
     /** Builds an {@link EventLineRunner}. Not thread-safe; the runner it builds is. */
     public static final class Builder {
         private StopLadder stopLadder = DEFAULT_STOP_LADDER;
-        private Scheduler scheduler;
+        private Scheduler scheduler = Scheduler.shared();
         private LongSupplier ticker = System::nanoTime;
 
         private Builder() {
@@ -210,8 +207,9 @@ public final class EventLineRunner {
         }
 
         /**
-         * Where the timeouts and exit graces run (default: one daemon scheduler shared by every runner, never
-         * closed). The caller owns a scheduler it passes and must keep it open while runs are in progress.
+         * Where the timeouts and exit graces run (default {@link Scheduler#shared()}: the process layer's timer,
+         * whose thread exists only while something is pending). The caller owns a scheduler it passes and must
+         * keep it open while runs are in progress.
          */
         public Builder scheduler(Scheduler scheduler) {
             this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
