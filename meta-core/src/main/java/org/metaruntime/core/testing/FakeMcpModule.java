@@ -20,10 +20,9 @@ import org.metaruntime.core.ModuleBoundaryKind;
 import org.metaruntime.core.RuntimeBoundaryError;
 import org.metaruntime.core.internal.BoundaryFailure;
 import org.metaruntime.core.internal.ChildExit;
+import org.metaruntime.core.internal.McpBoundary;
+import org.metaruntime.core.internal.McpChild;
 import org.metaruntime.core.internal.ModuleBoundary;
-import org.metaruntime.core.internal.ModuleChild;
-import org.metaruntime.events.EventEnvelope;
-import org.metaruntime.events.UnifiedEvent;
 import org.metaruntime.mcp.McpBoundaryError;
 
 /**
@@ -124,22 +123,12 @@ public final class FakeMcpModule implements FakeModule {
     @Override
     public ModuleBoundary boundary(Executor executor) {
         Objects.requireNonNull(executor, "executor");
-        return new ModuleBoundary() {
+        return new McpBoundary() {
             @Override
-            public ModuleBoundaryKind kind() {
-                return ModuleBoundaryKind.MCP;
-            }
-
-            @Override
-            public ModuleChild start(Duration timeout) {
+            public McpChild start(Duration timeout) {
                 Connection connection = connect();
                 connection.executor = executor;
                 return connection;
-            }
-
-            @Override
-            public EventEnvelope<UnifiedEvent> runOnce(Duration timeout) {
-                throw new UnsupportedOperationException("an MCP fake has no one-shot event");
             }
 
             @Override
@@ -158,7 +147,7 @@ public final class FakeMcpModule implements FakeModule {
         };
     }
 
-    private final class Connection extends FakeChildren.Base {
+    private final class Connection extends FakeChildren.Base implements McpChild {
         private final Map<CompletableFuture<JsonNode>, String> inFlight = new ConcurrentHashMap<>();
         private volatile Executor executor;
 

@@ -1,0 +1,102 @@
+package org.metaruntime.core.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import org.metaruntime.core.ModuleBoundaryKind;
+import org.metaruntime.core.ModuleRouteError;
+import org.metaruntime.core.ModuleRouteException;
+import org.metaruntime.core.ModuleRouteRequest;
+import org.metaruntime.core.ModuleRouteResponse;
+import org.metaruntime.core.RuntimeBoundaryError;
+import org.metaruntime.core.RuntimeOptions;
+import org.metaruntime.mcp.McpBoundaryError;
+import org.metaruntime.supervisor.ModuleSupervisor;
+import org.metaruntime.supervisor.ProcessBoundaryError;
+
+/**
+ * Routes one call: the checks every call passes (the module is loaded, a core module is MCP, the module takes calls
+ * now), then the module's {@link ModuleRouter}; maps every failure to a {@link ModuleRouteException} and adds the
+ * core flow events of a success. Thread-safe.
+ */
+public final class CallRouter {
+
+    private final ModuleRegistry registry;
+    private final RuntimeOptions options;
+    private final RuntimeEvents events;
+
+    public CallRouter(ModuleRegistry registry, RuntimeOptions options, RuntimeEvents events) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.options = Objects.requireNonNull(options, "options");
+        this.events = Objects.requireNonNull(events, "events");
+    }
+
+    /** The call timeout of {@code moduleId} when the caller gives none. */
+    public Duration defaultTimeout(String moduleId) {
+        return registry.find(moduleId).map(slot -> options.callTimeoutFor(slot.module()))
+                .orElse(options.callTimeout());
+    }
+
+    /** Starts the call; the future fails with a {@link ModuleRouteException}, at once for the checks. */
+    public CompletableFuture<ModuleRouteResponse> route(ModuleRouteRequest request, Duration timeout) {
+        String id = request.moduleId();
+        try {
+            return dispatch(request, timeout).thenApply(payload -> {
+                ModuleRouteResponse response = new ModuleRouteResponse(id, request.method(), payload);
+                if (options.isCore(id)) {
+                    events.coreFlow(response);
+                }
+                return response;
+            }).exceptionally(error -> {
+                throw toRouteException(id, error);
+            });
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(toRouteException(id, e));
+        }
+    }
+
+    private CompletableFuture<JsonNode> dispatch(ModuleRouteRequest request, Duration timeout) {
+        String id = request.moduleId();
+        Optional<ModuleSlot> found = registry.find(id);
+        if (found.isEmpty() || !found.get().loaded()) {
+            throw new ModuleRouteException(id, new ModuleRouteError.UnloadedModule(id));
+        }
+        ModuleSlot slot = found.get();
+        ModuleRouter router = slot.router();
+        if (options.isCore(id) && router.kind() != ModuleBoundaryKind.MCP) {
+            throw new ModuleRouteException(id, new ModuleRouteError.ModuleRuntime(
+                    new RuntimeBoundaryError.Mcp(new McpBoundaryError.McpRequired(id, request.method()))));
+        }
+        ModuleSupervisor<ModuleChild> supervisor = slot.membership().supervisor();
+        if (!supervisor.acceptsCalls()) {
+            throw new ModuleRouteException(id, new ModuleRouteError.ModuleUnavailable(id, supervisor.state()));
+        }
+        return router.route(request, timeout, supervisor);
+    }
+
+    /** The one place any failure of a call becomes a {@link ModuleRouteException}. */
+    public static ModuleRouteException toRouteException(String moduleId, Throwable error) {
+        Throwable cause = error;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        if (cause instanceof ModuleRouteException routeError) {
+            return routeError;
+        }
+        if (cause instanceof BoundaryFailure failure) {
+            return new ModuleRouteException(moduleId, new ModuleRouteError.ModuleRuntime(failure.error()),
+                    failure.exitCode(), failure.stderrTail(), failure);
+        }
+        if (cause instanceof RejectedExecutionException) {
+            return new ModuleRouteException(moduleId, new ModuleRouteError.UnloadedModule(moduleId), cause);
+        }
+        String message = cause.getMessage() == null ? cause.getClass().getName() : cause.getMessage();
+        return new ModuleRouteException(moduleId, new ModuleRouteError.ModuleRuntime(
+                new RuntimeBoundaryError.Process(new ProcessBoundaryError.Io(message))), cause);
+    }
+}

@@ -1,0 +1,92 @@
+package org.metaruntime.core.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import org.metaruntime.core.ModuleBoundaryKind;
+import org.metaruntime.core.ModuleConfig;
+import org.metaruntime.core.ModuleRouteError;
+import org.metaruntime.core.ModuleRouteException;
+import org.metaruntime.core.ModuleRouteRequest;
+import org.metaruntime.events.EventEnvelope;
+import org.metaruntime.events.ModuleEvent;
+import org.metaruntime.events.UnifiedEvent;
+import org.metaruntime.supervisor.ModuleSupervisor;
+import org.metaruntime.supervisor.RestartPolicy;
+
+/**
+ * Event-line modules: a start keeps the child that wrote its first event; a routed call runs a fresh process and
+ * answers with the payload of its first event, which must be a module event of the called module.
+ */
+final class EventLineRouter implements ModuleRouter {
+
+    private final EventLineBoundary boundary;
+    private final ModuleConfig module;
+    private final Executor executor;
+
+    EventLineRouter(EventLineBoundary boundary, ModuleConfig module, Executor executor) {
+        this.boundary = Objects.requireNonNull(boundary, "boundary");
+        this.module = Objects.requireNonNull(module, "module");
+        this.executor = Objects.requireNonNull(executor, "executor");
+    }
+
+    @Override
+    public ModuleBoundaryKind kind() {
+        return ModuleBoundaryKind.EVENT_LINE;
+    }
+
+    @Override
+    public RestartPolicy restartPolicy() {
+        return module.restartPolicy();
+    }
+
+    @Override
+    public boolean restartable() {
+        return module.restartPolicy() != RestartPolicy.NEVER;
+    }
+
+    @Override
+    public ModuleChild start(Duration timeout) throws InterruptedException {
+        return boundary.start(timeout);
+    }
+
+    /** An exit with code 0 is a completed module, not a failure. */
+    @Override
+    public boolean isFailure(ChildExit exit) {
+        return exit.exitCode().isEmpty() || exit.exitCode().getAsInt() != 0;
+    }
+
+    @Override
+    public EventEnvelope<UnifiedEvent> readyEvent(ModuleChild child, RuntimeEvents events) {
+        return child.firstEvent().orElseThrow();
+    }
+
+    @Override
+    public CompletableFuture<JsonNode> route(ModuleRouteRequest request, Duration timeout,
+                                             ModuleSupervisor<ModuleChild> supervisor) {
+        return Blocking.supply(executor, () -> payload(module.id(), boundary.runOnce(timeout)));
+    }
+
+    /** The payload of {@code event} when it is a module event of {@code moduleId}; else the reason it is not. */
+    static JsonNode payload(String moduleId, EventEnvelope<UnifiedEvent> event) {
+        String mismatch = mismatch(moduleId, event);
+        if (mismatch != null) {
+            throw new ModuleRouteException(moduleId, new ModuleRouteError.UnexpectedRouteResponse(moduleId, mismatch));
+        }
+        return ((UnifiedEvent.Module) event.event()).event().payload();
+    }
+
+    /** Why {@code event} is not a module event of {@code moduleId}, or null when it is one. */
+    static String mismatch(String moduleId, EventEnvelope<UnifiedEvent> event) {
+        if (!(event.event() instanceof UnifiedEvent.Module)) {
+            return "expected a module event of '" + moduleId + "', got an agent event '" + event.eventId() + "'";
+        }
+        ModuleEvent moduleEvent = ((UnifiedEvent.Module) event.event()).event();
+        if (!moduleEvent.module().equals(moduleId)) {
+            return "expected a module event of '" + moduleId + "', got one of '" + moduleEvent.module() + "'";
+        }
+        return null;
+    }
+}

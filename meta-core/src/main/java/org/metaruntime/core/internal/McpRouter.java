@@ -1,0 +1,89 @@
+package org.metaruntime.core.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import org.metaruntime.core.ModuleBoundaryKind;
+import org.metaruntime.core.ModuleConfig;
+import org.metaruntime.core.ModuleRouteError;
+import org.metaruntime.core.ModuleRouteException;
+import org.metaruntime.core.ModuleRouteRequest;
+import org.metaruntime.events.EventEnvelope;
+import org.metaruntime.events.UnifiedEvent;
+import org.metaruntime.mcp.McpSessionMode;
+import org.metaruntime.supervisor.ModuleSupervisor;
+import org.metaruntime.supervisor.RestartPolicy;
+import org.metaruntime.supervisor.StopLadder;
+
+/**
+ * MCP modules. {@code PERSISTENT}: the startup probe's connection is kept and serves every call; any exit the
+ * runtime did not cause is a failure. {@code PER_CALL}: the probe's server is stopped at once and every call opens
+ * its own session.
+ */
+final class McpRouter implements ModuleRouter {
+
+    private final McpBoundary boundary;
+    private final ModuleConfig module;
+    private final Executor executor;
+    private final StopLadder graces;
+    private final boolean perCall;
+
+    McpRouter(McpBoundary boundary, ModuleConfig module, Executor executor, StopLadder graces) {
+        this.boundary = Objects.requireNonNull(boundary, "boundary");
+        this.module = Objects.requireNonNull(module, "module");
+        this.executor = Objects.requireNonNull(executor, "executor");
+        this.graces = Objects.requireNonNull(graces, "graces");
+        this.perCall = module.mcpSessionMode() == McpSessionMode.PER_CALL;
+    }
+
+    @Override
+    public ModuleBoundaryKind kind() {
+        return ModuleBoundaryKind.MCP;
+    }
+
+    @Override
+    public RestartPolicy restartPolicy() {
+        return RestartPolicy.NEVER;
+    }
+
+    @Override
+    public boolean restartable() {
+        return !perCall;
+    }
+
+    @Override
+    public ModuleChild start(Duration timeout) throws InterruptedException {
+        McpChild child = boundary.start(timeout);
+        if (perCall) {
+            child.stop(graces);
+        }
+        return child;
+    }
+
+    @Override
+    public boolean isFailure(ChildExit exit) {
+        return !perCall;
+    }
+
+    @Override
+    public EventEnvelope<UnifiedEvent> readyEvent(ModuleChild child, RuntimeEvents events) {
+        return events.mcpReady(module.id(), ((McpChild) child).tools());
+    }
+
+    @Override
+    public CompletableFuture<JsonNode> route(ModuleRouteRequest request, Duration timeout,
+                                             ModuleSupervisor<ModuleChild> supervisor) {
+        if (perCall) {
+            return Blocking.supply(executor, () -> boundary.callOnce(request.method(), request.params(), timeout));
+        }
+        Optional<ModuleChild> child = supervisor.currentChild();
+        if (child.isEmpty()) {
+            throw new ModuleRouteException(module.id(),
+                    new ModuleRouteError.ModuleUnavailable(module.id(), supervisor.state()));
+        }
+        return ((McpChild) child.get()).call(request.method(), request.params(), timeout);
+    }
+}
