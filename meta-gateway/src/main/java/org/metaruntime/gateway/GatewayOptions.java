@@ -1,0 +1,76 @@
+package org.metaruntime.gateway;
+
+import java.util.Objects;
+import org.metaruntime.core.RuntimeOptions;
+import org.metaruntime.gateway.internal.manifest.Names;
+
+/**
+ * How a gateway names and runs its pods. Immutable and thread-safe; build with {@link #builder()}.
+ *
+ * <pre>{@code
+ * GatewayOptions options = GatewayOptions.builder().separator("-").build();   // outward names pod-tool
+ * }</pre>
+ */
+public final class GatewayOptions {
+
+    private final String separator;
+    private final RuntimeOptions runtime;
+
+    private GatewayOptions(Builder b) {
+        this.separator = b.separator;
+        this.runtime = b.runtime;
+    }
+
+    /** A builder with the defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The defaults: separator {@code __}, the runtime's default options. */
+    public static GatewayOptions defaults() {
+        return builder().build();
+    }
+
+    /** What joins a pod's name and a tool's name in outward names; default {@code __}. */
+    public String separator() {
+        return separator;
+    }
+
+    /** The options of the runtime that runs the pods (restart budget and backoff, ...). */
+    public RuntimeOptions runtime() {
+        return runtime;
+    }
+
+    /** Builds {@link GatewayOptions}. Not thread-safe. */
+    public static final class Builder {
+        private String separator = Names.DEFAULT_SEPARATOR;
+        private RuntimeOptions runtime = RuntimeOptions.defaults();
+
+        private Builder() {
+        }
+
+        /**
+         * Sets the separator of outward names: 1 to 8 of letters, digits, {@code _} and {@code -}.
+         *
+         * @throws IllegalArgumentException when clients would reject names made with it
+         */
+        public Builder separator(String separator) {
+            if (!Names.validSeparator(separator)) {
+                throw new IllegalArgumentException("separator must be 1 to 8 of letters, digits, '_' and '-': " + separator);
+            }
+            this.separator = separator;
+            return this;
+        }
+
+        /** Sets the runtime's options. */
+        public Builder runtime(RuntimeOptions runtime) {
+            this.runtime = Objects.requireNonNull(runtime, "runtime");
+            return this;
+        }
+
+        /** The options. */
+        public GatewayOptions build() {
+            return new GatewayOptions(this);
+        }
+    }
+}

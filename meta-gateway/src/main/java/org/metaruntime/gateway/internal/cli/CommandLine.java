@@ -1,0 +1,127 @@
+package org.metaruntime.gateway.internal.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.metaruntime.gateway.internal.manifest.Names;
+
+/**
+ * The parsed arguments of {@code meta-gateway}.
+ *
+ * @param logLevel one of trace, debug, info, warn, error, off
+ */
+record CommandLine(List<Path> manifests, Path config, boolean validate, String transport, String host, int port,
+                   Path tokenFile, String separator, String logLevel, boolean help) {
+
+    static final String USAGE = "usage: meta-gateway --manifests DIR [--manifests DIR2 ...] [--config claude_desktop_config.json]"
+            + " [--validate] [--transport stdio|http|sse] [--host 127.0.0.1] [--port 3000] [--token-file FILE]"
+            + " [--separator __] [--log-level info]";
+
+    private static final Set<String> TRANSPORTS = Set.of("stdio", "http", "sse");
+    private static final Set<String> LEVELS = Set.of("trace", "debug", "info", "warn", "error", "off");
+
+    CommandLine {
+        manifests = List.copyOf(manifests);
+    }
+
+    /** Thrown for a bad command line; its message says what is wrong. */
+    static final class UsageException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        UsageException(String message) {
+            super(message);
+        }
+    }
+
+    static CommandLine parse(String... args) throws UsageException {
+        List<Path> manifests = new ArrayList<>();
+        Path config = null;
+        boolean validate = false;
+        String transport = "stdio";
+        String host = "127.0.0.1";
+        int port = 3000;
+        Path tokenFile = null;
+        String separator = Names.DEFAULT_SEPARATOR;
+        String logLevel = "info";
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            String value = null;
+            int eq = arg.indexOf('=');
+            if (arg.startsWith("--") && eq > 0) {
+                value = arg.substring(eq + 1);
+                arg = arg.substring(0, eq);
+            }
+            switch (arg) {
+                case "-h":
+                case "--help":
+                    return new CommandLine(manifests, config, validate, transport, host, port, tokenFile, separator, logLevel, true);
+                case "--validate":
+                    if (value != null) {
+                        throw new UsageException("--validate takes no value");
+                    }
+                    validate = true;
+                    continue;
+                default:
+                    break;
+            }
+            if (value == null) {
+                if (!arg.startsWith("--")) {
+                    throw new UsageException("unexpected argument " + arg);
+                }
+                if (i + 1 >= args.length) {
+                    throw new UsageException(arg + " needs a value");
+                }
+                value = args[++i];
+            }
+            switch (arg) {
+                case "--manifests":
+                    manifests.add(Path.of(value));
+                    break;
+                case "--config":
+                    config = Path.of(value);
+                    break;
+                case "--transport":
+                    if (!TRANSPORTS.contains(value)) {
+                        throw new UsageException("--transport must be stdio, http or sse, not " + value);
+                    }
+                    transport = value;
+                    break;
+                case "--host":
+                    host = value;
+                    break;
+                case "--port":
+                    try {
+                        port = Integer.parseInt(value);
+                    } catch (NumberFormatException e) {
+                        port = -1;
+                    }
+                    if (port < 0 || port > 65535) {
+                        throw new UsageException("--port must be 0 to 65535, not " + value);
+                    }
+                    break;
+                case "--token-file":
+                    tokenFile = Path.of(value);
+                    break;
+                case "--separator":
+                    if (!Names.validSeparator(value)) {
+                        throw new UsageException("--separator must be 1 to 8 of letters, digits, '_' and '-', not " + value);
+                    }
+                    separator = value;
+                    break;
+                case "--log-level":
+                    if (!LEVELS.contains(value)) {
+                        throw new UsageException("--log-level must be one of trace, debug, info, warn, error, off, not " + value);
+                    }
+                    logLevel = value;
+                    break;
+                default:
+                    throw new UsageException("unknown option " + arg);
+            }
+        }
+        if (manifests.isEmpty() && config == null) {
+            throw new UsageException("give --manifests DIR or --config FILE");
+        }
+        return new CommandLine(manifests, config, validate, transport, host, port, tokenFile, separator, logLevel, false);
+    }
+}

@@ -1,0 +1,61 @@
+package org.metaruntime.gateway.internal.cli;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.metaruntime.gateway.GatewayOptions;
+import org.metaruntime.gateway.MetaGateway;
+import org.metaruntime.gateway.ValidationReport;
+
+/**
+ * {@code meta-gateway}: validates manifests, or serves their pods as one MCP server. Exit codes: 0 normal end,
+ * 1 invalid manifests or config, 2 bad command line. Stdout carries nothing but the {@code --validate} report
+ * or JSON-RPC; logs go to stderr.
+ */
+public final class GatewayCommand {
+
+    private GatewayCommand() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, new PrintStream(System.out, true, StandardCharsets.UTF_8),
+                new PrintStream(System.err, true, StandardCharsets.UTF_8)));
+    }
+
+    /** Runs the command; returns its exit code. */
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        CommandLine line;
+        try {
+            line = CommandLine.parse(args);
+        } catch (CommandLine.UsageException e) {
+            err.println("meta-gateway: " + e.getMessage());
+            err.println(CommandLine.USAGE);
+            return 2;
+        }
+        if (line.help()) {
+            out.println(CommandLine.USAGE);
+            return 0;
+        }
+        configureLogging(line.logLevel());
+        MetaGateway.Builder builder = MetaGateway.builder()
+                .options(GatewayOptions.builder().separator(line.separator()).build());
+        line.manifests().forEach(builder::manifests);
+        if (line.config() != null) {
+            builder.claudeConfig(line.config());
+        }
+        if (line.validate()) {
+            ValidationReport report = builder.validate();
+            report.lines().forEach(out::println);
+            out.flush();
+            return report.valid() ? 0 : 1;
+        }
+        return Serve.serve(builder, line, out, err);
+    }
+
+    /** slf4j-simple, when it is the binding: everything to stderr at {@code level}. */
+    private static void configureLogging(String level) {
+        System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", level);
+        System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
+        System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss.SSS");
+    }
+}

@@ -1,0 +1,125 @@
+package org.metaruntime.gateway.internal.manifest;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.metaruntime.gateway.ManifestProblem;
+
+/**
+ * Every pod of a gateway, read from manifest folders and an optional Claude Desktop config, with the
+ * problems found in each file and across files (duplicate pod names, outward name collisions). Immutable.
+ *
+ * @param pods      the valid pods, in name order
+ * @param problems  every problem, in file and line order; the gateway serves only when there is none
+ */
+public record Catalog(List<PodManifest> pods, List<ManifestProblem> problems, String separator) {
+
+    /** The name of the gateway's own status tool, without the pod part. */
+    public static final String STATUS_TOOL = "status";
+
+    public Catalog {
+        pods = List.copyOf(pods);
+        problems = List.copyOf(problems);
+    }
+
+    /** Reads every {@code *.yaml} / {@code *.yml} file of {@code folders} and the {@code claudeConfig} (may be null). */
+    public static Catalog load(List<Path> folders, Path claudeConfig, String separator) {
+        Problems problems = new Problems();
+        List<PodManifest> pods = new ArrayList<>();
+        for (Path folder : folders) {
+            if (!Files.isDirectory(folder)) {
+                problems.add(folder, 1, "manifest folder does not exist or is not a directory");
+                continue;
+            }
+            for (Path file : manifestFiles(folder, problems)) {
+                parse(file, false, problems).ifPresent(tree -> ManifestReader.read(tree, problems).ifPresent(pods::add));
+            }
+        }
+        if (claudeConfig != null) {
+            parse(claudeConfig, true, problems).ifPresent(tree -> pods.addAll(ClaudeConfigReader.read(tree, problems)));
+        }
+        List<PodManifest> unique = unique(pods, problems);
+        collisions(unique, separator, problems);
+        unique.sort(Comparator.comparing(PodManifest::name));
+        return new Catalog(unique, problems.sorted(), separator);
+    }
+
+    /** How many tools the manifests declare. */
+    public int declaredTools() {
+        return pods.stream().mapToInt(p -> p.tools().size()).sum();
+    }
+
+    /** The pod called {@code name}. */
+    public Optional<PodManifest> pod(String name) {
+        return pods.stream().filter(p -> p.name().equals(name)).findFirst();
+    }
+
+    private static List<Path> manifestFiles(Path folder, Problems problems) {
+        List<Path> files = new ArrayList<>();
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(folder, "*.{yaml,yml}")) {
+            stream.forEach(p -> {
+                if (Files.isRegularFile(p)) {
+                    files.add(p);
+                }
+            });
+        } catch (IOException e) {
+            problems.add(folder, 1, "cannot list the folder: " + e.getMessage());
+        }
+        files.sort(Comparator.comparing(Path::toString));
+        return files;
+    }
+
+    private static Optional<LocatedTree> parse(Path file, boolean json, Problems problems) {
+        try {
+            return Optional.of(json ? LocatedTree.readJson(file) : LocatedTree.readYaml(file));
+        } catch (LocatedTree.SyntaxException e) {
+            problems.add(file, e.line(), e.getMessage());
+        } catch (IOException e) {
+            problems.add(file, 1, "cannot read the file: " + e.getMessage());
+        }
+        return Optional.empty();
+    }
+
+    private static List<PodManifest> unique(List<PodManifest> pods, Problems problems) {
+        Map<String, PodManifest> byName = new HashMap<>();
+        List<PodManifest> out = new ArrayList<>();
+        for (PodManifest pod : pods) {
+            PodManifest first = byName.putIfAbsent(pod.name(), pod);
+            if (first != null) {
+                problems.add(pod.file(), pod.line(), "duplicate pod name \"" + pod.name() + "\": already declared at "
+                        + first.file() + ":" + first.line());
+            } else {
+                out.add(pod);
+            }
+        }
+        return out;
+    }
+
+    private static void collisions(List<PodManifest> pods, String separator, Problems problems) {
+        Map<String, String> owners = new HashMap<>();
+        owners.put(Names.outward(Names.RESERVED_POD, separator, STATUS_TOOL), "the gateway's own status tool");
+        for (PodManifest pod : pods) {
+            for (DeclaredTool tool : pod.tools()) {
+                String outward = Names.outward(pod.name(), separator, tool.name());
+                if (!Names.clientSafe(outward)) {
+                    problems.add(pod.file(), tool.line(), "outward tool name \"" + outward + "\" is not accepted by clients: "
+                            + Names.rule());
+                    continue;
+                }
+                String here = "pod " + pod.name() + " tool " + tool.name() + " (" + pod.file() + ":" + tool.line() + ")";
+                String first = owners.putIfAbsent(outward, here);
+                if (first != null) {
+                    problems.add(pod.file(), tool.line(), "outward tool name \"" + outward + "\" of pod " + pod.name()
+                            + " tool " + tool.name() + " collides with " + first);
+                }
+            }
+        }
+    }
+}

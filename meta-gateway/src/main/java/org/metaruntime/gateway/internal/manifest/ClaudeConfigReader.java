@@ -1,0 +1,121 @@
+package org.metaruntime.gateway.internal.manifest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads a Claude Desktop config ({@code {"mcpServers": {"name": {"command", "args", "env"} | {"url"}}}}):
+ * each entry becomes a pod with default timeouts whose tools are discovered at startup. Stateless.
+ */
+final class ClaudeConfigReader {
+
+    private static final Set<String> ENTRY_KEYS = Set.of("command", "args", "env", "url", "type");
+
+    private ClaudeConfigReader() {
+    }
+
+    static List<PodManifest> read(LocatedTree tree, Problems problems) {
+        List<PodManifest> pods = new ArrayList<>();
+        JsonNode servers = tree.root().get("mcpServers");
+        if (!tree.root().isObject() || servers == null || !servers.isObject()) {
+            problems.add(tree, "", "a Claude Desktop config is an object with an \"mcpServers\" object");
+            return pods;
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = servers.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> entry = it.next();
+            String name = entry.getKey();
+            String at = "/mcpServers/" + name.replace("~", "~0").replace("/", "~1");
+            JsonNode server = entry.getValue();
+            int before = problems.size();
+            if (!Names.clientSafe(name)) {
+                problems.add(tree, at, "server name \"" + name + "\" is not accepted by clients as a pod name: " + Names.rule());
+            } else if (Names.RESERVED_POD.equals(name)) {
+                problems.add(tree, at, "server name \"meta\" is reserved for the gateway's own tools and resources");
+            }
+            if (!server.isObject()) {
+                problems.add(tree, at, "mcpServers." + name + " must be an object with command (and args, env) or url");
+                continue;
+            }
+            server.fieldNames().forEachRemaining(key -> {
+                if (!ENTRY_KEYS.contains(key)) {
+                    problems.add(tree, at + "/" + key, "unknown key \"" + key + "\" in mcpServers." + name
+                            + " (known: command, args, env, url, type)");
+                }
+            });
+            List<String> command = new ArrayList<>();
+            JsonNode cmd = server.get("command");
+            if (cmd != null) {
+                if (cmd.isTextual() && !cmd.textValue().isBlank()) {
+                    command.add(cmd.textValue());
+                } else {
+                    problems.add(tree, at + "/command", "mcpServers." + name + ".command must be a non-empty string");
+                }
+            }
+            JsonNode args = server.get("args");
+            if (args != null) {
+                boolean ok = args.isArray();
+                for (JsonNode arg : args) {
+                    ok &= arg.isTextual();
+                    command.add(arg.asText());
+                }
+                if (!ok) {
+                    problems.add(tree, at + "/args", "mcpServers." + name + ".args must be a list of strings");
+                }
+            }
+            Map<String, String> env = new LinkedHashMap<>();
+            JsonNode envNode = server.get("env");
+            if (envNode != null) {
+                if (!envNode.isObject()) {
+                    problems.add(tree, at + "/env", "mcpServers." + name + ".env must be an object of strings");
+                } else {
+                    envNode.fields().forEachRemaining(e -> {
+                        if (e.getValue().isTextual()) {
+                            env.put(e.getKey(), e.getValue().textValue());
+                        } else {
+                            problems.add(tree, at + "/env/" + e.getKey(), "mcpServers." + name + ".env." + e.getKey() + " must be a string");
+                        }
+                    });
+                }
+            }
+            URI url = null;
+            JsonNode urlNode = server.get("url");
+            if (urlNode != null) {
+                url = url(urlNode);
+                if (url == null) {
+                    problems.add(tree, at + "/url", "mcpServers." + name + ".url must be an http or https URL, not " + urlNode);
+                }
+            }
+            if (cmd != null && urlNode != null) {
+                problems.add(tree, at, "mcpServers." + name + " has both command and url: give one");
+            } else if (cmd == null && urlNode == null) {
+                problems.add(tree, at, "mcpServers." + name + " needs command or url");
+            }
+            if (problems.size() == before) {
+                pods.add(new PodManifest(name, null, tree.file(), tree.line(at), url == null ? command : List.of(), url,
+                        tree.file().toAbsolutePath().getParent(), env, PodManifest.DEFAULT_CALL_TIMEOUT,
+                        PodManifest.DEFAULT_STARTUP_TIMEOUT, PodManifest.DEFAULT_SHUTDOWN_TIMEOUT, false,
+                        PodManifest.HealthCheck.DISABLED, List.of()));
+            }
+        }
+        return pods;
+    }
+
+    private static URI url(JsonNode node) {
+        if (!node.isTextual()) {
+            return null;
+        }
+        try {
+            URI uri = new URI(node.textValue());
+            return ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null ? uri : null;
+        } catch (URISyntaxException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,377 @@
+package org.metaruntime.gateway.internal.manifest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Reads one {@code ToolPod} manifest, reporting every problem it finds with its line. Names are checked
+ * here one by one; duplicates and collisions across pods are {@link Catalog}'s. Not thread-safe (one per file).
+ */
+final class ManifestReader {
+
+    static final String API_VERSION = "mcp-meta/v1";
+    static final String KIND = "ToolPod";
+
+    private static final Set<String> ROOT_KEYS = keys("apiVersion", "kind", "metadata", "spec");
+    private static final Set<String> METADATA_KEYS = keys("name", "description");
+    private static final Set<String> SPEC_KEYS = keys("command", "url", "workdir", "env", "callTimeout", "startupTimeout",
+            "shutdownTimeout", "preWarm", "healthCheck", "tools");
+    private static final Set<String> HEALTH_KEYS = keys("enabled", "interval");
+    private static final Set<String> TOOL_KEYS = keys("name", "title", "description", "contract", "inputSchema",
+            "outputSchema", "annotations");
+    private static final Set<String> CONTRACT_KEYS = keys("id", "version");
+    /** Semantic Versioning 2.0.0, from semver.org. */
+    private static final Pattern SEMVER = Pattern.compile("^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)"
+            + "(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
+            + "(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$");
+
+    private final LocatedTree tree;
+    private final Problems problems;
+    private final int before;
+
+    private ManifestReader(LocatedTree tree, Problems problems) {
+        this.tree = tree;
+        this.problems = problems;
+        this.before = problems.size();
+    }
+
+    /** The pod {@code tree} declares, or empty when it has problems (all added to {@code problems}). */
+    static Optional<PodManifest> read(LocatedTree tree, Problems problems) {
+        return new ManifestReader(tree, problems).pod();
+    }
+
+    private Optional<PodManifest> pod() {
+        JsonNode root = tree.root();
+        if (!root.isObject()) {
+            problem("", "a manifest is a mapping with apiVersion, kind, metadata and spec");
+            return Optional.empty();
+        }
+        unknownKeys(root, "", ROOT_KEYS);
+        JsonNode apiVersion = required(root, "", "apiVersion");
+        if (apiVersion != null && !(apiVersion.isTextual() && API_VERSION.equals(apiVersion.textValue()))) {
+            problem("/apiVersion", "apiVersion must be " + API_VERSION + ", not " + apiVersion);
+        }
+        JsonNode kind = required(root, "", "kind");
+        if (kind != null && !(kind.isTextual() && KIND.equals(kind.textValue()))) {
+            problem("/kind", "kind must be " + KIND + ", not " + kind);
+        }
+        String name = null;
+        String description = null;
+        JsonNode metadata = mapping(root, "", "metadata", true);
+        if (metadata != null) {
+            unknownKeys(metadata, "/metadata", METADATA_KEYS);
+            name = text(metadata, "/metadata", "name", true);
+            description = text(metadata, "/metadata", "description", false);
+            if (name != null && !Names.clientSafe(name)) {
+                problem("/metadata/name", "pod name \"" + name + "\" is not accepted by clients: " + Names.rule());
+            } else if (Names.RESERVED_POD.equals(name)) {
+                problem("/metadata/name", "pod name \"meta\" is reserved for the gateway's own tools and resources");
+            }
+        }
+        JsonNode spec = mapping(root, "", "spec", true);
+        if (spec == null) {
+            return Optional.empty();
+        }
+        unknownKeys(spec, "/spec", SPEC_KEYS);
+        List<String> command = command(spec);
+        URI url = url(spec);
+        if (spec.has("command") && spec.has("url")) {
+            problem("/spec/url", "spec has both command and url: a pod is either a local process or a remote server");
+        } else if (!spec.has("command") && !spec.has("url")) {
+            problem("/spec", "spec needs command (a local process) or url (a remote MCP server)");
+        }
+        Path workdir = workdir(spec);
+        Map<String, String> env = env(spec);
+        Duration callTimeout = duration(spec, "/spec", "callTimeout", PodManifest.DEFAULT_CALL_TIMEOUT);
+        Duration startupTimeout = duration(spec, "/spec", "startupTimeout", PodManifest.DEFAULT_STARTUP_TIMEOUT);
+        Duration shutdownTimeout = duration(spec, "/spec", "shutdownTimeout", PodManifest.DEFAULT_SHUTDOWN_TIMEOUT);
+        boolean preWarm = bool(spec, "/spec", "preWarm", false);
+        PodManifest.HealthCheck health = healthCheck(spec);
+        List<DeclaredTool> tools = tools(spec, name);
+        if (problems.size() > before) {
+            return Optional.empty();
+        }
+        return Optional.of(new PodManifest(name, description, tree.file(), tree.line("/metadata/name"), command, url,
+                workdir, env, callTimeout, startupTimeout, shutdownTimeout, preWarm, health, tools));
+    }
+
+    private List<String> command(JsonNode spec) {
+        JsonNode node = spec.get("command");
+        if (node == null) {
+            return List.of();
+        }
+        List<String> command = new ArrayList<>();
+        boolean ok = node.isArray() && node.size() > 0;
+        for (JsonNode arg : node) {
+            ok &= arg.isTextual();
+            command.add(arg.asText());
+        }
+        if (!ok || command.get(0).isBlank()) {
+            problem("/spec/command", "spec.command must be a non-empty list of strings, like [\"python3\", \"main.py\"]");
+            return List.of();
+        }
+        return command;
+    }
+
+    private URI url(JsonNode spec) {
+        JsonNode node = spec.get("url");
+        if (node == null) {
+            return null;
+        }
+        if (node.isTextual()) {
+            try {
+                URI uri = new URI(node.textValue());
+                if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null) {
+                    return uri;
+                }
+            } catch (URISyntaxException e) {
+                // reported below
+            }
+        }
+        problem("/spec/url", "spec.url must be an http or https URL, not " + node);
+        return null;
+    }
+
+    private Path workdir(JsonNode spec) {
+        Path folder = tree.file().toAbsolutePath().getParent();
+        String text = text(spec, "/spec", "workdir", false);
+        if (text == null) {
+            return folder;
+        }
+        Path dir = folder.resolve(text).normalize();
+        if (!Files.isDirectory(dir)) {
+            problem("/spec/workdir", "workdir " + text + " does not exist (" + dir + ")");
+        }
+        return dir;
+    }
+
+    private Map<String, String> env(JsonNode spec) {
+        JsonNode env = mapping(spec, "/spec", "env", false);
+        Map<String, String> out = new LinkedHashMap<>();
+        if (env == null) {
+            return out;
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = env.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            JsonNode v = e.getValue();
+            if (v.isValueNode() && !v.isNull()) {
+                out.put(e.getKey(), v.asText());
+            } else {
+                problem("/spec/env/" + e.getKey(), "spec.env." + e.getKey() + " must be a string, number or boolean");
+            }
+        }
+        return out;
+    }
+
+    private PodManifest.HealthCheck healthCheck(JsonNode spec) {
+        JsonNode health = mapping(spec, "/spec", "healthCheck", false);
+        if (health == null) {
+            return PodManifest.HealthCheck.DISABLED;
+        }
+        unknownKeys(health, "/spec/healthCheck", HEALTH_KEYS);
+        boolean enabled = bool(health, "/spec/healthCheck", "enabled", true);
+        Duration interval = duration(health, "/spec/healthCheck", "interval", PodManifest.HealthCheck.DEFAULT_INTERVAL);
+        return new PodManifest.HealthCheck(enabled, interval);
+    }
+
+    private List<DeclaredTool> tools(JsonNode spec, String pod) {
+        JsonNode tools = spec.get("tools");
+        List<DeclaredTool> out = new ArrayList<>();
+        if (tools == null) {
+            return out;
+        }
+        if (!tools.isArray()) {
+            problem("/spec/tools", "spec.tools must be a list of tools");
+            return out;
+        }
+        Map<String, Integer> seen = new LinkedHashMap<>();
+        for (int i = 0; i < tools.size(); i++) {
+            String at = "/spec/tools/" + i;
+            JsonNode tool = tools.get(i);
+            if (!tool.isObject()) {
+                problem(at, "each tool must be a mapping with at least name and inputSchema");
+                continue;
+            }
+            unknownKeys(tool, at, TOOL_KEYS);
+            String name = text(tool, at, "name", true);
+            text(tool, at, "title", false);
+            text(tool, at, "description", false);
+            mapping(tool, at, "annotations", false);
+            if (name != null && !Names.clientSafe(name)) {
+                problem(at + "/name", "tool name \"" + name + "\" is not accepted by clients: " + Names.rule());
+            } else if (name != null && seen.containsKey(name)) {
+                problem(at + "/name", "tool \"" + name + "\" is declared twice in pod " + pod + " (first at line " + seen.get(name) + ")");
+            } else if (name != null) {
+                seen.put(name, tree.line(at + "/name"));
+            }
+            JsonNode input = tool.get("inputSchema");
+            if (input == null) {
+                problem(at, "tool " + name + " needs an inputSchema (at least {type: object})");
+            } else {
+                schema(input, at + "/inputSchema", "inputSchema");
+            }
+            JsonNode output = tool.get("outputSchema");
+            if (output != null) {
+                schema(output, at + "/outputSchema", "outputSchema");
+            }
+            DeclaredTool.Contract contract = contract(tool, at);
+            if (name != null && input != null) {
+                ObjectNode definition = JsonNodeFactory.instance.objectNode();
+                tool.fields().forEachRemaining(f -> {
+                    if (!f.getKey().equals("contract") && !f.getKey().equals("name")) {
+                        definition.set(f.getKey(), f.getValue());
+                    }
+                });
+                out.add(new DeclaredTool(name, tree.line(at + "/name"), definition, contract, CanonicalJson.schemaHash(input)));
+            }
+        }
+        return out;
+    }
+
+    private void schema(JsonNode schema, String at, String what) {
+        SchemaShape.check(schema).ifPresent(p -> problem(at + p.pointer(), what + " " + p.message()));
+    }
+
+    private DeclaredTool.Contract contract(JsonNode tool, String at) {
+        JsonNode contract = mapping(tool, at, "contract", false);
+        if (contract == null) {
+            return null;
+        }
+        String here = at + "/contract";
+        unknownKeys(contract, here, CONTRACT_KEYS);
+        String id = text(contract, here, "id", true);
+        String version = text(contract, here, "version", true);
+        if (version != null && !SEMVER.matcher(version).matches()) {
+            problem(here + "/version", "contract version \"" + version + "\" is not a semantic version (like 1.0.0)");
+            return null;
+        }
+        return id == null || version == null ? null : new DeclaredTool.Contract(id, version);
+    }
+
+    // ---- typed fields
+
+    private JsonNode required(JsonNode parent, String at, String key) {
+        JsonNode node = parent.get(key);
+        if (node == null || node.isNull()) {
+            problem(at, dotted(at + "/" + key) + " is missing");
+            return null;
+        }
+        return node;
+    }
+
+    private JsonNode mapping(JsonNode parent, String at, String key, boolean required) {
+        JsonNode node = required ? required(parent, at, key) : parent.get(key);
+        if (node == null) {
+            return null;
+        }
+        if (!node.isObject()) {
+            problem(at + "/" + key, dotted(at + "/" + key) + " must be a mapping, not " + typeOf(node));
+            return null;
+        }
+        return node;
+    }
+
+    private String text(JsonNode parent, String at, String key, boolean required) {
+        JsonNode node = required ? required(parent, at, key) : parent.get(key);
+        if (node == null) {
+            return null;
+        }
+        if (!node.isTextual()) {
+            problem(at + "/" + key, dotted(at + "/" + key) + " must be a string, not " + typeOf(node));
+            return null;
+        }
+        return node.textValue();
+    }
+
+    private boolean bool(JsonNode parent, String at, String key, boolean fallback) {
+        JsonNode node = parent.get(key);
+        if (node == null) {
+            return fallback;
+        }
+        if (!node.isBoolean()) {
+            problem(at + "/" + key, dotted(at + "/" + key) + " must be true or false, not " + typeOf(node));
+            return fallback;
+        }
+        return node.booleanValue();
+    }
+
+    private Duration duration(JsonNode parent, String at, String key, Duration fallback) {
+        JsonNode node = parent.get(key);
+        if (node == null) {
+            return fallback;
+        }
+        Optional<Duration> parsed = node.isTextual() ? Durations.parse(node.textValue()) : Optional.empty();
+        if (parsed.isEmpty()) {
+            problem(at + "/" + key, dotted(at + "/" + key) + ": " + node + " is not a duration (a positive number with ms, s, m or h: 500ms, 30s, 2m)");
+            return fallback;
+        }
+        return parsed.get();
+    }
+
+    private void unknownKeys(JsonNode node, String at, Set<String> known) {
+        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+            String key = it.next();
+            if (!known.contains(key)) {
+                String where = at.isEmpty() ? "at the top level" : "in " + dotted(at);
+                problem(at + "/" + key, "unknown key \"" + key + "\" " + where + " (known: " + String.join(", ", known) + ")");
+            }
+        }
+    }
+
+    private void problem(String pointer, String message) {
+        problems.add(tree, pointer, message);
+    }
+
+    private static String typeOf(JsonNode node) {
+        if (node.isTextual()) {
+            return "a string";
+        } else if (node.isNumber()) {
+            return "a number";
+        } else if (node.isBoolean()) {
+            return "a boolean";
+        } else if (node.isArray()) {
+            return "a list";
+        } else if (node.isObject()) {
+            return "a mapping";
+        }
+        return "null";
+    }
+
+    /** {@code /spec/tools/0/name} as {@code spec.tools[0].name}. */
+    static String dotted(String pointer) {
+        StringBuilder out = new StringBuilder();
+        for (String part : pointer.split("/")) {
+            if (part.isEmpty()) {
+                continue;
+            }
+            if (part.chars().allMatch(Character::isDigit)) {
+                out.append('[').append(part).append(']');
+            } else {
+                if (out.length() > 0) {
+                    out.append('.');
+                }
+                out.append(part.replace("~1", "/").replace("~0", "~"));
+            }
+        }
+        return out.toString();
+    }
+
+    private static Set<String> keys(String... keys) {
+        return new LinkedHashSet<>(List.of(keys));
+    }
+}

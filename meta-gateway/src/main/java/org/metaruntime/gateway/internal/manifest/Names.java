@@ -1,0 +1,38 @@
+package org.metaruntime.gateway.internal.manifest;
+
+import java.util.regex.Pattern;
+
+/** The name rules clients impose on tool names, applied to pods, tools and outward names. Stateless. */
+public final class Names {
+
+    /** What Claude Desktop and other clients accept as a tool name. */
+    public static final Pattern CLIENT_NAME = Pattern.compile("^[a-zA-Z0-9_-]{1,64}$");
+    /** The pod name the gateway's own tools and resources use. */
+    public static final String RESERVED_POD = "meta";
+    /** The default separator between pod and tool in outward names. */
+    public static final String DEFAULT_SEPARATOR = "__";
+    private static final Pattern SEPARATOR = Pattern.compile("^[a-zA-Z0-9_-]{1,8}$");
+
+    private Names() {
+    }
+
+    /** Whether clients accept {@code name}. */
+    public static boolean clientSafe(String name) {
+        return name != null && CLIENT_NAME.matcher(name).matches();
+    }
+
+    /** Whether {@code separator} may join pod and tool names. */
+    public static boolean validSeparator(String separator) {
+        return separator != null && SEPARATOR.matcher(separator).matches();
+    }
+
+    /** The outward name of {@code tool} of {@code pod}. */
+    public static String outward(String pod, String separator, String tool) {
+        return pod + separator + tool;
+    }
+
+    /** The rule in words, for messages. */
+    public static String rule() {
+        return "letters, digits, '_' and '-' only, 1 to 64 characters";
+    }
+}

@@ -1,0 +1,66 @@
+package org.metaruntime.gateway.internal.manifest;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One pod as its manifest (or Claude Desktop config entry) declares it, validated. Exactly one of
+ * {@code command} (non-empty) and {@code url} is set.
+ *
+ * @param file          the file it was read from
+ * @param line          the line of its name
+ * @param tools         the declared tools; empty when the pod's tools are discovered at startup
+ */
+public record PodManifest(String name, String description, Path file, int line, List<String> command, URI url,
+                          Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
+                          Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck,
+                          List<DeclaredTool> tools) {
+
+    /** Default bound of one {@code tools/call}. */
+    public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(30);
+    /** Default bound of spawn plus {@code initialize}. */
+    public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(10);
+    /** Default bound of the stop ladder. */
+    public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(5);
+
+    /** The ping schedule of a pod. */
+    public record HealthCheck(boolean enabled, Duration interval) {
+        /** Default ping interval. */
+        public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(30);
+        /** No pings. */
+        public static final HealthCheck DISABLED = new HealthCheck(false, DEFAULT_INTERVAL);
+
+        public HealthCheck {
+            Objects.requireNonNull(interval, "interval");
+        }
+    }
+
+    public PodManifest {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(file, "file");
+        command = command == null ? List.of() : List.copyOf(command);
+        if (command.isEmpty() == (url == null)) {
+            throw new IllegalArgumentException("pod " + name + ": exactly one of command and url");
+        }
+        env = env == null ? Map.of() : Map.copyOf(env);
+        Objects.requireNonNull(callTimeout, "callTimeout");
+        Objects.requireNonNull(startupTimeout, "startupTimeout");
+        Objects.requireNonNull(shutdownTimeout, "shutdownTimeout");
+        Objects.requireNonNull(healthCheck, "healthCheck");
+        tools = tools == null ? List.of() : List.copyOf(tools);
+    }
+
+    /** Whether the manifest declares the pod's tools (else they are listed live after a pre-warm). */
+    public boolean declaresTools() {
+        return !tools.isEmpty();
+    }
+
+    /** Whether the pod is spawned when the gateway starts. */
+    public boolean spawnAtStart() {
+        return preWarm || !declaresTools();
+    }
+}

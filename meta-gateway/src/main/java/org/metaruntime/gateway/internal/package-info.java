@@ -1,0 +1,2 @@
+/** Internals of the gateway; not covered by compatibility. */
+package org.metaruntime.gateway.internal;

@@ -1,0 +1,91 @@
+package org.metaruntime.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+
+/** The repository's paths, tools on PATH, and process checks shared by the gateway's tests. */
+final class Repo {
+
+    /** The repository root (the module's parent folder). */
+    static final Path ROOT = Path.of("").toAbsolutePath().getParent();
+    static final Path COMMAND = ROOT.resolve("bin/meta-gateway");
+    static final Path EXAMPLES = ROOT.resolve("examples/manifests");
+
+    private Repo() {
+    }
+
+    /** The result of a finished command. */
+    record Run(int exitCode, String stdout, String stderr) {
+        List<String> lines() {
+            return stdout.isEmpty() ? List.of() : List.of(stdout.split("\n"));
+        }
+    }
+
+    /** Runs {@code bin/meta-gateway args} to its end (stdin closed at once). */
+    static Run gateway(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(tool("sh"), COMMAND.toString()));
+        command.addAll(List.of(args));
+        Path out = Files.createTempFile("gateway-out", ".txt");
+        Path err = Files.createTempFile("gateway-err", ".txt");
+        try {
+            Process process = new ProcessBuilder(command).directory(ROOT.toFile())
+                    .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            process.getOutputStream().close();
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
+                throw new AssertionError("meta-gateway did not end within 60 s");
+            }
+            return new Run(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                    Files.readString(err, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    /** The absolute path of {@code name} on PATH; fails under CI when missing, skips otherwise. */
+    static String tool(String name) {
+        Optional<Path> found = onPath(name);
+        if (found.isEmpty()) {
+            if (System.getenv("CI") != null) {
+                throw new AssertionError(name + " is required in CI but is not on PATH");
+            }
+            Assumptions.assumeTrue(false, name + " is not on PATH");
+        }
+        return found.get().toString();
+    }
+
+    private static Optional<Path> onPath(String name) {
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return Optional.empty();
+        }
+        for (String dir : path.split(File.pathSeparator)) {
+            Path candidate = Path.of(dir, name);
+            if (Files.isExecutable(candidate)) {
+                return Optional.of(candidate);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Waits until no process started by this JVM is alive (children, grandchildren). */
+    static void assertNoProcessLeft() {
+        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(ProcessHandle.current().descendants()
+                .filter(ProcessHandle::isAlive).map(h -> h.pid() + " " + h.info().commandLine().orElse("?")))
+                .as("processes started by the tests").isEmpty());
+    }
+}

@@ -1,0 +1,106 @@
+package org.metaruntime.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code bin/meta-gateway --validate} and the command line's exit codes, run as a user runs them. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ValidateCommandIT {
+
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void nothingLeft() {
+        Repo.assertNoProcessLeft();
+    }
+
+    @Test
+    void theExampleManifestsAreValid() throws Exception {
+        Repo.Run run = Repo.gateway("--manifests", "examples/manifests", "--validate");
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        assertThat(run.lines()).last().isEqualTo("ok: 4 pods, 6 tools");
+        assertThat(run.lines()).contains("greeter__greet sha256:" + sha256("{\"properties\":{\"language\":{\"enum\":[\"en\",\"ja\",\"fr\"],"
+                + "\"type\":\"string\"},\"name\":{\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"}"));
+        assertThat(run.lines()).hasSize(7);
+    }
+
+    @Test
+    void invalidManifestsPrintFileLineMessageAndExit1() throws Exception {
+        Files.writeString(dir.resolve("bad.yaml"), """
+                apiVersion: mcp-meta/v1
+                kind: ToolPod
+                metadata: { name: bad }
+                spec:
+                  command: [python3, x.py]
+                  callTimeout: forever
+                  startupTimeout: 1s
+                  startupTimeout: 2s
+                """);
+        Files.writeString(dir.resolve("worse.yaml"), """
+                apiVersion: mcp-meta/v1
+                kind: ToolPod
+                metadata: { name: worse }
+                spec:
+                  command: [python3, x.py]
+                  callTimeout: forever
+                """);
+        Repo.Run run = Repo.gateway("--manifests", dir.toString(), "--validate");
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.lines()).containsExactly(
+                dir.resolve("bad.yaml") + ":8: duplicate key 'startupTimeout'",
+                dir.resolve("worse.yaml") + ":6: spec.callTimeout: \"forever\" is not a duration (a positive number with ms, s, m or h: 500ms, 30s, 2m)");
+    }
+
+    @Test
+    void servingInvalidManifestsExits1WithTheProblemsOnStderr() throws Exception {
+        Files.writeString(dir.resolve("bad.yaml"), "apiVersion: mcp-meta/v1\nkind: Pod\n");
+        Repo.Run run = Repo.gateway("--manifests", dir.toString());
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.stdout()).isEmpty();
+        assertThat(run.stderr()).contains(dir.resolve("bad.yaml") + ":2: kind must be ToolPod, not \"Pod\"");
+    }
+
+    @Test
+    void aClaudeDesktopConfigIsValidated() throws Exception {
+        Path config = dir.resolve("claude_desktop_config.json");
+        Files.writeString(config, "{\"mcpServers\": {\"memory\": {\"command\": \"npx\", \"args\": [\"-y\", \"x\"]}}}");
+        Repo.Run run = Repo.gateway("--manifests", "examples/manifests", "--config", config.toString(), "--validate");
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        assertThat(run.lines()).last().isEqualTo("ok: 5 pods, 6 tools");
+    }
+
+    @Test
+    void aBadCommandLineExits2WithAUsageLine() throws Exception {
+        for (String[] args : new String[][] {{}, {"--manifests"}, {"--manifests", "x", "--frobnicate"},
+                {"--manifests", "x", "--transport", "carrier-pigeon"}, {"--manifests", "x", "--separator", "."},
+                {"--manifests", "x", "--port", "99999"}, {"stray"}}) {
+            Repo.Run run = Repo.gateway(args);
+            assertThat(run.exitCode()).as(String.join(" ", args)).isEqualTo(2);
+            assertThat(run.stdout()).isEmpty();
+            assertThat(run.stderr()).contains("meta-gateway: ").contains("usage: meta-gateway --manifests DIR");
+        }
+    }
+
+    @Test
+    void theSeparatorOptionShapesTheNames() throws Exception {
+        Repo.Run run = Repo.gateway("--manifests", "examples/manifests", "--validate", "--separator", "-");
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        assertThat(run.lines()).anyMatch(l -> l.startsWith("greeter-greet sha256:"));
+    }
+
+    private static String sha256(String s) throws Exception {
+        StringBuilder hex = new StringBuilder();
+        for (byte b : java.security.MessageDigest.getInstance("SHA-256").digest(s.getBytes(java.nio.charset.StandardCharsets.UTF_8))) {
+            hex.append(String.format("%02x", b));
+        }
+        return hex.toString();
+    }
+}
