@@ -19,6 +19,7 @@ import org.metaruntime.supervisor.ChildFailure;
 import org.metaruntime.supervisor.ModuleHealthTransition;
 import org.metaruntime.supervisor.ModuleSupervisor;
 import org.metaruntime.supervisor.ProcessBoundaryError;
+import org.metaruntime.supervisor.Sleeper;
 import org.metaruntime.supervisor.StartAttempt;
 import org.metaruntime.supervisor.StartupOutcome;
 import org.metaruntime.supervisor.StartupPolicy;
@@ -114,7 +115,7 @@ public final class ModuleStartup {
         LOG.info("module '{}': starting ({} boundary, policy {})", id, router.kind(), policy.policy().jsonName());
         StartAttempt<ModuleChild> attempt = n -> router.start(timeout);
         StartupOutcome<ModuleChild> outcome = StartupProcedure.run(id, policy, attempt, child -> child.stop(graces),
-                t -> slot.transition(t, events::appendTransition));
+                t -> slot.transition(t, events::appendTransition), Sleeper.SYSTEM, clock);
         Watcher watcher = new Watcher(slot);
         ModuleSupervisor<ModuleChild> supervisor = ModuleSupervisor.builder(id, attempt, child -> child.stop(graces))
                 .restartable(router.restartable())
