@@ -13,7 +13,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 import org.metaruntime.core.internal.CallRouter;
+import org.metaruntime.core.internal.HealthFeed;
+import org.metaruntime.core.internal.LazyModules;
 import org.metaruntime.core.internal.ModuleChild;
 import org.metaruntime.core.internal.ModuleRegistry;
 import org.metaruntime.core.internal.ModuleSlot;
@@ -34,7 +37,6 @@ import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleHealthTransition;
 import org.metaruntime.supervisor.ModuleSupervisor;
 import org.metaruntime.supervisor.ModuleSupervisorReport;
-import org.metaruntime.supervisor.ProcessBoundaryError;
 import org.metaruntime.supervisor.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -84,7 +86,8 @@ public final class UnifiedRuntime implements AutoCloseable {
         }
         this.events = new RuntimeEvents(builder.clock, options.events());
         this.startup = new ModuleStartup(options, events, threads, builder.clock);
-        this.calls = new CallRouter(registry, options, events);
+        this.calls = new CallRouter(registry, options, events,
+                new LazyModules(startup, options, threads.scheduler(), threads.executor()));
         this.shutdownHook = options.shutdownHook()
                 ? new Thread(this::shutdown, "meta-core-" + threads.runtimeId() + "-shutdown-hook") : null;
     }
@@ -111,26 +114,49 @@ public final class UnifiedRuntime implements AutoCloseable {
     // ---------------------------------------------------------------------------------------------- calls
 
     /**
-     * Routes a call and waits for its answer.
+     * Starts a call and returns at once: the handle's {@link ModuleCall#response()} completes with the answer or
+     * fails with a {@link ModuleRouteException} (routing errors included: this method never throws them), and
+     * {@link ModuleCall#cancel()} stops it.
+     *
+     * <pre>{@code
+     * ModuleCall call = runtime.call(request, CallOptions.builder().timeout(Duration.ofSeconds(10)).build());
+     * call.response().thenAccept(response -> show(response.payload()));
+     * }</pre>
+     */
+    public ModuleCall call(ModuleRouteRequest request, CallOptions options) {
+        return calls.call(Objects.requireNonNull(request, "request"), Objects.requireNonNull(options, "options"));
+    }
+
+    /**
+     * Routes a call and waits for its answer; an interrupt of the waiting thread cancels the call.
      *
      * @throws ModuleRouteException carrying {@link ModuleRouteError}: {@code UnloadedModule}; {@code ModuleRuntime}
      *                              of {@code Mcp(McpRequired)} for a core module without the MCP marker; {@code
      *                              ModuleUnavailable} while the module restarts or after its supervisor stopped it;
-     *                              {@code ModuleRuntime} of the boundary's error; {@code UnexpectedRouteResponse}
+     *                              {@code ModuleRuntime} of the boundary's error (its {@code Cancelled} when the
+     *                              thread was interrupted); {@code UnexpectedRouteResponse}
      */
     public ModuleRouteResponse routeModuleCall(ModuleRouteRequest request, Duration timeout) {
-        CompletableFuture<ModuleRouteResponse> call = routeModuleCallAsync(request, timeout);
+        ModuleCall call = calls.call(Objects.requireNonNull(request, "request"), CallOptions.timeout(timeout));
         try {
-            return call.get();
+            return call.response().get();
         } catch (InterruptedException e) {
-            call.cancel(true);
+            call.cancel();
             Thread.currentThread().interrupt();
-            throw new ModuleRouteException(request.moduleId(), new ModuleRouteError.ModuleRuntime(
-                    new RuntimeBoundaryError.Process(new ProcessBoundaryError.Io("the calling thread was interrupted"))), e);
+            CompletableFuture<ModuleRouteResponse> response = call.response();
+            if (response.isDone() && !response.isCompletedExceptionally()) {
+                return response.join();
+            }
+            throw rethrown(request, response.isDone() ? response.handle((value, error) -> error).join() : e);
         } catch (ExecutionException e) {
-            ModuleRouteException error = CallRouter.toRouteException(request.moduleId(), e.getCause());
-            throw new ModuleRouteException(error.moduleId(), error.error(), error.exitCode(), error.stderrTail(), error);
+            throw rethrown(request, e.getCause());
         }
+    }
+
+    /** The failure of a call, thrown again from the caller's thread (so its stack trace shows the caller). */
+    private static ModuleRouteException rethrown(ModuleRouteRequest request, Throwable failure) {
+        ModuleRouteException error = CallRouter.toRouteException(request.moduleId(), failure);
+        return new ModuleRouteException(error.moduleId(), error.error(), error.exitCode(), error.stderrTail(), error);
     }
 
     /** Routes a call with the module's default call timeout ({@link RuntimeOptions#callTimeoutFor}). */
@@ -140,16 +166,27 @@ public final class UnifiedRuntime implements AutoCloseable {
     }
 
     /**
-     * Routes a call without blocking. The future fails with a {@link ModuleRouteException} (see
-     * {@link #routeModuleCall(ModuleRouteRequest, Duration)}); the checks that need no I/O fail it at once.
+     * Routes a call without blocking: {@code call(request, CallOptions.timeout(timeout)).response()}.
+     *
+     * @throws IllegalArgumentException when {@code timeout} is not positive
      */
     public CompletableFuture<ModuleRouteResponse> routeModuleCallAsync(ModuleRouteRequest request, Duration timeout) {
-        Objects.requireNonNull(request, "request");
-        Objects.requireNonNull(timeout, "timeout");
-        if (timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("timeout must be positive: " + timeout);
-        }
-        return calls.route(request, timeout);
+        return call(request, CallOptions.timeout(timeout)).response();
+    }
+
+    /**
+     * Subscribes to the health transitions recorded from now on, in order, each delivered after the change. The
+     * subscription has its own bounded queue and thread: a slow or throwing listener never delays the runtime or
+     * another listener. Transitions that overflow the queue are dropped; see
+     * {@link #subscribeHealth(Consumer, IntConsumer)} to be told how many.
+     */
+    public Subscription subscribeHealth(Consumer<? super ModuleHealthTransition> listener) {
+        return subscribeHealth(listener, missed -> LOG.warn("a health listener missed {} transition(s)", missed));
+    }
+
+    /** {@link #subscribeHealth(Consumer)}; {@code onMissed} is told how many transitions overflowed the queue. */
+    public Subscription subscribeHealth(Consumer<? super ModuleHealthTransition> listener, IntConsumer onMissed) {
+        return events.health().subscribe(listener, onMissed, HealthFeed.DEFAULT_CAPACITY);
     }
 
     // ---------------------------------------------------------------------------------------------- records
@@ -255,7 +292,11 @@ public final class UnifiedRuntime implements AutoCloseable {
             synchronized (slot.lifecycleLock()) {
                 if (!slot.loaded()) {
                     requireOpen(slot.id());
-                    startup.respawn(slot, timeout);
+                    if (slot.module().startMode() == StartMode.LAZY) {
+                        slot.idle();
+                    } else {
+                        startup.respawn(slot, timeout);
+                    }
                     added++;
                 }
             }

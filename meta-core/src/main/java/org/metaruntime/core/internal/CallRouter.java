@@ -1,6 +1,5 @@
 package org.metaruntime.core.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -8,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
+import org.metaruntime.core.CallOptions;
 import org.metaruntime.core.ModuleBoundaryKind;
 import org.metaruntime.core.ModuleRouteError;
 import org.metaruntime.core.ModuleRouteException;
@@ -16,6 +16,7 @@ import org.metaruntime.core.ModuleRouteResponse;
 import org.metaruntime.core.RuntimeBoundaryError;
 import org.metaruntime.core.RuntimeOptions;
 import org.metaruntime.mcp.McpBoundaryError;
+import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleSupervisor;
 import org.metaruntime.supervisor.ProcessBoundaryError;
 
@@ -29,8 +30,10 @@ public final class CallRouter {
     private final ModuleRegistry registry;
     private final RuntimeOptions options;
     private final RuntimeEvents events;
+    private final LazyModules lazy;
 
-    public CallRouter(ModuleRegistry registry, RuntimeOptions options, RuntimeEvents events) {
+    public CallRouter(ModuleRegistry registry, RuntimeOptions options, RuntimeEvents events, LazyModules lazy) {
+        this.lazy = Objects.requireNonNull(lazy, "lazy");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.options = Objects.requireNonNull(options, "options");
         this.events = Objects.requireNonNull(events, "events");
@@ -42,41 +45,67 @@ public final class CallRouter {
                 .orElse(options.callTimeout());
     }
 
-    /** Starts the call; the future fails with a {@link ModuleRouteException}, at once for the checks. */
-    public CompletableFuture<ModuleRouteResponse> route(ModuleRouteRequest request, Duration timeout) {
+    /**
+     * Starts a call and returns at once; every failure, the checks included, fails its response with a
+     * {@link ModuleRouteException}.
+     */
+    public RealModuleCall call(ModuleRouteRequest request, CallOptions callOptions) {
+        RealModuleCall call = new RealModuleCall(request);
         String id = request.moduleId();
         try {
-            return dispatch(request, timeout).thenApply(payload -> {
+            Duration timeout = callOptions.timeout().orElseGet(() -> defaultTimeout(id));
+            ModuleSlot slot = check(request);
+            call.cancelledAs(slot.router().cancelled(request));
+            CompletableFuture<Void> ready = lazy.admit(slot);
+            call.response().whenComplete((response, error) -> lazy.callEnded(slot));
+            ready.whenComplete((started, startFailure) -> {
+                if (startFailure != null) {
+                    call.fail(toRouteException(id, startFailure));
+                } else if (!call.isCancelled()) {
+                    dispatch(slot, request, new CallSpec(timeout, callOptions), call);
+                }
+            });
+        } catch (RuntimeException e) {
+            call.fail(toRouteException(id, e));
+        }
+        return call;
+    }
+
+    private void dispatch(ModuleSlot slot, ModuleRouteRequest request, CallSpec spec, RealModuleCall call) {
+        String id = slot.id();
+        try {
+            ModuleSupervisor<ModuleChild> supervisor = slot.membership().supervisor();
+            if (supervisor == null) {
+                throw new ModuleRouteException(id, new ModuleRouteError.ModuleUnavailable(id, ModuleHealthState.STARTING));
+            }
+            if (!supervisor.acceptsCalls()) {
+                throw new ModuleRouteException(id, new ModuleRouteError.ModuleUnavailable(id, supervisor.state()));
+            }
+            call.attach(slot.router().route(request, spec, supervisor), payload -> {
                 ModuleRouteResponse response = new ModuleRouteResponse(id, request.method(), payload);
                 if (options.isCore(id)) {
                     events.coreFlow(response);
                 }
                 return response;
-            }).exceptionally(error -> {
-                throw toRouteException(id, error);
             });
         } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(toRouteException(id, e));
+            call.fail(toRouteException(id, e));
         }
     }
 
-    private CompletableFuture<JsonNode> dispatch(ModuleRouteRequest request, Duration timeout) {
+    /** The checks that need no I/O: loaded, and MCP when core. */
+    private ModuleSlot check(ModuleRouteRequest request) {
         String id = request.moduleId();
         Optional<ModuleSlot> found = registry.find(id);
         if (found.isEmpty() || !found.get().loaded()) {
             throw new ModuleRouteException(id, new ModuleRouteError.UnloadedModule(id));
         }
         ModuleSlot slot = found.get();
-        ModuleRouter router = slot.router();
-        if (options.isCore(id) && router.kind() != ModuleBoundaryKind.MCP) {
+        if (options.isCore(id) && slot.router().kind() != ModuleBoundaryKind.MCP) {
             throw new ModuleRouteException(id, new ModuleRouteError.ModuleRuntime(
                     new RuntimeBoundaryError.Mcp(new McpBoundaryError.McpRequired(id, request.method()))));
         }
-        ModuleSupervisor<ModuleChild> supervisor = slot.membership().supervisor();
-        if (!supervisor.acceptsCalls()) {
-            throw new ModuleRouteException(id, new ModuleRouteError.ModuleUnavailable(id, supervisor.state()));
-        }
-        return router.route(request, timeout, supervisor);
+        return slot;
     }
 
     /** The one place any failure of a call becomes a {@link ModuleRouteException}. */

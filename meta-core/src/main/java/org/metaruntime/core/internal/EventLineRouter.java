@@ -3,17 +3,18 @@ package org.metaruntime.core.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.metaruntime.core.ModuleBoundaryKind;
 import org.metaruntime.core.ModuleConfig;
 import org.metaruntime.core.ModuleRouteError;
 import org.metaruntime.core.ModuleRouteException;
 import org.metaruntime.core.ModuleRouteRequest;
+import org.metaruntime.core.RuntimeBoundaryError;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.ModuleEvent;
 import org.metaruntime.events.UnifiedEvent;
 import org.metaruntime.supervisor.ModuleSupervisor;
+import org.metaruntime.supervisor.ProcessBoundaryError;
 import org.metaruntime.supervisor.RestartPolicy;
 
 /**
@@ -64,9 +65,13 @@ final class EventLineRouter implements ModuleRouter {
     }
 
     @Override
-    public CompletableFuture<JsonNode> route(ModuleRouteRequest request, Duration timeout,
-                                             ModuleSupervisor<ModuleChild> supervisor) {
-        return Blocking.supply(executor, () -> payload(module.id(), boundary.runOnce(timeout)));
+    public BoundaryCall route(ModuleRouteRequest request, CallSpec call, ModuleSupervisor<ModuleChild> supervisor) {
+        return Blocking.call(executor, () -> payload(module.id(), boundary.runOnce(call.timeout())));
+    }
+
+    @Override
+    public RuntimeBoundaryError cancelled(ModuleRouteRequest request) {
+        return new RuntimeBoundaryError.Process(new ProcessBoundaryError.Cancelled());
     }
 
     /** The payload of {@code event} when it is a module event of {@code moduleId}; else the reason it is not. */

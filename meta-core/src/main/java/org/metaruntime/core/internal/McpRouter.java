@@ -1,18 +1,18 @@
 package org.metaruntime.core.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.metaruntime.core.ModuleBoundaryKind;
 import org.metaruntime.core.ModuleConfig;
 import org.metaruntime.core.ModuleRouteError;
 import org.metaruntime.core.ModuleRouteException;
 import org.metaruntime.core.ModuleRouteRequest;
+import org.metaruntime.core.RuntimeBoundaryError;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.UnifiedEvent;
+import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpSessionMode;
 import org.metaruntime.supervisor.ModuleSupervisor;
 import org.metaruntime.supervisor.RestartPolicy;
@@ -74,16 +74,20 @@ final class McpRouter implements ModuleRouter {
     }
 
     @Override
-    public CompletableFuture<JsonNode> route(ModuleRouteRequest request, Duration timeout,
-                                             ModuleSupervisor<ModuleChild> supervisor) {
+    public BoundaryCall route(ModuleRouteRequest request, CallSpec call, ModuleSupervisor<ModuleChild> supervisor) {
         if (perCall) {
-            return Blocking.supply(executor, () -> boundary.callOnce(request.method(), request.params(), timeout));
+            return boundary.callOnce(request.method(), request.params(), call, executor);
         }
         Optional<ModuleChild> child = supervisor.currentChild();
         if (child.isEmpty()) {
             throw new ModuleRouteException(module.id(),
                     new ModuleRouteError.ModuleUnavailable(module.id(), supervisor.state()));
         }
-        return ((McpChild) child.get()).call(request.method(), request.params(), timeout);
+        return ((McpChild) child.get()).call(request.method(), request.params(), call);
+    }
+
+    @Override
+    public RuntimeBoundaryError cancelled(ModuleRouteRequest request) {
+        return new RuntimeBoundaryError.Mcp(new McpBoundaryError.ToolCallFailed(module.id(), request.method(), "the call was cancelled"));
     }
 }

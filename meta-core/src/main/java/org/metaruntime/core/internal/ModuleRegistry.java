@@ -122,13 +122,21 @@ public final class ModuleRegistry {
         }
     }
 
-    /** The loaded modules, in discovery order. */
+    /**
+     * The loaded modules: the discovered ones in discovery order, then those loaded earlier and left out of the
+     * discovery since (a module is never unloaded by a new discovery), in configuration order.
+     */
     public Set<String> loaded() {
         Set<String> loaded = new LinkedHashSet<>();
         for (String id : config.discovery().modules()) {
             ModuleSlot slot = slots.get(id);
             if (slot != null && slot.loaded()) {
                 loaded.add(id);
+            }
+        }
+        for (ModuleSlot slot : slots.values()) {
+            if (slot.loaded()) {
+                loaded.add(slot.id());
             }
         }
         return Collections.unmodifiableSet(loaded);

@@ -1,12 +1,11 @@
 package org.metaruntime.core.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.metaruntime.core.ModuleBoundaryKind;
 import org.metaruntime.core.ModuleConfig;
 import org.metaruntime.core.ModuleRouteRequest;
+import org.metaruntime.core.RuntimeBoundaryError;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.UnifiedEvent;
 import org.metaruntime.supervisor.ModuleSupervisor;
@@ -52,11 +51,13 @@ public interface ModuleRouter {
     EventEnvelope<UnifiedEvent> readyEvent(ModuleChild child, RuntimeEvents events);
 
     /**
-     * Routes one call; completes with the payload or exceptionally with a {@link BoundaryFailure} or a
+     * Starts one call; its payload completes with the payload or exceptionally with a {@link BoundaryFailure} or a
      * {@code ModuleRouteException}.
      *
      * @param supervisor the module's supervisor, which holds its kept child
      */
-    CompletableFuture<JsonNode> route(ModuleRouteRequest request, Duration timeout,
-                                      ModuleSupervisor<ModuleChild> supervisor);
+    BoundaryCall route(ModuleRouteRequest request, CallSpec call, ModuleSupervisor<ModuleChild> supervisor);
+
+    /** The error of a cancelled call of this kind. */
+    RuntimeBoundaryError cancelled(ModuleRouteRequest request);
 }

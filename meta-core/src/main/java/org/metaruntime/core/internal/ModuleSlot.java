@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.metaruntime.core.ModuleConfig;
+import org.metaruntime.core.StartMode;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.UnifiedEvent;
 import org.metaruntime.supervisor.ModuleHealthTransition;
@@ -28,6 +29,8 @@ public final class ModuleSlot {
         STARTING,
         /** Its startup succeeded: it takes calls while its supervisor accepts them. */
         LOADED,
+        /** A lazy module with no child now: loaded; its next call starts it. */
+        IDLE,
         /** Its startup ended {@code Stopped}. */
         START_FAILED,
         /** The runtime shut down. */
@@ -82,8 +85,17 @@ public final class ModuleSlot {
         return membership.get();
     }
 
+    /** Loaded: started, or lazy (idle, or being started by a call). */
     public boolean loaded() {
-        return membership.get().phase() == Phase.LOADED;
+        Phase phase = membership.get().phase();
+        return phase == Phase.LOADED || phase == Phase.IDLE
+                || phase == Phase.STARTING && module.startMode() == StartMode.LAZY;
+    }
+
+    /** A lazy module is loaded without a child; returns the supervisor it had, if any. */
+    public ModuleSupervisor<ModuleChild> idle() {
+        return membership.getAndUpdate(m -> m.phase() == Phase.SHUT_DOWN ? m : new Membership(Phase.IDLE, null, null))
+                .supervisor();
     }
 
     /** The supervisor of the last startup, if any. */

@@ -13,6 +13,7 @@ import org.metaruntime.core.RuntimeBoundaryError;
 import org.metaruntime.core.RuntimeFromConfigError;
 import org.metaruntime.core.RuntimeFromConfigException;
 import org.metaruntime.core.RuntimeOptions;
+import org.metaruntime.core.StartMode;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.UnifiedEvent;
 import org.metaruntime.supervisor.ChildFailure;
@@ -59,6 +60,10 @@ public final class ModuleStartup {
         try {
             List<CompletableFuture<Void>> starts = new ArrayList<>();
             for (ModuleSlot slot : discovered) {
+                if (slot.module().startMode() == StartMode.LAZY) {
+                    slot.idle();
+                    continue;
+                }
                 starts.add(CompletableFuture.runAsync(
                         () -> start(slot, options.startupTimeoutFor(slot.module())), pool));
             }

@@ -8,6 +8,7 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import org.metaruntime.core.ModuleBoundaryKind;
 import org.metaruntime.core.ModuleConfig;
 import org.metaruntime.core.PreSpawnData;
@@ -234,12 +235,14 @@ public final class ProcessBoundaries {
         }
 
         @Override
-        public JsonNode callOnce(String tool, JsonNode arguments, Duration timeout) {
-            try {
-                return McpPerCall.call(spec, tool, arguments, timeout, options);
-            } catch (RuntimeException e) {
-                throw failure(spec.moduleId(), e);
-            }
+        public BoundaryCall callOnce(String tool, JsonNode arguments, CallSpec call, Executor executor) {
+            return Blocking.call(executor, () -> {
+                try {
+                    return McpPerCall.call(spec, tool, arguments, call.timeout(), options);
+                } catch (RuntimeException e) {
+                    throw failure(spec.moduleId(), e);
+                }
+            });
         }
 
         /** An open MCP connection: its calls are multiplexed on the one server process. */
@@ -275,19 +278,20 @@ public final class ProcessBoundaries {
             }
 
             @Override
-            public CompletableFuture<JsonNode> call(String tool, JsonNode arguments, Duration timeout) {
-                CompletableFuture<JsonNode> call;
+            public BoundaryCall call(String tool, JsonNode arguments, CallSpec call) {
+                CompletableFuture<JsonNode> started;
                 try {
-                    call = connection.callToolAsync(tool, arguments, timeout);
+                    started = connection.callToolAsync(tool, arguments, call.timeout());
                 } catch (RuntimeException e) {
-                    return CompletableFuture.failedFuture(failure(connection.moduleId(), e));
+                    return BoundaryCall.failed(failure(connection.moduleId(), e));
                 }
-                return call.handle((payload, error) -> {
+                CompletableFuture<JsonNode> payload = started.handle((value, error) -> {
                     if (error != null) {
                         throw failure(connection.moduleId(), error);
                     }
-                    return payload;
+                    return value;
                 });
+                return BoundaryCall.of(payload, () -> started.cancel(true));
             }
 
             @Override

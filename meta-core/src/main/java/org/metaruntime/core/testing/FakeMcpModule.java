@@ -18,7 +18,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.metaruntime.core.ModuleBoundaryKind;
 import org.metaruntime.core.RuntimeBoundaryError;
+import org.metaruntime.core.internal.BoundaryCall;
 import org.metaruntime.core.internal.BoundaryFailure;
+import org.metaruntime.core.internal.CallSpec;
 import org.metaruntime.core.internal.ChildExit;
 import org.metaruntime.core.internal.McpBoundary;
 import org.metaruntime.core.internal.McpChild;
@@ -132,17 +134,20 @@ public final class FakeMcpModule implements FakeModule {
             }
 
             @Override
-            public JsonNode callOnce(String tool, JsonNode arguments, Duration timeout) throws InterruptedException {
-                Connection connection = connect();
-                connection.executor = executor;
+            public BoundaryCall callOnce(String tool, JsonNode arguments, CallSpec call, Executor callExecutor) {
+                Connection connection;
                 try {
-                    return connection.call(tool, arguments, timeout).get();
-                } catch (java.util.concurrent.ExecutionException e) {
-                    throw e.getCause() instanceof RuntimeException ? (RuntimeException) e.getCause()
-                            : new IllegalStateException(e.getCause());
-                } finally {
-                    connection.stop(null);
+                    connection = connect();
+                } catch (BoundaryFailure e) {
+                    return BoundaryCall.failed(e);
                 }
+                connection.executor = executor;
+                BoundaryCall started = connection.call(tool, arguments, call);
+                started.payload().whenComplete((value, error) -> connection.stop(null));
+                return BoundaryCall.of(started.payload(), () -> {
+                    started.cancel();
+                    connection.stop(null);
+                });
             }
         };
     }
@@ -161,8 +166,14 @@ public final class FakeMcpModule implements FakeModule {
         }
 
         @Override
-        public CompletableFuture<JsonNode> call(String tool, JsonNode arguments, Duration timeout) {
+        public BoundaryCall call(String tool, JsonNode arguments, CallSpec call) {
             CompletableFuture<JsonNode> result = new CompletableFuture<>();
+            return BoundaryCall.of(start(result, tool, arguments, call.timeout()),
+                    () -> result.completeExceptionally(failed(tool, "cancelled")));
+        }
+
+        private CompletableFuture<JsonNode> start(CompletableFuture<JsonNode> result, String tool, JsonNode arguments,
+                                                  Duration timeout) {
             FakeTool handler = tools.get(tool);
             if (!alive()) {
                 result.completeExceptionally(failed(tool, "the connection is closed"));
