@@ -22,10 +22,24 @@ public sealed interface RuntimeBoundaryError {
     /** One readable sentence describing the error. */
     String message();
 
+    /** The stable code of the wrapped error, e.g. {@code process.timeout} or {@code mcp.tool_not_found}. */
+    String code();
+
+    /** Whether the call ran out of time (a process or MCP {@code Timeout}). */
+    default boolean isTimeout() {
+        return this instanceof Process process && process.error() instanceof ProcessBoundaryError.Timeout
+                || this instanceof Mcp mcp && McpErrorCodes.isTimeout(mcp.error());
+    }
+
     /** The module's process failed (spawn, I/O, timeout, no output, line too long, exit). */
     record Process(ProcessBoundaryError error) implements RuntimeBoundaryError {
         public Process {
             Objects.requireNonNull(error, "error");
+        }
+
+        @Override
+        public String code() {
+            return error.code();
         }
 
         @Override
@@ -41,6 +55,11 @@ public sealed interface RuntimeBoundaryError {
         }
 
         @Override
+        public String code() {
+            return error.code();
+        }
+
+        @Override
         public String message() {
             return "the module's output is not a valid event (" + error + ")";
         }
@@ -50,6 +69,11 @@ public sealed interface RuntimeBoundaryError {
     record Mcp(McpBoundaryError error) implements RuntimeBoundaryError {
         public Mcp {
             Objects.requireNonNull(error, "error");
+        }
+
+        @Override
+        public String code() {
+            return McpErrorCodes.of(error);
         }
 
         @Override

@@ -43,7 +43,7 @@ class CallsTest {
         runtimes.forEach(UnifiedRuntime::close);
         Fixtures.assertAllGone(pidfile());
         await().atMost(5, TimeUnit.SECONDS).untilAsserted(() -> assertThat(Thread.getAllStackTraces().keySet())
-                .extracting(Thread::getName).noneMatch(name -> name.startsWith("meta-core-")));
+                .extracting(Thread::getName).noneMatch(name -> name.startsWith("meta-")));
     }
 
     private Path pidfile() {

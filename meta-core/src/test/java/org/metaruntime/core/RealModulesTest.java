@@ -159,7 +159,9 @@ class RealModulesTest {
         JsonNode warning = payloads(runtime, "garbage", "supervisor.warning").get(0);
         assertThat(warning.get("error_type").asText()).isEqualTo("normalize.invalid_json");
         assertThat(warning.has("stderr_tail")).isTrue();
-        assertThat(routeError(runtime, "garbage", "x", T)).isEqualTo(new ModuleRouteError.UnloadedModule("garbage"));
+        assertThat(routeError(runtime, "garbage", "x", T)).isEqualTo(new ModuleRouteError.UnloadedModule("garbage",
+                ModuleRouteError.UnloadedReason.STARTUP_FAILED, new RuntimeBoundaryError.Normalize(
+                        new NormalizationError.InvalidJson())));
 
         assertThat(routeError(runtime, "liar", "x", T)).isInstanceOf(ModuleRouteError.UnexpectedRouteResponse.class);
     }

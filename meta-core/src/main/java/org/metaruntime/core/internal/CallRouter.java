@@ -98,7 +98,12 @@ public final class CallRouter {
         String id = request.moduleId();
         Optional<ModuleSlot> found = registry.find(id);
         if (found.isEmpty() || !found.get().loaded()) {
-            throw new ModuleRouteException(id, new ModuleRouteError.UnloadedModule(id));
+            ModuleRouteError.UnloadedModule unloaded = registry.unloaded(id);
+            Exception startup = found.map(slot -> slot.membership().startupFailure()).orElse(null);
+            if (startup instanceof BoundaryFailure failure) {
+                throw new ModuleRouteException(id, unloaded, failure.exitCode(), failure.stderrTail(), failure);
+            }
+            throw new ModuleRouteException(id, unloaded);
         }
         ModuleSlot slot = found.get();
         if (options.isCore(id) && slot.router().kind() != ModuleBoundaryKind.MCP) {
@@ -122,7 +127,8 @@ public final class CallRouter {
                     failure.exitCode(), failure.stderrTail(), failure);
         }
         if (cause instanceof RejectedExecutionException) {
-            return new ModuleRouteException(moduleId, new ModuleRouteError.UnloadedModule(moduleId), cause);
+            return new ModuleRouteException(moduleId, new ModuleRouteError.UnloadedModule(moduleId,
+                    ModuleRouteError.UnloadedReason.SHUT_DOWN, null), cause);
         }
         String message = cause.getMessage() == null ? cause.getClass().getName() : cause.getMessage();
         return new ModuleRouteException(moduleId, new ModuleRouteError.ModuleRuntime(

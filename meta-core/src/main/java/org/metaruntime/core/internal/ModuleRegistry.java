@@ -15,6 +15,8 @@ import org.metaruntime.core.ConfigException;
 import org.metaruntime.core.ConfigResolutionError;
 import org.metaruntime.core.InProcessModule;
 import org.metaruntime.core.ModuleConfig;
+import org.metaruntime.core.ModuleRouteError;
+import org.metaruntime.core.RuntimeBoundaryError;
 import org.metaruntime.core.RuntimeOptions;
 import org.metaruntime.core.DiscoverySpec;
 import org.metaruntime.core.MetaConfig;
@@ -140,6 +142,27 @@ public final class ModuleRegistry {
             }
         }
         return Collections.unmodifiableSet(loaded);
+    }
+
+    /** Why {@code moduleId} is not loaded, as the error a call to it gets. */
+    public ModuleRouteError.UnloadedModule unloaded(String moduleId) {
+        ModuleSlot slot = slots.get(moduleId);
+        if (slot == null) {
+            return new ModuleRouteError.UnloadedModule(moduleId, ModuleRouteError.UnloadedReason.UNKNOWN_MODULE, null);
+        }
+        ModuleSlot.Membership membership = slot.membership();
+        if (membership.phase() == ModuleSlot.Phase.SHUT_DOWN) {
+            return new ModuleRouteError.UnloadedModule(moduleId, ModuleRouteError.UnloadedReason.SHUT_DOWN, null);
+        }
+        if (membership.phase() == ModuleSlot.Phase.START_FAILED) {
+            RuntimeBoundaryError error = membership.startupFailure() instanceof BoundaryFailure failure
+                    ? failure.error() : null;
+            return new ModuleRouteError.UnloadedModule(moduleId, ModuleRouteError.UnloadedReason.STARTUP_FAILED, error);
+        }
+        if (!isDiscovered(moduleId)) {
+            return new ModuleRouteError.UnloadedModule(moduleId, ModuleRouteError.UnloadedReason.NOT_DISCOVERED, null);
+        }
+        return new ModuleRouteError.UnloadedModule(moduleId, ModuleRouteError.UnloadedReason.NOT_STARTED, null);
     }
 
     /** One report per module that has been started, in configuration order. */
