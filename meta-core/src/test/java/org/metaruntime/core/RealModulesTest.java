@@ -146,10 +146,33 @@ class RealModulesTest {
     }
 
     @Test
+    void startupRefusesAFirstEventOfAnotherModuleLikeARoutedCall() {
+        MetaConfig config = MetaConfig.builder()
+                .module(eventLine("liar", "ok").env("FIXTURE_MODULE", "someone-else")
+                        .restartPolicy(RestartPolicy.NEVER).build())
+                .discover("liar").build();
+        UnifiedRuntime runtime = start(config, options().build());
+        assertThat(of(runtime, "liar")).containsExactly(t("liar", null, STARTING, 0), t("liar", STARTING, FAILED, 1),
+                t("liar", FAILED, STOPPED, 1));
+        assertThat(runtime.loadedModules()).isEmpty();
+        JsonNode warning = payloads(runtime, "liar", "supervisor.warning").get(0);
+        assertThat(warning.get("error_type").asText()).isEqualTo("normalize.source_mismatch");
+        assertThat(warning.get("error").asText()).contains("module:liar").contains("module:someone-else");
+        assertThat(runtime.mergedEvents()).noneMatch(e -> e.event() instanceof UnifiedEvent.Module m
+                && m.event().module().equals("someone-else"));
+        assertThat(routeError(runtime, "liar", "x", T)).isEqualTo(new ModuleRouteError.UnloadedModule("liar",
+                ModuleRouteError.UnloadedReason.STARTUP_FAILED, new RuntimeBoundaryError.Normalize(
+                        new NormalizationError.SourceMismatch("module:liar", "module:someone-else"))));
+        assertThatThrownBy(() -> runtime.spawnMember("liar", T)).isInstanceOf(RuntimeFromConfigException.class)
+                .hasMessageContaining("module:someone-else");
+    }
+
+    @Test
     void routedEventLineErrorsComposeToTheBoundaryError() {
         MetaConfig config = MetaConfig.builder()
                 .module(eventLine("garbage", "garbage").build())
-                .module(eventLine("liar", "ok").env("FIXTURE_MODULE", "someone-else").build())
+                .module(eventLine("liar", "ok").env("FIXTURE_MODULE", "someone-else").env("FIXTURE_TRUTHFUL_RUNS", "1")
+                        .build())
                 .module(eventLine("slow", "ok").build())
                 .discover("garbage", "liar", "slow").build();
         UnifiedRuntime runtime = start(config, options().onFailureRetryBudget(0).build());

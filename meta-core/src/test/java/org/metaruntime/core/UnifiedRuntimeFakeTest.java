@@ -240,7 +240,8 @@ class UnifiedRuntimeFakeTest {
     @Test
     void eventLineAnswerOfAnotherModuleIsUnexpected() {
         FakeEventLineModule liar = FakeEventLineModule.builder("liar")
-                .firstEvent(run -> EventEnvelope.module("e" + run, 1, "someone-else", "ready", null)).build();
+                .firstEvent(run -> EventEnvelope.module("e" + run, 1, run == 1 ? "liar" : "someone-else", "ready", null))
+                .build();
         MetaConfig config = MetaConfig.builder().module(module("liar")).discover("liar").build();
         runtime = builder(config).fakeModule(liar).start();
         ModuleRouteError error = routeError(runtime, "liar", "x");

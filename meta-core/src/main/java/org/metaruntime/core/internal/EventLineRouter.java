@@ -3,6 +3,7 @@ package org.metaruntime.core.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.concurrent.Executor;
 import org.metaruntime.core.ModuleBoundaryKind;
 import org.metaruntime.core.ModuleConfig;
@@ -12,10 +13,12 @@ import org.metaruntime.core.ModuleRouteRequest;
 import org.metaruntime.core.RuntimeBoundaryError;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.ModuleEvent;
+import org.metaruntime.events.NormalizationError;
 import org.metaruntime.events.UnifiedEvent;
 import org.metaruntime.supervisor.ModuleSupervisor;
 import org.metaruntime.supervisor.ProcessBoundaryError;
 import org.metaruntime.supervisor.RestartPolicy;
+import org.metaruntime.supervisor.StopLadder;
 
 /**
  * Event-line modules: a start keeps the child that wrote its first event; a routed call runs a fresh process and
@@ -27,7 +30,10 @@ final class EventLineRouter implements ModuleRouter {
     private final ModuleConfig module;
     private final Executor executor;
 
-    EventLineRouter(EventLineBoundary boundary, ModuleConfig module, Executor executor) {
+    private final StopLadder stopLadder;
+
+    EventLineRouter(EventLineBoundary boundary, ModuleConfig module, Executor executor, StopLadder stopLadder) {
+        this.stopLadder = Objects.requireNonNull(stopLadder, "stopLadder");
         this.boundary = Objects.requireNonNull(boundary, "boundary");
         this.module = Objects.requireNonNull(module, "module");
         this.executor = Objects.requireNonNull(executor, "executor");
@@ -48,9 +54,22 @@ final class EventLineRouter implements ModuleRouter {
         return module.restartPolicy() != RestartPolicy.NEVER;
     }
 
+    /**
+     * A start whose first event is not a module event of this module fails like a routed call would: the child is
+     * stopped and the attempt fails with {@code Normalize(SourceMismatch("module:<id>", "module:<other>" | "agent"))}.
+     */
     @Override
     public ModuleChild start(Duration timeout) throws InterruptedException {
-        return boundary.start(timeout);
+        ModuleChild child = boundary.start(timeout);
+        EventEnvelope<UnifiedEvent> first = child.firstEvent().orElseThrow();
+        if (mismatch(module.id(), first) == null) {
+            return child;
+        }
+        child.stop(stopLadder);
+        String got = first.event() instanceof UnifiedEvent.Module other ? "module:" + other.event().module() : "agent";
+        throw new BoundaryFailure(module.id(), new RuntimeBoundaryError.Normalize(
+                new NormalizationError.SourceMismatch("module:" + module.id(), got)), OptionalInt.empty(),
+                child.stderrTail(), null);
     }
 
     /** An exit with code 0 is a completed module, not a failure. */
