@@ -226,6 +226,31 @@ class CallsTest {
         assertThat(runtime.supervisorReport().get("a").pid()).hasValue(pid);
     }
 
+    @Test
+    void anMcpModuleFollowsItsRestartPolicyAfterACrash() throws Exception {
+        ManualScheduler scheduler = new ManualScheduler();
+        MetaConfig config = MetaConfig.builder()
+                .module(mcp("never").restartPolicy(org.metaruntime.supervisor.RestartPolicy.NEVER).build())
+                .module(mcp("again").restartPolicy(org.metaruntime.supervisor.RestartPolicy.ON_FAILURE).build())
+                .discover("never", "again").preSpawn(PreSpawnData.mcp("never")).preSpawn(PreSpawnData.mcp("again"))
+                .build();
+        UnifiedRuntime runtime = start(UnifiedRuntime.builder(config).scheduler(scheduler));
+        runtime.call(request("never", "crash"), CallOptions.timeout(T)).response().handle((r, e) -> e).get(30, TimeUnit.SECONDS);
+        await().atMost(20, TimeUnit.SECONDS).until(() -> untimed(runtime.moduleHealthTransitions(), "never").size() == 3);
+        assertThat(untimed(runtime.moduleHealthTransitions(), "never")).endsWith(t("never", HEALTHY,
+                ModuleHealthState.FAILED, 2));
+        assertThat(scheduler.pending()).isZero();
+        assertThat(failure(runtime.call(request("never", "echo"), CallOptions.timeout(T))))
+                .isEqualTo(new ModuleRouteError.ModuleUnavailable("never", ModuleHealthState.FAILED));
+
+        runtime.call(request("again", "crash"), CallOptions.timeout(T)).response().handle((r, e) -> e).get(30, TimeUnit.SECONDS);
+        await().atMost(20, TimeUnit.SECONDS).until(() -> scheduler.pending() == 1);
+        scheduler.runPending();
+        await().atMost(20, TimeUnit.SECONDS).until(() -> untimed(runtime.moduleHealthTransitions(), "again")
+                .contains(t("again", ModuleHealthState.RESTARTING, HEALTHY, 3)));
+        assertThat(runtime.routeModuleCall(request("again", "echo"), T).moduleId()).isEqualTo("again");
+    }
+
     private static List<EventEnvelope<?>> readyEvents(UnifiedRuntime runtime) {
         return runtime.mergedEvents().stream().filter(e -> e.eventId().startsWith("evt-mcp-ready-tools-"))
                 .collect(Collectors.toList());

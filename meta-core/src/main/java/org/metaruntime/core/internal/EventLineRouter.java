@@ -45,7 +45,7 @@ final class EventLineRouter implements ModuleRouter {
     }
 
     @Override
-    public RestartPolicy restartPolicy() {
+    public RestartPolicy startupPolicy() {
         return module.restartPolicy();
     }
 

@@ -44,14 +44,16 @@ final class McpRouter implements ModuleRouter {
         return ModuleBoundaryKind.MCP;
     }
 
+    /** The startup probe is made once: the budgets of the startup procedure do not apply to it. */
     @Override
-    public RestartPolicy restartPolicy() {
+    public RestartPolicy startupPolicy() {
         return RestartPolicy.NEVER;
     }
 
+    /** A persistent connection is restarted after a crash unless the module's policy is {@code NEVER}. */
     @Override
     public boolean restartable() {
-        return !perCall;
+        return !perCall && module.restartPolicy() != RestartPolicy.NEVER;
     }
 
     @Override

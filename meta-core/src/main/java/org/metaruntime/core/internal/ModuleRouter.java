@@ -35,8 +35,8 @@ public interface ModuleRouter {
     /** The kind this router serves. */
     ModuleBoundaryKind kind();
 
-    /** The policy the startup procedure applies. */
-    RestartPolicy restartPolicy();
+    /** The policy the startup procedure applies (MCP: {@code NEVER}, the probe is made once). */
+    RestartPolicy startupPolicy();
 
     /** Whether the supervisor restarts the module after its kept child failed. */
     boolean restartable();

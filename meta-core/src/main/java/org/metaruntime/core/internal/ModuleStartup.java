@@ -114,10 +114,11 @@ public final class ModuleStartup {
         String id = slot.id();
         ModuleRouter router = slot.router();
         slot.starting();
-        StartupPolicy policy = new StartupPolicy(router.restartPolicy(), options.startup().onFailureRetryBudget(),
+        StartupPolicy policy = new StartupPolicy(router.startupPolicy(), options.startup().onFailureRetryBudget(),
                 options.startup().alwaysRestartBudget(), options.startup().restartBackoff());
         StopLadder graces = options.stopLadderFor(slot.module());
-        LOG.info("module '{}': starting ({} boundary, policy {})", id, router.kind(), policy.policy().jsonName());
+        LOG.info("module '{}': starting ({} boundary, restart policy {}{})", id, router.kind(),
+                slot.module().restartPolicy().jsonName(), router.restartable() ? "" : ", not restarted after a failure");
         StartAttempt<ModuleChild> attempt = n -> router.start(timeout);
         StartupOutcome<ModuleChild> outcome = StartupProcedure.run(id, policy, attempt, child -> child.stop(graces),
                 t -> slot.transition(t, events::appendTransition), Sleeper.SYSTEM, clock);
