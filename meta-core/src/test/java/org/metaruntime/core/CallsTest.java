@@ -43,7 +43,7 @@ class CallsTest {
         runtimes.forEach(UnifiedRuntime::close);
         Fixtures.assertAllGone(pidfile());
         await().atMost(5, TimeUnit.SECONDS).untilAsserted(() -> assertThat(Thread.getAllStackTraces().keySet())
-                .extracting(Thread::getName).noneMatch(name -> name.startsWith("meta-")));
+                .extracting(Thread::getName).noneMatch(name -> name.startsWith("meta-core-")));
     }
 
     private Path pidfile() {
@@ -249,6 +249,21 @@ class CallsTest {
         await().atMost(20, TimeUnit.SECONDS).until(() -> untimed(runtime.moduleHealthTransitions(), "again")
                 .contains(t("again", ModuleHealthState.RESTARTING, HEALTHY, 3)));
         assertThat(runtime.routeModuleCall(request("again", "echo"), T).moduleId()).isEqualTo("again");
+    }
+
+    @Test
+    void aHugeTimeoutIsCappedAndASubMillisecondOneIsRoundedUp() {
+        MetaConfig config = MetaConfig.builder().module(eventLine("ok", "ok").build())
+                .module(eventLine("slow", "slow_later").build()).discover("ok", "slow").build();
+        UnifiedRuntime runtime = start(config);
+        assertThat(runtime.routeModuleCall(request("ok", "x"), Duration.ofDays(365_000)).moduleId()).isEqualTo("ok");
+        assertThat(CallOptions.timeout(Duration.ofDays(365_000)).timeout()).contains(CallOptions.MAX_TIMEOUT);
+        assertThatThrownBy(() -> runtime.routeModuleCall(request("slow", "x"), Duration.ofNanos(500_000)))
+                .isInstanceOf(ModuleRouteException.class)
+                .satisfies(e -> assertThat(((ModuleRouteException) e).isTimeout()).isTrue())
+                .satisfies(e -> assertThat(((ModuleRouteException) e).processError())
+                        .contains(new ProcessBoundaryError.Timeout(1)))
+                .hasMessageNotContaining("0 ms");
     }
 
     private static List<EventEnvelope<?>> readyEvents(UnifiedRuntime runtime) {
