@@ -47,9 +47,13 @@ public class ModuleRouteException extends ModuleException {
     public ModuleRouteException(String moduleId, ModuleRouteError error, OptionalInt exitCode, String stderrTail,
             Throwable cause) {
         super(moduleId, "call to module '" + Objects.requireNonNull(moduleId, "moduleId") + "' failed",
-                Objects.requireNonNull(error, "error").message(), Objects.requireNonNull(exitCode, "exitCode"),
+                explained(Objects.requireNonNull(error, "error")), Objects.requireNonNull(exitCode, "exitCode"),
                 stderrTail == null ? "" : stderrTail, cause);
         this.error = error;
+    }
+
+    private static String explained(ModuleRouteError error) {
+        return error instanceof ModuleRouteError.ModuleRuntime runtime ? runtime.error().explained() : error.message();
     }
 
     /** The error as a value. */

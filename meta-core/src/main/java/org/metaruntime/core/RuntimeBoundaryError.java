@@ -25,6 +25,19 @@ public sealed interface RuntimeBoundaryError {
     /** The stable code of the wrapped error, e.g. {@code process.timeout} or {@code mcp.tool_not_found}. */
     String code();
 
+    /**
+     * {@link #message()}, followed by how to fix it when the cause is a usual mistake: a module that exits without
+     * writing a line is often an MCP server configured without the MCP marker.
+     */
+    default String explained() {
+        if (this instanceof Process process && process.error() instanceof ProcessBoundaryError.EmptyOutput) {
+            return message() + "; if it is an MCP server, mark it with MetaConfig.Builder.mcp(module) or "
+                    + "preSpawn(PreSpawnData.mcp(id)) (META_MODULE_BOUNDARY in ModuleConfig.env does not select the "
+                    + "boundary)";
+        }
+        return message();
+    }
+
     /** Whether the call ran out of time (a process or MCP {@code Timeout}). */
     default boolean isTimeout() {
         return this instanceof Process process && process.error() instanceof ProcessBoundaryError.Timeout

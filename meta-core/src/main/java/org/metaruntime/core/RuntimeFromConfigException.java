@@ -41,9 +41,13 @@ public class RuntimeFromConfigException extends ModuleException {
     public RuntimeFromConfigException(String moduleId, RuntimeFromConfigError error, OptionalInt exitCode,
             String stderrTail, Throwable cause) {
         super(moduleId, "running module '" + Objects.requireNonNull(moduleId, "moduleId") + "' failed",
-                Objects.requireNonNull(error, "error").message(), Objects.requireNonNull(exitCode, "exitCode"),
+                explained(Objects.requireNonNull(error, "error")), Objects.requireNonNull(exitCode, "exitCode"),
                 stderrTail == null ? "" : stderrTail, cause);
         this.error = error;
+    }
+
+    private static String explained(RuntimeFromConfigError error) {
+        return error instanceof RuntimeFromConfigError.Runtime runtime ? runtime.error().explained() : error.message();
     }
 
     /** The error as a value. */

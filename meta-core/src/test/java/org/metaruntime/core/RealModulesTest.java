@@ -313,6 +313,21 @@ class RealModulesTest {
         assertThat(Fixtures.pids(pidfile())).hasSize(3);
         Fixtures.assertAllGone(pidfile());
         assertThat(of(runtime, "tools")).containsExactly(t("tools", null, STARTING, 0), t("tools", STARTING, HEALTHY, 1));
+        assertThat(runtime.supervisorReport().get("tools").pid()).isEmpty();
+    }
+
+    @Test
+    void anMcpServerConfiguredWithoutTheMarkerIsToldHowToMarkIt() {
+        MetaConfig unmarked = MetaConfig.builder().module(mcp("tools").restartPolicy(RestartPolicy.NEVER)
+                .env("META_MODULE_BOUNDARY", "mcp").build()).build();
+        assertThatThrownBy(() -> UnifiedRuntime.runDiscoveredModuleOnce(MetaConfig.builder()
+                .module(unmarked.modules().get(0)).discover("tools").build(), "tools", T))
+                .isInstanceOf(RuntimeFromConfigException.class)
+                .hasMessageContaining("MetaConfig.Builder.mcp(module)");
+        MetaConfig marked = MetaConfig.builder().mcp(mcp("tools").build()).discover("tools").build();
+        UnifiedRuntime runtime = start(marked, options().build());
+        assertThat(runtime.routeModuleCall(new ModuleRouteRequest("tools", "add",
+                MAPPER.createObjectNode().put("a", 1).put("b", 2)), T).payload().asInt()).isEqualTo(3);
     }
 
     @Test

@@ -17,7 +17,7 @@ public final class BoundaryFailure extends ModuleException {
 
     public BoundaryFailure(String moduleId, RuntimeBoundaryError error, OptionalInt exitCode, String stderrTail,
                            Throwable cause) {
-        super(moduleId, "module '" + moduleId + "'", Objects.requireNonNull(error, "error").message(),
+        super(moduleId, "module '" + moduleId + "'", Objects.requireNonNull(error, "error").explained(),
                 Objects.requireNonNull(exitCode, "exitCode"), stderrTail == null ? "" : stderrTail, cause);
         this.error = error;
     }

@@ -144,6 +144,11 @@ public final class ModuleRegistry {
         return Collections.unmodifiableSet(loaded);
     }
 
+    /** The pid of a child whose process still runs (a {@code PER_CALL} probe's server is gone at once). */
+    private static java.util.OptionalLong livePid(ModuleChild child) {
+        return child.exit().isDone() ? java.util.OptionalLong.empty() : child.pid();
+    }
+
     /** Why {@code moduleId} is not loaded, as the error a call to it gets. */
     public ModuleRouteError.UnloadedModule unloaded(String moduleId) {
         ModuleSlot slot = slots.get(moduleId);
@@ -170,7 +175,7 @@ public final class ModuleRegistry {
         Map<String, ModuleSupervisorReport> report = new LinkedHashMap<>();
         for (ModuleSlot slot : slots.values()) {
             Optional<ModuleSupervisor<ModuleChild>> supervisor = slot.supervisor();
-            supervisor.ifPresent(s -> report.put(slot.id(), s.report(ModuleChild::pid, ModuleChild::stderrTail)));
+            supervisor.ifPresent(s -> report.put(slot.id(), s.report(ModuleRegistry::livePid, ModuleChild::stderrTail)));
         }
         return Collections.unmodifiableMap(report);
     }
