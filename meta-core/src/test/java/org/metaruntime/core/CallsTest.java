@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import static org.metaruntime.supervisor.ModuleHealthState.HEALTHY;
 import static org.metaruntime.supervisor.ModuleHealthState.STARTING;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.Subscription;
+import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleHealthTransition;
 import org.metaruntime.supervisor.ProcessBoundaryError;
@@ -264,6 +266,76 @@ class CallsTest {
                 .satisfies(e -> assertThat(((ModuleRouteException) e).processError())
                         .contains(new ProcessBoundaryError.Timeout(1)))
                 .hasMessageNotContaining("0 ms");
+    }
+
+    private List<JsonNode> stdinLines() throws Exception {
+        Path log = dir.resolve("stdin.log");
+        if (!java.nio.file.Files.exists(log)) {
+            return List.of();
+        }
+        List<JsonNode> lines = new ArrayList<>();
+        for (String line : java.nio.file.Files.readAllLines(log)) {
+            lines.add(MAPPER.readTree(line));
+        }
+        return lines;
+    }
+
+    private List<JsonNode> sent(String method) throws Exception {
+        return stdinLines().stream().filter(m -> method.equals(m.path("method").asText())).collect(Collectors.toList());
+    }
+
+    @Test
+    void cancellingAnMcpCallTellsTheServerFreesTheSlotAndAQueuedCallIsNeverSent() throws Exception {
+        MetaConfig config = MetaConfig.builder()
+                .mcp(mcp("tools").maxInFlightCalls(1).env("FIXTURE_STDIN_LOG", dir.resolve("stdin.log").toString())
+                        .build())
+                .discover("tools").build();
+        UnifiedRuntime runtime = start(config);
+        ModuleCall slow = runtime.call(new ModuleRouteRequest("tools", "slow",
+                MAPPER.createObjectNode().put("seconds", 60)), CallOptions.timeout(T));
+        await().atMost(20, TimeUnit.SECONDS).until(() -> sent("tools/call").size() == 1);
+        ModuleCall queued = runtime.call(new ModuleRouteRequest("tools", "echo",
+                MAPPER.createObjectNode().put("queued", true)), CallOptions.timeout(T));
+        queued.cancel();
+        assertThat(failure(queued)).isEqualTo(new ModuleRouteError.ModuleRuntime(
+                new RuntimeBoundaryError.Mcp(new McpBoundaryError.Cancelled("tools", "echo"))));
+
+        slow.cancel();
+        assertThat(failure(slow)).isEqualTo(new ModuleRouteError.ModuleRuntime(
+                new RuntimeBoundaryError.Mcp(new McpBoundaryError.Cancelled("tools", "slow"))));
+        JsonNode callId = sent("tools/call").get(0).get("id");
+        await().atMost(20, TimeUnit.SECONDS).until(() -> sent("notifications/cancelled").size() == 1);
+        assertThat(sent("notifications/cancelled").get(0).at("/params/requestId")).isEqualTo(callId);
+
+        // the slot is free at once: the next call is answered while the cancelled one would still sleep
+        assertThat(runtime.routeModuleCall(new ModuleRouteRequest("tools", "add",
+                MAPPER.createObjectNode().put("a", 1).put("b", 1)), T).payload().asInt()).isEqualTo(2);
+        assertThat(sent("tools/call")).hasSize(2).noneMatch(m -> m.at("/params/arguments/queued").asBoolean());
+    }
+
+    @Test
+    void progressReachesOnlyItsOwnCallInOrderBeforeTheResponse() throws Exception {
+        MetaConfig config = MetaConfig.builder().mcp(mcp("tools").build()).discover("tools").build();
+        UnifiedRuntime runtime = start(config);
+        List<ProgressUpdate> first = new CopyOnWriteArrayList<>();
+        List<ProgressUpdate> second = new CopyOnWriteArrayList<>();
+        List<Integer> seenAtResponse = new CopyOnWriteArrayList<>();
+        ModuleCall a = runtime.call(new ModuleRouteRequest("tools", "progress", MAPPER.createObjectNode().put("steps", 3)),
+                CallOptions.builder().timeout(T).onProgress(first::add).build());
+        ModuleCall b = runtime.call(new ModuleRouteRequest("tools", "progress", MAPPER.createObjectNode().put("steps", 5)),
+                CallOptions.builder().timeout(T).onProgress(update -> {
+                    second.add(update);
+                    throw new IllegalStateException("a listener bug never fails the call");
+                }).build());
+        a.response().thenRun(() -> seenAtResponse.add(first.size()));
+        assertThat(a.response().get(30, TimeUnit.SECONDS).payload().get("steps").asInt()).isEqualTo(3);
+        assertThat(b.response().get(30, TimeUnit.SECONDS).payload().get("steps").asInt()).isEqualTo(5);
+        assertThat(first).containsExactly(new ProgressUpdate(1, 3.0, "step 1"), new ProgressUpdate(2, 3.0, "step 2"),
+                new ProgressUpdate(3, 3.0, "step 3"));
+        assertThat(second).extracting(ProgressUpdate::progress).containsExactly(1.0, 2.0, 3.0, 4.0, 5.0);
+        assertThat(seenAtResponse).containsExactly(3);
+        // without a listener, no progress token is sent
+        runtime.routeModuleCall(new ModuleRouteRequest("tools", "progress", MAPPER.createObjectNode()), T);
     }
 
     private static List<EventEnvelope<?>> readyEvents(UnifiedRuntime runtime) {

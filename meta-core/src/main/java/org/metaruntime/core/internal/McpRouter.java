@@ -90,6 +90,6 @@ final class McpRouter implements ModuleRouter {
 
     @Override
     public RuntimeBoundaryError cancelled(ModuleRouteRequest request) {
-        return new RuntimeBoundaryError.Mcp(new McpBoundaryError.ToolCallFailed(module.id(), request.method(), "the call was cancelled"));
+        return new RuntimeBoundaryError.Mcp(new McpBoundaryError.Cancelled(module.id(), request.method()));
     }
 }

@@ -12,6 +12,7 @@ import java.util.concurrent.Executor;
 import org.metaruntime.core.ModuleBoundaryKind;
 import org.metaruntime.core.ModuleConfig;
 import org.metaruntime.core.PreSpawnData;
+import org.metaruntime.core.ProgressUpdate;
 import org.metaruntime.core.ProcessOptions;
 import org.metaruntime.core.RuntimeBoundaryError;
 import org.metaruntime.core.RuntimeFromConfigError;
@@ -26,7 +27,9 @@ import org.metaruntime.events.NormalizationException;
 import org.metaruntime.events.UnifiedEvent;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
+import org.metaruntime.mcp.McpCallOptions;
 import org.metaruntime.mcp.McpClientOptions;
+import org.metaruntime.mcp.McpToolCall;
 import org.metaruntime.mcp.McpConnection;
 import org.metaruntime.mcp.McpPerCall;
 import org.metaruntime.mcp.McpProbe;
@@ -105,6 +108,26 @@ public final class ProcessBoundaries {
         }
     }
 
+    /** The options of one MCP call: its timeout, and its progress listener as meta-mcp calls it. */
+    static McpCallOptions mcpCall(CallSpec call) {
+        McpCallOptions.Builder options = McpCallOptions.builder(call.timeout())
+                .resetTimeoutOnProgress(call.options().resetTimeoutOnProgress());
+        call.options().onProgress().ifPresent(listener -> options.onProgress(
+                p -> listener.accept(new ProgressUpdate(p.progress(), p.total(), p.message()))));
+        return options.build();
+    }
+
+    /** An MCP tool call as a boundary call: its payload with failures mapped, and its cancel. */
+    static BoundaryCall handle(String moduleId, McpToolCall call) {
+        CompletableFuture<JsonNode> payload = call.payload().handle((value, error) -> {
+            if (error != null) {
+                throw failure(moduleId, error);
+            }
+            return value;
+        });
+        return BoundaryCall.of(payload, call::cancel);
+    }
+
     private static ChildExit exitOf(ProcessExit exit) {
         return new ChildExit(OptionalInt.of(exit.exitCode()), exit.stderrTail(), exit.requestedByRuntime());
     }
@@ -126,8 +149,9 @@ public final class ProcessBoundaries {
             return new BoundaryFailure(moduleId, mapped, e.exitCode(), e.stderrTail(), e);
         }
         if (cause instanceof McpBoundaryException) {
-            return new BoundaryFailure(moduleId, new RuntimeBoundaryError.Mcp(((McpBoundaryException) cause).error()),
-                    OptionalInt.empty(), "", cause);
+            McpBoundaryException e = (McpBoundaryException) cause;
+            return new BoundaryFailure(moduleId, new RuntimeBoundaryError.Mcp(e.error()), e.exitCode(), e.stderrTail(),
+                    cause);
         }
         if (cause instanceof ProcessBoundaryException) {
             ProcessBoundaryError processError = ((ProcessBoundaryException) cause).error();
@@ -236,13 +260,7 @@ public final class ProcessBoundaries {
 
         @Override
         public BoundaryCall callOnce(String tool, JsonNode arguments, CallSpec call, Executor executor) {
-            return Blocking.call(executor, () -> {
-                try {
-                    return McpPerCall.call(spec, tool, arguments, call.timeout(), options);
-                } catch (RuntimeException e) {
-                    throw failure(spec.moduleId(), e);
-                }
-            });
+            return handle(spec.moduleId(), McpPerCall.start(spec, tool, arguments, mcpCall(call), options));
         }
 
         /** An open MCP connection: its calls are multiplexed on the one server process. */
@@ -279,19 +297,7 @@ public final class ProcessBoundaries {
 
             @Override
             public BoundaryCall call(String tool, JsonNode arguments, CallSpec call) {
-                CompletableFuture<JsonNode> started;
-                try {
-                    started = connection.callToolAsync(tool, arguments, call.timeout());
-                } catch (RuntimeException e) {
-                    return BoundaryCall.failed(failure(connection.moduleId(), e));
-                }
-                CompletableFuture<JsonNode> payload = started.handle((value, error) -> {
-                    if (error != null) {
-                        throw failure(connection.moduleId(), error);
-                    }
-                    return value;
-                });
-                return BoundaryCall.of(payload, () -> started.cancel(true));
+                return handle(connection.moduleId(), connection.startCall(tool, arguments, mcpCall(call)));
             }
 
             @Override
