@@ -23,6 +23,7 @@ import org.metaruntime.core.internal.ModuleSlot;
 import org.metaruntime.core.internal.ModuleStartup;
 import org.metaruntime.core.internal.ProcessBoundaries;
 import org.metaruntime.core.internal.RuntimeEvents;
+import org.metaruntime.core.internal.RuntimeMcpModule;
 import org.metaruntime.core.internal.RuntimeThreads;
 import org.metaruntime.core.internal.ShutdownSequence;
 import org.metaruntime.events.EventEnvelope;
@@ -33,6 +34,7 @@ import org.metaruntime.events.NormalizationException;
 import org.metaruntime.events.StoreNotification;
 import org.metaruntime.events.Subscription;
 import org.metaruntime.events.UnifiedEvent;
+import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleHealthTransition;
 import org.metaruntime.supervisor.ModuleSupervisor;
@@ -125,6 +127,24 @@ public final class UnifiedRuntime implements AutoCloseable {
      */
     public ModuleCall call(ModuleRouteRequest request, CallOptions options) {
         return calls.call(Objects.requireNonNull(request, "request"), Objects.requireNonNull(options, "options"));
+    }
+
+    /**
+     * The whole MCP surface of an MCP module (see {@link McpModule}, which also states how a routed call's payload is
+     * projected from the result).
+     *
+     * @throws ModuleRouteException {@code UnloadedModule} when the module is not loaded;
+     *                              {@code ModuleRuntime(Mcp(McpRequired(id, "mcp")))} for an event-line module
+     */
+    public McpModule mcp(String moduleId) {
+        Objects.requireNonNull(moduleId, "moduleId");
+        ModuleSlot slot = registry.find(moduleId).filter(ModuleSlot::loaded).orElseThrow(() ->
+                new ModuleRouteException(moduleId, registry.unloaded(moduleId)));
+        if (slot.router().kind() != ModuleBoundaryKind.MCP) {
+            throw new ModuleRouteException(moduleId, new ModuleRouteError.ModuleRuntime(
+                    new RuntimeBoundaryError.Mcp(new McpBoundaryError.McpRequired(moduleId, "mcp"))));
+        }
+        return new RuntimeMcpModule(moduleId, calls);
     }
 
     /**

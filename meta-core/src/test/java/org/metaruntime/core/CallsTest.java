@@ -338,6 +338,54 @@ class CallsTest {
         runtime.routeModuleCall(new ModuleRouteRequest("tools", "progress", MAPPER.createObjectNode()), T);
     }
 
+    @Test
+    void theWholeMcpSurfaceOfAModuleWithItsResultsAndNotificationsAcrossARestart() throws Exception {
+        ManualScheduler scheduler = new ManualScheduler();
+        MetaConfig config = MetaConfig.builder().mcp(mcp("tools").build()).module(eventLine("el", "ok").build())
+                .discover("tools", "el").build();
+        UnifiedRuntime runtime = start(UnifiedRuntime.builder(config).scheduler(scheduler));
+        McpModule tools = runtime.mcp("tools");
+        assertThat(tools.moduleId()).isEqualTo("tools");
+        assertThat(tools.tools()).extracting(io.modelcontextprotocol.spec.McpSchema.Tool::name)
+                .containsExactly("echo", "add", "fail", "slow", "crash", "progress", "notify");
+        assertThat(tools.tools().get(0).inputSchema()).containsEntry("type", "object");
+
+        io.modelcontextprotocol.spec.McpSchema.CallToolResult failed = tools.callTool("fail", MAPPER.createObjectNode());
+        assertThat(failed.isError()).isTrue();
+        assertThat(((io.modelcontextprotocol.spec.McpSchema.TextContent) failed.content().get(0)).text())
+                .isEqualTo("the tool failed on purpose");
+        io.modelcontextprotocol.spec.McpSchema.CallToolResult echoed = tools.callTool("echo",
+                MAPPER.createObjectNode().put("n", 1), CallOptions.timeout(T));
+        assertThat(echoed.structuredContent()).isEqualTo(java.util.Map.of("n", 1));
+        assertThat(tools.startCall("add", MAPPER.createObjectNode().put("a", 2).put("b", 2), CallOptions.defaults())
+                .result().get(30, TimeUnit.SECONDS).content()).hasSize(1);
+
+        assertThatThrownBy(tools::listResources).isInstanceOf(ModuleRouteException.class)
+                .satisfies(e -> assertThat(((ModuleRouteException) e).mcpError())
+                        .hasValueSatisfying(error -> assertThat(error.code()).isEqualTo("mcp.json_rpc_error")));
+
+        List<String> messages = new CopyOnWriteArrayList<>();
+        Subscription notifications = tools.subscribeNotifications(n -> messages.add(n.method()));
+        tools.callTool("notify", MAPPER.createObjectNode());
+        await().atMost(20, TimeUnit.SECONDS).until(() -> messages.size() == 1);
+        runtime.call(request("tools", "crash"), CallOptions.timeout(T)).response().handle((r, e) -> e).get(30, TimeUnit.SECONDS);
+        await().atMost(20, TimeUnit.SECONDS).until(() -> scheduler.pending() == 1);
+        scheduler.runPending();
+        await().atMost(20, TimeUnit.SECONDS).until(() -> untimed(runtime.moduleHealthTransitions(), "tools")
+                .contains(t("tools", ModuleHealthState.RESTARTING, HEALTHY, 3)));
+        tools.callTool("notify", MAPPER.createObjectNode());
+        await().atMost(20, TimeUnit.SECONDS).until(() -> messages.size() == 2);
+        assertThat(messages).containsOnly("notifications/message");
+        notifications.close();
+
+        assertThatThrownBy(() -> runtime.mcp("el")).isInstanceOf(ModuleRouteException.class)
+                .extracting(e -> ((ModuleRouteException) e).error()).isEqualTo(new ModuleRouteError.ModuleRuntime(
+                        new RuntimeBoundaryError.Mcp(new McpBoundaryError.McpRequired("el", "mcp"))));
+        assertThatThrownBy(() -> runtime.mcp("nobody")).isInstanceOf(ModuleRouteException.class)
+                .extracting(e -> ((ModuleRouteException) e).error())
+                .isInstanceOf(ModuleRouteError.UnloadedModule.class);
+    }
+
     private static List<EventEnvelope<?>> readyEvents(UnifiedRuntime runtime) {
         return runtime.mergedEvents().stream().filter(e -> e.eventId().startsWith("evt-mcp-ready-tools-"))
                 .collect(Collectors.toList());

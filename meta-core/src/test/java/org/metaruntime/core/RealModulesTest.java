@@ -260,7 +260,7 @@ class RealModulesTest {
                 .preSpawn(PreSpawnData.mcp("tools")).build();
         UnifiedRuntime runtime = start(config, options().supervisionBackoff(Duration.ZERO).supervisionJitter(0).build());
         assertThat(payloads(runtime, "tools", "mcp.ready").get(0))
-                .isEqualTo(MAPPER.readTree("{\"tools\":[\"add\",\"crash\",\"echo\",\"fail\",\"progress\",\"slow\"]}"));
+                .isEqualTo(MAPPER.readTree("{\"tools\":[\"add\",\"crash\",\"echo\",\"fail\",\"notify\",\"progress\",\"slow\"]}"));
         assertThat(runtime.mergedEvents().stream().filter(e -> e.eventId().startsWith("evt-mcp-ready-tools-"))).hasSize(1);
 
         JsonNode echoed = runtime.routeModuleCall(new ModuleRouteRequest("tools", "echo",

@@ -16,6 +16,7 @@ import org.metaruntime.core.ModuleRouteResponse;
 import org.metaruntime.core.RuntimeBoundaryError;
 import org.metaruntime.core.RuntimeOptions;
 import org.metaruntime.mcp.McpBoundaryError;
+import org.metaruntime.mcp.McpConnection;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleSupervisor;
 import org.metaruntime.supervisor.ProcessBoundaryError;
@@ -91,6 +92,51 @@ public final class CallRouter {
         } catch (RuntimeException e) {
             call.fail(toRouteException(id, e));
         }
+    }
+
+    /**
+     * The current MCP session of {@code moduleId}, after the checks of a call; a lazy module is started first. The
+     * caller must hand the slot back to {@link #ended} once its operation completes.
+     *
+     * @throws ModuleRouteException as a routed call would fail
+     */
+    public Session session(String moduleId, String flow) {
+        ModuleSlot slot = check(new ModuleRouteRequest(moduleId, flow, null));
+        if (!(slot.router() instanceof McpRouter router)) {
+            throw new ModuleRouteException(moduleId, new ModuleRouteError.ModuleRuntime(
+                    new RuntimeBoundaryError.Mcp(new McpBoundaryError.McpRequired(moduleId, flow))));
+        }
+        try {
+            lazy.admit(slot).join();
+        } catch (RuntimeException e) {
+            lazy.callEnded(slot);
+            throw toRouteException(moduleId, e);
+        }
+        try {
+            ModuleSupervisor<ModuleChild> supervisor = slot.membership().supervisor();
+            if (supervisor == null || !supervisor.acceptsCalls()) {
+                throw new ModuleRouteException(moduleId, new ModuleRouteError.ModuleUnavailable(moduleId,
+                        supervisor == null ? ModuleHealthState.STARTING : supervisor.state()));
+            }
+            McpConnection connection = supervisor.currentChild().flatMap(child -> ((McpChild) child).connection())
+                    .orElseThrow(() -> new ModuleRouteException(moduleId, new ModuleRouteError.ModuleRuntime(
+                            new RuntimeBoundaryError.Mcp(new McpBoundaryError.RequestFailed(moduleId, flow,
+                                    "the module has no MCP session to serve it")))));
+            return new Session(slot, connection, router.notifications(), options.callTimeoutFor(slot.module()));
+        } catch (RuntimeException e) {
+            lazy.callEnded(slot);
+            throw e;
+        }
+    }
+
+    /** An operation on {@code session} ended. */
+    public void ended(Session session) {
+        lazy.callEnded(session.slot());
+    }
+
+    /** A module's MCP session as one operation uses it. */
+    public record Session(ModuleSlot slot, McpConnection connection, McpNotifications notifications,
+                          Duration timeout) {
     }
 
     /** The checks that need no I/O: loaded, and MCP when core. */

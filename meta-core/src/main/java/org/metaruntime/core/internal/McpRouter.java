@@ -30,6 +30,7 @@ final class McpRouter implements ModuleRouter {
     private final Executor executor;
     private final StopLadder graces;
     private final boolean perCall;
+    private final McpNotifications notifications = new McpNotifications();
 
     McpRouter(McpBoundary boundary, ModuleConfig module, Executor executor, StopLadder graces) {
         this.boundary = Objects.requireNonNull(boundary, "boundary");
@@ -61,8 +62,15 @@ final class McpRouter implements ModuleRouter {
         McpChild child = boundary.start(timeout);
         if (perCall) {
             child.stop(graces);
+        } else {
+            child.connection().ifPresent(notifications::attach);
         }
         return child;
+    }
+
+    /** The module's notification listeners, kept across its connections. */
+    McpNotifications notifications() {
+        return notifications;
     }
 
     @Override

@@ -296,6 +296,11 @@ public final class ProcessBoundaries {
             }
 
             @Override
+            public Optional<McpConnection> connection() {
+                return Optional.of(connection);
+            }
+
+            @Override
             public BoundaryCall call(String tool, JsonNode arguments, CallSpec call) {
                 return handle(connection.moduleId(), connection.startCall(tool, arguments, mcpCall(call)));
             }

@@ -161,6 +161,11 @@ public final class FakeMcpModule implements FakeModule {
         }
 
         @Override
+        public java.util.Optional<org.metaruntime.mcp.McpConnection> connection() {
+            return java.util.Optional.empty();
+        }
+
+        @Override
         public List<String> tools() {
             return new ArrayList<>(tools.keySet());
         }
