@@ -37,7 +37,7 @@ public final class MetaConfig {
     private final Map<String, ModuleConfig> byId;
     private final Map<String, PreSpawnData> firstPreSpawn;
 
-    /** The configuration as the seed names it; not validated (see {@link #validate()}). */
+    /** The configuration from its three parts; not validated (see {@link #validate()}). */
     public MetaConfig(List<ModuleConfig> modules, DiscoverySpec discovery, List<PreSpawnData> preSpawn) {
         this.modules = List.copyOf(Objects.requireNonNull(modules, "modules"));
         this.discovery = Objects.requireNonNull(discovery, "discovery");
