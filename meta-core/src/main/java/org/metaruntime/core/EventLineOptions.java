@@ -11,8 +11,8 @@ import org.metaruntime.core.internal.Checks;
  *
  * <p>Immutable and thread-safe.
  *
- * @param exitGrace the wait for the exit after the first line; empty (the default) means the rest of the call's
- *                  timeout, at least 1 s; zero stops the process at once
+ * @param exitGrace the wait for the exit after the first line; empty (the default) means
+ *                  {@code EventLineRunner.DEFAULT_EXIT_GRACE} (500 ms); zero stops the process at once
  */
 public record EventLineOptions(Optional<Duration> exitGrace) {
 
@@ -24,7 +24,7 @@ public record EventLineOptions(Optional<Duration> exitGrace) {
         exitGrace.ifPresent(grace -> Checks.nonNegative(grace, "eventLineExitGrace"));
     }
 
-    /** The rest of the timeout, at least 1 s. */
+    /** The event-line layer's default grace (500 ms). */
     public static EventLineOptions defaults() {
         return DEFAULTS;
     }
