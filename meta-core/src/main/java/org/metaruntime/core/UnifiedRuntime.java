@@ -389,7 +389,7 @@ public final class UnifiedRuntime implements AutoCloseable {
                 return shutdownReport;
             }
             events.lifecycle(LifecycleStage.SHUTDOWN_REQUESTED);
-            RuntimeShutdownReport report = ShutdownSequence.run(registry, options);
+            RuntimeShutdownReport report = ShutdownSequence.run(registry, options, calls);
             threads.release();
             events.close();
             if (shutdownHook != null && Thread.currentThread() != shutdownHook) {

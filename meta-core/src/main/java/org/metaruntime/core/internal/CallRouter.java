@@ -1,6 +1,7 @@
 package org.metaruntime.core.internal;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -32,6 +33,7 @@ public final class CallRouter {
     private final RuntimeOptions options;
     private final RuntimeEvents events;
     private final LazyModules lazy;
+    private final java.util.Set<RealModuleCall> inFlight = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public CallRouter(ModuleRegistry registry, RuntimeOptions options, RuntimeEvents events, LazyModules lazy) {
         this.lazy = Objects.requireNonNull(lazy, "lazy");
@@ -53,6 +55,8 @@ public final class CallRouter {
     public RealModuleCall call(ModuleRouteRequest request, CallOptions callOptions) {
         RealModuleCall call = new RealModuleCall(request);
         String id = request.moduleId();
+        inFlight.add(call);
+        call.settled().whenComplete((done, error) -> inFlight.remove(call));
         try {
             Duration timeout = callOptions.timeout().orElseGet(() -> defaultTimeout(id));
             ModuleSlot slot = check(request);
@@ -137,6 +141,19 @@ public final class CallRouter {
     /** A module's MCP session as one operation uses it. */
     public record Session(ModuleSlot slot, McpConnection connection, McpNotifications notifications,
                           Duration timeout) {
+    }
+
+    /**
+     * Cancels every call in flight (the runtime is shutting down): event-line calls stop their process tree,
+     * {@code PER_CALL} calls stop their server. Completes when their boundary work has ended.
+     */
+    public CompletableFuture<Void> cancelAll() {
+        List<CompletableFuture<Void>> settled = new java.util.ArrayList<>();
+        for (RealModuleCall call : List.copyOf(inFlight)) {
+            call.cancel();
+            settled.add(call.settled());
+        }
+        return CompletableFuture.allOf(settled.toArray(new CompletableFuture<?>[0]));
     }
 
     /** The checks that need no I/O: loaded, and MCP when core. */
