@@ -9,6 +9,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import org.metaruntime.core.CallOptions;
+import org.metaruntime.core.McpModule;
 import org.metaruntime.core.ModuleBoundaryKind;
 import org.metaruntime.core.ModuleRouteError;
 import org.metaruntime.core.ModuleRouteException;
@@ -154,6 +155,18 @@ public final class CallRouter {
             settled.add(call.settled());
         }
         return CompletableFuture.allOf(settled.toArray(new CompletableFuture<?>[0]));
+    }
+
+    /** The whole MCP surface of {@code moduleId}: {@code UnloadedModule}, or {@code McpRequired} for event-line. */
+    public McpModule mcp(String moduleId) {
+        Objects.requireNonNull(moduleId, "moduleId");
+        ModuleSlot slot = registry.find(moduleId).filter(ModuleSlot::loaded).orElseThrow(() ->
+                new ModuleRouteException(moduleId, registry.unloaded(moduleId)));
+        if (slot.router().kind() != ModuleBoundaryKind.MCP) {
+            throw new ModuleRouteException(moduleId, new ModuleRouteError.ModuleRuntime(
+                    new RuntimeBoundaryError.Mcp(new McpBoundaryError.McpRequired(moduleId, "mcp"))));
+        }
+        return new RuntimeMcpModule(moduleId, this);
     }
 
     /** The checks that need no I/O: loaded, and MCP when core. */
