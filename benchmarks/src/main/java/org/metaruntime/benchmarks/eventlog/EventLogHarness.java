@@ -32,7 +32,7 @@ import org.sqlite.SQLiteDataSource;
  *   <li><b>Baseline</b>: the same rows inserted into the log's own tables (same schema and indexes) with plain
  *       JDBC: one single-row {@code INSERT} added to a batch per row, 4,096 rows per transaction, each envelope
  *       serialised in the loop, {@code seq} given: the straightforward synchronous way to write the same rows.
- *       The same with one commit per envelope (the first 20,000 rows) shows what group commit saves.
+ *       The same with one commit per envelope (the first 2,000 rows) shows what group commit saves.
  *       Baseline and log alternate for {@code --rounds} rounds (default 3) on fresh tables, so that both see
  *       the same machine load.</li>
  *   <li><b>Append</b>: {@code N} envelopes appended from one thread as fast as it can (the queue holds them
@@ -103,7 +103,7 @@ public final class EventLogHarness {
             throws Exception {
         System.out.println("== " + name);
         dropTables(baseline);
-        int single = Math.min(20_000, envelopes.size());
+        int single = Math.min(2_000, envelopes.size());
         double perRow = baselineInsert(baseline, envelopes.subList(0, single), 1);
         System.out.printf(Locale.ROOT, "one commit per envelope (%,d rows): %,.0f rows/s%n", single, perRow);
         for (int round = 1; round <= rounds; round++) {
