@@ -235,8 +235,8 @@ public final class RuntimeOptions {
     }
 
     /**
-     * [beyond] How long a routed event-line call waits for its process to exit after the first line, before
-     * stopping it. Empty (the default): the remaining timeout, at least 1 s.
+     * How long a routed event-line call waits for its process to exit after the first line, before stopping it.
+     * Empty (the default): {@code EventLineRunner.DEFAULT_EXIT_GRACE} (500 ms).
      */
     public Optional<Duration> eventLineExitGrace() {
         return Optional.ofNullable(eventLineExitGrace);
