@@ -333,6 +333,12 @@ public final class ModuleProcess implements AutoCloseable {
             public void tooLong(int limit) {
                 listener.onLineTooLong(limit);
             }
+
+            @Override
+            public void skipped(long length, byte[] head) {
+                listener.onOversizedLine(new OversizedLine(spec.maxLineBytes(), length,
+                        new String(head, StandardCharsets.UTF_8)));
+            }
         });
         byte[] buffer = new byte[STDOUT_READ_BYTES];
         try (InputStream in = process.getInputStream()) {

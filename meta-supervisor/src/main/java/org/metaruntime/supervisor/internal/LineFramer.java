@@ -14,8 +14,9 @@ import java.util.Objects;
  *   <li>A line is the bytes before {@code \n}; a trailing {@code \r} is dropped after the limit check. A last
  *       line without {@code \n} is delivered by {@link #finish()}.</li>
  *   <li>A line of more than {@code maxLineBytes} bytes (counted before its {@code \n}) is never buffered past
- *       the limit: the sink's {@link Sink#tooLong(int)} is called as soon as the limit is crossed, and the
- *       rest of the line is discarded up to the next {@code \n}.</li>
+ *       the limit: the sink's {@link Sink#tooLong(int)} is called as soon as the limit is crossed, the
+ *       rest of the line is discarded up to the next {@code \n}, and then {@link Sink#skipped} tells its length
+ *       and first bytes.</li>
  *   <li>Decoding happens per complete line, so a character split across reads is intact. Malformed UTF-8 is
  *       replaced: each malformed sequence becomes U+FFFD ({@link CodingErrorAction#REPLACE}).</li>
  * </ul>
@@ -30,7 +31,17 @@ public final class LineFramer {
 
         /** A line crossed the limit; it will not be delivered. */
         void tooLong(int limit);
+
+        /**
+         * The end of a line that crossed the limit ({@code \n} or end of stream): its length in bytes and its
+         * first (at most {@link #HEAD_BYTES}) bytes.
+         */
+        default void skipped(long length, byte[] head) {
+        }
     }
+
+    /** How many of an over-long line's first bytes {@link Sink#skipped} receives at most. */
+    public static final int HEAD_BYTES = 256;
 
     private static final int INITIAL_CAPACITY = 8 * 1024;
     private static final int RETAINED_CAPACITY = 64 * 1024;
@@ -43,6 +54,8 @@ public final class LineFramer {
     private byte[] buffer;
     private int length;
     private boolean discarding;
+    private long discardedLength;
+    private byte[] discardedHead;
 
     /**
      * A framer delivering to {@code sink} lines of at most {@code maxLineBytes} bytes.
@@ -74,19 +87,27 @@ public final class LineFramer {
 
     /** End of stream: delivers a last line that had no {@code \n}. */
     public void finish() {
-        if (!discarding && length > 0) {
+        if (discarding) {
+            endDiscard();
+        } else if (length > 0) {
             emit();
         }
-        discarding = false;
         length = 0;
     }
 
     private void append(byte[] bytes, int offset, int count) {
-        if (count == 0 || discarding) {
+        if (count == 0) {
+            return;
+        }
+        if (discarding) {
+            keepHead(bytes, offset, count);
             return;
         }
         if ((long) length + count > maxLineBytes) {
             discarding = true;
+            discardedHead = new byte[0];
+            keepHead(buffer, 0, length);
+            keepHead(bytes, offset, count);
             length = 0;
             releaseLargeBuffer();
             sink.tooLong(maxLineBytes);
@@ -104,10 +125,30 @@ public final class LineFramer {
 
     private void endOfLine() {
         if (discarding) {
-            discarding = false;
+            endDiscard();
         } else {
             emit();
         }
+    }
+
+    /** Counts {@code count} discarded bytes and keeps those among the first {@link #HEAD_BYTES} of the line. */
+    private void keepHead(byte[] bytes, int offset, int count) {
+        int kept = discardedHead.length;
+        if (kept < HEAD_BYTES && count > 0) {
+            int more = Math.min(HEAD_BYTES - kept, count);
+            discardedHead = java.util.Arrays.copyOf(discardedHead, kept + more);
+            System.arraycopy(bytes, offset, discardedHead, kept, more);
+        }
+        discardedLength += count;
+    }
+
+    private void endDiscard() {
+        byte[] head = discardedHead;
+        long skipped = discardedLength;
+        discarding = false;
+        discardedHead = null;
+        discardedLength = 0;
+        sink.skipped(skipped, head);
     }
 
     private void emit() {
