@@ -85,6 +85,16 @@ async function run(step) {
       });
       return { ok: { count: step.count, ok, mismatched, errors: errors.slice(0, 5), errorCount: errors.length, ms: Date.now() - started } };
     }
+    case 'callUntilOk': {
+      const errors = [];
+      for (let i = 0; i < step.attempts; i++) {
+        const r = await call(step);
+        if (r.ok && !r.ok.isError) return { ok: { result: r.ok, attempts: i + 1, errors: errors.slice(0, 20) } };
+        errors.push(r.error ?? r.ok);
+        await new Promise((res) => setTimeout(res, step.pauseMs));
+      }
+      return { error: { message: 'no success in ' + step.attempts + ' attempts', data: errors.slice(-5) } };
+    }
     case 'readResource': return { ok: await client.readResource({ uri: step.uri }) };
     case 'listResources': return { ok: await client.listResources() };
     case 'listTemplates': return { ok: await client.listResourceTemplates() };
