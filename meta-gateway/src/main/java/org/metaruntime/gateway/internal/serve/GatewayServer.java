@@ -45,6 +45,8 @@ public final class GatewayServer implements AutoCloseable {
     private final Set<ClientSession> sessions = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicInteger sessionIds = new AtomicInteger();
+    private final Listener listener = new Listener();
+    private volatile CompletableFuture<Void> listReady = CompletableFuture.completedFuture(null);
 
     public GatewayServer(Catalog catalog, PodBackend backend) {
         this.catalog = catalog;
@@ -62,7 +64,7 @@ public final class GatewayServer implements AutoCloseable {
                 .inline("initialize", this::initialize)
                 .inline("ping", r -> CompletableFuture.completedFuture(JsonRpc.NODES.objectNode()))
                 .inline("logging/setLevel", this::setLevel)
-                .inline("tools/list", r -> CompletableFuture.completedFuture(toolsList()))
+                .inline("tools/list", r -> listReady.thenApply(ready -> toolsList()))
                 .inline("tools/call", calls::call)
                 .offloaded("resources/list", r -> done(surface.listResources()))
                 .offloaded("resources/templates/list", r -> done(surface.listTemplates()))
@@ -74,13 +76,38 @@ public final class GatewayServer implements AutoCloseable {
                 .notification("notifications/initialized", r -> { })
                 .build();
         table.rebuild(name -> List.of());
-        backend.listen(new Listener());
+        backend.listen(listener);
     }
 
-    /** Starts the pods that start with the gateway and lists their tools. */
+    /**
+     * Starts the pods that start with the gateway (pre-warmed ones, and those without declared tools) in the
+     * background. {@code tools/list} waits for the pods without declared tools (each bounded by its startup
+     * timeout); a pod that fails to start is logged by name and the others keep serving.
+     */
     public void start() {
-        backend.startEager();
-        table.rebuild(name -> backend.pod(name).liveTools());
+        List<CompletableFuture<Void>> undeclared = new java.util.ArrayList<>();
+        for (org.metaruntime.gateway.internal.manifest.PodManifest pod : catalog.pods()) {
+            if (!pod.spawnAtStart()) {
+                continue;
+            }
+            CompletableFuture<Void> started = backend.pod(pod.name()).start()
+                    .orTimeout(pod.startupTimeout().toMillis() + 5000, TimeUnit.MILLISECONDS)
+                    .handle((ok, error) -> {
+                        if (error != null) {
+                            Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                                    ? error.getCause() : error;
+                            log.warn("pod {} failed to start: {}", pod.name(), cause.getMessage());
+                        } else {
+                            log.info("pod {} started", pod.name());
+                        }
+                        listener.toolsChanged(pod.name());
+                        return null;
+                    });
+            if (!pod.declaresTools()) {
+                undeclared.add(started);
+            }
+        }
+        listReady = CompletableFuture.allOf(undeclared.toArray(CompletableFuture[]::new));
     }
 
     /** The dispatcher every transport feeds. */

@@ -16,9 +16,6 @@ import java.util.function.Function;
  */
 public interface PodBackend extends AutoCloseable {
 
-    /** Starts the pods that start with the gateway (pre-warmed, or without declared tools) and waits for each. */
-    void startEager();
-
     /** The pod called {@code name}. */
     Pod pod(String name);
 
@@ -36,6 +33,12 @@ public interface PodBackend extends AutoCloseable {
 
         /** Whether a session with it is up now. */
         boolean running();
+
+        /**
+         * Starts it now (a pre-warm); completes when it is up, or exceptionally with a {@link PodFailure} when it
+         * failed to start. Concurrent starts and first calls share one spawn.
+         */
+        CompletableFuture<Void> start();
 
         /** Its tools as it listed them (MCP {@code Tool} objects), empty when it has not run yet. */
         List<ObjectNode> liveTools();

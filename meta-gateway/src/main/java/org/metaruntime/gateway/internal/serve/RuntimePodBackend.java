@@ -26,10 +26,6 @@ final class RuntimePodBackend implements PodBackend {
     }
 
     @Override
-    public void startEager() {
-    }
-
-    @Override
     public Pod pod(String name) {
         return pods.get(name);
     }
@@ -57,6 +53,11 @@ final class RuntimePodBackend implements PodBackend {
         @Override
         public boolean running() {
             return false;
+        }
+
+        @Override
+        public CompletableFuture<Void> start() {
+            return CompletableFuture.failedFuture(new UnsupportedOperationException("pending the runtime's call API"));
         }
 
         @Override

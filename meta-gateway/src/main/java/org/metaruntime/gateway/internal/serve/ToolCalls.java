@@ -89,9 +89,7 @@ final class ToolCalls {
     }
 
     private void validate(ToolTable.Route route, JsonNode arguments) {
-        @SuppressWarnings("unchecked")
-        Map<String, Object> schema = JsonRpc.MAPPER.convertValue(route.inputSchema(), Map.class);
-        JsonSchemaValidator.ValidationResponse response = validator.validate(schema, arguments);
+        JsonSchemaValidator.ValidationResponse response = validator.validate(route.inputSchemaMap(), arguments);
         if (!response.valid()) {
             String detail = response.errorMessage();
             int at = detail == null ? -1 : detail.indexOf("Validation errors:");

@@ -28,7 +28,12 @@ final class ToolTable {
 
     /** One served tool. */
     record Route(String outward, String pod, String tool, ObjectNode definition, String schemaHash, JsonNode inputSchema,
-                 boolean declared) {
+                 Map<String, Object> inputSchemaMap, boolean declared) {
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> asMap(JsonNode schema) {
+        return schema == null ? null : JsonRpc.MAPPER.convertValue(schema, Map.class);
     }
 
     private final Catalog catalog;
@@ -58,7 +63,7 @@ final class ToolTable {
                     ObjectNode definition = JsonRpc.NODES.objectNode().put("name", outward);
                     definition.setAll(tool.definition());
                     next.put(outward, new Route(outward, pod.name(), tool.name(), definition, tool.schemaHash(),
-                            definition.get("inputSchema"), true));
+                            definition.get("inputSchema"), asMap(definition.get("inputSchema")), true));
                     list.add(definition);
                 }
                 continue;
@@ -78,7 +83,7 @@ final class ToolTable {
                 ObjectNode definition = live.deepCopy().put("name", outward);
                 JsonNode input = live.get("inputSchema");
                 next.put(outward, new Route(outward, pod.name(), name, definition,
-                        input == null ? "" : CanonicalJson.schemaHash(input), null, false));
+                        input == null ? "" : CanonicalJson.schemaHash(input), null, null, false));
                 list.add(definition);
             }
         }
