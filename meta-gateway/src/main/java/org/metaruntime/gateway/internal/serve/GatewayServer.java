@@ -44,6 +44,7 @@ public final class GatewayServer implements AutoCloseable {
     private final ExecutorService executor;
     private final Set<ClientSession> sessions = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final CompletableFuture<Void> closedFuture = new CompletableFuture<>();
     private final AtomicInteger sessionIds = new AtomicInteger();
     private final Listener listener = new Listener();
     private volatile CompletableFuture<Void> listReady = CompletableFuture.completedFuture(null);
@@ -175,18 +176,20 @@ public final class GatewayServer implements AutoCloseable {
         }
     }
 
-    /** Stops every pod and ends every session. Idempotent. */
+    /** Stops every pod and ends every session. Idempotent; a concurrent caller waits until it is done. */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
+            closedFuture.join();
             return;
         }
-        sessions.forEach(ClientSession::close);
-        sessions.clear();
         try {
+            sessions.forEach(ClientSession::close);
+            sessions.clear();
             backend.close();
         } finally {
             executor.shutdownNow();
+            closedFuture.complete(null);
         }
     }
 
