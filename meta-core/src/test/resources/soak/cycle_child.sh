@@ -7,6 +7,7 @@
 #   detached    leaves a "sleep" in its own session with its stdio closed (found only through the token)
 #   event       an event-line module: leaves a "sleep" behind, prints one JSON event, then waits for its "sleep"
 #   stubborn    becomes a "sleep" that ignores SIGTERM and the end of stdin: only SIGKILL ends it
+#   stubborn-event  the same as an event-line module: prints one JSON event first
 mode="$1"
 echo "$$ $META_PROCESS_TOKEN" >> "$FIXTURE_PIDFILE"
 case "$mode" in
@@ -28,6 +29,10 @@ case "$mode" in
   stubborn)
     trap '' TERM
     echo ready
+    exec sleep 300 ;;
+  stubborn-event)
+    trap '' TERM
+    printf '{"event_id":"evt-stubborn-%s","source":"module","timestamp_ms":1,"module":"one","event_type":"ready","payload":{}}\n' "$$"
     exec sleep 300 ;;
 esac
 echo ready

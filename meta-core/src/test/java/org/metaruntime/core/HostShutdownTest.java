@@ -1,17 +1,22 @@
 package org.metaruntime.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -23,7 +28,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A host JVM with live children ends in three ways: it calls {@code System.exit}, it gets SIGTERM, it gets SIGKILL.
  * The host (a separate JVM started with the test classpath) runs two persistent MCP servers, which exit on the end of
- * their stdin, and an event-line module whose kept child (a shell) has a grandchild and ignores the end of stdin.
+ * their stdin, an event-line module whose kept child (a shell) has a grandchild and ignores the end of stdin, and an
+ * event-line module whose kept child ignores both the end of stdin and SIGTERM. Even after SIGKILL, when no hook
+ * runs, the host's watchdog kills every one of them and then exits itself.
  * {@link ShutdownHookTest} covers a host that exits with one event-line child.
  */
 @Timeout(90)
@@ -47,7 +54,10 @@ class HostShutdownTest {
                     .module(mcp(python, dir, "server1")).module(mcp(python, dir, "server2"))
                     .module(ModuleConfig.builder("tree").command("sh", SoakSupport.script("cycle_child.sh").toString(),
                             "event").env("FIXTURE_PIDFILE", dir.resolve("pids-tree").toString()).build())
-                    .discover("server1", "server2", "tree")
+                    .module(ModuleConfig.builder("stubborn").command("sh",
+                            SoakSupport.script("cycle_child.sh").toString(), "stubborn-event")
+                            .env("FIXTURE_PIDFILE", dir.resolve("pids-stubborn").toString()).build())
+                    .discover("server1", "server2", "tree", "stubborn")
                     .preSpawn(PreSpawnData.mcp("server1")).preSpawn(PreSpawnData.mcp("server2")).build();
             UnifiedRuntime runtime = UnifiedRuntime.builder(config).options(RuntimeOptions.builder()
                     .stopStdinGrace(STDIN_GRACE).stopTermGrace(TERM_GRACE).stopKillWait(KILL_WAIT).build()).start();
@@ -88,6 +98,7 @@ class HostShutdownTest {
         List<SoakSupport.Spawned> all = new ArrayList<>(spawned("server1"));
         all.addAll(spawned("server2"));
         all.addAll(spawned("tree"));
+        all.addAll(spawned("stubborn"));
         return all;
     }
 
@@ -102,7 +113,7 @@ class HostShutdownTest {
         while ((line = reader.readLine()) != null) {
             before.append(line).append('\n');
             if (line.startsWith("ready ")) {
-                assertThat(line).isEqualTo("ready [server1, server2, tree]");
+                assertThat(line).isEqualTo("ready [server1, server2, tree, stubborn]");
                 break;
             }
         }
@@ -114,6 +125,7 @@ class HostShutdownTest {
         assertThat(spawned("server1")).hasSize(1);
         assertThat(spawned("server2")).hasSize(1);
         assertThat(spawned("tree")).hasSize(2);
+        assertThat(spawned("stubborn")).hasSize(1);
         assertThat(all()).allMatch(SoakSupport::alive);
     }
 
@@ -124,7 +136,10 @@ class HostShutdownTest {
         LOG.info("host shutdown: exit code {} after {} ms", exitCode, (System.nanoTime() - sinceNanos) / 1_000_000);
         String text = output.get(10, TimeUnit.SECONDS);
         assertThat(host.exitValue()).as(text).isEqualTo(exitCode);
-        assertThat(text).contains("RuntimeShutdownReport[terminatedModules=[server1, server2, tree], orphanProcesses=0]");
+        Matcher report = Pattern.compile("RuntimeShutdownReport\\[terminatedModules=\\[([^]]*)], orphanProcesses=0]")
+                .matcher(text);
+        assertThat(report.find()).as(text).isTrue();
+        assertThat(report.group(1).split(", ")).containsExactlyInAnyOrder("server1", "server2", "tree", "stubborn");
         // gone as the host exits: at most the moment init takes to reap a killed orphan
         SoakSupport.assertAllGone(all(), Duration.ofSeconds(2));
     }
@@ -133,34 +148,54 @@ class HostShutdownTest {
     void systemExitStopsEveryChildAndGrandchild() throws Exception {
         CompletableFuture<String> output = startHost("exit");
         assertHookStoppedEverything(output, 0, System.nanoTime());
-        assertThat(all()).hasSize(4);
+        assertThat(all()).hasSize(5);
     }
 
     @Test
     void sigtermStopsEveryChildAndGrandchild() throws Exception {
         CompletableFuture<String> output = startHost("wait");
         assertStarted();
+        ProcessHandle watchdog = watchdogOf(spawned("server1").get(0));
         long signalled = System.nanoTime();
         host.toHandle().destroy();   // Process.destroy() would also close the streams the output is read from
         assertHookStoppedEverything(output, 143, signalled);
+        await().atMost(Duration.ofSeconds(10)).until(() -> !watchdog.isAlive());
     }
 
     /**
-     * After SIGKILL nothing runs in the host: the MCP servers see the end of their stdin and exit; the event-line
-     * child (whose stdin was closed at its start) and its grandchild cannot tell, and survive. That is the limit this
-     * test pins down; the test kills the survivors itself.
+     * After SIGKILL nothing runs in the host: its watchdog sees the host's end of their FIFO close and kills every
+     * process carrying the host's token (the MCP servers, the event-line children, the grandchild), then exits.
      */
     @Test
-    void afterSigkillOnlyChildrenThatExitOnStdinEofAreGone() throws Exception {
+    void afterSigkillTheWatchdogKillsEveryChildAndGrandchildAndExits() throws Exception {
         CompletableFuture<String> output = startHost("wait");
         assertStarted();
+        ProcessHandle watchdog = watchdogOf(spawned("server1").get(0));
+        long killed = System.nanoTime();
         host.toHandle().destroyForcibly();
+        SoakSupport.assertAllGone(all(), Duration.ofSeconds(10));
+        LOG.info("host SIGKILL: every child and grandchild gone after {} ms", (System.nanoTime() - killed) / 1_000_000);
         assertThat(host.waitFor(EXIT_BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
         output.get(10, TimeUnit.SECONDS);
-        List<SoakSupport.Spawned> servers = new ArrayList<>(spawned("server1"));
-        servers.addAll(spawned("server2"));
-        SoakSupport.assertAllGone(servers, Duration.ofSeconds(5));
-        assertThat(spawned("tree")).as("the documented limit: they outlive a SIGKILLed host")
-                .allMatch(SoakSupport::alive);
+        await().atMost(Duration.ofSeconds(10)).until(() -> !watchdog.isAlive());
+    }
+
+    /** The host's watchdog: the process whose argv holds the host token that {@code child} inherited. */
+    private static ProcessHandle watchdogOf(SoakSupport.Spawned child) throws IOException {
+        String environ = Files.readString(Path.of("/proc", Long.toString(child.pid()), "environ"),
+                StandardCharsets.UTF_8);
+        String token = Arrays.stream(environ.split("\0")).filter(v -> v.startsWith("META_HOST_TOKEN="))
+                .map(v -> v.substring("META_HOST_TOKEN=".length())).findFirst().orElseThrow();
+        List<ProcessHandle> found = ProcessHandle.allProcesses().filter(p -> {
+            try {
+                List<String> argv = Arrays.asList(Files.readString(Path.of("/proc", Long.toString(p.pid()), "cmdline"),
+                        StandardCharsets.UTF_8).split("\0"));
+                return argv.contains("meta-runtime-watchdog") && argv.contains(token);
+            } catch (IOException gone) {
+                return false;
+            }
+        }).collect(Collectors.toList());
+        assertThat(found).as("the watchdog of host token %s", token).hasSize(1);
+        return found.get(0);
     }
 }

@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.metaruntime.supervisor.internal.GuardedListener;
+import org.metaruntime.supervisor.internal.HostWatchdog;
 import org.metaruntime.supervisor.internal.LineFramer;
 import org.metaruntime.supervisor.internal.ProcessThreads;
 import org.metaruntime.supervisor.internal.ProcessTree;
@@ -135,6 +136,8 @@ public final class ModuleProcess implements AutoCloseable {
         }
         env.putAll(spec.env());
         env.put(ProcessSpec.TOKEN_ENV, token);
+        env.put(ProcessSpec.HOST_TOKEN_ENV, HostWatchdog.hostToken());
+        HostWatchdog.ensureStarted();
         long forksBeforeSpawn = ProcessTree.forksSinceBoot();
         Process process;
         try {

@@ -15,7 +15,8 @@ import java.util.Set;
  *
  * <p>The environment of the child is built in this order, later entries winning: the host's environment
  * (all of it when {@code inheritEnv} is true, else only the names in {@code passThroughEnv}), then
- * {@code env}, then {@value #TOKEN_ENV} (a unique token per process, see {@link ModuleProcess}).
+ * {@code env}, then {@value #TOKEN_ENV} (a unique token per process, see {@link ModuleProcess}) and {@value #HOST_TOKEN_ENV}
+ * (the same for every child of this JVM).
  *
  * <pre>{@code
  * ProcessSpec spec = ProcessSpec.builder("router")
@@ -48,6 +49,11 @@ public record ProcessSpec(String moduleId, List<String> command, Path workdir, M
 
     /** The variable holding the per-process token that marks the child and every descendant. */
     public static final String TOKEN_ENV = "META_PROCESS_TOKEN";
+    /**
+     * The variable holding the token of the host JVM: the same for every child of this JVM, and inherited by its
+     * descendants; when the JVM dies, every process carrying it is killed.
+     */
+    public static final String HOST_TOKEN_ENV = "META_HOST_TOKEN";
     /** Default {@link #maxLineBytes()}: 16 MiB. */
     public static final int DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
     /** Default {@link #stderrTailBytes()}: 64 KiB. */
@@ -73,8 +79,10 @@ public record ProcessSpec(String moduleId, List<String> command, Path workdir, M
                 throw new IllegalArgumentException("env value of " + e.getKey() + " contains a NUL character");
             }
         }
-        if (env.containsKey(TOKEN_ENV)) {
-            throw new IllegalArgumentException("env must not set " + TOKEN_ENV + ": the runtime owns it");
+        for (String owned : List.of(TOKEN_ENV, HOST_TOKEN_ENV)) {
+            if (env.containsKey(owned)) {
+                throw new IllegalArgumentException("env must not set " + owned + ": the runtime owns it");
+            }
         }
         passThroughEnv = Set.copyOf(Objects.requireNonNull(passThroughEnv, "passThroughEnv"));
         passThroughEnv.forEach(name -> requireVariableName(name, "passThroughEnv"));
