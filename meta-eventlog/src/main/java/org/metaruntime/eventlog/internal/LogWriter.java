@@ -33,6 +33,7 @@ public final class LogWriter implements Runnable {
     private static final System.Logger LOG = System.getLogger(LogWriter.class.getName());
     private static final long IDLE_POLL_MS = 100;
     private static final long MAX_BACKOFF_MS = 5_000;
+    private static final int ROWS_PER_STATEMENT = 128;
 
     private final DataSource dataSource;
     private final EventLogOptions options;
@@ -167,27 +168,7 @@ public final class LogWriter implements Runnable {
             envelopes.add(EventCodec.toJson(envelope));
         }
         if (!events.isEmpty()) {
-            long firstSeq = reserve(c, events.size());
-            try (PreparedStatement insert = c.prepareStatement(QueryBuilder.INSERT_EVENT)) {
-                for (int i = 0; i < events.size(); i++) {
-                    EventEnvelope<UnifiedEvent> envelope = events.get(i);
-                    UnifiedEvent event = envelope.event();
-                    insert.setLong(1, firstSeq + i);
-                    insert.setString(2, options.instanceId());
-                    insert.setLong(3, now);
-                    insert.setString(4, envelope.eventId());
-                    insert.setString(5, envelope.source());
-                    insert.setLong(6, envelope.timestampMs());
-                    insert.setString(7, event instanceof UnifiedEvent.Module
-                            ? ((UnifiedEvent.Module) event).event().module() : null);
-                    insert.setString(8, event instanceof UnifiedEvent.Agent
-                            ? ((UnifiedEvent.Agent) event).agentId() : null);
-                    insert.setString(9, event.eventType());
-                    insert.setString(10, envelopes.get(i));
-                    insert.addBatch();
-                }
-                insert.executeBatch();
-            }
+            insertEvents(c, reserve(c, events.size()), now, events, envelopes);
         }
         if (!mobs.isEmpty()) {
             try (PreparedStatement insert = c.prepareStatement(QueryBuilder.INSERT_MOB_EVENT)) {
@@ -206,6 +187,53 @@ public final class LogWriter implements Runnable {
             }
         }
         c.commit();
+    }
+
+    /**
+     * Inserts the rows {@value #ROWS_PER_STATEMENT} per statement: one round trip (PostgreSQL) or one statement
+     * step (SQLite) for many rows is what makes group commit cheap.
+     */
+    private void insertEvents(Connection c, long firstSeq, long now, List<EventEnvelope<UnifiedEvent>> events,
+                              List<String> envelopes) throws SQLException {
+        int full = events.size() / ROWS_PER_STATEMENT;
+        int rest = events.size() % ROWS_PER_STATEMENT;
+        int row = 0;
+        if (full > 0) {
+            try (PreparedStatement insert = c.prepareStatement(QueryBuilder.insertEvents(ROWS_PER_STATEMENT))) {
+                for (int s = 0; s < full; s++) {
+                    for (int k = 0; k < ROWS_PER_STATEMENT; k++, row++) {
+                        bindEvent(insert, k * QueryBuilder.EVENT_COLUMNS, firstSeq + row, now, events.get(row),
+                                envelopes.get(row));
+                    }
+                    insert.executeUpdate();
+                }
+            }
+        }
+        if (rest > 0) {
+            try (PreparedStatement insert = c.prepareStatement(QueryBuilder.insertEvents(rest))) {
+                for (int k = 0; k < rest; k++, row++) {
+                    bindEvent(insert, k * QueryBuilder.EVENT_COLUMNS, firstSeq + row, now, events.get(row),
+                            envelopes.get(row));
+                }
+                insert.executeUpdate();
+            }
+        }
+    }
+
+    private void bindEvent(PreparedStatement insert, int at, long seq, long now, EventEnvelope<UnifiedEvent> envelope,
+                           String json) throws SQLException {
+        UnifiedEvent event = envelope.event();
+        insert.setLong(at + 1, seq);
+        insert.setString(at + 2, options.instanceId());
+        insert.setLong(at + 3, now);
+        insert.setString(at + 4, envelope.eventId());
+        insert.setString(at + 5, envelope.source());
+        insert.setLong(at + 6, envelope.timestampMs());
+        insert.setString(at + 7, event instanceof UnifiedEvent.Module ? ((UnifiedEvent.Module) event).event().module()
+                : null);
+        insert.setString(at + 8, event instanceof UnifiedEvent.Agent ? ((UnifiedEvent.Agent) event).agentId() : null);
+        insert.setString(at + 9, event.eventType());
+        insert.setString(at + 10, json);
     }
 
     /** Raises the head by {@code n} (its row lock orders concurrent writers) and returns the first new seq. */

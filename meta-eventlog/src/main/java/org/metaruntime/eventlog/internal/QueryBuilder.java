@@ -16,8 +16,9 @@ import org.metaruntime.events.MobEventQuery;
 public final class QueryBuilder {
 
     /** Inserts one envelope row. */
-    public static final String INSERT_EVENT = "INSERT INTO event_log (seq, instance_id, logged_ms, event_id, source,"
-            + " timestamp_ms, module, agent_id, event_type, envelope) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    public static final String INSERT_EVENT = insertEvents(1);
+    /** The parameters of one envelope row. */
+    public static final int EVENT_COLUMNS = 10;
     /** Inserts one structural mob event; one already logged (same mob and cursor) is kept as it is. */
     public static final String INSERT_MOB_EVENT = "INSERT INTO mob_event (mob_id, cursor, instance_id, logged_ms,"
             + " timestamp_ms, kind, run_id, envelope) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
@@ -26,14 +27,26 @@ public final class QueryBuilder {
     public static final String RAISE_HEAD = "UPDATE event_log_head SET last_seq = last_seq + ? WHERE name = ?";
     /** Reads the head of a sequence. */
     public static final String READ_HEAD = "SELECT last_seq FROM event_log_head WHERE name = ?";
-    /** Deletes the rows logged before {@code ?} ms. */
-    public static final String DELETE_OLDER_EVENTS = "DELETE FROM event_log WHERE logged_ms < ?";
+    /** The first row at or after a {@code seq}: columns seq, logged_ms. */
+    public static final String ROW_AT_OR_AFTER = "SELECT seq, logged_ms FROM event_log WHERE seq >= ? ORDER BY seq LIMIT 1";
+    /** The lowest {@code seq} in the log. */
+    public static final String FIRST_SEQ = "SELECT MIN(seq) FROM event_log";
     /** Deletes the mob events logged before {@code ?} ms. */
     public static final String DELETE_OLDER_MOB_EVENTS = "DELETE FROM mob_event WHERE logged_ms < ?";
     /** Deletes the rows whose {@code seq} is at most {@code ?}. */
     public static final String DELETE_EVENTS_UP_TO = "DELETE FROM event_log WHERE seq <= ?";
 
     private QueryBuilder() {
+    }
+
+    /** Inserts {@code rows} envelope rows in one statement (parameters row after row). */
+    public static String insertEvents(int rows) {
+        StringBuilder sql = new StringBuilder("INSERT INTO event_log (seq, instance_id, logged_ms, event_id, source,"
+                + " timestamp_ms, module, agent_id, event_type, envelope) VALUES ");
+        for (int i = 0; i < rows; i++) {
+            sql.append(i == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        }
+        return sql.toString();
     }
 
     /** The statement for one page of {@code query}: columns seq, instance_id, logged_ms, envelope. */
@@ -54,7 +67,12 @@ public final class QueryBuilder {
             sql.append(" AND timestamp_ms <= ?");
             args.add(filter.toMs());
         }
-        sql.append(" ORDER BY seq LIMIT ?");
+        boolean timeOnly = filter.module() == null && filter.agentId() == null && filter.eventType() == null
+                && (filter.fromMs() > 0 || filter.toMs() < Long.MAX_VALUE);
+        // A time range alone: order by an expression so that the planner reads the range through the time
+        // index and sorts it, instead of walking the whole log in seq order looking for the range (timestamps
+        // follow seq, which the planner cannot know).
+        sql.append(timeOnly ? " ORDER BY seq + 0 LIMIT ?" : " ORDER BY seq LIMIT ?");
         args.add(query.limit() + 1);
         return bind(connection, sql.toString(), args);
     }

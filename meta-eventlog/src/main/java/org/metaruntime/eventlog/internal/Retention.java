@@ -35,21 +35,20 @@ public final class Retention {
         nextMs = now + options.retentionInterval().toMillis();
         if (!options.retentionMaxAge().isZero()) {
             long cutoff = now - options.retentionMaxAge().toMillis();
-            for (String sql : new String[] {QueryBuilder.DELETE_OLDER_EVENTS, QueryBuilder.DELETE_OLDER_MOB_EVENTS}) {
-                try (PreparedStatement delete = c.prepareStatement(sql)) {
-                    delete.setLong(1, cutoff);
+            long lastOld = lastSeqLoggedBefore(c, cutoff);
+            if (lastOld > 0) {
+                try (PreparedStatement delete = c.prepareStatement(QueryBuilder.DELETE_EVENTS_UP_TO)) {
+                    delete.setLong(1, lastOld);
                     delete.executeUpdate();
                 }
             }
+            try (PreparedStatement delete = c.prepareStatement(QueryBuilder.DELETE_OLDER_MOB_EVENTS)) {
+                delete.setLong(1, cutoff);
+                delete.executeUpdate();
+            }
         }
         if (options.retentionMaxRows() > 0) {
-            long head;
-            try (PreparedStatement read = c.prepareStatement(QueryBuilder.READ_HEAD)) {
-                read.setString(1, Schema.EVENT_SEQUENCE);
-                try (ResultSet rs = read.executeQuery()) {
-                    head = rs.next() ? rs.getLong(1) : 0;
-                }
-            }
+            long head = head(c);
             if (head > options.retentionMaxRows()) {
                 try (PreparedStatement delete = c.prepareStatement(QueryBuilder.DELETE_EVENTS_UP_TO)) {
                     delete.setLong(1, head - options.retentionMaxRows());
@@ -58,5 +57,47 @@ public final class Retention {
             }
         }
         c.commit();
+    }
+
+    /**
+     * The highest {@code seq} logged before {@code cutoffMs}, or 0: a binary search over {@code seq}, since rows
+     * are logged in time order (each probe is a primary-key read).
+     */
+    private static long lastSeqLoggedBefore(Connection c, long cutoffMs) throws SQLException {
+        long lo;
+        try (PreparedStatement first = c.prepareStatement(QueryBuilder.FIRST_SEQ); ResultSet rs = first.executeQuery()) {
+            if (!rs.next() || rs.getObject(1) == null) {
+                return 0;
+            }
+            lo = rs.getLong(1);
+        }
+        long hi = head(c);
+        long found = 0;
+        try (PreparedStatement probe = c.prepareStatement(QueryBuilder.ROW_AT_OR_AFTER)) {
+            while (lo <= hi) {
+                long mid = lo + (hi - lo) / 2;
+                probe.setLong(1, mid);
+                try (ResultSet rs = probe.executeQuery()) {
+                    if (!rs.next()) {
+                        hi = mid - 1;
+                    } else if (rs.getLong(2) < cutoffMs) {
+                        found = rs.getLong(1);
+                        lo = rs.getLong(1) + 1;
+                    } else {
+                        hi = mid - 1;
+                    }
+                }
+            }
+        }
+        return found;
+    }
+
+    private static long head(Connection c) throws SQLException {
+        try (PreparedStatement read = c.prepareStatement(QueryBuilder.READ_HEAD)) {
+            read.setString(1, Schema.EVENT_SEQUENCE);
+            try (ResultSet rs = read.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        }
     }
 }

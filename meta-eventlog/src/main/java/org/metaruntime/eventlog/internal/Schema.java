@@ -14,7 +14,9 @@ import java.util.List;
  *       order even when several runtimes share the log.</li>
  *   <li>{@code event_log}: one row per envelope, the envelope text exactly as written, plus the columns the
  *       filters use. Each index ends in {@code seq}, so a filtered page is an index range read in {@code seq}
- *       order.</li>
+ *       order; the module and agent indexes are partial (only the rows that have one). There is no index on
+ *       {@code logged_ms}: rows are logged in time order, so retention by age finds its cutoff by a binary
+ *       search on {@code seq}.</li>
  *   <li>{@code mob_event}: one row per structural mob event, keyed by mob and cursor.</li>
  * </ul>
  */
@@ -43,11 +45,14 @@ public final class Schema {
                         + "agent_id TEXT, "
                         + "event_type TEXT NOT NULL, "
                         + "envelope TEXT NOT NULL)",
-                "CREATE INDEX IF NOT EXISTS event_log_module ON event_log (module, seq)",
-                "CREATE INDEX IF NOT EXISTS event_log_agent ON event_log (agent_id, seq)",
+                "CREATE INDEX IF NOT EXISTS event_log_module ON event_log (module, seq) WHERE module IS NOT NULL",
+                "CREATE INDEX IF NOT EXISTS event_log_module_type ON event_log (module, event_type, seq)"
+                        + " WHERE module IS NOT NULL",
+                "CREATE INDEX IF NOT EXISTS event_log_agent ON event_log (agent_id, seq) WHERE agent_id IS NOT NULL",
+                "CREATE INDEX IF NOT EXISTS event_log_agent_type ON event_log (agent_id, event_type, seq)"
+                        + " WHERE agent_id IS NOT NULL",
                 "CREATE INDEX IF NOT EXISTS event_log_type ON event_log (event_type, seq)",
                 "CREATE INDEX IF NOT EXISTS event_log_time ON event_log (timestamp_ms, seq)",
-                "CREATE INDEX IF NOT EXISTS event_log_logged ON event_log (logged_ms)",
                 "CREATE TABLE IF NOT EXISTS mob_event ("
                         + "mob_id TEXT NOT NULL, "
                         + "cursor BIGINT NOT NULL, "

@@ -35,6 +35,7 @@ public final class Sqlite {
         config.setJournalMode(SQLiteConfig.JournalMode.WAL);
         config.setSynchronous(fullSync ? SQLiteConfig.SynchronousMode.FULL : SQLiteConfig.SynchronousMode.NORMAL);
         config.setBusyTimeout(30_000);
+        config.setCacheSize(-32_768); // KiB: the indexes of a few million rows stay in the page cache
         SQLiteDataSource dataSource = new SQLiteDataSource(config);
         dataSource.setUrl("jdbc:sqlite:" + file.toAbsolutePath());
         return dataSource;
