@@ -105,6 +105,16 @@ async function run(step) {
     case 'ping': return { ok: await client.ping() };
     case 'request': return { ok: await client.request({ method: step.method, params: step.params }, step.schema === 'any'
         ? (await import('zod')).z.any() : CallToolResultSchema) };
+    case 'listChangedCount': return { ok: listChanged };
+    case 'waitTool': {
+      const end = Date.now() + (step.timeoutMs ?? 20000);
+      for (let attempts = 1; ; attempts++) {
+        const listed = await client.listTools();
+        if (listed.tools.some((t) => t.name === step.name)) return { ok: { attempts, listChanged } };
+        if (Date.now() > end) throw new Error('tool ' + step.name + ' never listed');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
     case 'waitLogs': await waitUntil(() => logs.length >= step.count, step.timeoutMs ?? 20000); return { ok: logs.length };
     case 'waitListChanged': await waitUntil(() => listChanged >= step.count, step.timeoutMs ?? 20000); return { ok: listChanged };
     case 'sleep': await new Promise((r) => setTimeout(r, step.ms)); return { ok: step.ms };

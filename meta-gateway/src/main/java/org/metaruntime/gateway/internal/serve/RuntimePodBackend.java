@@ -101,9 +101,6 @@ final class RuntimePodBackend implements PodBackend {
                 executor.execute(() -> l.toolsChanged(pod.name()));
             }
         }));
-        for (RuntimePod pod : pods.values()) {
-            subscriptions.add(runtime.mcp(pod.name()).subscribeNotifications(n -> pod.onNotification(n)));
-        }
     }
 
     /** The stop ladder has three steps (close stdin, SIGTERM, SIGKILL): each gets a third of the bound. */
@@ -134,14 +131,25 @@ final class RuntimePodBackend implements PodBackend {
     private final class RuntimePod implements Pod {
         private final PodManifest manifest;
         private final AtomicBoolean tried = new AtomicBoolean();
+        private final AtomicBoolean subscribed = new AtomicBoolean();
         private volatile List<ObjectNode> tools = List.of();
 
         RuntimePod(PodManifest manifest) {
             this.manifest = manifest;
         }
 
+        /** The pod's MCP surface; the first use subscribes to its notifications (which starts a lazy pod). */
         private McpModule module() {
-            return runtime.mcp(manifest.name());
+            McpModule module = runtime.mcp(manifest.name());
+            if (subscribed.compareAndSet(false, true)) {
+                try {
+                    subscriptions.add(module.subscribeNotifications(this::onNotification));
+                } catch (RuntimeException e) {
+                    subscribed.set(false);
+                    throw e;
+                }
+            }
+            return module;
         }
 
         @Override
