@@ -80,7 +80,11 @@ final class PodErrors {
             return new PodFailure(Kind.CANCELLED, reason, exitCode, stderrTail);
         }
         if (mcp instanceof McpBoundaryError.ToolCallFailed || mcp instanceof McpBoundaryError.RequestFailed) {
-            return new PodFailure(exitCode.isPresent() ? Kind.UNAVAILABLE : Kind.FAILED, reason, exitCode, stderrTail);
+            if (exitCode.isPresent()) {
+                return new PodFailure(Kind.UNAVAILABLE, "the pod exited with code " + exitCode.getAsInt()
+                        + " (the runtime restarts it)", exitCode, stderrTail);
+            }
+            return new PodFailure(Kind.FAILED, reason, exitCode, stderrTail);
         }
         return new PodFailure(Kind.FAILED, reason, exitCode, stderrTail);
     }
