@@ -24,11 +24,11 @@ class PodFailuresIT {
     @Test
     void aCrashFailsTheCallInFlightAtOnceAndThePodIsRestarted() throws Exception {
         Path pids = dir.resolve("pids");
-        Path manifests = NodeClient.manifests(dir, pids, "fixture", "bare");
+        Path manifests = NodeClient.manifests(dir, pids, "fixture", "other");
         ObjectNode retry = step("callUntilOk").put("name", "fixture__echo").put("attempts", 100).put("pauseMs", 100);
         retry.putObject("arguments").put("text", "back");
         JsonNode session = NodeClient.session(List.of("--manifests", manifests.toString()), List.of(
-                call("fixture__crash", "{\"code\": 7}"), call("bare__hello", "{\"text\": \"still here\"}"), retry,
+                call("fixture__crash", "{\"code\": 7}"), call("other__echo", "{\"text\": \"still here\"}"), retry,
                 call("meta__status", "{}")));
         NodeClient.assertAllGone(session, pids);
         JsonNode crash = session.get("steps").get(0).get("error");
@@ -46,14 +46,14 @@ class PodFailuresIT {
         assertThat(status.get("restarts").asInt()).isGreaterThanOrEqualTo(1);
         assertThat(status.get("callsFailed").asInt()).isGreaterThanOrEqualTo(1);
         try (var files = Files.list(pids)) {
-            assertThat(files.count()).as("fixture twice (crashed, restarted) and bare once").isEqualTo(3);
+            assertThat(files.count()).as("fixture twice (crashed, restarted) and other once").isEqualTo(3);
         }
     }
 
     @Test
     void aPodThatCannotStartIsNamedAndTheOthersKeepServing() throws Exception {
         Path pids = dir.resolve("pids");
-        Path manifests = NodeClient.manifests(dir, pids, "bare");
+        Path manifests = NodeClient.manifests(dir, pids, "other");
         Files.writeString(manifests.resolve("broken.yaml"), """
                 apiVersion: mcp-meta/v1
                 kind: ToolPod
@@ -66,7 +66,7 @@ class PodFailuresIT {
                       inputSchema: { type: object }
                 """);
         JsonNode session = NodeClient.session(List.of("--manifests", manifests.toString()), List.of(
-                call("broken__work", "{}"), call("bare__hello", "{\"text\": \"ok\"}"), call("meta__status", "{}")));
+                call("broken__work", "{}"), call("other__echo", "{\"text\": \"ok\"}"), call("meta__status", "{}")));
         NodeClient.assertAllGone(session, pids);
         JsonNode failed = session.get("steps").get(0).get("error");
         assertThat(failed).as(session.toString()).isNotNull();
