@@ -93,7 +93,11 @@ final class RuntimePodBackend implements PodBackend {
         subscriptions.add(runtime.subscribeHealth(transition -> {
             RuntimePod pod = pods.get(transition.moduleId());
             PodListener l = listener;
-            if (pod == null || l == null) {
+            if (pod == null) {
+                return;
+            }
+            pod.healthy = transition.to() == ModuleHealthState.HEALTHY;
+            if (l == null) {
                 return;
             }
             l.stateChanged(pod.name());
@@ -133,6 +137,8 @@ final class RuntimePodBackend implements PodBackend {
         private final AtomicBoolean tried = new AtomicBoolean();
         private final AtomicBoolean subscribed = new AtomicBoolean();
         private volatile List<ObjectNode> tools = List.of();
+        /** Whether its last health transition was to Healthy (kept by the runtime's health stream). */
+        volatile boolean healthy;
 
         RuntimePod(PodManifest manifest) {
             this.manifest = manifest;
@@ -163,8 +169,7 @@ final class RuntimePodBackend implements PodBackend {
 
         @Override
         public boolean running() {
-            ModuleSupervisorReport report = report();
-            return report != null && report.state() == ModuleHealthState.HEALTHY && report.pid().isPresent();
+            return healthy;
         }
 
         @Override
