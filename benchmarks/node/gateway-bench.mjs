@@ -3,8 +3,9 @@
 // usage: node gateway-bench.mjs <warm|inflight|cold> '<json: {"command", "args", "tool"}>' <count> [concurrency]
 //   warm      sequential tools/call after a warm-up, µs per call
 //   inflight  <concurrency> calls in flight until <count> are done, calls/s and lost calls
-//   cold      per run: spawn + initialize (not timed), then the first tools/call (timed: for the gateway this
-//             includes spawning the lazy pod); plus the whole spawn + initialize + first call, ms
+//   cold      per run (after one untimed run): spawn + initialize + the first tools/call, ms
+//   lazy      one session with a gateway serving pods spec.tools[0..n]: spec.tools[0] warms the gateway up, then
+//             each other tool's first call (which spawns its lazy pod) is timed, ms
 // Prints one JSON line.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -57,19 +58,31 @@ if (mode === 'warm') {
   await client.close();
   console.log(JSON.stringify({ mode, calls: count, lost, callsPerSecond: count / (ns / 1e9) }));
 } else if (mode === 'cold') {
-  let first = 0n;
   let whole = 0n;
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; i <= count; i++) {
     const start = now();
     const client = await connect();
-    const called = now();
     if ((await echo(client, 'cold')) !== 'cold') throw new Error('mismatched answer');
-    const end = now();
-    first += end - called;
-    whole += end - start;
+    if (i > 0) whole += now() - start;
     await client.close();
   }
-  console.log(JSON.stringify({ mode, runs: count, firstCallMs: Number(first) / count / 1e6, wholeMs: Number(whole) / count / 1e6 }));
+  console.log(JSON.stringify({ mode, runs: count, wholeMs: Number(whole) / count / 1e6 }));
+} else if (mode === 'lazy') {
+  const client = await connect();
+  const tools = spec.tools;
+  for (let i = 0; i < 2000; i++) {
+    const r = await client.callTool({ name: tools[0], arguments: { text: 'w' + i } });
+    if (r.content[0].text !== 'w' + i) throw new Error('mismatched answer');
+  }
+  let total = 0n;
+  for (const tool of tools.slice(1)) {
+    const start = now();
+    const r = await client.callTool({ name: tool, arguments: { text: 'cold' } });
+    total += now() - start;
+    if (r.content[0].text !== 'cold') throw new Error('mismatched answer');
+  }
+  await client.close();
+  console.log(JSON.stringify({ mode, pods: tools.length - 1, firstCallMs: Number(total) / (tools.length - 1) / 1e6 }));
 } else {
   console.error('unknown mode ' + mode);
   process.exit(2);

@@ -66,7 +66,7 @@ public final class GatewayServer implements AutoCloseable {
                 .inline("ping", r -> CompletableFuture.completedFuture(JsonRpc.NODES.objectNode()))
                 .inline("logging/setLevel", this::setLevel)
                 .inline("tools/list", r -> listReady.thenApply(ready -> toolsList()))
-                .inline("tools/call", calls::call)
+                .inline("tools/call", r -> listReady.isDone() ? calls.call(r) : listReady.thenCompose(ready -> calls.call(r)))
                 .offloaded("resources/list", r -> done(surface.listResources()))
                 .offloaded("resources/templates/list", r -> done(surface.listTemplates()))
                 .offloaded("resources/read", r -> done(surface.readResource(r.params())))
@@ -86,6 +86,7 @@ public final class GatewayServer implements AutoCloseable {
      * timeout); a pod that fails to start is logged by name and the others keep serving.
      */
     public void start() {
+        executor.execute(() -> calls.prepareValidators(table.routes()));
         List<CompletableFuture<Void>> undeclared = new java.util.ArrayList<>();
         for (org.metaruntime.gateway.internal.manifest.PodManifest pod : catalog.pods()) {
             if (!pod.spawnAtStart()) {

@@ -45,6 +45,15 @@ final class ToolCalls {
         this.status = status;
     }
 
+    /** Prepares the validator of every declared input schema, so that no first call pays for it. */
+    void prepareValidators(java.util.Collection<ToolTable.Route> routes) {
+        for (ToolTable.Route route : routes) {
+            if (route.inputSchemaMap() != null) {
+                validator.validate(route.inputSchemaMap(), JsonRpc.NODES.objectNode());
+            }
+        }
+    }
+
     CompletableFuture<JsonNode> call(Dispatcher.Request request) {
         JsonNode params = request.params();
         JsonNode nameNode = params.get("name");

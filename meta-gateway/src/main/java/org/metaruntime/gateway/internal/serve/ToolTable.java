@@ -102,6 +102,11 @@ final class ToolTable {
         return listed;
     }
 
+    /** Every route. */
+    java.util.Collection<Route> routes() {
+        return routes.values();
+    }
+
     /** The routes of one pod, in list order. */
     List<Route> ofPod(String pod) {
         return routes.values().stream().filter(r -> r.pod().equals(pod)).toList();
