@@ -202,13 +202,4 @@ class GatewaySessionIT {
         assertThat(result.get("mismatched").asInt()).isZero();
         assertThat(ok(session, 1).at("/structuredContent/pods/fixture/callsServed").asLong()).isEqualTo(64);
     }
-
-    @Test
-    void aBarePodIsServedFromItsDeclaredTools() throws Exception {
-        JsonNode session = session(List.of(call("bare__hello", "{\"text\": \"日本語\"}")), "bare");
-        JsonNode result = ok(session, 0);
-        assertThat(result.at("/structuredContent/status").asText()).isEqualTo("ok");
-        assertThat(result.at("/structuredContent/echo").asText()).isEqualTo("日本語");
-        assertThat(NodeClient.JSON.readTree(result.at("/content/0/text").asText())).isEqualTo(result.get("structuredContent"));
-    }
 }
