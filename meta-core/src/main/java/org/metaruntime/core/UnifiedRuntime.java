@@ -1,5 +1,6 @@
 package org.metaruntime.core;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,10 +24,18 @@ import org.metaruntime.core.internal.ModuleSlot;
 import org.metaruntime.core.internal.ModuleStartup;
 import org.metaruntime.core.internal.ProcessBoundaries;
 import org.metaruntime.core.internal.RuntimeEvents;
+import org.metaruntime.core.internal.RuntimePersistence;
 import org.metaruntime.core.internal.RuntimeMcpModule;
 import org.metaruntime.core.internal.RuntimeThreads;
 import org.metaruntime.core.internal.ShutdownSequence;
+import org.metaruntime.eventlog.EventLogOptions;
 import org.metaruntime.events.EventEnvelope;
+import org.metaruntime.events.EventLog;
+import org.metaruntime.events.MobEventPage;
+import org.metaruntime.events.MobEventQuery;
+import org.metaruntime.events.MobStructuralEventEnvelope;
+import org.metaruntime.events.PersistentMetadataStore;
+import org.metaruntime.events.spi.MobEventSource;
 import org.metaruntime.events.EventFilter;
 import org.metaruntime.events.LifecycleEvent;
 import org.metaruntime.events.LifecycleStage;
@@ -70,6 +79,7 @@ public final class UnifiedRuntime implements AutoCloseable {
     private final RuntimeOptions options;
     private final RuntimeThreads threads;
     private final RuntimeEvents events;
+    private final RuntimePersistence persistence;
     private final ModuleRegistry registry;
     private final ModuleStartup startup;
     private final CallRouter calls;
@@ -86,7 +96,14 @@ public final class UnifiedRuntime implements AutoCloseable {
             threads.release();
             throw e;
         }
-        this.events = new RuntimeEvents(builder.clock, options.events());
+        try {
+            this.persistence = RuntimePersistence.open(builder.persistentState, builder.eventLog,
+                    builder.persistentMetadata, builder.mobEventSource, EventLogOptions.defaultInstanceId());
+        } catch (RuntimeException e) {
+            threads.release();
+            throw e;
+        }
+        this.events = new RuntimeEvents(builder.clock, options.events(), persistence.log().orElse(null));
         this.startup = new ModuleStartup(options, events, threads, builder.clock);
         this.calls = new CallRouter(registry, options, events,
                 new LazyModules(startup, options, threads.scheduler(), threads.executor()));
@@ -392,6 +409,7 @@ public final class UnifiedRuntime implements AutoCloseable {
             RuntimeShutdownReport report = ShutdownSequence.run(registry, options);
             threads.release();
             events.close();
+            persistence.close();
             if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
                 try {
                     Runtime.getRuntime().removeShutdownHook(shutdownHook);
@@ -404,6 +422,37 @@ public final class UnifiedRuntime implements AutoCloseable {
             LOG.info("runtime shut down: {}", report);
             return report;
         }
+    }
+
+    // ---------------------------------------------------------------------------------- event log, mob events
+
+    /**
+     * The event log every envelope of the merged store is appended to: the builder's
+     * {@link Builder#eventLog(EventLog)}, or the embedded one of {@link Builder#persistentState(Path)}; empty
+     * when neither was set.
+     */
+    public Optional<EventLog> eventLog() {
+        return persistence.log();
+    }
+
+    /**
+     * The structural mob events projected from the builder's {@link Builder#mobEventSource(MobEventSource)}
+     * (kept in the event log when there is one).
+     *
+     * @throws IllegalStateException when no mob-event source is configured
+     */
+    public MobEventPage mobEvents(MobEventQuery query) {
+        return persistence.mobEvents(Objects.requireNonNull(query, "query"));
+    }
+
+    /**
+     * Calls {@code listener} with each structural mob event projected from now on, on the source's delivery
+     * thread (keep it fast).
+     *
+     * @throws IllegalStateException when no mob-event source is configured
+     */
+    public Subscription subscribeMobEvents(Consumer<? super MobStructuralEventEnvelope> listener) {
+        return persistence.subscribeMobEvents(Objects.requireNonNull(listener, "listener"));
     }
 
     /** The report of the shutdown, empty before it. */
@@ -440,6 +489,10 @@ public final class UnifiedRuntime implements AutoCloseable {
         private Executor executor;
         private Scheduler scheduler;
         private final Map<String, InProcessModule> inProcess = new LinkedHashMap<>();
+        private Path persistentState;
+        private EventLog eventLog;
+        private PersistentMetadataStore persistentMetadata;
+        private MobEventSource mobEventSource;
 
         private Builder(MetaConfig config) {
             this.config = config;
@@ -475,6 +528,38 @@ public final class UnifiedRuntime implements AutoCloseable {
         /** The scheduler of restarts after startup (tests pass a manual one). Default: a daemon scheduler. */
         public Builder scheduler(Scheduler scheduler) {
             this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            return this;
+        }
+
+        /**
+         * Keeps the runtime's state in {@code dir}: the event log in {@code <dir>/event_log.sqlite3} (unless
+         * {@link #eventLog(EventLog)} is set) and the projection metadata in {@code <dir>/meta_metadata.sqlite3}
+         * (unless {@link #persistentMetadata(PersistentMetadataStore)} is set). The runtime opens and closes both.
+         */
+        public Builder persistentState(Path dir) {
+            this.persistentState = Objects.requireNonNull(dir, "dir");
+            return this;
+        }
+
+        /**
+         * The event log every merged envelope is appended to, for example {@code EventLogs.jdbc(dataSource)} for a
+         * PostgreSQL log shared by several runtimes. The host owns it: the runtime flushes it at shutdown but does
+         * not close it.
+         */
+        public Builder eventLog(EventLog log) {
+            this.eventLog = Objects.requireNonNull(log, "log");
+            return this;
+        }
+
+        /** The host's store for projection metadata (the mob-event cursor). Default: in memory, or the state directory's. */
+        public Builder persistentMetadata(PersistentMetadataStore store) {
+            this.persistentMetadata = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /** The host's mob-event ledger; the runtime projects its structural events (see {@link UnifiedRuntime#mobEvents}). */
+        public Builder mobEventSource(MobEventSource source) {
+            this.mobEventSource = Objects.requireNonNull(source, "source");
             return this;
         }
 
