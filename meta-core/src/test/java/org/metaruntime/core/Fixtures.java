@@ -3,6 +3,8 @@ package org.metaruntime.core;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.List;
+import org.metaruntime.supervisor.Scheduler;
+import org.metaruntime.testing.ManualScheduler;
 import org.metaruntime.testing.ProcessLeaks;
 import org.metaruntime.testing.Python;
 
@@ -29,6 +31,11 @@ final class Fixtures {
         List<String> command = new java.util.ArrayList<>(List.of(python(), script(script).toString()));
         command.addAll(List.of(args));
         return command;
+    }
+
+    /** {@code manual} as the runtime's {@link Scheduler}: its tasks run when the test says so. */
+    static Scheduler scheduler(ManualScheduler manual) {
+        return (task, delay) -> manual.schedule(task, delay)::cancel;
     }
 
     static List<Long> pids(Path pidfile) {

@@ -51,8 +51,8 @@ class UnifiedRuntimeFakeTest {
     private static final Duration T = Duration.ofSeconds(5);
 
     private final ManualScheduler manual = new ManualScheduler();
-    /** {@link #manual} as the runtime's {@link Scheduler}: restarts wait until the test runs them. */
-    private final Scheduler scheduler = (task, delay) -> manual.schedule(task, delay)::cancel;
+    /** {@link #manual} as the runtime's scheduler: restarts wait until the test runs them. */
+    private final Scheduler scheduler = Fixtures.scheduler(manual);
     private UnifiedRuntime runtime;
 
     @AfterEach
