@@ -3,7 +3,6 @@ package org.metaruntime.core;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,14 +17,13 @@ import java.util.function.IntConsumer;
 import org.metaruntime.core.internal.CallRouter;
 import org.metaruntime.core.internal.HealthFeed;
 import org.metaruntime.core.internal.LazyModules;
-import org.metaruntime.core.internal.ModuleChild;
+import org.metaruntime.core.internal.ModuleMembership;
 import org.metaruntime.core.internal.ModuleRegistry;
 import org.metaruntime.core.internal.ModuleSlot;
 import org.metaruntime.core.internal.ModuleStartup;
 import org.metaruntime.core.internal.ProcessBoundaries;
 import org.metaruntime.core.internal.RuntimeEvents;
 import org.metaruntime.core.internal.RuntimePersistence;
-import org.metaruntime.core.internal.RuntimeMcpModule;
 import org.metaruntime.core.internal.RuntimeThreads;
 import org.metaruntime.core.internal.ShutdownSequence;
 import org.metaruntime.eventlog.EventLogOptions;
@@ -43,10 +41,8 @@ import org.metaruntime.events.NormalizationException;
 import org.metaruntime.events.StoreNotification;
 import org.metaruntime.events.Subscription;
 import org.metaruntime.events.UnifiedEvent;
-import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleHealthTransition;
-import org.metaruntime.supervisor.ModuleSupervisor;
 import org.metaruntime.supervisor.ModuleSupervisorReport;
 import org.metaruntime.supervisor.Scheduler;
 import org.slf4j.Logger;
@@ -83,6 +79,7 @@ public final class UnifiedRuntime implements AutoCloseable {
     private final ModuleRegistry registry;
     private final ModuleStartup startup;
     private final CallRouter calls;
+    private final ModuleMembership membership;
     private final Object shutdownLock = new Object();
     private final Thread shutdownHook;
     private volatile RuntimeShutdownReport shutdownReport;
@@ -107,6 +104,7 @@ public final class UnifiedRuntime implements AutoCloseable {
         this.startup = new ModuleStartup(options, events, threads, builder.clock);
         this.calls = new CallRouter(registry, options, events,
                 new LazyModules(startup, options, threads.scheduler(), threads.executor()));
+        this.membership = new ModuleMembership(registry, startup, () -> shutdownReport != null);
         this.shutdownHook = options.shutdownHook()
                 ? new Thread(this::shutdown, "meta-core-" + threads.runtimeId() + "-shutdown-hook") : null;
     }
@@ -154,14 +152,7 @@ public final class UnifiedRuntime implements AutoCloseable {
      *                              {@code ModuleRuntime(Mcp(McpRequired(id, "mcp")))} for an event-line module
      */
     public McpModule mcp(String moduleId) {
-        Objects.requireNonNull(moduleId, "moduleId");
-        ModuleSlot slot = registry.find(moduleId).filter(ModuleSlot::loaded).orElseThrow(() ->
-                new ModuleRouteException(moduleId, registry.unloaded(moduleId)));
-        if (slot.router().kind() != ModuleBoundaryKind.MCP) {
-            throw new ModuleRouteException(moduleId, new ModuleRouteError.ModuleRuntime(
-                    new RuntimeBoundaryError.Mcp(new McpBoundaryError.McpRequired(moduleId, "mcp"))));
-        }
-        return new RuntimeMcpModule(moduleId, calls);
+        return calls.mcp(moduleId);
     }
 
     /**
@@ -299,13 +290,7 @@ public final class UnifiedRuntime implements AutoCloseable {
      * @throws IllegalStateException      after {@link #shutdown()}
      */
     public EventEnvelope<UnifiedEvent> spawnMember(String moduleId, Duration timeout) {
-        Objects.requireNonNull(timeout, "timeout");
-        ModuleSlot slot = registry.require(moduleId);
-        registry.discover(moduleId);
-        synchronized (slot.lifecycleLock()) {
-            requireOpen(moduleId);
-            return startup.respawn(slot, timeout);
-        }
+        return membership.spawn(moduleId, timeout);
     }
 
     /**
@@ -317,28 +302,7 @@ public final class UnifiedRuntime implements AutoCloseable {
      *                                    {@code Runtime(<boundary error>)} for the first module that failed to start
      */
     public int reconcileModules(List<String> moduleIds, Duration timeout) {
-        Objects.requireNonNull(moduleIds, "moduleIds");
-        Objects.requireNonNull(timeout, "timeout");
-        List<ModuleSlot> targets = new ArrayList<>();
-        for (String id : moduleIds) {
-            targets.add(registry.require(id));
-        }
-        registry.rediscover(moduleIds);
-        int added = 0;
-        for (ModuleSlot slot : targets) {
-            synchronized (slot.lifecycleLock()) {
-                if (!slot.loaded()) {
-                    requireOpen(slot.id());
-                    if (slot.module().startMode() == StartMode.LAZY) {
-                        slot.idle();
-                    } else {
-                        startup.respawn(slot, timeout);
-                    }
-                    added++;
-                }
-            }
-        }
-        return added;
+        return membership.reconcile(moduleIds, timeout);
     }
 
     /**
@@ -350,23 +314,7 @@ public final class UnifiedRuntime implements AutoCloseable {
      * @throws IllegalStateException      when the module was never started or is restarting already
      */
     public ModuleHealthState restartModule(String moduleId) {
-        ModuleSlot slot = registry.require(moduleId);
-        synchronized (slot.lifecycleLock()) {
-            requireOpen(moduleId);
-            ModuleSupervisor<ModuleChild> supervisor = slot.supervisor().orElseThrow(() ->
-                    new IllegalStateException("module '" + moduleId + "' was never started; use spawnMember"));
-            return supervisor.restartNow();
-        }
-    }
-
-    private void requireOpen(String moduleId) {
-        if (shutdownReport != null || slotShutDown(moduleId)) {
-            throw new IllegalStateException("the runtime is shut down; module '" + moduleId + "' cannot start");
-        }
-    }
-
-    private boolean slotShutDown(String moduleId) {
-        return registry.find(moduleId).map(s -> s.membership().phase() == ModuleSlot.Phase.SHUT_DOWN).orElse(false);
+        return membership.restart(moduleId);
     }
 
     /**
@@ -378,19 +326,7 @@ public final class UnifiedRuntime implements AutoCloseable {
      */
     public static EventEnvelope<UnifiedEvent> runDiscoveredModuleOnce(MetaConfig config, String moduleId,
                                                                       Duration timeout) {
-        Objects.requireNonNull(config, "config");
-        Objects.requireNonNull(moduleId, "moduleId");
-        Objects.requireNonNull(timeout, "timeout");
-        Optional<ModuleConfig> module = config.module(moduleId);
-        if (module.isEmpty()) {
-            throw new RuntimeFromConfigException(moduleId,
-                    new RuntimeFromConfigError.Config(new ConfigResolutionError.ModuleNotConfigured(moduleId)));
-        }
-        if (!config.isDiscovered(moduleId)) {
-            throw new RuntimeFromConfigException(moduleId,
-                    new RuntimeFromConfigError.Config(new ConfigResolutionError.ModuleNotDiscovered(moduleId)));
-        }
-        return ProcessBoundaries.runOnce(module.get(), config.preSpawnFor(moduleId), timeout);
+        return ProcessBoundaries.runDiscovered(config, moduleId, timeout);
     }
 
     // ---------------------------------------------------------------------------------------------- shutdown
@@ -406,7 +342,7 @@ public final class UnifiedRuntime implements AutoCloseable {
                 return shutdownReport;
             }
             events.lifecycle(LifecycleStage.SHUTDOWN_REQUESTED);
-            RuntimeShutdownReport report = ShutdownSequence.run(registry, options);
+            RuntimeShutdownReport report = ShutdownSequence.run(registry, options, calls);
             threads.release();
             events.close();
             persistence.close();
@@ -583,18 +519,7 @@ public final class UnifiedRuntime implements AutoCloseable {
          */
         public UnifiedRuntime start() {
             config.validate();
-            for (InProcessModule module : inProcess.values()) {
-                String field = "fakeModules[" + module.moduleId() + "]";
-                if (!config.isConfigured(module.moduleId())) {
-                    throw new ConfigException(field, "fake module '" + module.moduleId() + "' is not configured",
-                            new ConfigResolutionError.ModuleNotConfigured(module.moduleId()));
-                }
-                ModuleBoundaryKind selected = config.boundaryOf(module.moduleId());
-                if (module.kind() != selected) {
-                    throw new ConfigException(field, "fake module '" + module.moduleId() + "' is " + module.kind()
-                            + " but its pre-spawn data selects " + selected);
-                }
-            }
+            ModuleRegistry.validate(config, inProcess.values());
             List<EventEnvelope<UnifiedEvent>> agents = agentEvents.stream().map(RuntimeEvents::projectAgent).toList();
             UnifiedRuntime runtime = new UnifiedRuntime(this);
             try {
