@@ -90,12 +90,12 @@ public final class ModuleProcess implements AutoCloseable {
     private final AtomicReference<CompletableFuture<StopReport>> stop = new AtomicReference<>();
     private volatile boolean stopRequested;
 
-    private ModuleProcess(ProcessSpec spec, Process process, String token, long forksBeforeSpawn,
+    private ModuleProcess(ProcessSpec spec, Process process, String token, ProcessTree.SpawnMark beforeSpawn,
                           ProcessListener listener) {
         this.spec = spec;
         this.process = process;
         this.listener = new GuardedListener(spec.moduleId(), listener);
-        this.tree = new ProcessTree(process.toHandle(), token, forksBeforeSpawn);
+        this.tree = new ProcessTree(process.toHandle(), token, beforeSpawn);
         this.stdin = new StdinWriter(spec.moduleId(), process.getOutputStream(), ProcessThreads.stdinWriters(),
                 spec.stdinQueueBytes());
         this.stderrTail = new StderrTail(spec.stderrTailBytes());
@@ -138,14 +138,14 @@ public final class ModuleProcess implements AutoCloseable {
         env.put(ProcessSpec.TOKEN_ENV, token);
         env.put(ProcessSpec.HOST_TOKEN_ENV, HostWatchdog.hostToken());
         HostWatchdog.ensureStarted();
-        long forksBeforeSpawn = ProcessTree.forksSinceBoot();
+        ProcessTree.SpawnMark beforeSpawn = ProcessTree.beforeSpawn();
         Process process;
         try {
             process = builder.start();
         } catch (IOException | RuntimeException e) {
             throw spawnFailed(spec, e.getMessage(), e);
         }
-        ModuleProcess started = new ModuleProcess(spec, process, token, forksBeforeSpawn, listener);
+        ModuleProcess started = new ModuleProcess(spec, process, token, beforeSpawn, listener);
         try {
             started.begin();
         } catch (RuntimeException | OutOfMemoryError e) {
