@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.metaruntime.supervisor.internal.GuardedListener;
 import org.metaruntime.supervisor.internal.HostWatchdog;
 import org.metaruntime.supervisor.internal.LineFramer;
+import org.metaruntime.supervisor.internal.PipeReads;
 import org.metaruntime.supervisor.internal.ProcessThreads;
 import org.metaruntime.supervisor.internal.ProcessTree;
 import org.metaruntime.supervisor.internal.StderrDrainer;
@@ -64,7 +65,6 @@ import org.slf4j.LoggerFactory;
 public final class ModuleProcess implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ModuleProcess.class);
-    private static final int STDOUT_READ_BYTES = 64 * 1024;
     /** After the leftovers of an exited process were killed, how long its pipes get to close. */
     private static final long PIPE_CLOSE_WAIT_MS = 1000;
     /**
@@ -337,12 +337,8 @@ public final class ModuleProcess implements AutoCloseable {
                 listener.onLineTooLong(limit);
             }
         });
-        byte[] buffer = new byte[STDOUT_READ_BYTES];
         try (InputStream in = process.getInputStream()) {
-            int n;
-            while ((n = in.read(buffer)) >= 0) {
-                framer.feed(buffer, 0, n);
-            }
+            PipeReads.readToEnd(in, (bytes, count) -> framer.feed(bytes, 0, count));
             framer.finish();
         } catch (IOException e) {
             listener.onStdoutError(e);
