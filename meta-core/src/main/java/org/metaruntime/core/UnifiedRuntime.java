@@ -222,7 +222,8 @@ public final class UnifiedRuntime implements AutoCloseable {
             return child;
         };
         StartupOutcome<ModuleChild> outcome = StartupProcedure.run(id, startupPolicy, attempt,
-                child -> child.stop(graces), t -> slot.transition(t, this::appendTransition));
+                child -> child.stop(graces), t -> slot.transition(t, this::appendTransition),
+                org.metaruntime.supervisor.Sleeper.SYSTEM, clock);
         Watcher watcher = new Watcher(slot);
         ModuleSupervisor<ModuleChild> supervisor = ModuleSupervisor.builder(id, attempt, child -> child.stop(graces))
                 .restartable(mcp ? !perCall : policy != RestartPolicy.NEVER)

@@ -72,7 +72,7 @@ class UnifiedRuntimeFakeTest {
     }
 
     private static ModuleHealthTransition t(String id, ModuleHealthState from, ModuleHealthState to, int attempt) {
-        return new ModuleHealthTransition(id, from, to, attempt);
+        return new ModuleHealthTransition(id, from, to, attempt, CLOCK.millis());
     }
 
     private static ObjectNode json(String text) {

@@ -26,6 +26,9 @@ public sealed interface EventLineError {
     /** One readable sentence describing the error (without the module id). */
     String message();
 
+    /** The stable code of the error it wraps: {@code error().code()} of the process or normalisation error. */
+    String code();
+
     /** The process boundary failed: spawn, read, timeout, empty output or an over-long line. */
     record Process(ProcessBoundaryError error) implements EventLineError {
         /** Validates the error. */
@@ -37,9 +40,14 @@ public sealed interface EventLineError {
         public String message() {
             return error.message();
         }
+
+        @Override
+        public String code() {
+            return error.code();
+        }
     }
 
-    /** The first line arrived but is not a valid event (events.md section 3). */
+    /** The first line arrived but is not a valid event. */
     record Normalize(NormalizationError error) implements EventLineError {
         /** Validates the error. */
         public Normalize {
@@ -49,6 +57,11 @@ public sealed interface EventLineError {
         @Override
         public String message() {
             return "the first stdout line is not a valid event: " + error.message();
+        }
+
+        @Override
+        public String code() {
+            return error.code();
         }
     }
 }

@@ -46,6 +46,16 @@ public interface EventStore extends AutoCloseable {
         return new DefaultEventStore(retention, batch);
     }
 
+    /**
+     * A store that also appends every envelope it stores (after the agent projection, in insertion order) to
+     * {@code log}, without waiting for it. Closing the store does not close the log.
+     *
+     * @throws IllegalArgumentException as {@link #create(int, int)}
+     */
+    static EventStore create(int retention, int batch, EventLog log) {
+        return new DefaultEventStore(retention, batch, java.util.Objects.requireNonNull(log, "log"));
+    }
+
     /** A store with the defaults: retention 4,096, batch 1,024. */
     static EventStore create() {
         return create(DEFAULT_RETENTION, DEFAULT_DROP_BATCH);

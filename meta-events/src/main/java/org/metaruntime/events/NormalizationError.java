@@ -20,8 +20,19 @@ public sealed interface NormalizationError {
     /** One readable sentence describing the error. */
     String message();
 
+    /** The error's stable code; each record names it in its {@code CODE} constant. */
+    String code();
+
     /** The line is not JSON. */
     record InvalidJson() implements NormalizationError {
+        /** This error's {@link #code()}. */
+        public static final String CODE = "normalize.invalid_json";
+
+        @Override
+        public String code() {
+            return CODE;
+        }
+
         @Override
         public String message() {
             return "the line is not valid JSON";
@@ -30,6 +41,14 @@ public sealed interface NormalizationError {
 
     /** The line is JSON but not an object. */
     record InvalidSchema() implements NormalizationError {
+        /** This error's {@link #code()}. */
+        public static final String CODE = "normalize.invalid_schema";
+
+        @Override
+        public String code() {
+            return CODE;
+        }
+
         @Override
         public String message() {
             return "the line is JSON but not an event object";
@@ -38,6 +57,14 @@ public sealed interface NormalizationError {
 
     /** A required field is absent. */
     record MissingField(String field) implements NormalizationError {
+        /** This error's {@link #code()}. */
+        public static final String CODE = "normalize.missing_field";
+
+        @Override
+        public String code() {
+            return CODE;
+        }
+
         /** Validates the record. */
         public MissingField {
             Objects.requireNonNull(field, "field");
@@ -51,6 +78,14 @@ public sealed interface NormalizationError {
 
     /** A field has the wrong JSON type (or is out of range, or is JSON null where a value is required). */
     record InvalidFieldType(String field) implements NormalizationError {
+        /** This error's {@link #code()}. */
+        public static final String CODE = "normalize.invalid_field_type";
+
+        @Override
+        public String code() {
+            return CODE;
+        }
+
         /** Validates the record. */
         public InvalidFieldType {
             Objects.requireNonNull(field, "field");
@@ -64,6 +99,14 @@ public sealed interface NormalizationError {
 
     /** The envelope source does not agree with the event variant. */
     record SourceMismatch(String expected, String got) implements NormalizationError {
+        /** This error's {@link #code()}. */
+        public static final String CODE = "normalize.source_mismatch";
+
+        @Override
+        public String code() {
+            return CODE;
+        }
+
         /** Validates the record. */
         public SourceMismatch {
             Objects.requireNonNull(expected, "expected");

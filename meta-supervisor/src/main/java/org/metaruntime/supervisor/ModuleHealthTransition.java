@@ -8,19 +8,22 @@ import java.util.Objects;
  *
  * <pre>{@code
  * ModuleHealthTransition up = new ModuleHealthTransition("search", ModuleHealthState.STARTING,
- *         ModuleHealthState.HEALTHY, 0);
+ *         ModuleHealthState.HEALTHY, 1, clock.millis());
  * }</pre>
  *
  * @param moduleId the module
  * @param from     the previous state, {@code null} for the first transition of a block
  * @param to       the new state
  * @param attempt  the start attempt the transition belongs to (0 for the initial {@code Starting})
+ * @param atMs     when the change was made, in milliseconds since the epoch of the runtime's clock
+ *                 ({@code 0} when unknown)
  */
-public record ModuleHealthTransition(String moduleId, ModuleHealthState from, ModuleHealthState to, int attempt) {
+public record ModuleHealthTransition(String moduleId, ModuleHealthState from, ModuleHealthState to, int attempt,
+                                     long atMs) {
     /**
      * Validates the transition.
      *
-     * @throws IllegalArgumentException if {@code attempt} is negative
+     * @throws IllegalArgumentException if {@code attempt} or {@code atMs} is negative
      */
     public ModuleHealthTransition {
         Objects.requireNonNull(moduleId, "moduleId");
@@ -28,6 +31,14 @@ public record ModuleHealthTransition(String moduleId, ModuleHealthState from, Mo
         if (attempt < 0) {
             throw new IllegalArgumentException("attempt must be >= 0: " + attempt);
         }
+        if (atMs < 0) {
+            throw new IllegalArgumentException("atMs must be >= 0: " + atMs);
+        }
+    }
+
+    /** A transition whose time is unknown ({@code atMs = 0}). */
+    public ModuleHealthTransition(String moduleId, ModuleHealthState from, ModuleHealthState to, int attempt) {
+        this(moduleId, from, to, attempt, 0L);
     }
 
     @Override

@@ -336,6 +336,12 @@ public final class ModuleProcess implements AutoCloseable {
             public void tooLong(int limit) {
                 listener.onLineTooLong(limit);
             }
+
+            @Override
+            public void skipped(long length, byte[] head) {
+                listener.onOversizedLine(new OversizedLine(spec.maxLineBytes(), length,
+                        new String(head, StandardCharsets.UTF_8)));
+            }
         });
         try (InputStream in = process.getInputStream()) {
             PipeReads.readToEnd(in, (bytes, count) -> framer.feed(bytes, 0, count));

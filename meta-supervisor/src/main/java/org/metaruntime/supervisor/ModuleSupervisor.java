@@ -399,7 +399,7 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
     /** Records {@code (state → to, attempt)} after checking it against the table. Holds the lock. */
     private void record(ModuleHealthState to) {
         ModuleHealthTransition transition =
-                HealthTransitions.requireLegal(new ModuleHealthTransition(moduleId, state, to, attempt));
+                HealthTransitions.requireLegal(new ModuleHealthTransition(moduleId, state, to, attempt, clock.millis()));
         state = to;
         for (SupervisionListener<? super C> listener : listeners) {
             notifications.enqueue("onTransition listener", () -> listener.onTransition(transition));
@@ -456,7 +456,7 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
             return this;
         }
 
-        /** The clock of the restart window (default {@link Clock#systemUTC()}). */
+        /** The clock of the restart window and of each transition's {@code atMs} (default {@link Clock#systemUTC()}). */
         public Builder<C> clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;

@@ -16,8 +16,22 @@ public sealed interface ProcessBoundaryError {
     /** One readable sentence describing the error. */
     String message();
 
+    /**
+     * The error's stable code, for logs, metrics and matching without {@code instanceof}; never changes between
+     * releases. Each record names its code in its {@code CODE} constant.
+     */
+    String code();
+
     /** The process could not be started (missing executable, bad working directory, ...). */
     record SpawnFailed(String message) implements ProcessBoundaryError {
+        /** This error's {@link #code()}. */
+        public static final String CODE = "process.spawn_failed";
+
+        @Override
+        public String code() {
+            return CODE;
+        }
+
         public SpawnFailed {
             Objects.requireNonNull(message, "message");
         }
@@ -25,6 +39,14 @@ public sealed interface ProcessBoundaryError {
 
     /** Reading from or writing to the process failed. */
     record Io(String message) implements ProcessBoundaryError {
+        /** This error's {@link #code()}. */
+        public static final String CODE = "process.io";
+
+        @Override
+        public String code() {
+            return CODE;
+        }
+
         public Io {
             Objects.requireNonNull(message, "message");
         }
@@ -32,6 +54,14 @@ public sealed interface ProcessBoundaryError {
 
     /** The expected output did not arrive within {@code timeoutMs}; the process tree was killed. */
     record Timeout(long timeoutMs) implements ProcessBoundaryError {
+        /** This error's {@link #code()}. */
+        public static final String CODE = "process.timeout";
+
+        @Override
+        public String code() {
+            return CODE;
+        }
+
         @Override
         public String message() {
             return "the process did not answer within " + timeoutMs + " ms";
@@ -40,6 +70,14 @@ public sealed interface ProcessBoundaryError {
 
     /** The process closed its stdout before writing a single byte. */
     record EmptyOutput() implements ProcessBoundaryError {
+        /** This error's {@link #code()}. */
+        public static final String CODE = "process.empty_output";
+
+        @Override
+        public String code() {
+            return CODE;
+        }
+
         @Override
         public String message() {
             return "the process exited without writing a line to stdout";
@@ -48,6 +86,14 @@ public sealed interface ProcessBoundaryError {
 
     /** A stdout line was longer than {@code limit} bytes. */
     record LineTooLong(int limit) implements ProcessBoundaryError {
+        /** This error's {@link #code()}. */
+        public static final String CODE = "process.line_too_long";
+
+        @Override
+        public String code() {
+            return CODE;
+        }
+
         @Override
         public String message() {
             return "the process wrote a stdout line longer than " + limit + " bytes";
@@ -56,6 +102,14 @@ public sealed interface ProcessBoundaryError {
 
     /** The process exited on its own while the runtime still needed it. */
     record Exited(int exitCode, String stderrTail) implements ProcessBoundaryError {
+        /** This error's {@link #code()}. */
+        public static final String CODE = "process.exited";
+
+        @Override
+        public String code() {
+            return CODE;
+        }
+
         public Exited {
             Objects.requireNonNull(stderrTail, "stderrTail");
         }
@@ -64,6 +118,22 @@ public sealed interface ProcessBoundaryError {
         public String message() {
             return "the process exited with code " + exitCode
                     + (stderrTail.isBlank() ? "" : " (stderr: " + stderrTail.strip() + ")");
+        }
+    }
+
+    /** The caller cancelled the call; the process tree was stopped. */
+    record Cancelled() implements ProcessBoundaryError {
+        /** This error's {@link #code()}. */
+        public static final String CODE = "process.cancelled";
+
+        @Override
+        public String code() {
+            return CODE;
+        }
+
+        @Override
+        public String message() {
+            return "the call was cancelled and the process was stopped";
         }
     }
 }

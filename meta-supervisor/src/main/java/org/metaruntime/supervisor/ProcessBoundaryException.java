@@ -1,9 +1,11 @@
 package org.metaruntime.supervisor;
 
 import java.util.Objects;
+import java.util.OptionalInt;
 
 /**
- * Unchecked carrier of a {@link ProcessBoundaryError}; the message names the module and the cause. The module
+ * Unchecked carrier of a {@link ProcessBoundaryError}; the message names the module and the cause. An
+ * {@link ProcessBoundaryError.Exited} error also fills {@link #exitCode()} and {@link #stderrTail()}. The module
  * id and the error it carries are immutable values, safe to read from any thread.
  *
  * <pre>{@code
@@ -14,9 +16,8 @@ import java.util.Objects;
  * }
  * }</pre>
  */
-public class ProcessBoundaryException extends RuntimeException {
+public class ProcessBoundaryException extends ModuleException {
 
-    private final transient String moduleId;
     private final transient ProcessBoundaryError error;
 
     /**
@@ -37,14 +38,23 @@ public class ProcessBoundaryException extends RuntimeException {
      * @param cause    the underlying exception, or null
      */
     public ProcessBoundaryException(String moduleId, ProcessBoundaryError error, Throwable cause) {
-        super("module '" + moduleId + "': " + Objects.requireNonNull(error, "error").message(), cause);
-        this.moduleId = Objects.requireNonNull(moduleId, "moduleId");
+        super(moduleId, "module '" + moduleId + "'", Objects.requireNonNull(error, "error").message(),
+                exitCodeOf(error), stderrTailOf(error), cause);
         this.error = error;
     }
 
-    /** The module whose process failed. */
-    public String moduleId() {
-        return moduleId;
+    private static OptionalInt exitCodeOf(ProcessBoundaryError error) {
+        return error instanceof ProcessBoundaryError.Exited exited ? OptionalInt.of(exited.exitCode()) : OptionalInt.empty();
+    }
+
+    private static String stderrTailOf(ProcessBoundaryError error) {
+        return error instanceof ProcessBoundaryError.Exited exited ? exited.stderrTail() : "";
+    }
+
+    /** The error's code: {@code error().code()}. */
+    @Override
+    public String code() {
+        return error.code();
     }
 
     /** The error as a value. */

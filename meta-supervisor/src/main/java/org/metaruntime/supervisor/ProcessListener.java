@@ -3,8 +3,8 @@ package org.metaruntime.supervisor;
 import java.io.IOException;
 
 /**
- * Receives a child's output and its exit. {@link #onLine}, {@link #onLineTooLong}, {@link #onStdoutError}
- * and {@link #onStdoutClosed} are called in order on the child's stdout thread
+ * Receives a child's output and its exit. {@link #onLine}, {@link #onLineTooLong}, {@link #onOversizedLine},
+ * {@link #onStdoutError} and {@link #onStdoutClosed} are called in order on the child's stdout thread
  * ({@code meta-<moduleId>-stdout}); {@link #onExit} is called once on a shared runtime thread
  * ({@code meta-supervisor-exit-N}), normally after {@link #onStdoutClosed}.
  *
@@ -32,6 +32,13 @@ public interface ProcessListener {
      * be delivered. Called as soon as the limit is crossed, once per such line.
      */
     default void onLineTooLong(int limit) {
+    }
+
+    /**
+     * The end of a line that exceeded the limit: its length and its first bytes (see {@link OversizedLine}).
+     * Called once per such line, after {@link #onLineTooLong}, when its {@code \n} arrives or stdout ends.
+     */
+    default void onOversizedLine(OversizedLine line) {
     }
 
     /** End of file on stdout; also called after a read error (reported first via {@link #onStdoutError}). */

@@ -1,5 +1,6 @@
 package org.metaruntime.supervisor;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,10 +47,20 @@ public final class StartupProcedure {
     private StartupProcedure() {
     }
 
-    /** {@link #run(String, StartupPolicy, StartAttempt, Consumer, Consumer, Sleeper)} sleeping with {@link Sleeper#SYSTEM}. */
+    /**
+     * {@link #run(String, StartupPolicy, StartAttempt, Consumer, Consumer, Sleeper, Clock)} sleeping with
+     * {@link Sleeper#SYSTEM}, on {@link Clock#systemUTC()}.
+     */
     public static <C> StartupOutcome<C> run(String moduleId, StartupPolicy policy, StartAttempt<? extends C> attempt,
                                             Consumer<? super C> stopChild, Consumer<? super ModuleHealthTransition> sink) {
-        return run(moduleId, policy, attempt, stopChild, sink, Sleeper.SYSTEM);
+        return run(moduleId, policy, attempt, stopChild, sink, Sleeper.SYSTEM, Clock.systemUTC());
+    }
+
+    /** {@link #run(String, StartupPolicy, StartAttempt, Consumer, Consumer, Sleeper, Clock)} on {@link Clock#systemUTC()}. */
+    public static <C> StartupOutcome<C> run(String moduleId, StartupPolicy policy, StartAttempt<? extends C> attempt,
+                                            Consumer<? super C> stopChild, Consumer<? super ModuleHealthTransition> sink,
+                                            Sleeper sleeper) {
+        return run(moduleId, policy, attempt, stopChild, sink, sleeper, Clock.systemUTC());
     }
 
     /**
@@ -63,18 +74,20 @@ public final class StartupProcedure {
      * @param sink      receives every transition, in order, after it is checked against {@link HealthTransitions};
      *                  an exception it throws is logged and ignored
      * @param sleeper   waits the backoff between attempts (not called when the backoff is zero)
+     * @param clock     gives each transition's {@code atMs}
      * @return the final healthy child, or the failure that left the module stopped
      */
     public static <C> StartupOutcome<C> run(String moduleId, StartupPolicy policy, StartAttempt<? extends C> attempt,
                                             Consumer<? super C> stopChild, Consumer<? super ModuleHealthTransition> sink,
-                                            Sleeper sleeper) {
+                                            Sleeper sleeper, Clock clock) {
         Objects.requireNonNull(moduleId, "moduleId");
         Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(attempt, "attempt");
         Objects.requireNonNull(stopChild, "stopChild");
         Objects.requireNonNull(sink, "sink");
         Objects.requireNonNull(sleeper, "sleeper");
-        return new Run<C>(moduleId, policy, attempt, stopChild, sink, sleeper).execute();
+        Objects.requireNonNull(clock, "clock");
+        return new Run<C>(moduleId, policy, attempt, stopChild, sink, sleeper, clock).execute();
     }
 
     private static final class Run<C> {
@@ -84,19 +97,21 @@ public final class StartupProcedure {
         private final Consumer<? super C> stopChild;
         private final Consumer<? super ModuleHealthTransition> sink;
         private final Sleeper sleeper;
+        private final Clock clock;
         private final List<ModuleHealthTransition> transitions = new ArrayList<>();
         private ModuleHealthState state;
         private int n;
         private Exception lastFailure;
 
         Run(String moduleId, StartupPolicy policy, StartAttempt<? extends C> attempt, Consumer<? super C> stopChild,
-            Consumer<? super ModuleHealthTransition> sink, Sleeper sleeper) {
+            Consumer<? super ModuleHealthTransition> sink, Sleeper sleeper, Clock clock) {
             this.moduleId = moduleId;
             this.policy = policy;
             this.attempt = attempt;
             this.stopChild = stopChild;
             this.sink = sink;
             this.sleeper = sleeper;
+            this.clock = clock;
         }
 
         StartupOutcome<C> execute() {
@@ -177,7 +192,7 @@ public final class StartupProcedure {
 
         private void record(ModuleHealthState to) {
             ModuleHealthTransition transition =
-                    HealthTransitions.requireLegal(new ModuleHealthTransition(moduleId, state, to, n));
+                    HealthTransitions.requireLegal(new ModuleHealthTransition(moduleId, state, to, n, clock.millis()));
             state = to;
             transitions.add(transition);
             Notifications.deliver(moduleId, "transition sink", () -> sink.accept(transition));

@@ -41,8 +41,8 @@ class LargeLineForkedTest {
         ProcessExit exit = process.exitFuture().join();
         assertThat(exit.exitCode()).isZero();
         listener.exit.join();
-        assertThat(listener.events).containsExactly("tooLong:" + ProcessSpec.DEFAULT_MAX_LINE_BYTES, "line:after",
-                "closed", "exit:0");
+        assertThat(listener.events).containsExactly("tooLong:" + ProcessSpec.DEFAULT_MAX_LINE_BYTES,
+                "oversized:" + 100L * 1024 * 1024, "line:after", "closed", "exit:0");
     }
 
     @Test

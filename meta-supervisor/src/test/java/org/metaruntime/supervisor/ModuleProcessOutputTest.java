@@ -98,7 +98,21 @@ class ModuleProcessOutputTest {
     @Timeout(60)
     void aLineOverTheLimitIsReportedAndSkipped() {
         run(fixtures.spec("big", "big_line.py", "2").maxLineBytes(1024 * 1024).build());
-        assertThat(listener.events).containsExactly("tooLong:1048576", "line:after", "closed", "exit:0");
+        assertThat(listener.events).containsExactly("tooLong:1048576", "oversized:" + 2 * 1024 * 1024, "line:after",
+                "closed", "exit:0");
+    }
+
+    @Test
+    @Timeout(60)
+    void aSkippedLineIsReportedWithItsLengthAndFirstBytes() {
+        String prefix = "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":\"";
+        run(fixtures.spec("big", "big_line.py", "1", prefix).maxLineBytes(4096).build());
+        assertThat(listener.oversized).hasSize(1);
+        OversizedLine line = listener.oversized.get(0);
+        assertThat(line.limit()).isEqualTo(4096);
+        assertThat(line.length()).isEqualTo(prefix.length() + 1024 * 1024);
+        assertThat(line.head()).hasSize(OversizedLine.HEAD_BYTES).startsWith(prefix + "xxx");
+        assertThat(listener.lines).containsExactly("after");
     }
 
     @Test

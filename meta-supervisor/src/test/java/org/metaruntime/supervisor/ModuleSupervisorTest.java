@@ -52,14 +52,18 @@ class ModuleSupervisorTest {
 
     /** Records everything the supervisor tells its listeners. */
     static final class Recorder implements SupervisionListener<Child> {
+        /** The transitions without their time, to compare with {@link #t}; {@link #times} has their times. */
         final List<ModuleHealthTransition> transitions = Collections.synchronizedList(new ArrayList<>());
+        final List<Long> times = Collections.synchronizedList(new ArrayList<>());
         final List<Child> adopted = Collections.synchronizedList(new ArrayList<>());
         final List<ChildFailure> failures = Collections.synchronizedList(new ArrayList<>());
         final List<ChildFailure> stops = Collections.synchronizedList(new ArrayList<>());
 
         @Override
         public void onTransition(ModuleHealthTransition transition) {
-            transitions.add(transition);
+            transitions.add(new ModuleHealthTransition(transition.moduleId(), transition.from(), transition.to(),
+                    transition.attempt()));
+            times.add(transition.atMs());
         }
 
         @Override
@@ -112,6 +116,10 @@ class ModuleSupervisorTest {
         return new ModuleHealthTransition(ID, from, to, attempt);
     }
 
+    private static ModuleHealthTransition untimed(ModuleHealthTransition t) {
+        return new ModuleHealthTransition(t.moduleId(), t.from(), t.to(), t.attempt());
+    }
+
     private static ChildFailure crash() {
         return ChildFailure.exited(1, "boom");
     }
@@ -147,6 +155,19 @@ class ModuleSupervisorTest {
         assertThat(second.attempt).isEqualTo(3);
         assertThat(recorder.adopted).containsExactly(first, second);
         assertThat(supervisor.lastFailure()).contains(crash());
+    }
+
+    @Test
+    void eachTransitionCarriesTheTimeOfTheInjectedClock() {
+        long start = clock.millis();
+        ModuleSupervisor<Child> supervisor = builder(options(5)).adopt(new Child(1), 1);
+        clock.advance(Duration.ofMillis(40));
+        supervisor.childFailed(supervisor.currentChild().orElseThrow(), crash());
+        scheduler.advance(Duration.ofMillis(100));
+
+        assertThat(recorder.transitions).containsExactly(t(HEALTHY, FAILED, 2), t(FAILED, RESTARTING, 2),
+                t(RESTARTING, HEALTHY, 3));
+        assertThat(recorder.times).containsExactly(start + 40, start + 40, start + 140);
     }
 
     @Test
@@ -496,8 +517,8 @@ class ModuleSupervisorTest {
         supervisor.childFailed(supervisor.currentChild().orElseThrow(), crash());
         scheduler.advance(Duration.ofMillis(100));
 
-        assertThat(seen).containsExactly(t(HEALTHY, FAILED, 2), t(FAILED, RESTARTING, 2), t(RESTARTING, HEALTHY, 3),
-                t(HEALTHY, FAILED, 4), t(FAILED, RESTARTING, 4));
+        assertThat(seen).map(ModuleSupervisorTest::untimed).containsExactly(t(HEALTHY, FAILED, 2),
+                t(FAILED, RESTARTING, 2), t(RESTARTING, HEALTHY, 3), t(HEALTHY, FAILED, 4), t(FAILED, RESTARTING, 4));
         assertThat(scheduler.pendingDelay()).isEqualTo(Duration.ofMillis(200));
     }
 

@@ -11,8 +11,9 @@ final class RecordingListener implements ProcessListener {
 
     final List<String> lines = new CopyOnWriteArrayList<>();
     final List<Integer> tooLong = new CopyOnWriteArrayList<>();
+    final List<OversizedLine> oversized = new CopyOnWriteArrayList<>();
     final List<IOException> errors = new CopyOnWriteArrayList<>();
-    /** Every call, in order: "line:<text>", "tooLong:<limit>", "closed", "exit:<code>". */
+    /** Every call, in order: "line:<text>", "tooLong:<limit>", "oversized:<length>", "closed", "exit:<code>". */
     final List<String> events = new CopyOnWriteArrayList<>();
     final CompletableFuture<Void> stdoutClosed = new CompletableFuture<>();
     final CompletableFuture<ProcessExit> exit = new CompletableFuture<>();
@@ -28,6 +29,12 @@ final class RecordingListener implements ProcessListener {
     public void onLineTooLong(int limit) {
         tooLong.add(limit);
         events.add("tooLong:" + limit);
+    }
+
+    @Override
+    public void onOversizedLine(OversizedLine line) {
+        oversized.add(line);
+        events.add("oversized:" + line.length());
     }
 
     @Override

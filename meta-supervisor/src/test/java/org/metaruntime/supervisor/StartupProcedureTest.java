@@ -58,7 +58,13 @@ class StartupProcedureTest {
         }
     }
 
-    private final List<ModuleHealthTransition> log = new ArrayList<>();
+    /** The transitions without their time, to compare with {@link #t}; the clock's own test checks the times. */
+    private final List<ModuleHealthTransition> log = new ArrayList<>() {
+        @Override
+        public boolean add(ModuleHealthTransition transition) {
+            return super.add(untimed(transition));
+        }
+    };
     private final List<Duration> slept = new ArrayList<>();
 
     @AfterEach
@@ -69,7 +75,7 @@ class StartupProcedureTest {
     private StartupOutcome<Child> run(StartupPolicy policy, Script script) {
         StartupOutcome<Child> outcome =
                 StartupProcedure.run(ID, policy, script, script.stopped::add, log::add, slept::add);
-        assertThat(outcome.transitions()).isEqualTo(log);
+        assertThat(outcome.transitions()).map(StartupProcedureTest::untimed).isEqualTo(log);
         assertThat(log).allSatisfy(t -> assertThat(HealthTransitions.isLegal(t.from(), t.to())).isTrue());
         return outcome;
     }
@@ -80,6 +86,24 @@ class StartupProcedureTest {
 
     private static ModuleHealthTransition t(ModuleHealthState from, ModuleHealthState to, int attempt) {
         return new ModuleHealthTransition(ID, from, to, attempt);
+    }
+
+    private static ModuleHealthTransition untimed(ModuleHealthTransition t) {
+        return new ModuleHealthTransition(t.moduleId(), t.from(), t.to(), t.attempt());
+    }
+
+    @Test
+    void eachTransitionCarriesTheTimeOfTheInjectedClock() {
+        ManualClock clock = new ManualClock(java.time.Instant.ofEpochMilli(5_000));
+        List<ModuleHealthTransition> timed = new ArrayList<>();
+        Script script = new Script(false, true);
+        StartupProcedure.run(ID, new StartupPolicy(ON_FAILURE, 1, 1, Duration.ofMillis(250)), script,
+                script.stopped::add, timed::add, clock::advance, clock);
+
+        assertThat(timed).containsExactly(new ModuleHealthTransition(ID, null, STARTING, 0, 5_000),
+                new ModuleHealthTransition(ID, STARTING, FAILED, 1, 5_000),
+                new ModuleHealthTransition(ID, FAILED, RESTARTING, 1, 5_000),
+                new ModuleHealthTransition(ID, RESTARTING, HEALTHY, 2, 5_250));
     }
 
     @Test

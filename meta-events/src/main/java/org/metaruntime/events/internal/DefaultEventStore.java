@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 import org.metaruntime.events.AgentEventProjection;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.EventFilter;
+import org.metaruntime.events.EventLog;
 import org.metaruntime.events.EventStore;
 import org.metaruntime.events.Events;
 import org.metaruntime.events.StoreNotification;
@@ -40,9 +41,17 @@ public final class DefaultEventStore implements EventStore {
     private final Object lock = new Object();
     private volatile SubscriptionWorker[] subscribers = NO_SUBSCRIBERS;
     private boolean closed;
+    private final EventLog log;
+    private boolean logClosedWarned;
 
     /** See {@link EventStore#create(int, int)}. */
     public DefaultEventStore(int retention, int batch) {
+        this(retention, batch, null);
+    }
+
+    /** See {@link EventStore#create(int, int, EventLog)}; {@code log} may be null. */
+    public DefaultEventStore(int retention, int batch, EventLog log) {
+        this.log = log;
         if (retention < 1 || batch < 1 || (long) retention + batch > MAX_BOUND) {
             throw new IllegalArgumentException("retention and batch must be at least 1 and sum to at most "
                     + MAX_BOUND + ": retention " + retention + ", batch " + batch);
@@ -72,12 +81,28 @@ public final class DefaultEventStore implements EventStore {
                 Arrays.fill(items, start, start + drop, null);
                 start += drop;
             }
+            if (log != null) {
+                appendToLog(stored);
+            }
             SubscriptionWorker[] current = subscribers;
             if (current.length > 0) {
                 StoreNotification notification = new StoreNotification.Envelope(stored);
                 for (SubscriptionWorker worker : current) {
                     worker.offer(notification);
                 }
+            }
+        }
+    }
+
+    /** Under the monitor, so the log receives envelopes in insertion order; {@link EventLog#append} never blocks. */
+    private void appendToLog(EventEnvelope<UnifiedEvent> stored) {
+        try {
+            log.append(stored);
+        } catch (IllegalStateException e) {
+            if (!logClosedWarned) {
+                logClosedWarned = true;
+                System.getLogger(DefaultEventStore.class.getName()).log(System.Logger.Level.WARNING,
+                        "the event log is closed; envelopes inserted from now on are not logged");
             }
         }
     }

@@ -2,6 +2,7 @@ package org.metaruntime.supervisor.internal;
 
 import java.io.IOException;
 import java.util.Objects;
+import org.metaruntime.supervisor.OversizedLine;
 import org.metaruntime.supervisor.ProcessExit;
 import org.metaruntime.supervisor.ProcessListener;
 import org.slf4j.Logger;
@@ -29,6 +30,11 @@ public final class GuardedListener implements ProcessListener {
     @Override
     public void onLineTooLong(int limit) {
         guard("onLineTooLong", () -> delegate.onLineTooLong(limit));
+    }
+
+    @Override
+    public void onOversizedLine(OversizedLine line) {
+        guard("onOversizedLine", () -> delegate.onOversizedLine(line));
     }
 
     @Override

@@ -2,6 +2,7 @@ package org.metaruntime.supervisor.internal;
 
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -11,8 +12,9 @@ import java.util.Objects;
  *   <li>A line is the bytes before {@code \n}; a trailing {@code \r} is dropped after the limit check. A last
  *       line without {@code \n} is delivered by {@link #finish()}.</li>
  *   <li>A line of more than {@code maxLineBytes} bytes (counted before its {@code \n}) is never buffered past
- *       the limit: the sink's {@link Sink#tooLong(int)} is called as soon as the limit is crossed, and the
- *       rest of the line is discarded up to the next {@code \n}.</li>
+ *       the limit: the sink's {@link Sink#tooLong(int)} is called as soon as the limit is crossed, the
+ *       rest of the line is discarded up to the next {@code \n}, and then {@link Sink#skipped} tells its length
+ *       and first bytes.</li>
  *   <li>Decoding happens per complete line, so a character split across reads is intact. Malformed UTF-8 is
  *       replaced: each malformed sequence becomes U+FFFD ({@link CodingErrorAction#REPLACE}).</li>
  * </ul>
@@ -27,10 +29,21 @@ public final class LineFramer {
 
         /** A line crossed the limit; it will not be delivered. */
         void tooLong(int limit);
+
+        /**
+         * The end of a line that crossed the limit ({@code \n} or end of stream): its length in bytes and its
+         * first (at most {@link #HEAD_BYTES}) bytes.
+         */
+        default void skipped(long length, byte[] head) {
+        }
     }
+
+    /** How many of an over-long line's first bytes {@link Sink#skipped} receives at most. */
+    public static final int HEAD_BYTES = 256;
 
     /** The first capacity of the buffer that holds a line split across reads. */
     private static final int INITIAL_CAPACITY = 256;
+    private static final byte[] NO_BYTES = new byte[0];
 
     private final int maxLineBytes;
     private final Sink sink;
@@ -38,6 +51,8 @@ public final class LineFramer {
     private byte[] buffer;
     private int length;
     private boolean discarding;
+    private long discardedLength;
+    private byte[] discardedHead;
 
     /**
      * A framer delivering to {@code sink} lines of at most {@code maxLineBytes} bytes.
@@ -62,12 +77,8 @@ public final class LineFramer {
         int start = offset;
         for (int i = offset; i < end; i++) {
             if (bytes[i] == '\n') {
-                if (length == 0 && !discarding) {
-                    if (i - start > maxLineBytes) {
-                        sink.tooLong(maxLineBytes);
-                    } else {
-                        emit(bytes, start, i - start);
-                    }
+                if (length == 0 && !discarding && i - start <= maxLineBytes) {
+                    emit(bytes, start, i - start);
                 } else {
                     append(bytes, start, i - start);
                     endOfLine();
@@ -83,10 +94,11 @@ public final class LineFramer {
 
     /** End of stream: delivers a last line that had no {@code \n}. */
     public void finish() {
-        if (!discarding && length > 0) {
+        if (discarding) {
+            endDiscard();
+        } else if (length > 0) {
             emit(buffer, 0, length);
         }
-        discarding = false;
         length = 0;
         buffer = null;
     }
@@ -97,11 +109,20 @@ public final class LineFramer {
     }
 
     private void append(byte[] bytes, int offset, int count) {
-        if (count == 0 || discarding) {
+        if (count == 0) {
+            return;
+        }
+        if (discarding) {
+            keepHead(bytes, offset, count);
             return;
         }
         if ((long) length + count > maxLineBytes) {
             discarding = true;
+            discardedHead = NO_BYTES;
+            if (buffer != null) {
+                keepHead(buffer, 0, length);
+            }
+            keepHead(bytes, offset, count);
             length = 0;
             buffer = null;
             sink.tooLong(maxLineBytes);
@@ -121,12 +142,32 @@ public final class LineFramer {
 
     private void endOfLine() {
         if (discarding) {
-            discarding = false;
+            endDiscard();
         } else {
             int pending = length;
             length = 0;
             emit(buffer, 0, pending);
         }
+    }
+
+    /** Counts {@code count} discarded bytes and keeps those among the first {@link #HEAD_BYTES} of the line. */
+    private void keepHead(byte[] bytes, int offset, int count) {
+        int kept = discardedHead.length;
+        if (kept < HEAD_BYTES && count > 0) {
+            int more = Math.min(HEAD_BYTES - kept, count);
+            discardedHead = Arrays.copyOf(discardedHead, kept + more);
+            System.arraycopy(bytes, offset, discardedHead, kept, more);
+        }
+        discardedLength += count;
+    }
+
+    private void endDiscard() {
+        byte[] head = discardedHead;
+        long skipped = discardedLength;
+        discarding = false;
+        discardedHead = null;
+        discardedLength = 0;
+        sink.skipped(skipped, head);
     }
 
     /** Delivers the line in {@code bytes[offset, offset + count)}, without a trailing {@code \r}. */

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 class LineFramerTest {
 
     private final List<String> events = new ArrayList<>();
+    private final List<String> skipped = new ArrayList<>();
 
     private LineFramer framer(int limit) {
         return new LineFramer(limit, new LineFramer.Sink() {
@@ -22,6 +23,11 @@ class LineFramerTest {
             @Override
             public void tooLong(int limit) {
                 events.add("<too long: " + limit + ">");
+            }
+
+            @Override
+            public void skipped(long length, byte[] head) {
+                skipped.add(length + ":" + new String(head, StandardCharsets.UTF_8));
             }
         });
     }
@@ -123,6 +129,29 @@ class LineFramerTest {
         }
         feed(framer, utf8("\nafter\n"));
         assertThat(events).containsExactly("<too long: 1024>", "after");
+    }
+
+    @Test
+    void aSkippedLineReportsItsLengthAndFirstBytesAtItsEnd() {
+        LineFramer framer = framer(5);
+        feed(framer, utf8("ok\n{\"id\""));
+        feed(framer, utf8(":42,"));
+        assertThat(skipped).isEmpty();
+        feed(framer, utf8("\"r\":1}\nnext\n"));
+        assertThat(skipped).containsExactly("15:{\"id\":42,\"r\":1}");
+        assertThat(events).containsExactly("ok", "<too long: 5>", "next");
+    }
+
+    @Test
+    void theHeadOfASkippedLineIsBounded() {
+        LineFramer framer = framer(10);
+        byte[] chunk = new byte[100_000];
+        java.util.Arrays.fill(chunk, (byte) 'y');
+        feed(framer, utf8("abc"));
+        feed(framer, chunk);
+        framer.finish();
+        assertThat(skipped).hasSize(1);
+        assertThat(skipped.get(0)).isEqualTo("100003:abc" + "y".repeat(LineFramer.HEAD_BYTES - 3));
     }
 
     @Test

@@ -1,0 +1,171 @@
+package org.metaruntime.eventlog;
+
+import java.lang.management.ManagementFactory;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * How an event log behaves: who it writes as, its queue and batches, retention, how often a tail looks for
+ * rows other runtimes wrote, and how long {@code close()} may take. Immutable and thread-safe.
+ *
+ * <pre>{@code
+ * EventLogOptions options = EventLogOptions.builder()
+ *         .instanceId("gateway-a")
+ *         .retentionMaxAge(Duration.ofDays(7))
+ *         .retentionMaxRows(10_000_000)
+ *         .build();
+ * EventLog log = EventLogs.jdbc(dataSource, options);
+ * }</pre>
+ *
+ * @param instanceId        the runtime instance stored in every row (default: {@code <pid>@<host>-<random>})
+ * @param queueCapacity     envelopes waiting for the writer at most (default 65,536); beyond it appends are
+ *                          dropped and counted in a gap row
+ * @param maxBatch          rows committed in one transaction at most (default 4,096)
+ * @param retentionMaxAge   rows logged longer ago than this are deleted; {@link Duration#ZERO} (the default)
+ *                          keeps them whatever their age
+ * @param retentionMaxRows  only the newest this many envelope rows are kept; 0 (the default) keeps all
+ * @param retentionInterval how often the writer applies retention (default 1 minute, at least 1 ms)
+ * @param tailPollInterval  how often an idle tail reads the log for rows written by other runtimes (default
+ *                          250 ms; rows this log commits wake it at once)
+ * @param closeTimeout      how long {@code close()} waits for the queue to be committed (default 30 s)
+ * @param clock             the clock of {@code logged_ms} and retention by age (default the system clock)
+ */
+public record EventLogOptions(String instanceId, int queueCapacity, int maxBatch, Duration retentionMaxAge,
+                              long retentionMaxRows, Duration retentionInterval, Duration tailPollInterval,
+                              Duration closeTimeout, Clock clock) {
+
+    /** Validates the options. */
+    public EventLogOptions {
+        Objects.requireNonNull(instanceId, "instanceId");
+        Objects.requireNonNull(retentionMaxAge, "retentionMaxAge");
+        Objects.requireNonNull(retentionInterval, "retentionInterval");
+        Objects.requireNonNull(tailPollInterval, "tailPollInterval");
+        Objects.requireNonNull(closeTimeout, "closeTimeout");
+        Objects.requireNonNull(clock, "clock");
+        if (instanceId.isBlank()) {
+            throw new IllegalArgumentException("instanceId must not be blank");
+        }
+        if (queueCapacity < 1 || maxBatch < 1) {
+            throw new IllegalArgumentException("queueCapacity and maxBatch must be at least 1: "
+                    + queueCapacity + ", " + maxBatch);
+        }
+        if (retentionMaxAge.isNegative() || retentionMaxRows < 0) {
+            throw new IllegalArgumentException("retention must not be negative: " + retentionMaxAge + ", "
+                    + retentionMaxRows);
+        }
+        if (retentionInterval.toMillis() < 1 || tailPollInterval.toMillis() < 1 || closeTimeout.isNegative()) {
+            throw new IllegalArgumentException("retentionInterval and tailPollInterval must be at least 1 ms,"
+                    + " closeTimeout not negative");
+        }
+    }
+
+    /** The defaults. */
+    public static EventLogOptions defaults() {
+        return builder().build();
+    }
+
+    /** A builder starting from the defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from these options. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.instanceId = instanceId;
+        b.queueCapacity = queueCapacity;
+        b.maxBatch = maxBatch;
+        b.retentionMaxAge = retentionMaxAge;
+        b.retentionMaxRows = retentionMaxRows;
+        b.retentionInterval = retentionInterval;
+        b.tailPollInterval = tailPollInterval;
+        b.closeTimeout = closeTimeout;
+        b.clock = clock;
+        return b;
+    }
+
+    /** The default instance id: {@code <pid>@<host>-<8 random hex digits>}. */
+    public static String defaultInstanceId() {
+        return ManagementFactory.getRuntimeMXBean().getName() + "-"
+                + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /** Builds {@link EventLogOptions}; not thread-safe. */
+    public static final class Builder {
+        private String instanceId;
+        private int queueCapacity = 65_536;
+        private int maxBatch = 4096;
+        private Duration retentionMaxAge = Duration.ZERO;
+        private long retentionMaxRows;
+        private Duration retentionInterval = Duration.ofMinutes(1);
+        private Duration tailPollInterval = Duration.ofMillis(250);
+        private Duration closeTimeout = Duration.ofSeconds(30);
+        private Clock clock = Clock.systemUTC();
+
+        private Builder() {
+        }
+
+        /** See {@link EventLogOptions#instanceId()}. */
+        public Builder instanceId(String instanceId) {
+            this.instanceId = instanceId;
+            return this;
+        }
+
+        /** See {@link EventLogOptions#queueCapacity()}. */
+        public Builder queueCapacity(int queueCapacity) {
+            this.queueCapacity = queueCapacity;
+            return this;
+        }
+
+        /** See {@link EventLogOptions#maxBatch()}. */
+        public Builder maxBatch(int maxBatch) {
+            this.maxBatch = maxBatch;
+            return this;
+        }
+
+        /** See {@link EventLogOptions#retentionMaxAge()}. */
+        public Builder retentionMaxAge(Duration retentionMaxAge) {
+            this.retentionMaxAge = retentionMaxAge;
+            return this;
+        }
+
+        /** See {@link EventLogOptions#retentionMaxRows()}. */
+        public Builder retentionMaxRows(long retentionMaxRows) {
+            this.retentionMaxRows = retentionMaxRows;
+            return this;
+        }
+
+        /** See {@link EventLogOptions#retentionInterval()}. */
+        public Builder retentionInterval(Duration retentionInterval) {
+            this.retentionInterval = retentionInterval;
+            return this;
+        }
+
+        /** See {@link EventLogOptions#tailPollInterval()}. */
+        public Builder tailPollInterval(Duration tailPollInterval) {
+            this.tailPollInterval = tailPollInterval;
+            return this;
+        }
+
+        /** See {@link EventLogOptions#closeTimeout()}. */
+        public Builder closeTimeout(Duration closeTimeout) {
+            this.closeTimeout = closeTimeout;
+            return this;
+        }
+
+        /** See {@link EventLogOptions#clock()}. */
+        public Builder clock(Clock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        /** The options. */
+        public EventLogOptions build() {
+            return new EventLogOptions(instanceId == null ? defaultInstanceId() : instanceId, queueCapacity,
+                    maxBatch, retentionMaxAge, retentionMaxRows, retentionInterval, tailPollInterval,
+                    closeTimeout, clock);
+        }
+    }
+}

@@ -1,0 +1,302 @@
+package org.metaruntime.eventlog.internal;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.DataSource;
+import org.metaruntime.eventlog.EventLogOptions;
+import org.metaruntime.events.EventCodec;
+import org.metaruntime.events.EventEnvelope;
+import org.metaruntime.events.EventLog;
+import org.metaruntime.events.MobEventProjection;
+import org.metaruntime.events.MobStructuralEventEnvelope;
+import org.metaruntime.events.UnifiedEvent;
+
+/**
+ * The log's one writer thread ({@code meta-eventlog-writer}): takes what is queued, up to
+ * {@code maxBatch} items, and commits it in one transaction (group commit). A full queue drops the item and
+ * counts it; the next commit starts with a gap row and a {@code supervisor.warning} row carrying the count.
+ * A failed commit is retried with backoff (the queue keeps absorbing, then counting, appends meanwhile).
+ *
+ * <p>Thread-safe: {@link #offer} may be called from any thread; everything else runs on the writer thread.
+ */
+public final class LogWriter implements Runnable {
+
+    private static final System.Logger LOG = System.getLogger(LogWriter.class.getName());
+    private static final long IDLE_POLL_MS = 100;
+    private static final long MAX_BACKOFF_MS = 5_000;
+    private static final int ROWS_PER_STATEMENT = 128;
+
+    private final DataSource dataSource;
+    private final EventLogOptions options;
+    private final Retention retention;
+    private final ArrayBlockingQueue<Object> queue;
+    private final AtomicLong accepted = new AtomicLong();
+    private final AtomicLong dropped = new AtomicLong();
+    private final Progress progress;
+    private volatile boolean stopping;
+    private volatile boolean abandoned;
+    private volatile boolean overflowing;
+    private long gaps;
+    private Connection connection;
+
+    /** A writer for {@code dataSource}; start it on a thread of its own. */
+    public LogWriter(DataSource dataSource, EventLogOptions options, Progress progress) {
+        this.dataSource = dataSource;
+        this.options = options;
+        this.progress = progress;
+        this.retention = new Retention(options);
+        this.queue = new ArrayBlockingQueue<>(options.queueCapacity());
+    }
+
+    /** Queues an envelope or a mob event without waiting; a full queue counts it as dropped. */
+    public void offer(Object item) {
+        accepted.incrementAndGet();
+        if (!queue.offer(item)) {
+            dropped.incrementAndGet();
+            if (!overflowing) {
+                overflowing = true;
+                LOG.log(System.Logger.Level.WARNING, "event log queue full (" + options.queueCapacity()
+                        + "): dropping appends until the writer catches up; a gap row will count them");
+            }
+        }
+    }
+
+    /** How many items were offered so far (the target of a flush). */
+    public long accepted() {
+        return accepted.get();
+    }
+
+    /** Asks the writer to commit what is queued and stop. */
+    public void stop() {
+        stopping = true;
+    }
+
+    /** Gives up on what could not be committed (at the end of a failed close). */
+    public void abandon() {
+        abandoned = true;
+    }
+
+    @Override
+    public void run() {
+        List<Object> batch = new ArrayList<>(Math.min(options.maxBatch(), 65_536));
+        try {
+            while (true) {
+                Object first = queue.poll(IDLE_POLL_MS, TimeUnit.MILLISECONDS);
+                if (first != null) {
+                    batch.add(first);
+                    queue.drainTo(batch, options.maxBatch() - 1);
+                }
+                long gap = dropped.getAndSet(0);
+                if (gap > 0) {
+                    overflowing = false;
+                }
+                if (!batch.isEmpty() || gap > 0) {
+                    boolean committed = commitWithRetry(batch, gap);
+                    progress.advance(batch.size() + gap, committed);
+                    batch.clear();
+                } else if (stopping) {
+                    return;
+                }
+                applyRetention();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            long lost = queue.size() + dropped.get();
+            if (lost > 0) {
+                LOG.log(System.Logger.Level.ERROR, "event log closed with " + lost
+                        + " envelopes that could not be committed");
+            }
+            ConnectionPool.closeQuietly(connection);
+            progress.stop();
+        }
+    }
+
+    private boolean commitWithRetry(List<Object> batch, long gap) throws InterruptedException {
+        long backoff = 50;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                commit(batch, gap);
+                if (attempt > 1) {
+                    LOG.log(System.Logger.Level.INFO, "event log writes again after " + (attempt - 1) + " failures");
+                }
+                return true;
+            } catch (SQLException | RuntimeException e) {
+                rollbackAndDiscard();
+                if (attempt == 1) {
+                    LOG.log(System.Logger.Level.WARNING, "event log commit failed; retrying", e);
+                }
+                if (abandoned) {
+                    LOG.log(System.Logger.Level.ERROR, "event log gives up " + (batch.size() + gap)
+                            + " envelopes it could not commit", e);
+                    return false;
+                }
+                Thread.sleep(backoff);
+                backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
+            }
+        }
+    }
+
+    private void commit(List<Object> batch, long gap) throws SQLException {
+        Connection c = connection();
+        long now = options.clock().millis();
+        List<String> envelopes = new ArrayList<>(batch.size() + 2);
+        List<EventEnvelope<UnifiedEvent>> events = new ArrayList<>(batch.size() + 2);
+        if (gap > 0) {
+            gapRows(now, gap, events);
+        }
+        List<MobStructuralEventEnvelope> mobs = new ArrayList<>();
+        for (Object item : batch) {
+            if (item instanceof MobStructuralEventEnvelope) {
+                mobs.add((MobStructuralEventEnvelope) item);
+            } else {
+                @SuppressWarnings("unchecked")
+                EventEnvelope<UnifiedEvent> envelope = (EventEnvelope<UnifiedEvent>) item;
+                events.add(envelope);
+            }
+        }
+        for (EventEnvelope<UnifiedEvent> envelope : events) {
+            envelopes.add(EventCodec.toJson(envelope));
+        }
+        if (!events.isEmpty()) {
+            insertEvents(c, reserve(c, events.size()), now, events, envelopes);
+        }
+        if (!mobs.isEmpty()) {
+            try (PreparedStatement insert = c.prepareStatement(QueryBuilder.INSERT_MOB_EVENT)) {
+                for (MobStructuralEventEnvelope mob : mobs) {
+                    insert.setString(1, mob.mobId());
+                    insert.setLong(2, mob.cursor());
+                    insert.setString(3, options.instanceId());
+                    insert.setLong(4, now);
+                    insert.setLong(5, mob.timestampMs());
+                    insert.setString(6, mob.kind());
+                    insert.setString(7, mob.runId());
+                    insert.setString(8, MobEventProjection.toJson(mob));
+                    insert.addBatch();
+                }
+                insert.executeBatch();
+            }
+        }
+        c.commit();
+    }
+
+    /**
+     * Inserts the rows {@value #ROWS_PER_STATEMENT} per statement: one round trip (PostgreSQL) or one statement
+     * step (SQLite) for many rows is what makes group commit cheap.
+     */
+    private void insertEvents(Connection c, long firstSeq, long now, List<EventEnvelope<UnifiedEvent>> events,
+                              List<String> envelopes) throws SQLException {
+        int full = events.size() / ROWS_PER_STATEMENT;
+        int rest = events.size() % ROWS_PER_STATEMENT;
+        int row = 0;
+        if (full > 0) {
+            try (PreparedStatement insert = c.prepareStatement(QueryBuilder.insertEvents(ROWS_PER_STATEMENT))) {
+                for (int s = 0; s < full; s++) {
+                    for (int k = 0; k < ROWS_PER_STATEMENT; k++, row++) {
+                        bindEvent(insert, k * QueryBuilder.EVENT_COLUMNS, firstSeq + row, now, events.get(row),
+                                envelopes.get(row));
+                    }
+                    insert.executeUpdate();
+                }
+            }
+        }
+        if (rest > 0) {
+            try (PreparedStatement insert = c.prepareStatement(QueryBuilder.insertEvents(rest))) {
+                for (int k = 0; k < rest; k++, row++) {
+                    bindEvent(insert, k * QueryBuilder.EVENT_COLUMNS, firstSeq + row, now, events.get(row),
+                            envelopes.get(row));
+                }
+                insert.executeUpdate();
+            }
+        }
+    }
+
+    private void bindEvent(PreparedStatement insert, int at, long seq, long now, EventEnvelope<UnifiedEvent> envelope,
+                           String json) throws SQLException {
+        UnifiedEvent event = envelope.event();
+        insert.setLong(at + 1, seq);
+        insert.setString(at + 2, options.instanceId());
+        insert.setLong(at + 3, now);
+        insert.setString(at + 4, envelope.eventId());
+        insert.setString(at + 5, envelope.source());
+        insert.setLong(at + 6, envelope.timestampMs());
+        insert.setString(at + 7, event instanceof UnifiedEvent.Module ? ((UnifiedEvent.Module) event).event().module()
+                : null);
+        insert.setString(at + 8, event instanceof UnifiedEvent.Agent ? ((UnifiedEvent.Agent) event).agentId() : null);
+        insert.setString(at + 9, event.eventType());
+        insert.setString(at + 10, json);
+    }
+
+    /** Raises the head by {@code n} (its row lock orders concurrent writers) and returns the first new seq. */
+    private static long reserve(Connection c, int n) throws SQLException {
+        try (PreparedStatement raise = c.prepareStatement(QueryBuilder.RAISE_HEAD)) {
+            raise.setLong(1, n);
+            raise.setString(2, Schema.EVENT_SEQUENCE);
+            if (raise.executeUpdate() != 1) {
+                throw new SQLException("the event log's head row is missing");
+            }
+        }
+        try (PreparedStatement read = c.prepareStatement(QueryBuilder.READ_HEAD)) {
+            read.setString(1, Schema.EVENT_SEQUENCE);
+            try (ResultSet rs = read.executeQuery()) {
+                if (!rs.next()) {
+                    throw new SQLException("the event log's head row is missing");
+                }
+                return rs.getLong(1) - n + 1;
+            }
+        }
+    }
+
+    private void gapRows(long now, long gap, List<EventEnvelope<UnifiedEvent>> events) {
+        gaps++;
+        String id = options.instanceId() + ":gap:" + gaps;
+        ObjectNode gapPayload = JsonNodeFactory.instance.objectNode().put("dropped", gap);
+        events.add(EventEnvelope.module(id, now, EventLog.LOG_MODULE, EventLog.GAP_EVENT_TYPE, gapPayload));
+        ObjectNode warning = JsonNodeFactory.instance.objectNode()
+                .put("error", "The event log's queue was full and " + gap + " envelopes were dropped.")
+                .put("error_type", "event_log_overflow")
+                .put("dropped", gap);
+        events.add(EventEnvelope.module(id + ":warning", now, EventLog.LOG_MODULE, "supervisor.warning", warning));
+    }
+
+    private void applyRetention() {
+        if (!retention.due()) {
+            return;
+        }
+        try {
+            retention.apply(connection());
+        } catch (SQLException | RuntimeException e) {
+            rollbackAndDiscard();
+            LOG.log(System.Logger.Level.WARNING, "event log retention failed; trying again later", e);
+        }
+    }
+
+    private Connection connection() throws SQLException {
+        if (connection == null) {
+            connection = dataSource.getConnection();
+            connection.setAutoCommit(false);
+        }
+        return connection;
+    }
+
+    private void rollbackAndDiscard() {
+        if (connection != null) {
+            try {
+                connection.rollback();
+            } catch (SQLException ignored) {
+                // The connection is discarded below.
+            }
+            ConnectionPool.closeQuietly(connection);
+            connection = null;
+        }
+    }
+}
