@@ -247,6 +247,37 @@ final class ProcReads {
         return new String(buffer, 0, length, StandardCharsets.ISO_8859_1);
     }
 
+    /**
+     * The children of {@code pid} now, from {@code /proc/<pid>/task/<tid>/children} of each of its threads, or
+     * null when they cannot be read (the process is gone, or the kernel keeps no such lists).
+     */
+    static java.util.List<Long> childrenOf(long pid) {
+        Path tasks = PROC.resolve(Long.toString(pid)).resolve("task");
+        java.util.List<Long> children = new java.util.ArrayList<>();
+        try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
+            for (Path thread : threads) {
+                String text;
+                try {
+                    text = new String(Files.readAllBytes(thread.resolve("children")), StandardCharsets.ISO_8859_1);
+                } catch (java.nio.file.NoSuchFileException e) {
+                    if (thread.getFileName().toString().equals(Long.toString(pid))) {
+                        return null;   // the main thread has no list: the kernel keeps none
+                    }
+                    continue;          // a thread that ended meanwhile
+                }
+                for (String child : text.trim().split(" ")) {
+                    long parsed = parsePid(child);
+                    if (parsed > 0) {
+                        children.add(parsed);
+                    }
+                }
+            }
+        } catch (IOException | SecurityException e) {
+            return null;
+        }
+        return children;
+    }
+
     private static long[] list() {
         long[] pids = new long[1024];
         int count = 0;

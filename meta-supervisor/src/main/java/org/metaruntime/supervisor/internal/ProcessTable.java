@@ -182,8 +182,16 @@ final class ProcessTable {
         return reads.listing(moment);
     }
 
-    /** Every descendant of {@code pid} among {@code candidates}, whatever its environment. */
+    /**
+     * Every descendant of {@code pid}, whatever its environment: walked down from {@code pid} through
+     * {@code /proc/<pid>/task/<tid>/children} (it costs what the descendants cost), or, where the kernel has no
+     * such files, found among {@code candidates} by their parents.
+     */
     Set<Long> descendantsOf(long pid, long[] candidates) {
+        Set<Long> walked = reads == ProcReads.host() ? walkChildren(pid) : null;
+        if (walked != null) {
+            return walked;
+        }
         Map<Long, List<Long>> children = new HashMap<>();
         for (long candidate : candidates) {
             Stat stat = stat(candidate);
@@ -203,7 +211,31 @@ final class ProcessTable {
         return found;
     }
 
-    /** {@link #carriersOf(String, long, long[])} among every process of this pass. */
+    /** The descendants of {@code pid} from the kernel's children lists, or null where there are none. */
+    private static Set<Long> walkChildren(long pid) {
+        Set<Long> found = new LinkedHashSet<>();
+        ArrayDeque<Long> pending = new ArrayDeque<>(List.of(pid));
+        boolean first = true;
+        while (!pending.isEmpty()) {
+            long parent = pending.poll();
+            List<Long> children = ProcReads.childrenOf(parent);
+            if (children == null) {
+                if (first) {
+                    return null;   // no children lists here (or the root is gone): let the caller look
+                }
+                continue;          // gone meanwhile
+            }
+            first = false;
+            for (long child : children) {
+                if (found.add(child)) {
+                    pending.add(child);
+                }
+            }
+        }
+        return found;
+    }
+
+    /** {@link #carriersOf(String, long, long[])} among every process of this view. */
     List<Long> carriersOf(String token, long notBeforeTicks) {
         return carriersOf(token, notBeforeTicks, listing());
     }

@@ -142,4 +142,18 @@ class ProcessTreeTest {
         assertThat(ProcessTable.inCyclicRange(32000, 32000, 500)).isFalse();
         assertThat(ProcessTable.inCyclicRange(32000, 32000, 32000)).isFalse();
     }
+
+    @Test
+    void descendantsAreWalkedDownFromTheChildWithoutReadingOtherProcesses() throws IOException {
+        Assumptions.assumeTrue(Files.exists(Path.of("/proc/self/task", Long.toString(ProcessHandle.current().pid()),
+                "children")), "needs /proc/<pid>/task/<tid>/children");
+        Process root = new ProcessBuilder("sh", "-c", "sh -c 'sleep 60 & wait' & wait").start();
+        started.add(root);
+        await().until(() -> root.toHandle().descendants().count() == 2);
+        List<Long> expected = root.toHandle().descendants().map(ProcessHandle::pid).toList();
+        // No candidates at all: only the walk down the children lists can find them.
+        assertThat(ProcessTable.takenAfter(System.nanoTime()).descendantsOf(root.pid(), new long[0]))
+                .containsExactlyInAnyOrderElementsOf(expected);
+        root.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
+    }
 }
