@@ -257,9 +257,9 @@ class RealModulesTest {
         assertThat(routeError(runtime, "tools", "nope", T)).isInstanceOf(ModuleRouteError.ModuleRuntime.class)
                 .extracting(e -> ((RuntimeBoundaryError.Mcp) ((ModuleRouteError.ModuleRuntime) e).error()).error())
                 .isInstanceOf(McpBoundaryError.ToolNotFound.class);
-        assertThat(routeError(runtime, "tools", "fail", T)).isEqualTo(new ModuleRouteError.ModuleRuntime(
-                new RuntimeBoundaryError.Mcp(new McpBoundaryError.ToolCallFailed("tools", "fail",
-                        "the tool failed on purpose"))));
+        assertThat(routeError(runtime, "tools", "fail", T)).isInstanceOfSatisfying(ModuleRouteError.ModuleRuntime.class,
+                e -> assertThat(((McpBoundaryError.ToolReturnedError) ((RuntimeBoundaryError.Mcp) e.error()).error()).text())
+                        .isEqualTo("the tool failed on purpose"));
         assertThat(routeError(runtime, "tools", "slow", Duration.ofMillis(300))).isEqualTo(
                 new ModuleRouteError.ModuleRuntime(new RuntimeBoundaryError.Mcp(
                         new McpBoundaryError.Timeout("tools", "call_tool:slow", 300))));

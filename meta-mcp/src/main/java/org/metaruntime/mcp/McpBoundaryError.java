@@ -1,10 +1,13 @@
 package org.metaruntime.mcp;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * Why an MCP call failed. A value (immutable, thread-safe): match on the record to handle each case.
+ * Why an MCP call failed. A value (immutable, thread-safe): match on the record to handle each case, or on its
+ * stable {@link #code()} (one of the {@code CODE_*} constants, written out, never derived from class names).
  *
  * <pre>{@code
  * try {
@@ -18,8 +21,45 @@ import java.util.Objects;
  */
 public sealed interface McpBoundaryError {
 
+    /** {@link McpRequired}. */
+    String CODE_MCP_REQUIRED = "mcp.mcp_required";
+    /** {@link Timeout}. */
+    String CODE_TIMEOUT = "mcp.timeout";
+    /** {@link ConnectionFailed}. */
+    String CODE_CONNECTION_FAILED = "mcp.connection_failed";
+    /** {@link ToolListFailed}. */
+    String CODE_TOOL_LIST_FAILED = "mcp.tool_list_failed";
+    /** {@link ToolNotFound}. */
+    String CODE_TOOL_NOT_FOUND = "mcp.tool_not_found";
+    /** {@link ToolCallFailed}. */
+    String CODE_TOOL_CALL_FAILED = "mcp.tool_call_failed";
+    /** {@link ToolReturnedError}. */
+    String CODE_TOOL_RETURNED_ERROR = "mcp.tool_returned_error";
+    /** {@link JsonRpcError}. */
+    String CODE_JSON_RPC_ERROR = "mcp.json_rpc_error";
+    /** {@link RequestFailed}. */
+    String CODE_REQUEST_FAILED = "mcp.request_failed";
+    /** {@link CallRefused}. */
+    String CODE_CALL_REFUSED = "mcp.call_refused";
+    /** {@link Cancelled}. */
+    String CODE_CANCELLED = "mcp.cancelled";
+    /** {@link Interrupted}. */
+    String CODE_INTERRUPTED = "mcp.interrupted";
+    /** {@link LineTooLong}. */
+    String CODE_LINE_TOO_LONG = "mcp.line_too_long";
+    /** {@link CloseFailed}. */
+    String CODE_CLOSE_FAILED = "mcp.close_failed";
+    /** {@link OperationFailedWithCloseFailure}. */
+    String CODE_OPERATION_FAILED_WITH_CLOSE_FAILURE = "mcp.operation_failed_with_close_failure";
+
     /** One readable sentence describing the error. */
     String message();
+
+    /** The stable code of this kind of error, e.g. {@value #CODE_TIMEOUT}. */
+    String code();
+
+    /** The module the error is about. */
+    String moduleId();
 
     /** A core module id was routed without the MCP boundary marker. */
     record McpRequired(String moduleId, String flow) implements McpBoundaryError {
@@ -33,19 +73,41 @@ public sealed interface McpBoundaryError {
         public String message() {
             return "module '" + moduleId + "' is a core module and requires the MCP boundary for flow '" + flow + "'";
         }
+
+        @Override
+        public String code() {
+            return CODE_MCP_REQUIRED;
+        }
     }
 
-    /** An operation ({@code connect}, {@code list_tools}, {@code call_tool:<tool>}, {@code close}) timed out. */
-    record Timeout(String moduleId, String operation, long timeoutMs) implements McpBoundaryError {
+    /**
+     * An operation ({@code connect}, {@code list_tools}, {@code call_tool:<tool>}, {@code close}, or a request of the
+     * MCP surface such as {@code read_resource}) did not complete in time. {@code detail} is empty, or says what else
+     * is known (for example that the server wrote a line over the size limit, which was skipped).
+     */
+    record Timeout(String moduleId, String operation, long timeoutMs, String detail) implements McpBoundaryError {
         /** Validates the error. */
         public Timeout {
             Objects.requireNonNull(moduleId, "moduleId");
             Objects.requireNonNull(operation, "operation");
+            Objects.requireNonNull(detail, "detail");
+        }
+
+        /** A timeout without detail. */
+        public Timeout(String moduleId, String operation, long timeoutMs) {
+            this(moduleId, operation, timeoutMs, "");
         }
 
         @Override
         public String message() {
-            return "module '" + moduleId + "' did not complete " + operation + " within " + timeoutMs + " ms";
+            String base = "module '" + moduleId + "' did not complete " + operation + " within "
+                    + (timeoutMs > 0 ? timeoutMs + " ms" : "less than 1 ms");
+            return detail.isEmpty() ? base : base + " (" + detail + ")";
+        }
+
+        @Override
+        public String code() {
+            return CODE_TIMEOUT;
         }
     }
 
@@ -61,6 +123,11 @@ public sealed interface McpBoundaryError {
         public String message() {
             return "could not connect to module '" + moduleId + "': " + reason;
         }
+
+        @Override
+        public String code() {
+            return CODE_CONNECTION_FAILED;
+        }
     }
 
     /** {@code tools/list} failed. */
@@ -74,6 +141,11 @@ public sealed interface McpBoundaryError {
         @Override
         public String message() {
             return "module '" + moduleId + "' failed to list its tools: " + reason;
+        }
+
+        @Override
+        public String code() {
+            return CODE_TOOL_LIST_FAILED;
         }
     }
 
@@ -90,9 +162,18 @@ public sealed interface McpBoundaryError {
         public String message() {
             return "module '" + moduleId + "' has no tool '" + tool + "' (available: " + availableTools + ")";
         }
+
+        @Override
+        public String code() {
+            return CODE_TOOL_NOT_FOUND;
+        }
     }
 
-    /** A JSON-RPC error, a result with {@code isError: true}, or the process died mid-call. */
+    /**
+     * A {@code tools/call} could not complete: the process died mid-call (the reason says so, with the exit code and
+     * stderr tail, which {@link McpBoundaryException#exitCode()} and {@link McpBoundaryException#stderrTail()} also
+     * carry), the connection was closed, the result was malformed, or the arguments are not a JSON object.
+     */
     record ToolCallFailed(String moduleId, String tool, String reason) implements McpBoundaryError {
         /** Validates the error. */
         public ToolCallFailed {
@@ -104,6 +185,176 @@ public sealed interface McpBoundaryError {
         @Override
         public String message() {
             return "tool '" + tool + "' of module '" + moduleId + "' failed: " + reason;
+        }
+
+        @Override
+        public String code() {
+            return CODE_TOOL_CALL_FAILED;
+        }
+    }
+
+    /**
+     * The tool answered with {@code isError: true} (raised only where a payload is asked for; the whole result is a
+     * value elsewhere). {@code result} is the whole result as the server sent it; {@link #text()} its text content.
+     */
+    record ToolReturnedError(String moduleId, String tool, McpSchema.CallToolResult result) implements McpBoundaryError {
+        /** Validates the error. */
+        public ToolReturnedError {
+            Objects.requireNonNull(moduleId, "moduleId");
+            Objects.requireNonNull(tool, "tool");
+            Objects.requireNonNull(result, "result");
+        }
+
+        /** The concatenated text blocks of the result (empty when it has none). */
+        public String text() {
+            StringBuilder sb = new StringBuilder();
+            if (result.content() != null) {
+                for (McpSchema.Content block : result.content()) {
+                    if (block instanceof McpSchema.TextContent) {
+                        sb.append(((McpSchema.TextContent) block).text());
+                    }
+                }
+            }
+            return sb.toString();
+        }
+
+        @Override
+        public String message() {
+            String text = text();
+            return "tool '" + tool + "' of module '" + moduleId + "' reported an error: "
+                    + (text.isEmpty() ? "(no text)" : text);
+        }
+
+        @Override
+        public String code() {
+            return CODE_TOOL_RETURNED_ERROR;
+        }
+    }
+
+    /**
+     * The server answered a request with a JSON-RPC error; {@code errorCode}, {@code errorMessage} and {@code data}
+     * (JSON null when absent) are as sent. {@code operation} names the request as {@link Timeout} does.
+     */
+    record JsonRpcError(String moduleId, String operation, int errorCode, String errorMessage, JsonNode data)
+            implements McpBoundaryError {
+        /** Validates the error and copies {@code data}. */
+        public JsonRpcError {
+            Objects.requireNonNull(moduleId, "moduleId");
+            Objects.requireNonNull(operation, "operation");
+            Objects.requireNonNull(errorMessage, "errorMessage");
+            data = data == null ? com.fasterxml.jackson.databind.node.NullNode.getInstance() : data.deepCopy();
+        }
+
+        @Override
+        public String message() {
+            return "module '" + moduleId + "' answered " + operation + " with JSON-RPC error " + errorCode + ": "
+                    + errorMessage;
+        }
+
+        @Override
+        public String code() {
+            return CODE_JSON_RPC_ERROR;
+        }
+    }
+
+    /**
+     * A request of the MCP surface other than {@code tools/call} ({@code operation}, e.g. {@code read_resource})
+     * could not complete: the process died, the connection was closed, or the answer was malformed.
+     */
+    record RequestFailed(String moduleId, String operation, String reason) implements McpBoundaryError {
+        /** Validates the error. */
+        public RequestFailed {
+            Objects.requireNonNull(moduleId, "moduleId");
+            Objects.requireNonNull(operation, "operation");
+            Objects.requireNonNull(reason, "reason");
+        }
+
+        @Override
+        public String message() {
+            return "module '" + moduleId + "' failed " + operation + ": " + reason;
+        }
+
+        @Override
+        public String code() {
+            return CODE_REQUEST_FAILED;
+        }
+    }
+
+    /** Back-pressure: {@code maxInFlight} calls were in flight and {@code maxQueued} queued, so the call was refused. */
+    record CallRefused(String moduleId, String tool, int maxInFlight, int maxQueued) implements McpBoundaryError {
+        /** Validates the error. */
+        public CallRefused {
+            Objects.requireNonNull(moduleId, "moduleId");
+            Objects.requireNonNull(tool, "tool");
+        }
+
+        @Override
+        public String message() {
+            return "module '" + moduleId + "' refused a call of tool '" + tool + "': " + maxInFlight
+                    + " calls are in flight and " + maxQueued + " are queued";
+        }
+
+        @Override
+        public String code() {
+            return CODE_CALL_REFUSED;
+        }
+    }
+
+    /** The host cancelled the call of {@code tool}. */
+    record Cancelled(String moduleId, String tool) implements McpBoundaryError {
+        /** Validates the error. */
+        public Cancelled {
+            Objects.requireNonNull(moduleId, "moduleId");
+            Objects.requireNonNull(tool, "tool");
+        }
+
+        @Override
+        public String message() {
+            return "the call of tool '" + tool + "' of module '" + moduleId + "' was cancelled";
+        }
+
+        @Override
+        public String code() {
+            return CODE_CANCELLED;
+        }
+    }
+
+    /** The thread waiting for {@code operation} was interrupted; the request was cancelled on the wire. */
+    record Interrupted(String moduleId, String operation) implements McpBoundaryError {
+        /** Validates the error. */
+        public Interrupted {
+            Objects.requireNonNull(moduleId, "moduleId");
+            Objects.requireNonNull(operation, "operation");
+        }
+
+        @Override
+        public String message() {
+            return "the thread waiting for " + operation + " of module '" + moduleId + "' was interrupted";
+        }
+
+        @Override
+        public String code() {
+            return CODE_INTERRUPTED;
+        }
+    }
+
+    /** The answer to {@code operation} was a stdout line longer than {@code limit} bytes; it was skipped. */
+    record LineTooLong(String moduleId, String operation, int limit) implements McpBoundaryError {
+        /** Validates the error. */
+        public LineTooLong {
+            Objects.requireNonNull(moduleId, "moduleId");
+            Objects.requireNonNull(operation, "operation");
+        }
+
+        @Override
+        public String message() {
+            return "module '" + moduleId + "' answered " + operation + " with a line longer than " + limit
+                    + " bytes, which was skipped";
+        }
+
+        @Override
+        public String code() {
+            return CODE_LINE_TOO_LONG;
         }
     }
 
@@ -119,6 +370,11 @@ public sealed interface McpBoundaryError {
         public String message() {
             return "could not close the connection to module '" + moduleId + "': " + reason;
         }
+
+        @Override
+        public String code() {
+            return CODE_CLOSE_FAILED;
+        }
     }
 
     /** A step failed and the close after it failed too. */
@@ -132,6 +388,16 @@ public sealed interface McpBoundaryError {
         @Override
         public String message() {
             return primary.message() + ", and then " + close.message();
+        }
+
+        @Override
+        public String code() {
+            return CODE_OPERATION_FAILED_WITH_CLOSE_FAILURE;
+        }
+
+        @Override
+        public String moduleId() {
+            return primary.moduleId();
         }
     }
 }

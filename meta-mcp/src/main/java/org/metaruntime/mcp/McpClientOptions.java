@@ -1,5 +1,7 @@
 package org.metaruntime.mcp;
 
+import io.modelcontextprotocol.spec.McpSchema;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -8,7 +10,7 @@ import org.metaruntime.supervisor.StopLadder;
 
 /**
  * How the MCP client talks to a module: in-flight limit, queue, roots, handlers for server-to-client
- * requests and the stop ladder used on close. Immutable and thread-safe; build with {@link #builder()}.
+ * requests, the capabilities announced, and the stop ladders used on close. Immutable and thread-safe; build with {@link #builder()}.
  *
  * <pre>{@code
  * McpClientOptions options = McpClientOptions.builder()
@@ -24,6 +26,13 @@ public final class McpClientOptions {
     /** Default number of calls that may wait for an in-flight slot. */
     public static final int DEFAULT_MAX_QUEUED = 1024;
 
+    /**
+     * The default ladder for closing a {@link McpSessionMode#PER_CALL} server once its call is done: 250 ms for
+     * the server to exit on stdin EOF, then SIGTERM with 2 s, then SIGKILL with 2 s.
+     */
+    public static final StopLadder DEFAULT_PER_CALL_STOP_LADDER = new StopLadder(Duration.ofMillis(250),
+            Duration.ofSeconds(2), Duration.ofSeconds(2));
+
     private static final McpClientOptions DEFAULTS = builder().build();
 
     private final int maxInFlight;
@@ -31,7 +40,12 @@ public final class McpClientOptions {
     private final List<McpRoot> roots;
     private final McpClientRequestHandler samplingHandler;
     private final McpClientRequestHandler elicitationHandler;
+    private final McpClientRequestHandler rootsHandler;
     private final StopLadder stopLadder;
+    private final StopLadder perCallStopLadder;
+    private final boolean announceSampling;
+    private final boolean announceElicitation;
+    private final List<McpSchema.Tool> bareTools;
 
     private McpClientOptions(Builder b) {
         this.maxInFlight = b.maxInFlight;
@@ -39,7 +53,12 @@ public final class McpClientOptions {
         this.roots = List.copyOf(b.roots);
         this.samplingHandler = b.samplingHandler;
         this.elicitationHandler = b.elicitationHandler;
+        this.rootsHandler = b.rootsHandler;
         this.stopLadder = b.stopLadder;
+        this.perCallStopLadder = b.perCallStopLadder;
+        this.announceSampling = b.announceSampling;
+        this.announceElicitation = b.announceElicitation;
+        this.bareTools = b.bareTools == null ? null : List.copyOf(b.bareTools);
     }
 
     /** A new builder with the defaults. */
@@ -47,7 +66,10 @@ public final class McpClientOptions {
         return new Builder();
     }
 
-    /** The defaults: 64 in flight, 1024 queued, no roots, no handlers, {@link StopLadder#defaults()}. */
+    /**
+     * The defaults: 64 in flight, 1024 queued, no roots, no handlers, {@link StopLadder#defaults()} on close,
+     * {@link #DEFAULT_PER_CALL_STOP_LADDER} after a per-call server's call.
+     */
     public static McpClientOptions defaults() {
         return DEFAULTS;
     }
@@ -60,6 +82,14 @@ public final class McpClientOptions {
     /** Calls waiting for an in-flight slot, per connection (default 1024); a call beyond it fails at once. */
     public int maxQueued() {
         return maxQueued;
+    }
+
+    /**
+     * The handler for {@code roots/list} when no call's handler answers it; empty means the configured
+     * {@link #roots()} are returned.
+     */
+    public Optional<McpClientRequestHandler> rootsHandler() {
+        return Optional.ofNullable(rootsHandler);
     }
 
     /** The roots returned to {@code roots/list} (default none). */
@@ -85,6 +115,39 @@ public final class McpClientOptions {
         return stopLadder;
     }
 
+    /**
+     * The ladder used to stop a {@link McpSessionMode#PER_CALL} server once its call is done (default
+     * {@link #DEFAULT_PER_CALL_STOP_LADDER}): the call's outcome is known, so a server that ignores stdin EOF costs
+     * only the short stdin grace before SIGTERM. Shortened like {@link #stopLadder()} to fit the call's timeout.
+     */
+    public StopLadder perCallStopLadder() {
+        return perCallStopLadder;
+    }
+
+    /**
+     * Whether the sampling capability is announced though no connection-level handler is registered (default
+     * false): for hosts that answer {@code sampling/createMessage} per call ({@link McpCallOptions}).
+     */
+    public boolean announceSampling() {
+        return announceSampling;
+    }
+
+    /** Like {@link #announceSampling()}, for {@code elicitation/create}. */
+    public boolean announceElicitation() {
+        return announceElicitation;
+    }
+
+    /**
+     * The declared tools of a bare JSON-RPC server, if this connection talks to one: a server that does not
+     * implement {@code initialize} or {@code tools/list} and answers {@code tools/call} requests with
+     * {@code {jsonrpc, id, result}}. Then no handshake is run and no notification is sent; the tools are these;
+     * a {@code result} that is not a {@code CallToolResult} (an object with a {@code content} array) is taken as
+     * {@code {"content":[{"type":"text","text":<result as JSON>}],"structuredContent":<result>}}.
+     */
+    public Optional<List<McpSchema.Tool>> bareTools() {
+        return Optional.ofNullable(bareTools);
+    }
+
     /** A builder starting from these options. */
     public Builder toBuilder() {
         Builder b = new Builder();
@@ -93,7 +156,12 @@ public final class McpClientOptions {
         b.roots.addAll(roots);
         b.samplingHandler = samplingHandler;
         b.elicitationHandler = elicitationHandler;
+        b.rootsHandler = rootsHandler;
         b.stopLadder = stopLadder;
+        b.perCallStopLadder = perCallStopLadder;
+        b.announceSampling = announceSampling;
+        b.announceElicitation = announceElicitation;
+        b.bareTools = bareTools;
         return b;
     }
 
@@ -104,7 +172,12 @@ public final class McpClientOptions {
         private final List<McpRoot> roots = new ArrayList<>();
         private McpClientRequestHandler samplingHandler;
         private McpClientRequestHandler elicitationHandler;
+        private McpClientRequestHandler rootsHandler;
         private StopLadder stopLadder = StopLadder.defaults();
+        private StopLadder perCallStopLadder = DEFAULT_PER_CALL_STOP_LADDER;
+        private boolean announceSampling;
+        private boolean announceElicitation;
+        private List<McpSchema.Tool> bareTools;
 
         private Builder() {
         }
@@ -153,9 +226,39 @@ public final class McpClientOptions {
             return this;
         }
 
+        /** Answers {@code roots/list} (instead of the configured roots) when no call's handler does. */
+        public Builder rootsHandler(McpClientRequestHandler handler) {
+            this.rootsHandler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
         /** The stop ladder used on close. */
         public Builder stopLadder(StopLadder stopLadder) {
             this.stopLadder = Objects.requireNonNull(stopLadder, "stopLadder");
+            return this;
+        }
+
+        /** The stop ladder used once a per-call server's call is done. */
+        public Builder perCallStopLadder(StopLadder stopLadder) {
+            this.perCallStopLadder = Objects.requireNonNull(stopLadder, "stopLadder");
+            return this;
+        }
+
+        /** Announce the sampling capability even without a connection-level handler. */
+        public Builder announceSampling(boolean announce) {
+            this.announceSampling = announce;
+            return this;
+        }
+
+        /** Announce the elicitation capability even without a connection-level handler. */
+        public Builder announceElicitation(boolean announce) {
+            this.announceElicitation = announce;
+            return this;
+        }
+
+        /** Talk to a bare JSON-RPC server with these declared tools (see {@link McpClientOptions#bareTools()}). */
+        public Builder bare(List<McpSchema.Tool> declaredTools) {
+            this.bareTools = List.copyOf(Objects.requireNonNull(declaredTools, "declaredTools"));
             return this;
         }
 

@@ -1,22 +1,30 @@
 package org.metaruntime.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import org.metaruntime.mcp.internal.HandleFuture;
 import org.metaruntime.supervisor.ProcessSpec;
+import org.metaruntime.supervisor.StopLadder;
 
 /**
  * The {@link McpSessionMode#PER_CALL} boundary: every call spawns the server, runs {@code initialize},
- * {@code tools/list} and {@code tools/call}, and closes. Each of the four steps is bounded by the caller's
- * timeout. Stateless and thread-safe.
+ * {@code tools/list} and {@code tools/call}, and closes with {@link McpClientOptions#perCallStopLadder()} (the
+ * call is done, so the server gets a short grace to exit on stdin EOF before SIGTERM). Each of the four steps is
+ * bounded by the call's timeout. Stateless and thread-safe.
  *
  * <p>Errors: spawn or {@code initialize} failure is {@code ConnectionFailed} (or {@code Timeout("connect")})
  * and close is not reported; otherwise the step's outcome is composed with the close's: ok+ok gives the
- * payload, ok+close error the close error, error+ok the error, error+error
- * {@code OperationFailedWithCloseFailure}.
+ * result, ok+close error the close error, error+ok the error, error+error {@code OperationFailedWithCloseFailure}.
+ * {@link McpToolCall#cancel()} cancels the call in flight on the wire, fails the call with {@code Cancelled} at
+ * once and stops the server.
  *
  * <pre>{@code
  * JsonNode payload = McpPerCall.call(spec, "echo", args, Duration.ofSeconds(10), McpClientOptions.defaults());
+ * McpToolCall call = McpPerCall.start(spec, "render", args, McpCallOptions.of(Duration.ofMinutes(1)), options);
  * }</pre>
  */
 public final class McpPerCall {
@@ -25,38 +33,40 @@ public final class McpPerCall {
     }
 
     /**
-     * Runs one call on a fresh server process.
+     * Runs one call on a fresh server process and returns its payload.
      *
      * @param tool    the tool name (the routed request's method)
      * @param params  the tool's arguments (a JSON object, or null for none)
      * @param timeout bounds each step; must be positive
-     * @throws McpBoundaryException as described on the class
+     * @throws McpBoundaryException as described on the class; {@code Interrupted} when the calling thread is
+     *                              interrupted (the server is then stopped)
      */
     public static JsonNode call(ProcessSpec spec, String tool, JsonNode params, Duration timeout, McpClientOptions options) {
+        McpToolCall call = start(spec, tool, params, McpCallOptions.of(McpConnection.validated(timeout)), options);
+        try {
+            return call.payload().get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            call.cancel();
+            throw new McpBoundaryException(new McpBoundaryError.Interrupted(spec.moduleId(), "call_tool:" + tool));
+        } catch (ExecutionException e) {
+            throw McpConnection.rethrow(e.getCause());
+        }
+    }
+
+    /**
+     * Starts one call on a fresh server process and returns its handle at once (the spawn happens on the calling
+     * thread; a spawn failure fails the handle's futures).
+     */
+    public static McpToolCall start(ProcessSpec spec, String tool, JsonNode arguments, McpCallOptions call,
+                                    McpClientOptions options) {
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(tool, "tool");
-        Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(call, "call");
         Objects.requireNonNull(options, "options");
-        McpConnection connection = McpConnection.open(spec, options, timeout);
-        JsonNode payload = null;
-        McpBoundaryException failure = null;
-        try {
-            if (!connection.listTools(timeout).contains(tool)) {
-                throw new McpBoundaryException(new McpBoundaryError.ToolNotFound(spec.moduleId(), tool, connection.tools()));
-            }
-            payload = connection.callTool(tool, params, timeout);
-        } catch (McpBoundaryException e) {
-            failure = e;
-        } catch (RuntimeException e) {
-            connection.closeQuietly(timeout);
-            throw e;
-        }
-        McpBoundaryError closeError = connection.closeQuietly(timeout);
-        if (failure == null && closeError == null) {
-            return payload;
-        }
-        McpBoundaryError error = compose(failure == null ? null : failure.error(), closeError);
-        throw failure != null && error == failure.error() ? failure : new McpBoundaryException(error, failure);
+        PerCallRun run = new PerCallRun(spec.moduleId(), tool, call, options);
+        run.start(spec, arguments);
+        return run;
     }
 
     /** The close composition: the step's error, the close error, or both. */
@@ -68,5 +78,135 @@ public final class McpPerCall {
             return primary;
         }
         return new McpBoundaryError.OperationFailedWithCloseFailure(primary, close);
+    }
+
+    /** One per-call run: open, list, call, close, as a handle. */
+    private static final class PerCallRun implements McpToolCall {
+        private final String moduleId;
+        private final String tool;
+        private final McpCallOptions call;
+        private final McpClientOptions options;
+        private final HandleFuture<McpSchema.CallToolResult> result = new HandleFuture<>(this::cancel);
+        private final HandleFuture<JsonNode> payload = new HandleFuture<>(this::cancel);
+        private McpConnection connection; // guarded by this
+        private McpToolCall inner; // guarded by this
+        private boolean cancelled; // guarded by this
+
+        PerCallRun(String moduleId, String tool, McpCallOptions call, McpClientOptions options) {
+            this.moduleId = moduleId;
+            this.tool = tool;
+            this.call = call;
+            this.options = options;
+        }
+
+        void start(ProcessSpec spec, JsonNode arguments) {
+            Duration timeout = call.timeout();
+            McpConnection.openAsync(spec, options, timeout).whenComplete((c, openError) -> {
+                if (openError != null) {
+                    fail(McpConnection.unwrap(openError));
+                    return;
+                }
+                synchronized (this) {
+                    connection = c;
+                    if (cancelled) {
+                        c.closeAsync(timeout, StopLadder.immediate());
+                        return;
+                    }
+                }
+                c.listToolsAsync(timeout).whenComplete((names, listError) -> {
+                    if (listError != null) {
+                        closeThen(c, McpConnection.unwrap(listError), McpConnection.unwrap(listError));
+                    } else if (!names.contains(tool)) {
+                        McpBoundaryException missing = new McpBoundaryException(
+                                new McpBoundaryError.ToolNotFound(moduleId, tool, names));
+                        closeThen(c, missing, missing);
+                    } else {
+                        McpToolCall started = c.startCall(tool, arguments, call);
+                        synchronized (this) {
+                            inner = started;
+                            if (cancelled) {
+                                started.cancel();
+                            }
+                        }
+                        started.result().whenComplete((r, e) -> started.payload().whenComplete((p, pe) ->
+                                closeThen(c, r, e == null ? null : McpConnection.unwrap(e), p,
+                                        pe == null ? null : McpConnection.unwrap(pe))));
+                    }
+                });
+            });
+        }
+
+        private void closeThen(McpConnection c, Throwable resultError, Throwable payloadError) {
+            closeThen(c, null, resultError, null, payloadError);
+        }
+
+        /** Closes the server, then completes both futures with the step's outcome composed with the close's. */
+        private void closeThen(McpConnection c, McpSchema.CallToolResult r, Throwable resultError, JsonNode p,
+                               Throwable payloadError) {
+            c.closeAsync(call.timeout(), options.perCallStopLadder()).whenComplete((closeError, e) -> {
+                complete(result, r, resultError, closeError);
+                complete(payload, p, payloadError, closeError);
+            });
+        }
+
+        private static <T> void complete(CompletableFuture<T> future, T value, Throwable error, McpBoundaryError close) {
+            if (error == null && close == null) {
+                future.complete(value);
+            } else if (error instanceof McpBoundaryException || error == null) {
+                McpBoundaryException primary = (McpBoundaryException) error;
+                McpBoundaryError composed = compose(primary == null ? null : primary.error(), close);
+                future.completeExceptionally(primary != null && composed == primary.error() ? primary
+                        : new McpBoundaryException(composed, primary, primary == null
+                        ? java.util.OptionalInt.empty() : primary.exitCode(), primary == null ? "" : primary.stderrTail()));
+            } else {
+                future.completeExceptionally(error);
+            }
+        }
+
+        private void fail(Throwable error) {
+            result.completeExceptionally(error);
+            payload.completeExceptionally(error);
+        }
+
+        @Override
+        public String moduleId() {
+            return moduleId;
+        }
+
+        @Override
+        public String tool() {
+            return tool;
+        }
+
+        @Override
+        public CompletableFuture<McpSchema.CallToolResult> result() {
+            return result;
+        }
+
+        @Override
+        public CompletableFuture<JsonNode> payload() {
+            return payload;
+        }
+
+        @Override
+        public void cancel() {
+            McpConnection c;
+            McpToolCall started;
+            synchronized (this) {
+                if (cancelled || (result.isDone() && payload.isDone())) {
+                    return;
+                }
+                cancelled = true;
+                c = connection;
+                started = inner;
+            }
+            fail(new McpBoundaryException(new McpBoundaryError.Cancelled(moduleId, tool)));
+            if (started != null) {
+                started.cancel();
+            }
+            if (c != null) {
+                c.closeAsync(call.timeout(), options.perCallStopLadder());
+            }
+        }
     }
 }

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.mcp.internal.SharedTimer;
 
-/** PER_CALL mode: spawn, initialize, list, call, close, with the error table of the spec. */
+/** PER_CALL mode: spawn, initialize, list, call, close, and how each step fails. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class PerCallTest {
 
@@ -52,20 +52,20 @@ class PerCallTest {
 
     @Test
     void hangingCallIsCallToolTimeout() {
-        assertThat(errorOf("hang", Duration.ofMillis(800)))
-                .isEqualTo(new McpBoundaryError.Timeout("py", "call_tool:hang", 800));
+        assertThat(errorOf("hang", Duration.ofSeconds(3)))
+                .isEqualTo(new McpBoundaryError.Timeout("py", "call_tool:hang", 3000));
     }
 
     @Test
     void hangingListIsListToolsTimeout() {
-        assertThat(errorOf("echo", Duration.ofMillis(800), "--hang-at", "tools/list"))
-                .isEqualTo(new McpBoundaryError.Timeout("py", "list_tools", 800));
+        assertThat(errorOf("echo", Duration.ofSeconds(3), "--hang-at", "tools/list"))
+                .isEqualTo(new McpBoundaryError.Timeout("py", "list_tools", 3000));
     }
 
     @Test
     void hangingInitializeIsConnectTimeout() {
-        assertThat(errorOf("echo", Duration.ofMillis(800), "--hang-at", "initialize"))
-                .isEqualTo(new McpBoundaryError.Timeout("py", "connect", 800));
+        assertThat(errorOf("echo", Duration.ofSeconds(3), "--hang-at", "initialize"))
+                .isEqualTo(new McpBoundaryError.Timeout("py", "connect", 3000));
     }
 
     @Test
@@ -79,8 +79,8 @@ class PerCallTest {
     }
 
     @Test
-    void isErrorIsToolCallFailed() {
-        assertThat(errorOf("error", T)).isEqualTo(new McpBoundaryError.ToolCallFailed("py", "error", "tool failed on purpose"));
+    void isErrorIsToolReturnedError() {
+        assertThat(((McpBoundaryError.ToolReturnedError) errorOf("error", T)).text()).isEqualTo("tool failed on purpose");
     }
 
     @Test

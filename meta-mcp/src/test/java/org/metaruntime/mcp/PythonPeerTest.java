@@ -31,7 +31,7 @@ class PythonPeerTest {
     private static final Duration T = Duration.ofSeconds(20);
     private static final List<String> FIXTURE_TOOLS = List.of("echo", "json_text", "structured", "multi_text", "mixed",
             "error", "large", "slow", "hang", "crash", "garbage", "change_tools", "add_tool_silently", "ask_client",
-            "cancelled", "unicode");
+            "cancelled", "unicode", "progress");
 
     @TempDir
     Path dir;
@@ -108,10 +108,16 @@ class PythonPeerTest {
     }
 
     @Test
-    void isErrorIsToolCallFailedWithTheText() {
+    void isErrorIsToolReturnedErrorWithTheWholeResult() {
         McpConnection c = open();
-        assertThat(errorOf(() -> c.callTool("error", args("message", "bad input"), T)))
-                .isEqualTo(new McpBoundaryError.ToolCallFailed("py", "error", "bad input"));
+        McpBoundaryError e = errorOf(() -> c.callTool("error", args("message", "bad input"), T));
+        assertThat(e).isInstanceOfSatisfying(McpBoundaryError.ToolReturnedError.class, r -> {
+            assertThat(r.text()).isEqualTo("bad input");
+            assertThat(r.result().isError()).isTrue();
+            assertThat(r.result().content()).hasSize(1);
+        });
+        assertThat(e.code()).isEqualTo("mcp.tool_returned_error");
+        assertThat(e.message()).contains("'error'").contains("'py'").contains("bad input");
     }
 
     @Test
@@ -180,15 +186,23 @@ class PythonPeerTest {
         for (int i = 0; i < 5; i++) {
             inFlight.add(c.callToolAsync("hang", null, longTimeout));
         }
-        McpBoundaryError crash = errorOf(() -> c.callTool("crash", args("code", 7), longTimeout));
+        McpBoundaryException died = catchThrowableOfType(McpBoundaryException.class,
+                () -> c.callTool("crash", args("code", 7), longTimeout));
+        assertThat(died.exitCode()).hasValue(7);
+        assertThat(died.stderrTail()).contains("fatal: crashed on purpose");
+        assertThat(died.moduleId()).isEqualTo("py");
+        assertThat(died.code()).isEqualTo("mcp.tool_call_failed");
+        McpBoundaryError crash = died.error();
         assertThat(crash).isInstanceOf(McpBoundaryError.ToolCallFailed.class);
         assertThat(((McpBoundaryError.ToolCallFailed) crash).reason()).contains("exited with code 7")
                 .contains("fatal: crashed on purpose");
         for (CompletableFuture<JsonNode> f : inFlight) {
             assertThat(f).failsWithin(T).withThrowableThat().havingRootCause()
-                    .isInstanceOfSatisfying(McpBoundaryException.class, e -> assertThat(e.error())
-                            .isInstanceOfSatisfying(McpBoundaryError.ToolCallFailed.class,
-                                    t -> assertThat(t.reason()).contains("exited with code 7")));
+                    .isInstanceOfSatisfying(McpBoundaryException.class, e -> {
+                        assertThat(e.exitCode()).hasValue(7);
+                        assertThat(e.error()).isInstanceOfSatisfying(McpBoundaryError.ToolCallFailed.class,
+                                t -> assertThat(t.reason()).contains("exited with code 7"));
+                    });
         }
         assertThat(c.exitFuture().get(10, TimeUnit.SECONDS).exitCode()).isEqualTo(7);
         assertThat(c.isOpen()).isFalse();
@@ -214,7 +228,8 @@ class PythonPeerTest {
         McpConnection c = open(McpClientOptions.builder().maxInFlight(1).maxQueued(0).build());
         CompletableFuture<JsonNode> hanging = c.callToolAsync("hang", null, Duration.ofMinutes(1));
         McpBoundaryError refused = errorOf(() -> c.callTool("echo", null, T));
-        assertThat(((McpBoundaryError.ToolCallFailed) refused).reason()).contains("refused");
+        assertThat(refused).isEqualTo(new McpBoundaryError.CallRefused("py", "echo", 1, 0));
+        assertThat(refused.code()).isEqualTo("mcp.call_refused");
         assertThat(hanging).isNotDone();
     }
 
@@ -264,8 +279,9 @@ class PythonPeerTest {
                 McpClientOptions.defaults(), T);
         McpConnection c = probe.connection();
         opened.add(c);
-        assertThat(errorOf(() -> c.callTool("large", args("bytes", 200_000), Duration.ofSeconds(2))))
-                .isEqualTo(new McpBoundaryError.Timeout("py", "call_tool:large", 2000));
+        // the only call in flight: it fails at once, not at its timeout
+        assertThat(errorOf(() -> c.callTool("large", args("bytes", 200_000), Duration.ofMinutes(5))))
+                .isEqualTo(new McpBoundaryError.LineTooLong("py", "call_tool:large", 64 * 1024));
         assertThat(c.callTool("large", args("bytes", 1000), T).textValue()).hasSize(1000);
         assertThat(c.isOpen()).isTrue();
     }
@@ -282,8 +298,8 @@ class PythonPeerTest {
     @Test
     void hangAtInitializeIsConnectTimeoutAndKillsTheServer() {
         McpBoundaryError e = errorOf(() -> McpConnection.open(Peers.python("py", dir.resolve("pid"), "--hang-at", "initialize"),
-                McpClientOptions.defaults(), Duration.ofMillis(1500)));
-        assertThat(e).isEqualTo(new McpBoundaryError.Timeout("py", "connect", 1500));
+                McpClientOptions.defaults(), Duration.ofSeconds(4)));
+        assertThat(e).isEqualTo(new McpBoundaryError.Timeout("py", "connect", 4000));
         Peers.assertGone(dir.resolve("pid"));
     }
 
@@ -306,11 +322,14 @@ class PythonPeerTest {
 
     @Test
     void aServerThatExitsDuringInitializeIsConnectionFailedWithItsExitCode() {
-        McpBoundaryError e = errorOf(() -> McpConnection.open(
+        McpBoundaryException thrown = catchThrowableOfType(McpBoundaryException.class, () -> McpConnection.open(
                 org.metaruntime.supervisor.ProcessSpec.builder("py").command(Peers.tool("python3"), "-c",
                         "import sys; sys.stderr.write('no config\\n'); sys.exit(4)").build(),
                 McpClientOptions.defaults(), Duration.ofMinutes(1)));
-        assertThat(((McpBoundaryError.ConnectionFailed) e).reason()).contains("exited with code 4").contains("no config");
+        assertThat(((McpBoundaryError.ConnectionFailed) thrown.error()).reason()).contains("exited with code 4")
+                .contains("no config");
+        assertThat(thrown.exitCode()).hasValue(4);
+        assertThat(thrown.stderrTail()).contains("no config");
     }
 
     @Test
@@ -332,7 +351,7 @@ class PythonPeerTest {
     @Test
     void hangingToolsListInTheProbeIsListToolsTimeout() {
         McpBoundaryError e = errorOf(() -> McpProbe.probe(Peers.python("py", dir.resolve("pid"), "--hang-at", "tools/list"),
-                McpClientOptions.defaults(), Duration.ofSeconds(2)));
+                McpClientOptions.defaults(), Duration.ofSeconds(4)));
         assertThat(e).isInstanceOf(McpBoundaryError.Timeout.class);
         assertThat(((McpBoundaryError.Timeout) e).operation()).isEqualTo("list_tools");
         Peers.assertGone(dir.resolve("pid"));

@@ -51,10 +51,21 @@ class ToolResultsTest {
     }
 
     @Test
-    void isErrorIsToolCallFailed() {
-        assertThat(error("{\"isError\":true,\"content\":[{\"type\":\"text\",\"text\":\"bad\"}]}"))
-                .isEqualTo(new McpBoundaryError.ToolCallFailed("m", "t", "bad"));
-        assertThat(error("{\"isError\":true,\"content\":[]}")).isInstanceOf(McpBoundaryError.ToolCallFailed.class);
+    void isErrorIsToolReturnedErrorWithTheWholeResult() {
+        McpBoundaryError bad = error("{\"isError\":true,\"content\":[{\"type\":\"text\",\"text\":\"bad\"}]}");
+        assertThat(((McpBoundaryError.ToolReturnedError) bad).text()).isEqualTo("bad");
+        assertThat(bad.message()).isEqualTo("tool 't' of module 'm' reported an error: bad");
+        McpBoundaryError empty = error("{\"isError\":true,\"content\":[]}");
+        assertThat(((McpBoundaryError.ToolReturnedError) empty).result().content()).isEmpty();
+    }
+
+    @Test
+    void numbersInTextKeepTheirExactValue() throws Exception {
+        assertThat(payload("{\"content\":[{\"type\":\"text\",\"text\":\"1e5\"}]}").decimalValue())
+                .isEqualByComparingTo("1e5");
+        assertThat(payload("{\"content\":[{\"type\":\"text\",\"text\":\"0.10\"}]}").toString()).isEqualTo("0.10");
+        assertThat(payload("{\"content\":[{\"type\":\"text\",\"text\":\"12345678901234567890.123456789\"}]}")
+                .decimalValue()).isEqualByComparingTo("12345678901234567890.123456789");
     }
 
     @Test

@@ -9,17 +9,13 @@ import io.modelcontextprotocol.spec.McpSchema.JSONRPCNotification;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCRequest;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import org.metaruntime.mcp.McpConnection;
 import org.metaruntime.supervisor.ModuleProcess;
+import org.metaruntime.supervisor.OversizedLine;
 import org.metaruntime.supervisor.ProcessExit;
 import org.metaruntime.supervisor.ProcessListener;
 import org.metaruntime.supervisor.ProcessSpec;
-import org.metaruntime.supervisor.StopLadder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -27,25 +23,27 @@ import reactor.core.publisher.Mono;
 /**
  * The SDK's client transport over the runtime's own process layer: one JSON-RPC message per line, UTF-8,
  * on the child's stdin and stdout. Inbound lines are parsed on the child's stdout thread (no extra thread, no
- * scheduler hop): answers to the requests sent with {@link #sendRequest} complete their handler right there;
- * everything else (server-to-client requests, notifications) goes to the SDK client session. Outbound messages
- * go to the process layer's stdin writer, which never blocks the caller. A stdout line that is not a JSON-RPC
- * message is logged and skipped. Thread-safe.
+ * scheduler hop): answers go to the connection's {@link CallWindow} (through {@link Inbound#response}),
+ * notifications to {@link Inbound#notification}, and the server's requests to the SDK client session, which
+ * answers them. Outbound messages go to the process layer's stdin writer, which never blocks the caller. A
+ * stdout line that is not a JSON-RPC message is logged and skipped. Thread-safe.
  */
-public final class ProcessClientTransport implements McpClientTransport, ProcessListener {
+public final class ProcessClientTransport implements McpClientTransport, ProcessListener, CallWindow.Wire {
 
-    private static final Logger log = LoggerFactory.getLogger(ProcessClientTransport.class);
+    private static final Logger log = LoggerFactory.getLogger(McpConnection.class);
     private static final int SAMPLE_CHARS = 120;
-    private static final int MAX_DROPPED_IDS = 4096;
 
-    /** Receives the answer to a request sent with {@link #sendRequest}; called on the child's stdout thread. */
-    public interface ResponseHandler {
-        /** The answer, a result or a JSON-RPC error. */
-        void onResponse(JSONRPCResponse response);
-    }
+    /** What the connection hears from the server and its process; called on the stdout thread (exit: exit thread). */
+    public interface Inbound {
+        /** An answer to one of the connection's requests. */
+        void response(JSONRPCResponse response);
 
-    /** What the owner of the transport hears about the process. */
-    public interface Events {
+        /** A notification from the server. */
+        void notification(JSONRPCNotification notification);
+
+        /** A stdout line over {@code limit} bytes was skipped; {@code knownId} is its JSON-RPC id if readable. */
+        void lineTooLong(int limit, String knownId);
+
         /** The child's stdout reached EOF. */
         void stdoutClosed();
 
@@ -54,28 +52,19 @@ public final class ProcessClientTransport implements McpClientTransport, Process
     }
 
     private final String moduleId;
-    private final Events events;
-    private final Map<String, Boolean> droppedIds = new LinkedHashMap<>(16, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-            return size() > MAX_DROPPED_IDS;
-        }
-    };
-    private final ConcurrentHashMap<String, ResponseHandler> pending = new ConcurrentHashMap<>();
-    private final AtomicLong nextId = new AtomicLong();
-    private final AtomicLong droppedAnswers = new AtomicLong();
+    private volatile Inbound inbound;
     private volatile ModuleProcess process;
     private volatile boolean ended;
     private volatile Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler;
 
-    /** A transport for {@code moduleId} that reports the child's end to {@code events}; nothing is spawned yet. */
-    public ProcessClientTransport(String moduleId, Events events) {
+    /** A transport for {@code moduleId}; nothing is spawned yet. */
+    public ProcessClientTransport(String moduleId) {
         this.moduleId = moduleId;
-        this.events = events;
     }
 
-    /** Spawns the child; throws the process layer's exception when it cannot be started. */
-    public void start(ProcessSpec spec) {
+    /** Spawns the child, reporting to {@code inbound}; throws the process layer's exception when it cannot start. */
+    public void start(ProcessSpec spec, Inbound inbound) {
+        this.inbound = inbound;
         process = ModuleProcess.start(spec, this);
     }
 
@@ -107,8 +96,8 @@ public final class ProcessClientTransport implements McpClientTransport, Process
 
     @Override
     public Mono<Void> closeGracefully() {
-        ModuleProcess p = process;
-        return p == null ? Mono.empty() : Mono.fromFuture(() -> p.stopAsync(StopLadder.defaults())).then();
+        // the connection stops the process itself, with its own ladder and timeout
+        return Mono.empty();
     }
 
     @Override
@@ -120,49 +109,21 @@ public final class ProcessClientTransport implements McpClientTransport, Process
         return Json.MCP_MAPPER.convertValue(data, typeRef);
     }
 
-    /** A fresh request id ({@code meta-<n>}); it never collides with the SDK session's ids. */
-    public String nextId() {
-        return "meta-" + nextId.incrementAndGet();
+    // ---- CallWindow.Wire
+
+    @Override
+    public void write(String json) {
+        process.send(json);
     }
 
-    /**
-     * Sends a request whose answer goes straight to {@code handler} on the stdout thread. Requests go this way
-     * rather than through the session's {@code sendRequest}, which arms a timer on Reactor's global parallel
-     * scheduler for every request and offers neither a per-call deadline nor cancellation.
-     *
-     * @throws RuntimeException when the request cannot be written (the process layer's exception)
-     */
-    public void sendRequest(String id, String method, Object params, ResponseHandler handler) {
-        pending.put(id, handler);
-        try {
-            process.send(Json.MAPPER.writeValueAsString(new JSONRPCRequest(McpSchema.JSONRPC_VERSION, method, id, params)));
-        } catch (IOException e) {
-            pending.remove(id);
-            throw new UncheckedIOException(e);
-        } catch (RuntimeException e) {
-            pending.remove(id);
-            throw e;
-        }
+    @Override
+    public boolean alive() {
+        return process.isAlive();
     }
 
-    /** Forgets request {@code id}: a late answer from the server is dropped without a warning. */
-    public void abandon(String id) {
-        if (pending.remove(id) != null) {
-            synchronized (droppedIds) {
-                droppedIds.put(id, Boolean.TRUE);
-            }
-        }
-    }
-
-    /** How many late answers to abandoned requests were dropped. */
-    public long droppedAnswers() {
-        return droppedAnswers.get();
-    }
-
-    /** The session ended: forgets every request in flight and drops whatever the server still sends. */
+    /** The session ended: whatever the server still sends is dropped. */
     public void shutdown() {
         ended = true;
-        pending.clear();
     }
 
     // ---- ProcessListener (called on the child's stdout thread, or the exit thread for onExit)
@@ -181,37 +142,27 @@ public final class ProcessClientTransport implements McpClientTransport, Process
             message = parse(line);
         } catch (IOException | RuntimeException e) {
             log.warn("module '{}': skipped a stdout line that is not a JSON-RPC message ({}): {}",
-                    moduleId, e.getClass().getSimpleName(), Json.sample(line, SAMPLE_CHARS));
+                    moduleId, e.getMessage(), Json.sample(line, SAMPLE_CHARS));
             return;
         }
         if (message instanceof JSONRPCResponse) {
-            JSONRPCResponse response = (JSONRPCResponse) message;
-            Object id = response.id();
-            ResponseHandler h = id instanceof String ? pending.remove(id) : null;
-            if (h != null) {
-                try {
-                    h.onResponse(response);
-                } catch (RuntimeException e) {
-                    log.warn("module '{}': handling the answer to {} failed: {}", moduleId, id, e.toString());
-                }
-                return;
-            }
-            boolean dropped;
-            synchronized (droppedIds) {
-                dropped = id instanceof String && droppedIds.remove(id) != null;
-            }
-            if (dropped) {
-                droppedAnswers.incrementAndGet();
-                log.debug("module '{}': dropped the late answer to abandoned request {}", moduleId, id);
-                return;
-            }
+            inbound.response((JSONRPCResponse) message);
+        } else if (message instanceof JSONRPCNotification) {
+            inbound.notification((JSONRPCNotification) message);
+        } else {
+            dispatch(message);
         }
-        dispatch(message);
     }
 
     @Override
-    public void onLineTooLong(int limit) {
-        log.warn("module '{}': skipped a stdout line longer than {} bytes", moduleId, limit);
+    public void onOversizedLine(OversizedLine line) {
+        LineHead.Facts facts = LineHead.read(line.head());
+        log.warn("module '{}': skipped a stdout line of {} bytes, over the limit of {} bytes{}: {}", moduleId,
+                line.length(), line.limit(), facts.id() == null ? "" : " (id " + facts.id() + ")",
+                Json.sample(line.head(), SAMPLE_CHARS));
+        if (!ended && !facts.hasMethod()) {
+            inbound.lineTooLong(line.limit(), facts.id());
+        }
     }
 
     @Override
@@ -221,22 +172,22 @@ public final class ProcessClientTransport implements McpClientTransport, Process
 
     @Override
     public void onStdoutClosed() {
-        events.stdoutClosed();
+        inbound.stdoutClosed();
     }
 
     @Override
     public void onExit(ProcessExit exit) {
-        events.exited(exit);
+        inbound.exited(exit);
     }
 
     private void dispatch(JSONRPCMessage message) {
         Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> h = handler;
         if (h == null) {
-            log.debug("module '{}': dropped a message that arrived before the session started", moduleId);
+            log.debug("module '{}': dropped a request that arrived before the session started", moduleId);
             return;
         }
         h.apply(Mono.just(message)).subscribe(null,
-                e -> log.warn("module '{}': handling a message failed: {}", moduleId, e.toString()));
+                e -> log.warn("module '{}': answering a request of the server failed: {}", moduleId, e.toString()));
     }
 
     /** Parses one line into a JSON-RPC message; params and results stay as Jackson trees. */

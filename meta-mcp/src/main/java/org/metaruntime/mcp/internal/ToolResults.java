@@ -2,6 +2,7 @@ package org.metaruntime.mcp.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
@@ -10,26 +11,34 @@ import org.metaruntime.mcp.McpBoundaryException;
  * Maps a {@code tools/call} result to the call's payload:
  * {@code structuredContent} when present; else, when every content block is text, the concatenated text
  * parsed as JSON when it parses, otherwise as a JSON string; else the content blocks as sent.
- * A result with {@code isError: true} is a {@link McpBoundaryError.ToolCallFailed} whose reason is its text.
- * Stateless and thread-safe.
+ * Numbers in parsed text keep their exact value (a decimal stays a decimal). A result with {@code isError: true}
+ * fails with {@link McpBoundaryError.ToolReturnedError} carrying the whole result. Stateless and thread-safe.
  */
 public final class ToolResults {
 
     private ToolResults() {
     }
 
-    /** The payload of {@code result}, or a {@link McpBoundaryException} carrying {@code ToolCallFailed}. */
+    /** The whole result as the SDK's record, or a {@link McpBoundaryException} carrying {@code ToolCallFailed}. */
+    public static McpSchema.CallToolResult toResult(String moduleId, String tool, JsonNode result) {
+        check(moduleId, tool, result);
+        try {
+            return Json.MCP_MAPPER.convertValue(result, McpSchema.CallToolResult.class);
+        } catch (RuntimeException e) {
+            throw failed(moduleId, tool, "the server sent a tools/call result that is not valid: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The payload of {@code result}; a {@link McpBoundaryException} carrying {@code ToolReturnedError} when it has
+     * {@code isError: true}, or {@code ToolCallFailed} when it is malformed.
+     */
     public static JsonNode toPayload(String moduleId, String tool, JsonNode result) {
-        if (result == null || !result.isObject()) {
-            throw failed(moduleId, tool, "the server sent a tools/call result that is not an object");
-        }
+        check(moduleId, tool, result);
         JsonNode content = result.get("content");
-        if (content != null && !content.isNull() && !content.isArray()) {
-            throw failed(moduleId, tool, "the server sent a tools/call result whose content is not an array");
-        }
         if (result.path("isError").asBoolean(false)) {
-            String text = allText(content) ? concatenatedText(content) : String.valueOf(content);
-            throw failed(moduleId, tool, text.isEmpty() ? "the tool reported an error without a message" : text);
+            throw new McpBoundaryException(new McpBoundaryError.ToolReturnedError(moduleId, tool,
+                    toResult(moduleId, tool, result)));
         }
         JsonNode structured = result.get("structuredContent");
         if (structured != null && !structured.isNull()) {
@@ -40,6 +49,31 @@ public final class ToolResults {
             return parseOrString(text);
         }
         return content;
+    }
+
+    /**
+     * A bare server's answer as a {@code CallToolResult}: unchanged when it is one (an object with a {@code content}
+     * array), else {@code {"content":[{"type":"text","text":<answer as JSON>}],"structuredContent":<answer>}}.
+     */
+    public static JsonNode wrapBare(JsonNode answer) {
+        if (answer != null && answer.isObject() && answer.path("content").isArray()) {
+            return answer;
+        }
+        JsonNode value = answer == null ? com.fasterxml.jackson.databind.node.NullNode.getInstance() : answer;
+        com.fasterxml.jackson.databind.node.ObjectNode wrapped = Json.MAPPER.createObjectNode();
+        wrapped.putArray("content").addObject().put("type", "text").put("text", value.toString());
+        wrapped.set("structuredContent", value);
+        return wrapped;
+    }
+
+    private static void check(String moduleId, String tool, JsonNode result) {
+        if (result == null || !result.isObject()) {
+            throw failed(moduleId, tool, "the server sent a tools/call result that is not an object");
+        }
+        JsonNode content = result.get("content");
+        if (content != null && !content.isNull() && !content.isArray()) {
+            throw failed(moduleId, tool, "the server sent a tools/call result whose content is not an array");
+        }
     }
 
     private static boolean allText(JsonNode content) {

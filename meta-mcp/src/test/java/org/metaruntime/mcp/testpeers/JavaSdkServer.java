@@ -3,6 +3,7 @@ package org.metaruntime.mcp.testpeers;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
@@ -13,13 +14,16 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
  * An MCP server built with the MCP Java SDK's server API over its stdio transport, run as a child JVM by the
  * tests. Tools: {@code echo {text}}, {@code add {a, b}} (structured content), {@code fail} ({@code isError}),
- * {@code sleep {ms}}. Exits when its stdin closes. Argument: an optional pid file.
+ * {@code sleep {ms}}, {@code progress {steps}} (a progress notification per step when the request has a token).
+ * Resource {@code java://greeting}; prompt {@code greet {name}}. Exits when its stdin closes. Argument: an optional
+ * pid file.
  */
 public final class JavaSdkServer {
 
@@ -56,7 +60,17 @@ public final class JavaSdkServer {
                 .serverInfo("java-sdk-peer", "1.0")
                 .jsonMapper(mapper)
                 .immediateExecution(true)
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(true).resources(false, false).prompts(false)
+                        .build())
+                .resources(new McpServerFeatures.SyncResourceSpecification(
+                        McpSchema.Resource.builder().uri("java://greeting").name("greeting").mimeType("text/plain").build(),
+                        (exchange, request) -> new McpSchema.ReadResourceResult(List.of(
+                                new McpSchema.TextResourceContents(request.uri(), "text/plain", "hello from java")))))
+                .prompts(new McpServerFeatures.SyncPromptSpecification(
+                        new McpSchema.Prompt("greet", "greets someone",
+                                List.of(new McpSchema.PromptArgument("name", "who", true))),
+                        (exchange, request) -> new McpSchema.GetPromptResult("a greeting", List.of(new McpSchema.PromptMessage(
+                                McpSchema.Role.USER, new McpSchema.TextContent("Say hello to " + request.arguments().get("name")))))))
                 .tools(tool("echo", (request) -> CallToolResult.builder()
                                 .addTextContent(String.valueOf(request.arguments().get("text"))).build()),
                         tool("add", (request) -> {
@@ -67,6 +81,17 @@ public final class JavaSdkServer {
                         }),
                         tool("fail", (request) -> CallToolResult.builder()
                                 .addTextContent("failed on purpose").isError(true).build()),
+                        SyncToolSpecification.builder()
+                                .tool(McpSchema.Tool.builder("progress", Map.of("type", "object")).build())
+                                .callHandler((exchange, request) -> {
+                                    int steps = ((Number) request.arguments().get("steps")).intValue();
+                                    Object token = request.meta() == null ? null : request.meta().get("progressToken");
+                                    for (int i = 1; i <= steps && token != null; i++) {
+                                        exchange.progressNotification(new McpSchema.ProgressNotification(token, i,
+                                                (double) steps, "step " + i));
+                                    }
+                                    return CallToolResult.builder().addTextContent("done " + steps).build();
+                                }).build(),
                         tool("sleep", (request) -> {
                             try {
                                 Thread.sleep(((Number) request.arguments().get("ms")).longValue());

@@ -1,0 +1,340 @@
+package org.metaruntime.mcp.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.metaruntime.mcp.McpBoundaryError;
+import org.metaruntime.mcp.McpBoundaryException;
+import org.metaruntime.mcp.McpCallOptions;
+import org.metaruntime.mcp.McpConnection;
+import org.metaruntime.mcp.McpProgress;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The requests of one connection: the one table of requests on the wire (the transport routes every answer
+ * here by id), the window of at most {@code maxInFlight} {@code tools/call} requests on the wire with its FIFO
+ * queue of at most {@code maxQueued} more, the late answers to drop, the progress tokens, and the end of the
+ * session. A queued call whose deadline passed or that was cancelled is removed and never sent. Thread-safe.
+ */
+public final class CallWindow {
+
+    private static final Logger LOG = LoggerFactory.getLogger(McpConnection.class);
+    private static final int MAX_DROPPED_IDS = 4096;
+    /** The notification that cancels a request. */
+    public static final String CANCELLED = "notifications/cancelled";
+
+    /** Where requests are written: one JSON-RPC message per call. */
+    public interface Wire {
+        /** Queues {@code json} for the server's stdin; throws when it cannot. */
+        void write(String json);
+
+        /** Whether the server process is still alive (a failed write then waits for the exit's reason). */
+        boolean alive();
+    }
+
+    private final String moduleId;
+    private final int maxInFlight;
+    private final int maxQueued;
+    private final ScheduledExecutorService timer;
+    private final Wire wire;
+    private final ConcurrentHashMap<String, Request> onTheWire = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Request> progressTokens = new ConcurrentHashMap<>();
+    private final Map<String, Boolean> dropped = new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > MAX_DROPPED_IDS;
+        }
+    };
+    private final AtomicLong ids = new AtomicLong();
+    private final AtomicLong tokens = new AtomicLong();
+    private final AtomicLong droppedAnswers = new AtomicLong();
+    private final AtomicLong overLimitLines = new AtomicLong();
+    private volatile int lineLimit;
+    private final Object slots = new Object();
+    private int callsInFlight; // guarded by slots
+    private final ArrayDeque<Request> queue = new ArrayDeque<>(); // guarded by slots
+    private final AtomicReference<Termination> terminated = new AtomicReference<>();
+
+    /** A window for {@code moduleId}'s connection writing to {@code wire}, with deadlines on {@code timer}. */
+    public CallWindow(String moduleId, int maxInFlight, int maxQueued, ScheduledExecutorService timer, Wire wire) {
+        this.moduleId = moduleId;
+        this.maxInFlight = maxInFlight;
+        this.maxQueued = maxQueued;
+        this.timer = timer;
+        this.wire = wire;
+    }
+
+    /**
+     * A new request whose deadline runs from now: {@code deadlineNanos} ({@link System#nanoTime()} based).
+     * With a progress listener in {@code callOptions}, {@code params} gets a {@code _meta.progressToken} unique to it.
+     */
+    public Request create(Request.Kind kind, String method, String operation, String tool, ObjectNode params,
+                          long timeoutMs, long deadlineNanos, McpCallOptions callOptions) {
+        String token = null;
+        if (callOptions != null && callOptions.onProgress().isPresent()) {
+            token = "meta-progress-" + tokens.incrementAndGet();
+            JsonNode meta = params.get("_meta");
+            (meta instanceof ObjectNode ? (ObjectNode) meta : params.putObject("_meta")).put("progressToken", token);
+        }
+        long timeoutNanos = callOptions != null ? callOptions.timeout().toNanos() : Math.max(0, deadlineNanos - System.nanoTime());
+        Request r = new Request(this, kind, method, operation, tool, params, timeoutMs, timeoutNanos, callOptions, token);
+        if (token != null) {
+            progressTokens.put(token, r);
+        }
+        r.arm(deadlineNanos - System.nanoTime());
+        return r;
+    }
+
+    /** Sends {@code r} now, or (a call beyond the window) queues it, or refuses it with {@code CallRefused}. */
+    public void submit(Request r) {
+        Termination t = terminated.get();
+        if (t != null) {
+            r.fail(t);
+            return;
+        }
+        if (r.kind() != Request.Kind.CALL) {
+            send(r);
+            return;
+        }
+        boolean start = false;
+        boolean refused = false;
+        synchronized (slots) {
+            if (r.isFinished()) {
+                return;
+            }
+            if (callsInFlight < maxInFlight) {
+                callsInFlight++;
+                r.holdsSlot = true;
+                start = true;
+            } else if (queue.size() < maxQueued) {
+                queue.add(r);
+            } else {
+                refused = true;
+            }
+        }
+        if (refused) {
+            r.fail(new McpBoundaryException(new McpBoundaryError.CallRefused(moduleId, r.tool(), maxInFlight, maxQueued)));
+        } else if (start) {
+            send(r);
+        } else if ((t = terminated.get()) != null) {
+            r.fail(t);
+        }
+    }
+
+    private void send(Request r) {
+        synchronized (r) {
+            if (r.isFinished()) {
+                return;
+            }
+            String id = "meta-" + ids.incrementAndGet();
+            r.sent(id);
+            r.overLimitAtSend = overLimitLines.get();
+            onTheWire.put(id, r);
+            Termination t = terminated.get();
+            if (t != null) {
+                r.fail(t);
+                return;
+            }
+            try {
+                wire.write(Json.MAPPER.writeValueAsString(
+                        new McpSchema.JSONRPCRequest(McpSchema.JSONRPC_VERSION, r.method(), id, r.params())));
+            } catch (Exception e) {
+                if (!wire.alive()) {
+                    return; // the exit is on its way: terminate() fails r with the exit code and stderr tail
+                }
+                r.fail("could not send the request: " + e.getMessage());
+            }
+        }
+    }
+
+    /** An answer from the server: completes its request, or drops a late answer to an abandoned one. */
+    public void onResponse(JSONRPCResponse response) {
+        Object id = response.id();
+        Request r = id instanceof String ? onTheWire.remove(id) : null;
+        if (r != null) {
+            r.answer(response);
+            return;
+        }
+        boolean late;
+        synchronized (dropped) {
+            late = id instanceof String && dropped.remove(id) != null;
+        }
+        if (late) {
+            droppedAnswers.incrementAndGet();
+            LOG.debug("module '{}': dropped the late answer to abandoned request {}", moduleId, id);
+        } else {
+            LOG.warn("module '{}': skipped an answer to unknown request id {}", moduleId, id);
+        }
+    }
+
+    /** A {@code notifications/progress}: goes to the request whose token it names. */
+    public void onProgress(JsonNode params) {
+        JsonNode token = params == null ? null : params.get("progressToken");
+        Request r = token == null ? null : progressTokens.get(token.asText());
+        if (r == null) {
+            LOG.debug("module '{}': dropped a progress notification for unknown token {}", moduleId, token);
+            return;
+        }
+        JsonNode total = params.get("total");
+        JsonNode message = params.get("message");
+        r.progress(new McpProgress(params.path("progress").asDouble(0),
+                total == null || !total.isNumber() ? null : total.doubleValue(),
+                message == null || !message.isTextual() ? null : message.textValue()));
+    }
+
+    /**
+     * The server wrote a line over {@code limit} bytes, which was skipped. The request it answered fails at once
+     * with {@code LineTooLong} when it can be known: its id {@code knownId} was read from the line's first bytes, or
+     * (no id read) it is the only request on the wire. Otherwise the requests that time out later say that a line
+     * over the limit was skipped.
+     */
+    public void onLineTooLong(int limit, String knownId) {
+        lineLimit = limit;
+        Request r;
+        if (knownId != null) {
+            r = onTheWire.remove(knownId);
+            if (r == null) {
+                return; // the answer to a request that already has its outcome
+            }
+        } else {
+            List<String> ids = new ArrayList<>(onTheWire.keySet());
+            r = ids.size() == 1 ? onTheWire.remove(ids.get(0)) : null;
+        }
+        if (r != null) {
+            r.fail(new McpBoundaryException(new McpBoundaryError.LineTooLong(moduleId, r.operation(), limit)));
+        } else {
+            overLimitLines.incrementAndGet();
+        }
+    }
+
+    /** Fails everything on the wire or queued with {@code t}; later requests fail at once. Idempotent. */
+    public boolean terminate(Termination t) {
+        if (!terminated.compareAndSet(null, t)) {
+            return false;
+        }
+        for (Request r : new ArrayList<>(onTheWire.values())) {
+            r.fail(t);
+        }
+        List<Request> waiting;
+        synchronized (slots) {
+            waiting = new ArrayList<>(queue);
+            queue.clear();
+        }
+        for (Request r : waiting) {
+            r.fail(t);
+        }
+        onTheWire.clear();
+        return true;
+    }
+
+    /** Why the session ended, or null while it is open. */
+    public Termination termination() {
+        return terminated.get();
+    }
+
+    /** {@code tools/call} requests sent and not yet answered. */
+    public int callsInFlight() {
+        synchronized (slots) {
+            return callsInFlight;
+        }
+    }
+
+    /** The calls on the wire now (for routing the server's requests to a call's handler). */
+    public List<Request> callsOnTheWire() {
+        List<Request> calls = new ArrayList<>();
+        for (Request r : onTheWire.values()) {
+            if (r.kind() == Request.Kind.CALL) {
+                calls.add(r);
+            }
+        }
+        return calls;
+    }
+
+    /** How many late answers to abandoned requests were dropped. */
+    public long droppedAnswers() {
+        return droppedAnswers.get();
+    }
+
+    String moduleId() {
+        return moduleId;
+    }
+
+    ScheduledExecutorService timer() {
+        return timer;
+    }
+
+    /** The detail of a timeout: empty unless lines over the limit were skipped since {@code since}. */
+    String overLimitDetail(long since) {
+        long skipped = overLimitLines.get() - since;
+        return skipped <= 0 ? "" : "the server wrote " + skipped + " stdout line(s) longer than " + lineLimit
+                + " bytes meanwhile, which were skipped; the answer may have been one of them";
+    }
+
+    /** The request's outcome was claimed: forget it, free its slot, start the next queued call. */
+    void done(Request r) {
+        String id = r.requestId();
+        if (id != null) {
+            onTheWire.remove(id);
+        }
+        if (r.progressToken() != null) {
+            progressTokens.remove(r.progressToken());
+        }
+        if (r.kind() != Request.Kind.CALL) {
+            return;
+        }
+        Request next = null;
+        synchronized (slots) {
+            if (!r.holdsSlot) {
+                queue.remove(r);
+                return;
+            }
+            r.holdsSlot = false;
+            do {
+                next = queue.poll();
+            } while (next != null && next.isFinished());
+            if (next == null) {
+                callsInFlight--;
+            } else {
+                next.holdsSlot = true;
+            }
+        }
+        if (next != null) {
+            send(next);
+        }
+    }
+
+    /** Cancels {@code r} on the wire (not {@code initialize}, which MCP forbids) and drops its late answer. */
+    void abandon(Request r, String reason) {
+        if (r.kind() == Request.Kind.CONNECT || terminated.get() != null) {
+            return;
+        }
+        synchronized (r) {
+            String id = r.requestId();
+            if (id == null) {
+                return; // never sent
+            }
+            synchronized (dropped) {
+                dropped.put(id, Boolean.TRUE);
+            }
+            ObjectNode cancel = Json.MAPPER.createObjectNode();
+            cancel.put("jsonrpc", McpSchema.JSONRPC_VERSION).put("method", CANCELLED);
+            cancel.putObject("params").put("requestId", id).put("reason", reason);
+            try {
+                wire.write(cancel.toString());
+            } catch (RuntimeException e) {
+                LOG.debug("module '{}': could not send notifications/cancelled for {}: {}", moduleId, id, e.toString());
+            }
+        }
+    }
+}

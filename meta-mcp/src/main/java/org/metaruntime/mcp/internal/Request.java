@@ -1,0 +1,275 @@
+package org.metaruntime.mcp.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
+import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.metaruntime.mcp.McpBoundaryError;
+import org.metaruntime.mcp.McpBoundaryException;
+import org.metaruntime.mcp.McpCallOptions;
+import org.metaruntime.mcp.McpConnection;
+import org.metaruntime.mcp.McpProgress;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One JSON-RPC request of a connection, from its creation (its deadline armed at once, so the wait for a slot
+ * counts) to its one outcome: an answer, a JSON-RPC error, a timeout, a cancel, or the end of the session.
+ * The first outcome wins; claiming it frees the request's in-flight slot at once, and the request's
+ * {@link #future()} is completed on its {@link SerialLane}, after any progress update delivered before.
+ * Thread-safe.
+ */
+public final class Request {
+
+    private static final Logger LOG = LoggerFactory.getLogger(McpConnection.class);
+
+    /** What the request is, which decides the error records of its failures. */
+    public enum Kind {
+        /** {@code initialize}. */
+        CONNECT,
+        /** {@code tools/list}. */
+        LIST,
+        /** {@code tools/call}: holds one of the window's slots. */
+        CALL,
+        /** Any other request of the MCP surface (resources, prompts, completion). */
+        SURFACE
+    }
+
+    private final CallWindow window;
+    private final Kind kind;
+    private final String method;
+    private final String operation;
+    private final String tool;
+    private final ObjectNode params;
+    private final long timeoutMs;
+    private final long timeoutNanos;
+    private final McpCallOptions callOptions;
+    private final String progressToken;
+    private final CompletableFuture<JsonNode> future = new CompletableFuture<>();
+    private final SerialLane lane = new SerialLane();
+    private final AtomicBoolean finished = new AtomicBoolean();
+    private volatile String requestId;
+    private volatile ScheduledFuture<?> timer;
+    /** Guarded by the window's slot lock. */
+    boolean holdsSlot;
+    /** Over-limit lines the window had skipped when this request was sent. */
+    volatile long overLimitAtSend;
+
+    Request(CallWindow window, Kind kind, String method, String operation, String tool, ObjectNode params,
+            long timeoutMs, long timeoutNanos, McpCallOptions callOptions, String progressToken) {
+        this.window = window;
+        this.kind = kind;
+        this.method = method;
+        this.operation = operation;
+        this.tool = tool;
+        this.params = params;
+        this.timeoutMs = timeoutMs;
+        this.timeoutNanos = timeoutNanos;
+        this.callOptions = callOptions;
+        this.progressToken = progressToken;
+    }
+
+    /** Completes with the raw JSON-RPC {@code result}, or fails with a {@link McpBoundaryException}. */
+    public CompletableFuture<JsonNode> future() {
+        return future;
+    }
+
+    /** The lane on which this request's progress and outcome are delivered. */
+    public SerialLane lane() {
+        return lane;
+    }
+
+    /** The request's kind. */
+    public Kind kind() {
+        return kind;
+    }
+
+    /** The operation name used in errors, e.g. {@code call_tool:echo}. */
+    public String operation() {
+        return operation;
+    }
+
+    /** The tool of a {@code tools/call}, else null. */
+    public String tool() {
+        return tool;
+    }
+
+    /** The call's options (null for requests that are not calls). */
+    public McpCallOptions callOptions() {
+        return callOptions;
+    }
+
+    /** The JSON-RPC id once sent, else null. */
+    public String requestId() {
+        return requestId;
+    }
+
+    /** Whether the outcome is claimed. */
+    public boolean isFinished() {
+        return finished.get();
+    }
+
+    /**
+     * Cancels the request with {@code error} unless it already has an outcome; a request on the wire is cancelled
+     * there with {@code notifications/cancelled} and {@code reason}. Never blocks.
+     *
+     * @return true when this call decided the outcome
+     */
+    public boolean cancel(McpBoundaryError error, String reason) {
+        return fail(new McpBoundaryException(error), reason);
+    }
+
+    String method() {
+        return method;
+    }
+
+    ObjectNode params() {
+        return params;
+    }
+
+    String progressToken() {
+        return progressToken;
+    }
+
+    long timeoutMs() {
+        return timeoutMs;
+    }
+
+    void sent(String id) {
+        this.requestId = id;
+    }
+
+    /** (Re-)arms the deadline {@code delayNanos} from now. */
+    void arm(long delayNanos) {
+        ScheduledFuture<?> old = timer;
+        if (old != null) {
+            old.cancel(false);
+        }
+        try {
+            timer = window.timer().schedule(this::expire, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            expire();
+        }
+        if (isFinished()) {
+            cancelTimer();
+        }
+    }
+
+    void cancelTimer() {
+        ScheduledFuture<?> t = timer;
+        if (t != null) {
+            t.cancel(false);
+        }
+    }
+
+    /** A progress update for this request: starts the timeout anew when asked to, and goes to the listener. */
+    void progress(McpProgress update) {
+        if (isFinished() || callOptions == null || callOptions.onProgress().isEmpty()) {
+            return;
+        }
+        if (callOptions.resetTimeoutOnProgress()) {
+            arm(timeoutNanos);
+        }
+        lane.run(() -> {
+            if (future.isDone()) {
+                return;
+            }
+            try {
+                callOptions.onProgress().get().accept(update);
+            } catch (RuntimeException e) {
+                LOG.warn("module '{}': the progress listener of {} threw: {}", window.moduleId(), operation, e.toString());
+            }
+        });
+    }
+
+    /** The server's answer. */
+    void answer(JSONRPCResponse response) {
+        if (response.error() != null) {
+            fail(new McpBoundaryException(rpcFailure(response.error())));
+        } else {
+            Object result = response.result();
+            succeed(result instanceof JsonNode ? (JsonNode) result : Json.MAPPER.valueToTree(result));
+        }
+    }
+
+    void succeed(JsonNode result) {
+        if (claim()) {
+            lane.run(() -> future.complete(result));
+        }
+    }
+
+    boolean fail(McpBoundaryException error) {
+        return fail(error, null);
+    }
+
+    /**
+     * Fails with {@code error} unless the outcome is claimed; with an {@code abandonReason} the request is cancelled
+     * on the wire before anyone sees the outcome (whose handlers may end the session).
+     */
+    private boolean fail(McpBoundaryException error, String abandonReason) {
+        if (!claim()) {
+            return false;
+        }
+        if (abandonReason != null) {
+            window.abandon(this, abandonReason);
+        }
+        lane.run(() -> future.completeExceptionally(error));
+        return true;
+    }
+
+    /** Fails with the kind's error for {@code termination} (exit code and stderr tail carried as fields). */
+    boolean fail(Termination termination) {
+        return fail(new McpBoundaryException(failure(termination.reason()), null, termination.exitCode(),
+                termination.stderrTail()));
+    }
+
+    boolean fail(String reason) {
+        return fail(new McpBoundaryException(failure(reason), null, OptionalInt.empty(), ""));
+    }
+
+    /** The deadline passed: fail with {@code Timeout} and cancel on the wire. */
+    void expire() {
+        fail(new McpBoundaryException(new McpBoundaryError.Timeout(window.moduleId(), operation, timeoutMs,
+                window.overLimitDetail(overLimitAtSend))), "timeout");
+    }
+
+    /** This kind's error for a failure that is not the server's answer. */
+    McpBoundaryError failure(String reason) {
+        String moduleId = window.moduleId();
+        switch (kind) {
+            case CONNECT:
+                return new McpBoundaryError.ConnectionFailed(moduleId, reason);
+            case LIST:
+                return new McpBoundaryError.ToolListFailed(moduleId, reason);
+            case CALL:
+                return new McpBoundaryError.ToolCallFailed(moduleId, tool, reason);
+            default:
+                return new McpBoundaryError.RequestFailed(moduleId, operation, reason);
+        }
+    }
+
+    private McpBoundaryError rpcFailure(JSONRPCResponse.JSONRPCError error) {
+        String message = error.message() == null ? "" : error.message();
+        if (kind == Kind.CONNECT || kind == Kind.LIST) {
+            return failure("JSON-RPC error " + error.code() + ": " + message);
+        }
+        JsonNode data = error.data() == null ? null
+                : error.data() instanceof JsonNode ? (JsonNode) error.data() : Json.MAPPER.valueToTree(error.data());
+        return new McpBoundaryError.JsonRpcError(window.moduleId(), operation, error.code(), message, data);
+    }
+
+    /** Claims the outcome and frees what the request holds before anyone can see the outcome. */
+    private boolean claim() {
+        if (!finished.compareAndSet(false, true)) {
+            return false;
+        }
+        cancelTimer();
+        window.done(this);
+        return true;
+    }
+}

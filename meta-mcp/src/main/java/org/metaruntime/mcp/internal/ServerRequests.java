@@ -1,0 +1,105 @@
+package org.metaruntime.mcp.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.modelcontextprotocol.spec.McpClientSession;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import org.metaruntime.mcp.McpCallOptions;
+import org.metaruntime.mcp.McpClientOptions;
+import org.metaruntime.mcp.McpClientRequestHandler;
+import org.metaruntime.mcp.McpRoot;
+import reactor.core.publisher.Mono;
+
+/**
+ * Answers the requests a server sends to the client: {@code ping}; and {@code sampling/createMessage},
+ * {@code elicitation/create} and {@code roots/list}, each by the handler of the call in flight when exactly one
+ * call on the wire names a handler for it, else by the connection's handler (for {@code roots/list}: its handler,
+ * else the configured roots), else with JSON-RPC error -32601. Handlers run on the module's stdout thread and return a
+ * stage; nothing here waits for the host. Thread-safe.
+ */
+public final class ServerRequests {
+
+    private final String moduleId;
+    private final McpClientOptions options;
+    private final CallWindow window;
+
+    /** The answers for {@code window}'s connection with {@code options}' handlers. */
+    public ServerRequests(String moduleId, McpClientOptions options, CallWindow window) {
+        this.moduleId = moduleId;
+        this.options = options;
+        this.window = window;
+    }
+
+    /** The handlers to give the SDK client session. */
+    public Map<String, McpClientSession.RequestHandler<?>> handlers() {
+        Map<String, McpClientSession.RequestHandler<?>> handlers = new HashMap<>();
+        handlers.put(McpSchema.METHOD_PING, params -> Mono.just(Json.MAPPER.createObjectNode()));
+        JsonNode roots = roots(options.roots());
+        handlers.put(McpSchema.METHOD_ROOTS_LIST, routed(McpSchema.METHOD_ROOTS_LIST, McpCallOptions::rootsHandler,
+                options.rootsHandler().orElse((module, params) -> CompletableFuture.completedFuture(roots.deepCopy()))));
+        handlers.put(McpSchema.METHOD_SAMPLING_CREATE_MESSAGE, routed(McpSchema.METHOD_SAMPLING_CREATE_MESSAGE,
+                McpCallOptions::samplingHandler, options.samplingHandler().orElse(null)));
+        handlers.put(McpSchema.METHOD_ELICITATION_CREATE, routed(McpSchema.METHOD_ELICITATION_CREATE,
+                McpCallOptions::elicitationHandler, options.elicitationHandler().orElse(null)));
+        return handlers;
+    }
+
+    private McpClientSession.RequestHandler<JsonNode> routed(String method,
+            Function<McpCallOptions, Optional<McpClientRequestHandler>> perCall, McpClientRequestHandler fallback) {
+        return params -> Mono.defer(() -> {
+            McpClientRequestHandler handler = callHandler(perCall);
+            if (handler == null) {
+                handler = fallback;
+            }
+            if (handler == null) {
+                return Mono.error(McpError.builder(McpSchema.ErrorCodes.METHOD_NOT_FOUND)
+                        .message("the host does not support " + method).build());
+            }
+            JsonNode p = params == null ? Json.MAPPER.createObjectNode()
+                    : params instanceof JsonNode ? (JsonNode) params : Json.MAPPER.valueToTree(params);
+            CompletionStage<JsonNode> answer = handler.handle(moduleId, p);
+            if (answer == null) {
+                return Mono.error(new IllegalStateException("the handler returned no answer"));
+            }
+            return Mono.fromCompletionStage(answer);
+        }).onErrorMap(e -> !(e instanceof McpError), e -> McpError.builder(McpSchema.ErrorCodes.INTERNAL_ERROR)
+                .message("the host failed to answer " + method + ": " + e.getMessage()).build());
+    }
+
+    /** The handler of the one call on the wire that names one, else null. */
+    private McpClientRequestHandler callHandler(Function<McpCallOptions, Optional<McpClientRequestHandler>> perCall) {
+        McpClientRequestHandler found = null;
+        for (Request r : window.callsOnTheWire()) {
+            McpCallOptions o = r.callOptions();
+            Optional<McpClientRequestHandler> h = o == null ? Optional.empty() : perCall.apply(o);
+            if (h.isPresent()) {
+                if (found != null) {
+                    return null; // ambiguous: several calls could have made the request
+                }
+                found = h.get();
+            }
+        }
+        return found;
+    }
+
+    private static JsonNode roots(List<McpRoot> roots) {
+        ObjectNode result = Json.MAPPER.createObjectNode();
+        ArrayNode list = result.putArray("roots");
+        for (McpRoot root : roots) {
+            ObjectNode r = list.addObject().put("uri", root.uri());
+            if (root.name() != null) {
+                r.put("name", root.name());
+            }
+        }
+        return result;
+    }
+}
