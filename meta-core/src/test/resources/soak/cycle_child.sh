@@ -8,6 +8,7 @@
 #   event       an event-line module: leaves a "sleep" behind, prints one JSON event, then waits for its "sleep"
 #   stubborn    becomes a "sleep" that ignores SIGTERM and the end of stdin: only SIGKILL ends it
 #   stubborn-event  the same as an event-line module: prints one JSON event first
+# The events name the module $FIXTURE_MODULE (default "one").
 mode="$1"
 echo "$$ $META_PROCESS_TOKEN" >> "$FIXTURE_PIDFILE"
 case "$mode" in
@@ -23,7 +24,7 @@ case "$mode" in
   event)
     sleep 300 &
     echo "$! $META_PROCESS_TOKEN" >> "$FIXTURE_PIDFILE"
-    printf '{"event_id":"evt-cycle-%s","source":"module","timestamp_ms":1,"module":"one","event_type":"ready","payload":{}}\n' "$$"
+    printf '{"event_id":"evt-cycle-%s","source":"module","timestamp_ms":1,"module":"%s","event_type":"ready","payload":{}}\n' "$$" "${FIXTURE_MODULE:-one}"
     wait
     exit 0 ;;
   stubborn)
@@ -32,7 +33,7 @@ case "$mode" in
     exec sleep 300 ;;
   stubborn-event)
     trap '' TERM
-    printf '{"event_id":"evt-stubborn-%s","source":"module","timestamp_ms":1,"module":"one","event_type":"ready","payload":{}}\n' "$$"
+    printf '{"event_id":"evt-stubborn-%s","source":"module","timestamp_ms":1,"module":"%s","event_type":"ready","payload":{}}\n' "$$" "${FIXTURE_MODULE:-one}"
     exec sleep 300 ;;
 esac
 echo ready

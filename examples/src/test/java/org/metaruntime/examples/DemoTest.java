@@ -60,7 +60,8 @@ class DemoTest {
         assertThat(result.shutdownReport().orphanProcesses()).isZero();
         assertThat(output).containsPattern("everything, host-info, java-tools, text-tools\\s+0\\n")
                 .contains("still running: 0.");
-        assertThat(result.pids()).hasSizeGreaterThanOrEqualTo(6);
+        // host-info's call, both text-tools servers, java-tools, everything (a report shows live pids only)
+        assertThat(result.pids()).hasSizeGreaterThanOrEqualTo(5);
         for (long pid : result.pids()) {
             assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("pid %d alive", pid).isFalse();
         }

@@ -15,10 +15,21 @@ public sealed interface ConfigResolutionError {
     /** One readable sentence describing the error. */
     String message();
 
+    /** A stable code naming this error, e.g. {@code config.module_not_configured}. */
+    String code();
+
     /** No {@link ModuleConfig} has this id. */
     record ModuleNotConfigured(String moduleId) implements ConfigResolutionError {
+        /** This error's {@link #code()}. */
+        public static final String CODE = "config.module_not_configured";
+
         public ModuleNotConfigured {
             Objects.requireNonNull(moduleId, "moduleId");
+        }
+
+        @Override
+        public String code() {
+            return CODE;
         }
 
         @Override
@@ -29,8 +40,16 @@ public sealed interface ConfigResolutionError {
 
     /** The module is configured but not in {@code discovery.modules}. */
     record ModuleNotDiscovered(String moduleId) implements ConfigResolutionError {
+        /** This error's {@link #code()}. */
+        public static final String CODE = "config.module_not_discovered";
+
         public ModuleNotDiscovered {
             Objects.requireNonNull(moduleId, "moduleId");
+        }
+
+        @Override
+        public String code() {
+            return CODE;
         }
 
         @Override

@@ -37,7 +37,7 @@ public final class MetaConfig {
     private final Map<String, ModuleConfig> byId;
     private final Map<String, PreSpawnData> firstPreSpawn;
 
-    /** The configuration as the seed names it; not validated (see {@link #validate()}). */
+    /** The configuration from its three parts; not validated (see {@link #validate()}). */
     public MetaConfig(List<ModuleConfig> modules, DiscoverySpec discovery, List<PreSpawnData> preSpawn) {
         this.modules = List.copyOf(Objects.requireNonNull(modules, "modules"));
         this.discovery = Objects.requireNonNull(discovery, "discovery");
@@ -195,6 +195,22 @@ public final class MetaConfig {
         }
 
         /** Adds configured modules. */
+        /**
+         * Adds an MCP module: {@code module} plus the pre-spawn marker that selects the MCP boundary for it
+         * ({@code PreSpawnData.mcp(id)}). Without the marker a module is an event-line module.
+         *
+         * <pre>{@code
+         * MetaConfig config = MetaConfig.builder()
+         *         .mcp(ModuleConfig.builder("files").command("npx", "-y", "@modelcontextprotocol/server-filesystem", "/srv").build())
+         *         .discover("files")
+         *         .build();
+         * }</pre>
+         */
+        public Builder mcp(ModuleConfig module) {
+            module(module);
+            return preSpawn(PreSpawnData.mcp(module.id()));
+        }
+
         public Builder modules(List<ModuleConfig> modules) {
             Objects.requireNonNull(modules, "modules").forEach(this::module);
             return this;

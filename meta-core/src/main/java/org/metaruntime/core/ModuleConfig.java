@@ -43,6 +43,8 @@ public final class ModuleConfig {
     private final Duration callTimeout;
     private final Duration shutdownGrace;
     private final Integer maxInFlightCalls;
+    private final StartMode startMode;
+    private final Duration idleTimeout;
 
     private ModuleConfig(Builder b) {
         this.id = b.id;
@@ -55,6 +57,8 @@ public final class ModuleConfig {
         this.callTimeout = b.callTimeout;
         this.shutdownGrace = b.shutdownGrace;
         this.maxInFlightCalls = b.maxInFlightCalls;
+        this.startMode = b.startMode;
+        this.idleTimeout = b.idleTimeout;
     }
 
     /** A builder for the module {@code id}. */
@@ -74,6 +78,8 @@ public final class ModuleConfig {
         b.callTimeout = callTimeout;
         b.shutdownGrace = shutdownGrace;
         b.maxInFlightCalls = maxInFlightCalls;
+        b.startMode = startMode;
+        b.idleTimeout = idleTimeout;
         return b;
     }
 
@@ -127,6 +133,16 @@ public final class ModuleConfig {
         return maxInFlightCalls == null ? OptionalInt.empty() : OptionalInt.of(maxInFlightCalls);
     }
 
+    /** When the module's process starts. Default {@link StartMode#EAGER}. */
+    public StartMode startMode() {
+        return startMode;
+    }
+
+    /** How long a {@link StartMode#LAZY} module's child stays without a call in flight before it is stopped. */
+    public Optional<Duration> idleTimeout() {
+        return Optional.ofNullable(idleTimeout);
+    }
+
     @Override
     public boolean equals(Object o) {
         if (this == o) {
@@ -140,13 +156,14 @@ public final class ModuleConfig {
                 && env.equals(other.env) && restartPolicy == other.restartPolicy
                 && mcpSessionMode == other.mcpSessionMode && Objects.equals(startupTimeout, other.startupTimeout)
                 && Objects.equals(callTimeout, other.callTimeout) && Objects.equals(shutdownGrace, other.shutdownGrace)
-                && Objects.equals(maxInFlightCalls, other.maxInFlightCalls);
+                && Objects.equals(maxInFlightCalls, other.maxInFlightCalls) && startMode == other.startMode
+                && Objects.equals(idleTimeout, other.idleTimeout);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(id, command, workdir, env, restartPolicy, mcpSessionMode, startupTimeout, callTimeout,
-                shutdownGrace, maxInFlightCalls);
+                shutdownGrace, maxInFlightCalls, startMode, idleTimeout);
     }
 
     @Override
@@ -167,6 +184,8 @@ public final class ModuleConfig {
         private Duration callTimeout;
         private Duration shutdownGrace;
         private Integer maxInFlightCalls;
+        private StartMode startMode = StartMode.EAGER;
+        private Duration idleTimeout;
 
         private Builder(String id) {
             this.id = id;
@@ -245,8 +264,35 @@ public final class ModuleConfig {
             return this;
         }
 
-        /** The configuration. */
+        /**
+         * When the module's process starts: at the runtime's startup ({@link StartMode#EAGER}, the default) or at
+         * its first call ({@link StartMode#LAZY}; concurrent first calls share one startup).
+         */
+        public Builder startMode(StartMode startMode) {
+            this.startMode = Objects.requireNonNull(startMode, "startMode");
+            return this;
+        }
+
+        /**
+         * Stops a {@link StartMode#LAZY} module's child after {@code idleTimeout} with no call in flight (a longer call
+         * is never interrupted); the next call starts it again. An idle stop is not a failure: it records no
+         * transition and no event. Default: none (the child stays).
+         */
+        public Builder idleTimeout(Duration idleTimeout) {
+            this.idleTimeout = Checks.positive(idleTimeout, "modules[" + id + "].idleTimeout");
+            return this;
+        }
+
+        /**
+         * The configuration.
+         *
+         * @throws ConfigException when an idle timeout is set on an eager module
+         */
         public ModuleConfig build() {
+            if (idleTimeout != null && startMode != StartMode.LAZY) {
+                throw new ConfigException("modules[" + id + "].idleTimeout",
+                        "an idle timeout needs startMode(StartMode.LAZY): an eager module keeps its child");
+            }
             return new ModuleConfig(this);
         }
     }

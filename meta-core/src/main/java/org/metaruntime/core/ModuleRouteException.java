@@ -1,21 +1,36 @@
 package org.metaruntime.core;
 
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
-import org.metaruntime.core.internal.Texts;
+import org.metaruntime.mcp.McpBoundaryError;
+import org.metaruntime.supervisor.ModuleException;
+import org.metaruntime.supervisor.ProcessBoundaryError;
 
 /**
- * Unchecked carrier of a {@link ModuleRouteError}, thrown by {@code UnifiedRuntime.routeModuleCall}. The message
- * is one sentence naming the module and the cause.
+ * Unchecked carrier of a {@link ModuleRouteError}, thrown by {@code UnifiedRuntime.routeModuleCall} (and the
+ * failure of a {@link ModuleCall#response()}). The message is one sentence naming the module and the cause, with
+ * the exit code and stderr tail of the module's process when it ran.
+ *
+ * <pre>{@code
+ * try {
+ *     runtime.routeModuleCall(request, Duration.ofSeconds(5));
+ * } catch (ModuleRouteException e) {
+ *     if (e.isTimeout()) {
+ *         retryLater();
+ *     } else if (e.mcpError().orElse(null) instanceof McpBoundaryError.ToolNotFound missing) {
+ *         log.warn("no tool {}; the module has {}", missing.tool(), missing.availableTools());
+ *     } else {
+ *         log.error("{} [{}]", e.getMessage(), e.code());     // e.g. [process.empty_output]
+ *     }
+ * }
+ * }</pre>
  *
  * <p>Immutable and thread-safe.
  */
-public class ModuleRouteException extends RuntimeException {
+public class ModuleRouteException extends ModuleException {
 
-    private final String moduleId;
     private final transient ModuleRouteError error;
-    private final transient OptionalInt exitCode;
-    private final String stderrTail;
 
     public ModuleRouteException(String moduleId, ModuleRouteError error) {
         this(moduleId, error, null);
@@ -31,17 +46,14 @@ public class ModuleRouteException extends RuntimeException {
      */
     public ModuleRouteException(String moduleId, ModuleRouteError error, OptionalInt exitCode, String stderrTail,
             Throwable cause) {
-        super(Texts.withProcessDetail("call to module '" + Objects.requireNonNull(moduleId, "moduleId") + "' failed: "
-                + Objects.requireNonNull(error, "error").message(), exitCode, stderrTail), cause);
-        this.moduleId = moduleId;
+        super(moduleId, "call to module '" + Objects.requireNonNull(moduleId, "moduleId") + "' failed",
+                explained(Objects.requireNonNull(error, "error")), Objects.requireNonNull(exitCode, "exitCode"),
+                stderrTail == null ? "" : stderrTail, cause);
         this.error = error;
-        this.exitCode = Objects.requireNonNull(exitCode, "exitCode");
-        this.stderrTail = stderrTail == null ? "" : stderrTail;
     }
 
-    /** The module the call was routed to. */
-    public String moduleId() {
-        return moduleId;
+    private static String explained(ModuleRouteError error) {
+        return error instanceof ModuleRouteError.ModuleRuntime runtime ? runtime.error().explained() : error.message();
     }
 
     /** The error as a value. */
@@ -49,13 +61,26 @@ public class ModuleRouteException extends RuntimeException {
         return error;
     }
 
-    /** The exit code of the module's process, when the error came from a process that had exited. */
-    public OptionalInt exitCode() {
-        return exitCode;
+    /** The stable code of the innermost error, e.g. {@code route.unloaded_module}, {@code mcp.timeout}. */
+    @Override
+    public String code() {
+        return error.code();
     }
 
-    /** The end of the module's process's stderr, empty when unknown. */
-    public String stderrTail() {
-        return stderrTail;
+    /** Whether the call ran out of time, on either boundary. */
+    public boolean isTimeout() {
+        return error.boundaryError().map(RuntimeBoundaryError::isTimeout).orElse(false);
+    }
+
+    /** The MCP boundary's error, when that is what failed. */
+    public Optional<McpBoundaryError> mcpError() {
+        return error.boundaryError().filter(RuntimeBoundaryError.Mcp.class::isInstance)
+                .map(e -> ((RuntimeBoundaryError.Mcp) e).error());
+    }
+
+    /** The process boundary's error, when that is what failed. */
+    public Optional<ProcessBoundaryError> processError() {
+        return error.boundaryError().filter(RuntimeBoundaryError.Process.class::isInstance)
+                .map(e -> ((RuntimeBoundaryError.Process) e).error());
     }
 }

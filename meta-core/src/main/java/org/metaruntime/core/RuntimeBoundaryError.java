@@ -22,10 +22,37 @@ public sealed interface RuntimeBoundaryError {
     /** One readable sentence describing the error. */
     String message();
 
+    /** The stable code of the wrapped error, e.g. {@code process.timeout} or {@code mcp.tool_not_found}. */
+    String code();
+
+    /**
+     * {@link #message()}, followed by how to fix it when the cause is a usual mistake: a module that exits without
+     * writing a line is often an MCP server configured without the MCP marker.
+     */
+    default String explained() {
+        if (this instanceof Process process && process.error() instanceof ProcessBoundaryError.EmptyOutput) {
+            return message() + "; if it is an MCP server, mark it with MetaConfig.Builder.mcp(module) or "
+                    + "preSpawn(PreSpawnData.mcp(id)) (META_MODULE_BOUNDARY in ModuleConfig.env does not select the "
+                    + "boundary)";
+        }
+        return message();
+    }
+
+    /** Whether the call ran out of time (a process or MCP {@code Timeout}). */
+    default boolean isTimeout() {
+        return this instanceof Process process && process.error() instanceof ProcessBoundaryError.Timeout
+                || this instanceof Mcp mcp && McpErrorCodes.isTimeout(mcp.error());
+    }
+
     /** The module's process failed (spawn, I/O, timeout, no output, line too long, exit). */
     record Process(ProcessBoundaryError error) implements RuntimeBoundaryError {
         public Process {
             Objects.requireNonNull(error, "error");
+        }
+
+        @Override
+        public String code() {
+            return error.code();
         }
 
         @Override
@@ -41,6 +68,11 @@ public sealed interface RuntimeBoundaryError {
         }
 
         @Override
+        public String code() {
+            return error.code();
+        }
+
+        @Override
         public String message() {
             return "the module's output is not a valid event (" + error + ")";
         }
@@ -50,6 +82,11 @@ public sealed interface RuntimeBoundaryError {
     record Mcp(McpBoundaryError error) implements RuntimeBoundaryError {
         public Mcp {
             Objects.requireNonNull(error, "error");
+        }
+
+        @Override
+        public String code() {
+            return McpErrorCodes.of(error);
         }
 
         @Override

@@ -13,10 +13,23 @@ public sealed interface RuntimeFromConfigError {
     /** One readable sentence describing the error. */
     String message();
 
+    /** The stable code of the innermost error. */
+    String code();
+
+    /** The boundary error, when the module ran and failed. */
+    default java.util.Optional<RuntimeBoundaryError> boundaryError() {
+        return this instanceof Runtime runtime ? java.util.Optional.of(runtime.error()) : java.util.Optional.empty();
+    }
+
     /** The module id could not be resolved against the configuration. */
     record Config(ConfigResolutionError error) implements RuntimeFromConfigError {
         public Config {
             Objects.requireNonNull(error, "error");
+        }
+
+        @Override
+        public String code() {
+            return error.code();
         }
 
         @Override
@@ -29,6 +42,11 @@ public sealed interface RuntimeFromConfigError {
     record Runtime(RuntimeBoundaryError error) implements RuntimeFromConfigError {
         public Runtime {
             Objects.requireNonNull(error, "error");
+        }
+
+        @Override
+        public String code() {
+            return error.code();
         }
 
         @Override

@@ -1,20 +1,30 @@
 package org.metaruntime.core;
 
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
-import org.metaruntime.core.internal.Texts;
+import org.metaruntime.mcp.McpBoundaryError;
+import org.metaruntime.supervisor.ModuleException;
+import org.metaruntime.supervisor.ProcessBoundaryError;
 
 /**
- * Unchecked carrier of a {@link RuntimeFromConfigError}. The message is one sentence naming the module and the cause.
+ * Unchecked carrier of a {@link RuntimeFromConfigError}, thrown by {@code runDiscoveredModuleOnce},
+ * {@code spawnMember} and {@code reconcileModules}. The message is one sentence naming the module and the cause,
+ * with the exit code and stderr tail of the module's process when it ran.
+ *
+ * <pre>{@code
+ * try {
+ *     runtime.spawnMember("weather", Duration.ofSeconds(10));
+ * } catch (RuntimeFromConfigException e) {
+ *     log.error("{} [{}]", e.getMessage(), e.code());    // e.g. [config.module_not_configured]
+ * }
+ * }</pre>
  *
  * <p>Immutable and thread-safe.
  */
-public class RuntimeFromConfigException extends RuntimeException {
+public class RuntimeFromConfigException extends ModuleException {
 
-    private final String moduleId;
     private final transient RuntimeFromConfigError error;
-    private final transient OptionalInt exitCode;
-    private final String stderrTail;
 
     public RuntimeFromConfigException(String moduleId, RuntimeFromConfigError error) {
         this(moduleId, error, null);
@@ -28,19 +38,16 @@ public class RuntimeFromConfigException extends RuntimeException {
      * An error that came from a process that ran: its exit code (when it had exited) and stderr tail go into the
      * message and are kept.
      */
-    public RuntimeFromConfigException(String moduleId, RuntimeFromConfigError error, OptionalInt exitCode, String stderrTail,
-            Throwable cause) {
-        super(Texts.withProcessDetail("running module '" + Objects.requireNonNull(moduleId, "moduleId") + "' failed: "
-                + Objects.requireNonNull(error, "error").message(), exitCode, stderrTail), cause);
-        this.moduleId = moduleId;
+    public RuntimeFromConfigException(String moduleId, RuntimeFromConfigError error, OptionalInt exitCode,
+            String stderrTail, Throwable cause) {
+        super(moduleId, "running module '" + Objects.requireNonNull(moduleId, "moduleId") + "' failed",
+                explained(Objects.requireNonNull(error, "error")), Objects.requireNonNull(exitCode, "exitCode"),
+                stderrTail == null ? "" : stderrTail, cause);
         this.error = error;
-        this.exitCode = Objects.requireNonNull(exitCode, "exitCode");
-        this.stderrTail = stderrTail == null ? "" : stderrTail;
     }
 
-    /** The module that was run. */
-    public String moduleId() {
-        return moduleId;
+    private static String explained(RuntimeFromConfigError error) {
+        return error instanceof RuntimeFromConfigError.Runtime runtime ? runtime.error().explained() : error.message();
     }
 
     /** The error as a value. */
@@ -48,13 +55,26 @@ public class RuntimeFromConfigException extends RuntimeException {
         return error;
     }
 
-    /** The exit code of the module's process, when the error came from a process that had exited. */
-    public OptionalInt exitCode() {
-        return exitCode;
+    /** The stable code of the innermost error. */
+    @Override
+    public String code() {
+        return error.code();
     }
 
-    /** The end of the module's process's stderr, empty when unknown. */
-    public String stderrTail() {
-        return stderrTail;
+    /** Whether the module's start ran out of time. */
+    public boolean isTimeout() {
+        return error.boundaryError().map(RuntimeBoundaryError::isTimeout).orElse(false);
+    }
+
+    /** The MCP boundary's error, when that is what failed. */
+    public Optional<McpBoundaryError> mcpError() {
+        return error.boundaryError().filter(RuntimeBoundaryError.Mcp.class::isInstance)
+                .map(e -> ((RuntimeBoundaryError.Mcp) e).error());
+    }
+
+    /** The process boundary's error, when that is what failed. */
+    public Optional<ProcessBoundaryError> processError() {
+        return error.boundaryError().filter(RuntimeBoundaryError.Process.class::isInstance)
+                .map(e -> ((RuntimeBoundaryError.Process) e).error());
     }
 }

@@ -2,141 +2,123 @@ package org.metaruntime.core;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import org.metaruntime.core.internal.Checks;
+import org.metaruntime.mcp.McpClientOptions;
+import org.metaruntime.supervisor.StopLadder;
+import org.metaruntime.supervisor.SupervisionOptions;
 
 /**
- * How a {@link UnifiedRuntime} starts, supervises, calls and stops its modules.
+ * How a {@link UnifiedRuntime} starts, supervises, calls and stops its modules: a tree of the layers' own option
+ * types, each settable whole or one field at a time.
  *
  * <pre>{@code
  * RuntimeOptions options = RuntimeOptions.builder()
- *         .onFailureRetryBudget(2)
- *         .restartBackoff(Duration.ofMillis(200))
- *         .inheritEnv(false).passThroughEnv(Set.of("PATH", "HOME"))
+ *         .onFailureRetryBudget(2)                                   // a field of startup()
+ *         .supervision(SupervisionOptions.builder().maxRestarts(3).multiplier(1.5).build())
+ *         .mcp(McpClientOptions.builder().root(new McpRoot("file:///srv/data", "data")).maxQueued(256).build())
+ *         .process(ProcessOptions.defaults().withInheritEnv(false).withPassThroughEnv(Set.of("PATH", "HOME")))
  *         .build();
  * }</pre>
  *
- * <p>Defaults (see each getter): the seed's startup budgets (1 / 1, backoff 0), startup timeout 30 s, core
- * ids {@code router}, {@code delivery}, {@code memory}, event retention 4,096 with drop batch 1,024. The
- * options marked [beyond] go beyond the seed.
+ * <table>
+ *   <caption>The groups</caption>
+ *   <tr><th>group</th><th>type</th><th>what it sets</th></tr>
+ *   <tr><td>{@link #startup()}</td><td>{@link StartupOptions}</td><td>startup budgets, backoff, timeout, parallelism</td></tr>
+ *   <tr><td>{@link #supervision()}</td><td>{@link SupervisionOptions}</td><td>restarts after startup: backoff
+ *       (initial 500 ms here, multiplier, cap, jitter), restart intensity</td></tr>
+ *   <tr><td>{@link #stopLadder()}</td><td>{@link StopLadder}</td><td>the graces of stopping a child</td></tr>
+ *   <tr><td>{@link #mcp()}</td><td>{@link McpClientOptions}</td><td>in-flight window, queue bound, roots, sampling
+ *       and elicitation handlers of every MCP module</td></tr>
+ *   <tr><td>{@link #process()}</td><td>{@link ProcessOptions}</td><td>environment, line and stderr limits, stdin queue</td></tr>
+ *   <tr><td>{@link #eventLine()}</td><td>{@link EventLineOptions}</td><td>the exit grace of a routed event-line call</td></tr>
+ *   <tr><td>{@link #events()}</td><td>{@link EventOptions}</td><td>the merged event buffer</td></tr>
+ * </table>
  *
  * <p>Immutable and thread-safe.
  */
 public final class RuntimeOptions {
 
+    /** The runtime's first restart backoff after startup. */
+    public static final Duration DEFAULT_SUPERVISION_BACKOFF = Duration.ofMillis(500);
+
     private static final RuntimeOptions DEFAULTS = builder().build();
 
-    private final int onFailureRetryBudget;
-    private final int alwaysRestartBudget;
-    private final Duration restartBackoff;
-    private final Duration startupTimeout;
+    private final StartupOptions startup;
+    private final SupervisionOptions supervision;
+    private final StopLadder stopLadder;
+    private final McpClientOptions mcp;
+    private final ProcessOptions process;
+    private final EventLineOptions eventLine;
+    private final EventOptions events;
     private final Duration callTimeout;
     private final Set<String> coreModuleIds;
-    private final int eventRetention;
-    private final int eventDropBatch;
-    private final boolean inheritEnv;
-    private final Set<String> passThroughEnv;
-    private final int startupParallelism;
-    private final int maxRestarts;
-    private final Duration restartWindow;
-    private final Duration supervisionBackoff;
-    private final Duration supervisionBackoffMax;
-    private final double supervisionJitter;
-    private final Duration stopStdinGrace;
-    private final Duration stopTermGrace;
-    private final Duration stopKillWait;
-    private final int maxInFlightCalls;
-    private final int maxLineBytes;
-    private final int stderrTailBytes;
-    private final Duration eventLineExitGrace;
     private final boolean shutdownHook;
 
-    private RuntimeOptions(Builder b) {
-        onFailureRetryBudget = b.onFailureRetryBudget;
-        alwaysRestartBudget = b.alwaysRestartBudget;
-        restartBackoff = b.restartBackoff;
-        startupTimeout = b.startupTimeout;
-        callTimeout = b.callTimeout;
-        coreModuleIds = Set.copyOf(b.coreModuleIds);
-        eventRetention = b.eventRetention;
-        eventDropBatch = b.eventDropBatch;
-        inheritEnv = b.inheritEnv;
-        passThroughEnv = Set.copyOf(b.passThroughEnv);
-        startupParallelism = b.startupParallelism;
-        maxRestarts = b.maxRestarts;
-        restartWindow = b.restartWindow;
-        supervisionBackoff = b.supervisionBackoff;
-        supervisionBackoffMax = b.supervisionBackoffMax;
-        supervisionJitter = b.supervisionJitter;
-        stopStdinGrace = b.stopStdinGrace;
-        stopTermGrace = b.stopTermGrace;
-        stopKillWait = b.stopKillWait;
-        maxInFlightCalls = b.maxInFlightCalls;
-        maxLineBytes = b.maxLineBytes;
-        stderrTailBytes = b.stderrTailBytes;
-        eventLineExitGrace = b.eventLineExitGrace;
-        shutdownHook = b.shutdownHook;
+    private RuntimeOptions(Builder b, SupervisionOptions supervision, McpClientOptions mcp) {
+        this.startup = b.startup;
+        this.supervision = supervision;
+        this.stopLadder = b.stopLadder;
+        this.mcp = mcp;
+        this.process = b.process;
+        this.eventLine = b.eventLine;
+        this.events = b.events;
+        this.callTimeout = b.callTimeout;
+        this.coreModuleIds = b.coreModuleIds;
+        this.shutdownHook = b.shutdownHook;
     }
 
-    /** A builder holding the defaults. */
+    /** A builder starting from the defaults. */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** The default options. */
+    /** The defaults of every group. */
     public static RuntimeOptions defaults() {
         return DEFAULTS;
     }
 
-    /** A builder holding these options. */
+    /** A builder starting from these options. */
     public Builder toBuilder() {
-        Builder b = new Builder();
-        b.onFailureRetryBudget = onFailureRetryBudget;
-        b.alwaysRestartBudget = alwaysRestartBudget;
-        b.restartBackoff = restartBackoff;
-        b.startupTimeout = startupTimeout;
-        b.callTimeout = callTimeout;
-        b.coreModuleIds = coreModuleIds;
-        b.eventRetention = eventRetention;
-        b.eventDropBatch = eventDropBatch;
-        b.inheritEnv = inheritEnv;
-        b.passThroughEnv = passThroughEnv;
-        b.startupParallelism = startupParallelism;
-        b.maxRestarts = maxRestarts;
-        b.restartWindow = restartWindow;
-        b.supervisionBackoff = supervisionBackoff;
-        b.supervisionBackoffMax = supervisionBackoffMax;
-        b.supervisionJitter = supervisionJitter;
-        b.stopStdinGrace = stopStdinGrace;
-        b.stopTermGrace = stopTermGrace;
-        b.stopKillWait = stopKillWait;
-        b.maxInFlightCalls = maxInFlightCalls;
-        b.maxLineBytes = maxLineBytes;
-        b.stderrTailBytes = stderrTailBytes;
-        b.eventLineExitGrace = eventLineExitGrace;
-        b.shutdownHook = shutdownHook;
-        return b;
+        return new Builder().startup(startup).supervision(supervision).stopLadder(stopLadder).mcp(mcp)
+                .process(process).eventLine(eventLine).events(events).callTimeout(callTimeout)
+                .coreModuleIds(coreModuleIds).shutdownHook(shutdownHook);
     }
 
-    /** Retries after a failed start under {@code ON_FAILURE}. Default 1; 0 means no retry. */
-    public int onFailureRetryBudget() {
-        return onFailureRetryBudget;
+    /** How modules start. */
+    public StartupOptions startup() {
+        return startup;
     }
 
-    /** Restarts under {@code ALWAYS} during startup. Default 1; 0 means no restart. */
-    public int alwaysRestartBudget() {
-        return alwaysRestartBudget;
+    /** How kept children are restarted after startup (initial backoff 500 ms unless set). */
+    public SupervisionOptions supervision() {
+        return supervision;
     }
 
-    /** The wait between startup attempts. Default 0 (restart at once). */
-    public Duration restartBackoff() {
-        return restartBackoff;
+    /** How a child is stopped: stdin closed, SIGTERM, SIGKILL, each after its grace (2 s / 2 s / 2 s). */
+    public StopLadder stopLadder() {
+        return stopLadder;
     }
 
-    /** The bound of one startup attempt (first event, or the MCP probe). Default 30 s. */
-    public Duration startupTimeout() {
-        return startupTimeout;
+    /** The MCP client options shared by every MCP module (a module's own in-flight bound wins). */
+    public McpClientOptions mcp() {
+        return mcp;
+    }
+
+    /** The environment and pipe limits of every module process. */
+    public ProcessOptions process() {
+        return process;
+    }
+
+    /** How a routed event-line call ends after its first line. */
+    public EventLineOptions eventLine() {
+        return eventLine;
+    }
+
+    /** The merged event buffer. */
+    public EventOptions events() {
+        return events;
     }
 
     /** The timeout of a call routed without an explicit timeout. Default 30 s. */
@@ -154,102 +136,14 @@ public final class RuntimeOptions {
         return coreModuleIds.contains(Objects.requireNonNull(moduleId, "moduleId"));
     }
 
-    /** The newest merged events always kept. Default 4,096. */
-    public int eventRetention() {
-        return eventRetention;
-    }
-
-    /** How many extra events accumulate before the oldest are dropped down to the retention. Default 1,024. */
-    public int eventDropBatch() {
-        return eventDropBatch;
-    }
-
-    /** [beyond] Whether a module starts from the host's environment. Default {@code true}. */
-    public boolean inheritEnv() {
-        return inheritEnv;
-    }
-
-    /** [beyond] The host variables passed to modules when {@link #inheritEnv()} is false. Default none. */
-    public Set<String> passThroughEnv() {
-        return passThroughEnv;
-    }
-
-    /** [beyond] How many modules start at once. Default 4. */
-    public int startupParallelism() {
-        return startupParallelism;
-    }
-
-    /** [beyond] The most restarts after startup within {@link #restartWindow()}. Default 5; 0 stops at the first failure. */
-    public int maxRestarts() {
-        return maxRestarts;
-    }
-
-    /** [beyond] The sliding window of {@link #maxRestarts()}. Default 60 s. */
-    public Duration restartWindow() {
-        return restartWindow;
-    }
-
-    /** [beyond] The first backoff of a restart after startup, doubled per consecutive restart. Default 500 ms. */
-    public Duration supervisionBackoff() {
-        return supervisionBackoff;
-    }
-
-    /** [beyond] The cap of the restart backoff after startup. Default 30 s. */
-    public Duration supervisionBackoffMax() {
-        return supervisionBackoffMax;
-    }
-
-    /** [beyond] The random fraction added to or taken from each restart backoff, in [0, 1]. Default 0.2. */
-    public double supervisionJitter() {
-        return supervisionJitter;
-    }
-
-    /** The wait after closing a child's stdin before SIGTERM. Default 2 s; zero goes straight on. */
-    public Duration stopStdinGrace() {
-        return stopStdinGrace;
-    }
-
-    /** The wait after SIGTERM before SIGKILL. Default 2 s. */
-    public Duration stopTermGrace() {
-        return stopTermGrace;
-    }
-
-    /** The bounded wait after SIGKILL. Default 2 s. */
-    public Duration stopKillWait() {
-        return stopKillWait;
-    }
-
-    /** [beyond] The most calls in flight at once on one persistent MCP connection. Default 64. */
-    public int maxInFlightCalls() {
-        return maxInFlightCalls;
-    }
-
-    /** The longest stdout line accepted from a child. Default 16 MiB. */
-    public int maxLineBytes() {
-        return maxLineBytes;
-    }
-
-    /** How many bytes of a child's stderr are kept. Default 64 KiB. */
-    public int stderrTailBytes() {
-        return stderrTailBytes;
-    }
-
-    /**
-     * [beyond] How long a routed event-line call waits for its process to exit after the first line, before
-     * stopping it. Empty (the default): the remaining timeout, at least 1 s.
-     */
-    public Optional<Duration> eventLineExitGrace() {
-        return Optional.ofNullable(eventLineExitGrace);
-    }
-
     /** Whether the runtime registers a JVM shutdown hook that stops its children. Default {@code true}. */
     public boolean shutdownHook() {
         return shutdownHook;
     }
 
-    /** The startup timeout of {@code module}: its own, else {@link #startupTimeout()}. */
+    /** The startup timeout of {@code module}: its own, else the startup group's. */
     public Duration startupTimeoutFor(ModuleConfig module) {
-        return module.startupTimeout().orElse(startupTimeout);
+        return module.startupTimeout().orElse(startup.timeout());
     }
 
     /** The default call timeout of {@code module}: its own, else {@link #callTimeout()}. */
@@ -257,208 +151,238 @@ public final class RuntimeOptions {
         return module.callTimeout().orElse(callTimeout);
     }
 
-    /** The in-flight bound of {@code module}: its own, else {@link #maxInFlightCalls()}. */
+    /** The in-flight bound of {@code module}: its own, else the MCP group's. */
     public int maxInFlightCallsFor(ModuleConfig module) {
-        return module.maxInFlightCalls().orElse(maxInFlightCalls);
+        return module.maxInFlightCalls().orElse(mcp.maxInFlight());
+    }
+
+    /** The stop ladder of {@code module}: its own shutdown grace for the first two steps, else the runtime's. */
+    public StopLadder stopLadderFor(ModuleConfig module) {
+        return module.shutdownGrace().map(grace -> new StopLadder(grace, grace, stopLadder.killWait()))
+                .orElse(stopLadder);
     }
 
     @Override
     public String toString() {
-        return "RuntimeOptions[onFailureRetryBudget=" + onFailureRetryBudget + ", alwaysRestartBudget="
-                + alwaysRestartBudget + ", restartBackoff=" + restartBackoff + ", startupTimeout=" + startupTimeout
-                + ", coreModuleIds=" + coreModuleIds + ", eventRetention=" + eventRetention + ", eventDropBatch="
-                + eventDropBatch + ", inheritEnv=" + inheritEnv + ", startupParallelism=" + startupParallelism
-                + ", maxRestarts=" + maxRestarts + ", restartWindow=" + restartWindow + "]";
+        return "RuntimeOptions[startup=" + startup + ", supervision=" + supervision + ", stopLadder=" + stopLadder
+                + ", process=" + process + ", eventLine=" + eventLine + ", events=" + events + ", callTimeout="
+                + callTimeout + ", coreModuleIds=" + coreModuleIds + ", shutdownHook=" + shutdownHook + "]";
     }
 
-    /** Builds {@link RuntimeOptions}; each setter validates and throws {@link ConfigException} naming the field. Not thread-safe. */
+    /**
+     * Builds {@link RuntimeOptions}: set a whole group, or one of its fields through the shortcuts. Each setter
+     * validates and throws {@link ConfigException} naming the field. Not thread-safe.
+     */
     public static final class Builder {
-        private int onFailureRetryBudget = 1;
-        private int alwaysRestartBudget = 1;
-        private Duration restartBackoff = Duration.ZERO;
-        private Duration startupTimeout = Duration.ofSeconds(30);
+        private StartupOptions startup = StartupOptions.defaults();
+        private SupervisionOptions.Builder supervision = SupervisionOptions.defaults().toBuilder()
+                .initialBackoff(DEFAULT_SUPERVISION_BACKOFF);
+        private StopLadder stopLadder = StopLadder.defaults();
+        private McpClientOptions.Builder mcp = McpClientOptions.defaults().toBuilder();
+        private ProcessOptions process = ProcessOptions.defaults();
+        private EventLineOptions eventLine = EventLineOptions.defaults();
+        private EventOptions events = EventOptions.defaults();
         private Duration callTimeout = Duration.ofSeconds(30);
         private Set<String> coreModuleIds = Set.of("router", "delivery", "memory");
-        private int eventRetention = 4096;
-        private int eventDropBatch = 1024;
-        private boolean inheritEnv = true;
-        private Set<String> passThroughEnv = Set.of();
-        private int startupParallelism = 4;
-        private int maxRestarts = 5;
-        private Duration restartWindow = Duration.ofSeconds(60);
-        private Duration supervisionBackoff = Duration.ofMillis(500);
-        private Duration supervisionBackoffMax = Duration.ofSeconds(30);
-        private double supervisionJitter = 0.2;
-        private Duration stopStdinGrace = Duration.ofSeconds(2);
-        private Duration stopTermGrace = Duration.ofSeconds(2);
-        private Duration stopKillWait = Duration.ofSeconds(2);
-        private int maxInFlightCalls = 64;
-        private int maxLineBytes = 16 * 1024 * 1024;
-        private int stderrTailBytes = 64 * 1024;
-        private Duration eventLineExitGrace;
         private boolean shutdownHook = true;
 
         private Builder() {
         }
 
-        /** Sets {@link RuntimeOptions#onFailureRetryBudget()}; validated at once. */
-        public Builder onFailureRetryBudget(int budget) {
-            this.onFailureRetryBudget = Checks.atLeast(budget, 0, "onFailureRetryBudget");
+        public Builder startup(StartupOptions startup) {
+            this.startup = Objects.requireNonNull(startup, "startup");
             return this;
         }
 
-        /** Sets {@link RuntimeOptions#alwaysRestartBudget()}; validated at once. */
-        public Builder alwaysRestartBudget(int budget) {
-            this.alwaysRestartBudget = Checks.atLeast(budget, 0, "alwaysRestartBudget");
+        public Builder supervision(SupervisionOptions supervision) {
+            this.supervision = Objects.requireNonNull(supervision, "supervision").toBuilder();
             return this;
         }
 
-        /** Sets {@link RuntimeOptions#restartBackoff()}; validated at once. */
-        public Builder restartBackoff(Duration backoff) {
-            this.restartBackoff = Checks.nonNegative(backoff, "restartBackoff");
+        public Builder stopLadder(StopLadder stopLadder) {
+            this.stopLadder = Objects.requireNonNull(stopLadder, "stopLadder");
             return this;
         }
 
-        /** Sets {@link RuntimeOptions#startupTimeout()}; validated at once. */
-        public Builder startupTimeout(Duration timeout) {
-            this.startupTimeout = Checks.positive(timeout, "startupTimeout");
+        public Builder mcp(McpClientOptions mcp) {
+            this.mcp = Objects.requireNonNull(mcp, "mcp").toBuilder();
             return this;
         }
 
-        /** Sets {@link RuntimeOptions#callTimeout()}; validated at once. */
+        public Builder process(ProcessOptions process) {
+            this.process = Objects.requireNonNull(process, "process");
+            return this;
+        }
+
+        public Builder eventLine(EventLineOptions eventLine) {
+            this.eventLine = Objects.requireNonNull(eventLine, "eventLine");
+            return this;
+        }
+
+        public Builder events(EventOptions events) {
+            this.events = Objects.requireNonNull(events, "events");
+            return this;
+        }
+
+        /** Sets {@link RuntimeOptions#callTimeout()}. */
         public Builder callTimeout(Duration timeout) {
             this.callTimeout = Checks.positive(timeout, "callTimeout");
             return this;
         }
 
-        /** Sets {@link RuntimeOptions#coreModuleIds()}; validated at once. */
+        /** Sets {@link RuntimeOptions#coreModuleIds()}. */
         public Builder coreModuleIds(Set<String> ids) {
             this.coreModuleIds = Set.copyOf(Objects.requireNonNull(ids, "coreModuleIds"));
             return this;
         }
 
-        /** Sets {@link RuntimeOptions#eventRetention()}; validated at once. */
-        public Builder eventRetention(int retention) {
-            this.eventRetention = Checks.atLeast(retention, 1, "eventRetention");
+        /** Sets {@link RuntimeOptions#shutdownHook()}. */
+        public Builder shutdownHook(boolean register) {
+            this.shutdownHook = register;
             return this;
         }
 
-        /** Sets {@link RuntimeOptions#eventDropBatch()}; validated at once. */
-        public Builder eventDropBatch(int batch) {
-            this.eventDropBatch = Checks.atLeast(batch, 1, "eventDropBatch");
-            return this;
+        // Shortcuts to one field of a group.
+
+        /** {@link StartupOptions#onFailureRetryBudget()}. */
+        public Builder onFailureRetryBudget(int budget) {
+            return startup(startup.withOnFailureRetryBudget(budget));
         }
 
-        /** Sets {@link RuntimeOptions#inheritEnv()}; validated at once. */
-        public Builder inheritEnv(boolean inherit) {
-            this.inheritEnv = inherit;
-            return this;
+        /** {@link StartupOptions#alwaysRestartBudget()}. */
+        public Builder alwaysRestartBudget(int budget) {
+            return startup(startup.withAlwaysRestartBudget(budget));
         }
 
-        /** Sets {@link RuntimeOptions#passThroughEnv()}; validated at once. */
-        public Builder passThroughEnv(Set<String> names) {
-            this.passThroughEnv = Set.copyOf(Objects.requireNonNull(names, "passThroughEnv"));
-            return this;
+        /** {@link StartupOptions#restartBackoff()}. */
+        public Builder restartBackoff(Duration backoff) {
+            return startup(startup.withRestartBackoff(backoff));
         }
 
-        /** Sets {@link RuntimeOptions#startupParallelism()}; validated at once. */
+        /** {@link StartupOptions#timeout()}. */
+        public Builder startupTimeout(Duration timeout) {
+            return startup(startup.withTimeout(timeout));
+        }
+
+        /** {@link StartupOptions#parallelism()}. */
         public Builder startupParallelism(int parallelism) {
-            this.startupParallelism = Checks.atLeast(parallelism, 1, "startupParallelism");
+            return startup(startup.withParallelism(parallelism));
+        }
+
+        /** {@link EventOptions#retention()}. */
+        public Builder eventRetention(int retention) {
+            return events(new EventOptions(retention, events.dropBatch()));
+        }
+
+        /** {@link EventOptions#dropBatch()}. */
+        public Builder eventDropBatch(int batch) {
+            return events(new EventOptions(events.retention(), batch));
+        }
+
+        /** {@link ProcessOptions#inheritEnv()}. */
+        public Builder inheritEnv(boolean inherit) {
+            return process(process.withInheritEnv(inherit));
+        }
+
+        /** {@link ProcessOptions#passThroughEnv()}. */
+        public Builder passThroughEnv(Set<String> names) {
+            return process(process.withPassThroughEnv(names));
+        }
+
+        /** {@link ProcessOptions#maxLineBytes()}. */
+        public Builder maxLineBytes(int max) {
+            return process(process.withMaxLineBytes(max));
+        }
+
+        /** {@link ProcessOptions#stderrTailBytes()}. */
+        public Builder stderrTailBytes(int bytes) {
+            return process(process.withStderrTailBytes(bytes));
+        }
+
+        /** {@link EventLineOptions#exitGrace()}. */
+        public Builder eventLineExitGrace(Duration grace) {
+            return eventLine(EventLineOptions.exitGrace(Checks.nonNegative(grace, "eventLineExitGrace")));
+        }
+
+        /** {@link StopLadder#stdinGrace()}. */
+        public Builder stopStdinGrace(Duration grace) {
+            Checks.nonNegative(grace, "stopStdinGrace");
+            return stopLadder(new StopLadder(grace, stopLadder.termGrace(), stopLadder.killWait()));
+        }
+
+        /** {@link StopLadder#termGrace()}. */
+        public Builder stopTermGrace(Duration grace) {
+            Checks.nonNegative(grace, "stopTermGrace");
+            return stopLadder(new StopLadder(stopLadder.stdinGrace(), grace, stopLadder.killWait()));
+        }
+
+        /** {@link StopLadder#killWait()}. */
+        public Builder stopKillWait(Duration wait) {
+            Checks.nonNegative(wait, "stopKillWait");
+            return stopLadder(new StopLadder(stopLadder.stdinGrace(), stopLadder.termGrace(), wait));
+        }
+
+        /** {@link McpClientOptions#maxInFlight()}. */
+        public Builder maxInFlightCalls(int max) {
+            Checks.atLeast(max, 1, "maxInFlightCalls");
+            mcp.maxInFlight(max);
             return this;
         }
 
-        /** Sets {@link RuntimeOptions#maxRestarts()}; validated at once. */
+        /** {@link SupervisionOptions#maxRestarts()}. */
         public Builder maxRestarts(int max) {
-            this.maxRestarts = Checks.atLeast(max, 0, "maxRestarts");
-            return this;
+            Checks.atLeast(max, 0, "maxRestarts");
+            return supervisionField("maxRestarts", s -> s.maxRestarts(max));
         }
 
-        /** Sets {@link RuntimeOptions#restartWindow()}; validated at once. */
+        /** {@link SupervisionOptions#restartWindow()}. */
         public Builder restartWindow(Duration window) {
-            this.restartWindow = Checks.positive(window, "restartWindow");
-            return this;
+            Checks.positive(window, "restartWindow");
+            return supervisionField("restartWindow", s -> s.restartWindow(window));
         }
 
-        /** Sets {@link RuntimeOptions#supervisionBackoff()}; validated at once. */
+        /** {@link SupervisionOptions#initialBackoff()}. */
         public Builder supervisionBackoff(Duration initial) {
-            this.supervisionBackoff = Checks.nonNegative(initial, "supervisionBackoff");
-            return this;
+            Checks.nonNegative(initial, "supervisionBackoff");
+            return supervisionField("supervisionBackoff", s -> s.initialBackoff(initial));
         }
 
-        /** Sets {@link RuntimeOptions#supervisionBackoffMax()}; validated at once. */
+        /** {@link SupervisionOptions#maxBackoff()}. */
         public Builder supervisionBackoffMax(Duration max) {
-            this.supervisionBackoffMax = Checks.nonNegative(max, "supervisionBackoffMax");
-            return this;
+            Checks.nonNegative(max, "supervisionBackoffMax");
+            return supervisionField("supervisionBackoffMax", s -> s.maxBackoff(max));
         }
 
-        /** Sets {@link RuntimeOptions#supervisionJitter()}; validated at once. */
+        /** {@link SupervisionOptions#jitter()}. */
         public Builder supervisionJitter(double jitter) {
             if (!(jitter >= 0.0 && jitter <= 1.0)) {
                 throw new ConfigException("supervisionJitter", "the jitter must be in [0, 1], got " + jitter);
             }
-            this.supervisionJitter = jitter;
-            return this;
+            return supervisionField("supervisionJitter", s -> s.jitter(jitter));
         }
 
-        /** Sets {@link RuntimeOptions#stopStdinGrace()}; validated at once. */
-        public Builder stopStdinGrace(Duration grace) {
-            this.stopStdinGrace = Checks.nonNegative(grace, "stopStdinGrace");
-            return this;
-        }
-
-        /** Sets {@link RuntimeOptions#stopTermGrace()}; validated at once. */
-        public Builder stopTermGrace(Duration grace) {
-            this.stopTermGrace = Checks.nonNegative(grace, "stopTermGrace");
-            return this;
-        }
-
-        /** Sets {@link RuntimeOptions#stopKillWait()}; validated at once. */
-        public Builder stopKillWait(Duration wait) {
-            this.stopKillWait = Checks.nonNegative(wait, "stopKillWait");
-            return this;
-        }
-
-        /** Sets {@link RuntimeOptions#maxInFlightCalls()}; validated at once. */
-        public Builder maxInFlightCalls(int max) {
-            this.maxInFlightCalls = Checks.atLeast(max, 1, "maxInFlightCalls");
-            return this;
-        }
-
-        /** Sets {@link RuntimeOptions#maxLineBytes()}; validated at once. */
-        public Builder maxLineBytes(int max) {
-            this.maxLineBytes = Checks.atLeast(max, 1, "maxLineBytes");
-            return this;
-        }
-
-        /** Sets {@link RuntimeOptions#stderrTailBytes()}; validated at once. */
-        public Builder stderrTailBytes(int bytes) {
-            this.stderrTailBytes = Checks.atLeast(bytes, 0, "stderrTailBytes");
-            return this;
-        }
-
-        /** Sets {@link RuntimeOptions#eventLineExitGrace()}; validated at once. */
-        public Builder eventLineExitGrace(Duration grace) {
-            this.eventLineExitGrace = Checks.nonNegative(grace, "eventLineExitGrace");
-            return this;
-        }
-
-        /** Sets {@link RuntimeOptions#shutdownHook()}; validated at once. */
-        public Builder shutdownHook(boolean register) {
-            this.shutdownHook = register;
+        private Builder supervisionField(String field, Function<SupervisionOptions.Builder, ?> set) {
+            try {
+                set.apply(supervision);
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(field, e.getMessage());
+            }
             return this;
         }
 
         /**
          * The options.
          *
-         * @throws ConfigException when {@code supervisionBackoffMax} is below {@code supervisionBackoff}
+         * @throws ConfigException when the groups are inconsistent (e.g. a restart backoff cap below its first backoff)
          */
         public RuntimeOptions build() {
-            if (supervisionBackoffMax.compareTo(supervisionBackoff) < 0) {
-                throw new ConfigException("supervisionBackoffMax",
-                        "the backoff cap " + supervisionBackoffMax + " is below the first backoff " + supervisionBackoff);
+            SupervisionOptions builtSupervision;
+            try {
+                builtSupervision = supervision.build();
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException("supervision", e.getMessage());
             }
-            return new RuntimeOptions(this);
+            return new RuntimeOptions(this, builtSupervision, mcp.build());
         }
     }
 }

@@ -5,6 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import org.metaruntime.mcp.McpClientOptions;
+import org.metaruntime.mcp.McpClientRequestHandler;
+import org.metaruntime.mcp.McpRoot;
+import org.metaruntime.supervisor.StopLadder;
+import org.metaruntime.supervisor.SupervisionOptions;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -152,18 +157,16 @@ class ConfigTest {
     @Test
     void runtimeOptionsDefaults() {
         RuntimeOptions options = RuntimeOptions.defaults();
-        assertThat(options.onFailureRetryBudget()).isEqualTo(1);
-        assertThat(options.alwaysRestartBudget()).isEqualTo(1);
-        assertThat(options.restartBackoff()).isEqualTo(Duration.ZERO);
-        assertThat(options.startupTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(options.startup()).isEqualTo(new StartupOptions(1, 1, Duration.ZERO, Duration.ofSeconds(30), 4));
         assertThat(options.coreModuleIds()).containsExactlyInAnyOrder("router", "delivery", "memory");
-        assertThat(options.eventRetention()).isEqualTo(4096);
-        assertThat(options.eventDropBatch()).isEqualTo(1024);
-        assertThat(options.inheritEnv()).isTrue();
-        assertThat(options.maxRestarts()).isEqualTo(5);
-        assertThat(options.restartWindow()).isEqualTo(Duration.ofSeconds(60));
-        assertThat(options.maxLineBytes()).isEqualTo(16 * 1024 * 1024);
-        assertThat(options.eventLineExitGrace()).isEmpty();
+        assertThat(options.events()).isEqualTo(new EventOptions(4096, 1024));
+        assertThat(options.process().inheritEnv()).isTrue();
+        assertThat(options.supervision().maxRestarts()).isEqualTo(5);
+        assertThat(options.supervision().restartWindow()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(options.supervision().initialBackoff()).isEqualTo(Duration.ofMillis(500));
+        assertThat(options.process().maxLineBytes()).isEqualTo(16 * 1024 * 1024);
+        assertThat(options.eventLine().exitGrace()).isEmpty();
+        assertThat(options.stopLadder()).isEqualTo(StopLadder.defaults());
         ModuleConfig custom = ModuleConfig.builder("m").command("x").startupTimeout(Duration.ofSeconds(3)).build();
         assertThat(options.startupTimeoutFor(custom)).isEqualTo(Duration.ofSeconds(3));
         assertThat(options.startupTimeoutFor(module("n"))).isEqualTo(Duration.ofSeconds(30));
@@ -183,11 +186,36 @@ class ConfigTest {
         assertThatThrownBy(() -> RuntimeOptions.builder().supervisionJitter(1.5)).isInstanceOf(ConfigException.class);
         assertThatThrownBy(() -> RuntimeOptions.builder().supervisionBackoff(Duration.ofSeconds(10))
                 .supervisionBackoffMax(Duration.ofSeconds(1)).build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("supervisionBackoffMax");
+                .isInstanceOf(ConfigException.class).hasMessageContaining("maxBackoff")
+                .satisfies(e -> assertThat(((ConfigException) e).field()).isEqualTo("supervision"));
         RuntimeOptions zeroBudgets = RuntimeOptions.builder().onFailureRetryBudget(0).alwaysRestartBudget(0)
                 .coreModuleIds(Set.of()).build();
-        assertThat(zeroBudgets.onFailureRetryBudget()).isZero();
+        assertThat(zeroBudgets.startup().onFailureRetryBudget()).isZero();
         assertThat(zeroBudgets.isCore("router")).isFalse();
         assertThat(zeroBudgets.toBuilder().build().toString()).isEqualTo(zeroBudgets.toString());
+    }
+
+    @Test
+    void everyLayersOptionCanBeSetFromTheRuntime() {
+        McpClientRequestHandler sampling = (request, context) -> null;
+        RuntimeOptions options = RuntimeOptions.builder()
+                .supervision(SupervisionOptions.builder().multiplier(3.0).maxRestarts(2).build())
+                .mcp(McpClientOptions.builder().root(new McpRoot("file:///srv", "srv")).maxQueued(7)
+                        .samplingHandler(sampling).build())
+                .maxInFlightCalls(9)
+                .process(ProcessOptions.defaults().withStdinQueueBytes(4096))
+                .stopLadder(new StopLadder(Duration.ZERO, Duration.ofMillis(10), Duration.ofSeconds(1)))
+                .eventLine(EventLineOptions.exitGrace(Duration.ofMillis(50)))
+                .build();
+        assertThat(options.supervision().multiplier()).isEqualTo(3.0);
+        assertThat(options.supervision().maxRestarts()).isEqualTo(2);
+        assertThat(options.mcp().roots()).containsExactly(new McpRoot("file:///srv", "srv"));
+        assertThat(options.mcp().maxQueued()).isEqualTo(7);
+        assertThat(options.mcp().maxInFlight()).isEqualTo(9);
+        assertThat(options.mcp().samplingHandler()).containsSame(sampling);
+        assertThat(options.process().stdinQueueBytes()).isEqualTo(4096);
+        assertThat(options.stopLadder().termGrace()).isEqualTo(Duration.ofMillis(10));
+        assertThat(options.eventLine().exitGrace()).contains(Duration.ofMillis(50));
+        assertThat(options.toBuilder().build().toString()).isEqualTo(options.toString());
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.metaruntime.events.NormalizationError;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ProcessBoundaryError;
@@ -41,6 +42,39 @@ class ErrorsTest {
         }
         assertThat(new ModuleRouteException("m", errors.get(3)).getMessage()).contains("code 3").contains("boom");
         assertThat(new ModuleRouteException("m", errors.get(2)).getMessage()).contains("Restarting");
+    }
+
+    @Test
+    void errorsHaveStableCodesAndAccessors() {
+        ModuleRouteException timeout = new ModuleRouteException("m", new ModuleRouteError.ModuleRuntime(
+                new RuntimeBoundaryError.Mcp(new McpBoundaryError.Timeout("m", "call_tool:t", 5))));
+        assertThat(timeout.isTimeout()).isTrue();
+        assertThat(timeout.code()).isEqualTo("mcp.timeout");
+        assertThat(timeout.mcpError()).contains(new McpBoundaryError.Timeout("m", "call_tool:t", 5));
+        assertThat(timeout.processError()).isEmpty();
+        ModuleRouteException exited = new ModuleRouteException("m", new ModuleRouteError.ModuleRuntime(
+                new RuntimeBoundaryError.Process(new ProcessBoundaryError.Exited(3, "boom"))),
+                java.util.OptionalInt.of(3), "boom", null);
+        assertThat(exited.isTimeout()).isFalse();
+        assertThat(exited.code()).isEqualTo("process.exited");
+        assertThat(exited.processError()).contains(new ProcessBoundaryError.Exited(3, "boom"));
+        assertThat(exited.exitCode()).hasValue(3);
+        assertThat(exited.stderrTail()).isEqualTo("boom");
+        assertThat(exited).isInstanceOf(org.metaruntime.supervisor.ModuleException.class);
+        assertThat(new ModuleRouteException("m", new ModuleRouteError.ModuleRuntime(new RuntimeBoundaryError.Process(
+                new ProcessBoundaryError.Timeout(1)))).isTimeout()).isTrue();
+        assertThat(new ModuleRouteException("m", new ModuleRouteError.UnloadedModule("m")).code())
+                .isEqualTo(ModuleRouteError.UnloadedModule.CODE);
+        assertThat(new ModuleRouteError.ModuleUnavailable("m", ModuleHealthState.STOPPED).code())
+                .isEqualTo("route.module_unavailable");
+        assertThat(new ModuleRouteError.UnexpectedRouteResponse("m", "x").code()).isEqualTo("route.unexpected_response");
+        assertThat(new RuntimeBoundaryError.Normalize(new NormalizationError.InvalidJson()).code())
+                .isEqualTo("normalize.invalid_json");
+        RuntimeFromConfigException notDiscovered = new RuntimeFromConfigException("x",
+                new RuntimeFromConfigError.Config(new ConfigResolutionError.ModuleNotDiscovered("x")));
+        assertThat(notDiscovered.code()).isEqualTo("config.module_not_discovered");
+        assertThat(notDiscovered.isTimeout()).isFalse();
+        assertThat(notDiscovered).isInstanceOf(org.metaruntime.supervisor.ModuleException.class);
     }
 
     @Test

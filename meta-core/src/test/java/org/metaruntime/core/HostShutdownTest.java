@@ -53,10 +53,12 @@ class HostShutdownTest {
             MetaConfig config = MetaConfig.builder()
                     .module(mcp(python, dir, "server1")).module(mcp(python, dir, "server2"))
                     .module(ModuleConfig.builder("tree").command("sh", SoakSupport.script("cycle_child.sh").toString(),
-                            "event").env("FIXTURE_PIDFILE", dir.resolve("pids-tree").toString()).build())
+                            "event").env("FIXTURE_PIDFILE", dir.resolve("pids-tree").toString()).env("FIXTURE_MODULE", "tree")
+                            .build())
                     .module(ModuleConfig.builder("stubborn").command("sh",
                             SoakSupport.script("cycle_child.sh").toString(), "stubborn-event")
-                            .env("FIXTURE_PIDFILE", dir.resolve("pids-stubborn").toString()).build())
+                            .env("FIXTURE_PIDFILE", dir.resolve("pids-stubborn").toString())
+                            .env("FIXTURE_MODULE", "stubborn").build())
                     .discover("server1", "server2", "tree", "stubborn")
                     .preSpawn(PreSpawnData.mcp("server1")).preSpawn(PreSpawnData.mcp("server2")).build();
             UnifiedRuntime runtime = UnifiedRuntime.builder(config).options(RuntimeOptions.builder()

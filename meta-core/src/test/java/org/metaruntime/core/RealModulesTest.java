@@ -146,10 +146,33 @@ class RealModulesTest {
     }
 
     @Test
+    void startupRefusesAFirstEventOfAnotherModuleLikeARoutedCall() {
+        MetaConfig config = MetaConfig.builder()
+                .module(eventLine("liar", "ok").env("FIXTURE_MODULE", "someone-else")
+                        .restartPolicy(RestartPolicy.NEVER).build())
+                .discover("liar").build();
+        UnifiedRuntime runtime = start(config, options().build());
+        assertThat(of(runtime, "liar")).containsExactly(t("liar", null, STARTING, 0), t("liar", STARTING, FAILED, 1),
+                t("liar", FAILED, STOPPED, 1));
+        assertThat(runtime.loadedModules()).isEmpty();
+        JsonNode warning = payloads(runtime, "liar", "supervisor.warning").get(0);
+        assertThat(warning.get("error_type").asText()).isEqualTo("normalize.source_mismatch");
+        assertThat(warning.get("error").asText()).contains("module:liar").contains("module:someone-else");
+        assertThat(runtime.mergedEvents()).noneMatch(e -> e.event() instanceof UnifiedEvent.Module m
+                && m.event().module().equals("someone-else"));
+        assertThat(routeError(runtime, "liar", "x", T)).isEqualTo(new ModuleRouteError.UnloadedModule("liar",
+                ModuleRouteError.UnloadedReason.STARTUP_FAILED, new RuntimeBoundaryError.Normalize(
+                        new NormalizationError.SourceMismatch("module:liar", "module:someone-else"))));
+        assertThatThrownBy(() -> runtime.spawnMember("liar", T)).isInstanceOf(RuntimeFromConfigException.class)
+                .hasMessageContaining("module:someone-else");
+    }
+
+    @Test
     void routedEventLineErrorsComposeToTheBoundaryError() {
         MetaConfig config = MetaConfig.builder()
                 .module(eventLine("garbage", "garbage").build())
-                .module(eventLine("liar", "ok").env("FIXTURE_MODULE", "someone-else").build())
+                .module(eventLine("liar", "ok").env("FIXTURE_MODULE", "someone-else").env("FIXTURE_TRUTHFUL_RUNS", "1")
+                        .build())
                 .module(eventLine("slow", "ok").build())
                 .discover("garbage", "liar", "slow").build();
         UnifiedRuntime runtime = start(config, options().onFailureRetryBudget(0).build());
@@ -159,7 +182,9 @@ class RealModulesTest {
         JsonNode warning = payloads(runtime, "garbage", "supervisor.warning").get(0);
         assertThat(warning.get("error_type").asText()).isEqualTo("normalize.invalid_json");
         assertThat(warning.has("stderr_tail")).isTrue();
-        assertThat(routeError(runtime, "garbage", "x", T)).isEqualTo(new ModuleRouteError.UnloadedModule("garbage"));
+        assertThat(routeError(runtime, "garbage", "x", T)).isEqualTo(new ModuleRouteError.UnloadedModule("garbage",
+                ModuleRouteError.UnloadedReason.STARTUP_FAILED, new RuntimeBoundaryError.Normalize(
+                        new NormalizationError.InvalidJson())));
 
         assertThat(routeError(runtime, "liar", "x", T)).isInstanceOf(ModuleRouteError.UnexpectedRouteResponse.class);
     }
@@ -235,7 +260,7 @@ class RealModulesTest {
                 .preSpawn(PreSpawnData.mcp("tools")).build();
         UnifiedRuntime runtime = start(config, options().supervisionBackoff(Duration.ZERO).supervisionJitter(0).build());
         assertThat(payloads(runtime, "tools", "mcp.ready").get(0))
-                .isEqualTo(MAPPER.readTree("{\"tools\":[\"add\",\"crash\",\"echo\",\"fail\",\"slow\"]}"));
+                .isEqualTo(MAPPER.readTree("{\"tools\":[\"add\",\"crash\",\"echo\",\"fail\",\"notify\",\"progress\",\"slow\"]}"));
         assertThat(runtime.mergedEvents().stream().filter(e -> e.eventId().startsWith("evt-mcp-ready-tools-"))).hasSize(1);
 
         JsonNode echoed = runtime.routeModuleCall(new ModuleRouteRequest("tools", "echo",
@@ -288,6 +313,21 @@ class RealModulesTest {
         assertThat(Fixtures.pids(pidfile())).hasSize(3);
         Fixtures.assertAllGone(pidfile());
         assertThat(of(runtime, "tools")).containsExactly(t("tools", null, STARTING, 0), t("tools", STARTING, HEALTHY, 1));
+        assertThat(runtime.supervisorReport().get("tools").pid()).isEmpty();
+    }
+
+    @Test
+    void anMcpServerConfiguredWithoutTheMarkerIsToldHowToMarkIt() {
+        MetaConfig unmarked = MetaConfig.builder().module(mcp("tools").restartPolicy(RestartPolicy.NEVER)
+                .env("META_MODULE_BOUNDARY", "mcp").build()).build();
+        assertThatThrownBy(() -> UnifiedRuntime.runDiscoveredModuleOnce(MetaConfig.builder()
+                .module(unmarked.modules().get(0)).discover("tools").build(), "tools", T))
+                .isInstanceOf(RuntimeFromConfigException.class)
+                .hasMessageContaining("MetaConfig.Builder.mcp(module)");
+        MetaConfig marked = MetaConfig.builder().mcp(mcp("tools").build()).discover("tools").build();
+        UnifiedRuntime runtime = start(marked, options().build());
+        assertThat(runtime.routeModuleCall(new ModuleRouteRequest("tools", "add",
+                MAPPER.createObjectNode().put("a", 1).put("b", 2)), T).payload().asInt()).isEqualTo(3);
     }
 
     @Test

@@ -172,9 +172,17 @@ class UnifiedRuntimeFakeTest {
                 .preSpawn(PreSpawnData.mcp("broken")).build();
         runtime = builder(config).fakeModule(router).fakeModule(broken).start();
 
-        assertThat(routeError(runtime, "undiscovered", "x")).isEqualTo(new ModuleRouteError.UnloadedModule("undiscovered"));
-        assertThat(routeError(runtime, "nobody", "x")).isEqualTo(new ModuleRouteError.UnloadedModule("nobody"));
-        assertThat(routeError(runtime, "broken", "x")).isEqualTo(new ModuleRouteError.UnloadedModule("broken"));
+        assertThat(routeError(runtime, "undiscovered", "x")).isEqualTo(new ModuleRouteError.UnloadedModule("undiscovered",
+                ModuleRouteError.UnloadedReason.NOT_DISCOVERED, null));
+        assertThat(routeError(runtime, "nobody", "x")).isEqualTo(new ModuleRouteError.UnloadedModule("nobody",
+                ModuleRouteError.UnloadedReason.UNKNOWN_MODULE, null));
+        assertThat(routeError(runtime, "broken", "x")).isEqualTo(new ModuleRouteError.UnloadedModule("broken",
+                ModuleRouteError.UnloadedReason.STARTUP_FAILED, new RuntimeBoundaryError.Mcp(new McpBoundaryError.ConnectionFailed("broken", "refused"))));
+        assertThatThrownBy(() -> runtime.routeModuleCall(new ModuleRouteRequest("broken", "x", null), T))
+                .isInstanceOf(ModuleRouteException.class)
+                .hasMessage("call to module 'broken' failed: module 'broken' is not loaded: its startup failed "
+                        + "(" + new McpBoundaryError.ConnectionFailed("broken", "refused").message() + ")")
+                .satisfies(e -> assertThat(((ModuleRouteException) e).code()).isEqualTo("route.unloaded_module"));
         assertThat(routeError(runtime, "router", "router.echo")).isEqualTo(new ModuleRouteError.ModuleRuntime(
                 new RuntimeBoundaryError.Mcp(new McpBoundaryError.McpRequired("router", "router.echo"))));
 
@@ -232,7 +240,8 @@ class UnifiedRuntimeFakeTest {
     @Test
     void eventLineAnswerOfAnotherModuleIsUnexpected() {
         FakeEventLineModule liar = FakeEventLineModule.builder("liar")
-                .firstEvent(run -> EventEnvelope.module("e" + run, 1, "someone-else", "ready", null)).build();
+                .firstEvent(run -> EventEnvelope.module("e" + run, 1, run == 1 ? "liar" : "someone-else", "ready", null))
+                .build();
         MetaConfig config = MetaConfig.builder().module(module("liar")).discover("liar").build();
         runtime = builder(config).fakeModule(liar).start();
         ModuleRouteError error = routeError(runtime, "liar", "x");
@@ -269,7 +278,7 @@ class UnifiedRuntimeFakeTest {
                 new RuntimeBoundaryError.Mcp(new McpBoundaryError.ToolCallFailed("tools", "boom", "disk full"))));
         ModuleRouteException timeout = (ModuleRouteException) runtime.routeModuleCallAsync(
                 new ModuleRouteRequest("tools", "slow", null), Duration.ofMillis(50))
-                .handle((r, e) -> e.getCause()).join();
+                .handle((r, e) -> e).join();
         assertThat(timeout.error()).isEqualTo(new ModuleRouteError.ModuleRuntime(
                 new RuntimeBoundaryError.Mcp(new McpBoundaryError.Timeout("tools", "call_tool:slow", 50))));
     }
@@ -477,7 +486,8 @@ class UnifiedRuntimeFakeTest {
         assertThat(runtime.shutdown()).isSameAs(report);
         assertThat(runtime.lifecycleEvents()).hasSize(5);
         assertThat(runtime.shutdownReport()).contains(report);
-        assertThat(routeError(runtime, "a", "x")).isEqualTo(new ModuleRouteError.UnloadedModule("a"));
+        assertThat(routeError(runtime, "a", "x")).isEqualTo(new ModuleRouteError.UnloadedModule("a",
+                ModuleRouteError.UnloadedReason.SHUT_DOWN, null));
         assertThat(a.liveChildren()).isZero();
         assertThat(b.openConnections()).isZero();
     }

@@ -85,20 +85,24 @@ public final class EventLineChild implements AutoCloseable {
         return process.exitFuture();
     }
 
-    /** Stops the process tree with {@code ladder}; blocking, bounded by the ladder, idempotent. */
+    /**
+     * Stops the process tree with {@code ladder} without its stdin grace (stdin was closed when the child
+     * started, so waiting for the child to react to it would only add the grace); blocking, bounded by the
+     * ladder, idempotent.
+     */
     public StopReport stop(StopLadder ladder) {
-        return process.stop(Objects.requireNonNull(ladder, "ladder"));
+        return process.stop(Objects.requireNonNull(ladder, "ladder").withoutStdinGrace());
     }
 
     /** Like {@link #stop(StopLadder)} without blocking the caller. */
     public CompletableFuture<StopReport> stopAsync(StopLadder ladder) {
-        return process.stopAsync(Objects.requireNonNull(ladder, "ladder"));
+        return process.stopAsync(Objects.requireNonNull(ladder, "ladder").withoutStdinGrace());
     }
 
-    /** Stops the process tree with {@link StopLadder#defaults()}. */
+    /** Stops the process tree with {@link StopLadder#defaults()} (without its stdin grace). */
     @Override
     public void close() {
-        process.close();
+        stop(StopLadder.defaults());
     }
 
     @Override

@@ -267,7 +267,7 @@ class RunOnceTest {
         assertThat(caller.isAlive()).isFalse();
         assertThat(thrown.get()).isInstanceOf(EventLineException.class);
         EventLineError error = ((EventLineException) thrown.get()).error();
-        assertThat(((EventLineError.Process) error).error()).isInstanceOf(ProcessBoundaryError.Io.class);
+        assertThat(((EventLineError.Process) error).error()).isInstanceOf(ProcessBoundaryError.Cancelled.class);
         assertThat(interrupted.get()).isTrue();
     }
 

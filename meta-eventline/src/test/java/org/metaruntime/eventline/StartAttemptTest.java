@@ -64,6 +64,17 @@ class StartAttemptTest {
     }
 
     @Test
+    void stoppingAKeptChildSkipsTheStdinGraceItsClosedStdinMakesPointless() {
+        // The child ignores the end of its stdin; with a stdin grace of a day the stop would outlive the test.
+        EventLineChild child = runner.startAttempt(fixtures.python("linger").build(), TIMEOUT);
+
+        StopReport report = child.stop(new StopLadder(Duration.ofDays(1), Duration.ofSeconds(20), Duration.ofSeconds(5)));
+
+        assertThat(report.stage()).isEqualTo(StopStage.EXITED_AFTER_SIGTERM);
+        assertThat(report.survivors()).isZero();
+    }
+
+    @Test
     void atMostTwoThreadsPerLiveChild() {
         List<EventLineChild> children = new ArrayList<>();
         try {

@@ -1,29 +1,18 @@
 package org.metaruntime.supervisor;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.metaruntime.supervisor.internal.ExitWatcher;
 import org.metaruntime.supervisor.internal.GuardedListener;
-import org.metaruntime.supervisor.internal.HostWatchdog;
-import org.metaruntime.supervisor.internal.LineFramer;
-import org.metaruntime.supervisor.internal.PipeReads;
+import org.metaruntime.supervisor.internal.ProcessLauncher;
 import org.metaruntime.supervisor.internal.ProcessThreads;
 import org.metaruntime.supervisor.internal.ProcessTree;
 import org.metaruntime.supervisor.internal.StderrDrainer;
 import org.metaruntime.supervisor.internal.StderrTail;
 import org.metaruntime.supervisor.internal.StdinWriter;
+import org.metaruntime.supervisor.internal.StdoutReader;
 import org.metaruntime.supervisor.internal.StopSequence;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * One live child process owned by the runtime. Thread-safe.
  *
  * <ul>
- *   <li><b>Spawn.</b> From the argv (no shell), in the spec's working directory, with the environment described
+ *   <li><b>Spawn.</b> From the argv (no shell), in the ProcessSpec's working directory, with the environment described
  *       in {@link ProcessSpec}; never with inherited stdio. The environment also carries
  *       {@value ProcessSpec#TOKEN_ENV}{@code =<unique token>}, which the child's descendants inherit.</li>
  *   <li><b>Stdout</b> is read on the thread {@code meta-<moduleId>-stdout}, framed on bytes into lines, decoded
@@ -52,7 +41,8 @@ import org.slf4j.LoggerFactory;
  *       {@link #exitFuture()} completes.</li>
  * </ul>
  * A live child occupies two threads (its stdout reader and stderr drainer) of a shared pool while its pipes are
- * open.
+ * open. The jobs are separate parts: spawning, reading stdout, draining stderr, writing stdin, watching the exit
+ * and the stop ladder; this class composes them for one child.
  *
  * <pre>{@code
  * ProcessSpec spec = ProcessSpec.builder("echo").command("python3", "echo.py").build();
@@ -65,13 +55,6 @@ import org.slf4j.LoggerFactory;
 public final class ModuleProcess implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ModuleProcess.class);
-    /** After the leftovers of an exited process were killed, how long its pipes get to close. */
-    private static final long PIPE_CLOSE_WAIT_MS = 1000;
-    /**
-     * How long the reader that saw the last end of file waits for the exit, and how long after the spawn
-     * {@link Process#onExit()} starts to watch it too.
-     */
-    private static final long EXIT_WATCH_MS = 100;
 
     private final ProcessSpec spec;
     private final Process process;
@@ -80,26 +63,23 @@ public final class ModuleProcess implements AutoCloseable {
     private final StdinWriter stdin;
     private final StderrTail stderrTail;
     private final StderrDrainer stderrDrainer;
-    private final CompletableFuture<Void> stdoutDone = new CompletableFuture<>();
-    private final CompletableFuture<Process> exited = new CompletableFuture<>();
+    private final StdoutReader stdoutReader;
+    private final ExitWatcher exitWatcher;
     private final CompletableFuture<ProcessExit> exitFuture = new CompletableFuture<>();
-    private final AtomicInteger openPipes = new AtomicInteger(2);
-    private final AtomicBoolean exitHandled = new AtomicBoolean();
-    private volatile ScheduledFuture<?> exitWatch;
-    private final AtomicBoolean exitDelivered = new AtomicBoolean();
     private final AtomicReference<CompletableFuture<StopReport>> stop = new AtomicReference<>();
-    private volatile boolean stopRequested;
 
-    private ModuleProcess(ProcessSpec spec, Process process, String token, ProcessTree.SpawnMark beforeSpawn,
-                          ProcessListener listener) {
+    private ModuleProcess(ProcessSpec spec, ProcessLauncher.Launched launched, ProcessListener listener) {
         this.spec = spec;
-        this.process = process;
+        this.process = launched.process();
         this.listener = new GuardedListener(spec.moduleId(), listener);
-        this.tree = new ProcessTree(process.toHandle(), token, beforeSpawn);
+        this.tree = new ProcessTree(process.toHandle(), launched.token(), launched.beforeSpawn());
         this.stdin = new StdinWriter(spec.moduleId(), process.getOutputStream(), ProcessThreads.stdinWriters(),
                 spec.stdinQueueBytes());
         this.stderrTail = new StderrTail(spec.stderrTailBytes());
         this.stderrDrainer = new StderrDrainer(spec.moduleId(), process.getErrorStream(), stderrTail);
+        this.stdoutReader = new StdoutReader(process.getInputStream(), spec.maxLineBytes(), this.listener);
+        this.exitWatcher = new ExitWatcher(spec.moduleId(), process, tree, spec.exitDrainTimeout(),
+                stdoutReader.done(), stderrDrainer.done(), stderrTail::text, this::deliverExit);
     }
 
     /**
@@ -112,111 +92,29 @@ public final class ModuleProcess implements AutoCloseable {
     public static ModuleProcess start(ProcessSpec spec, ProcessListener listener) {
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(listener, "listener");
-        Path workdir = spec.workdir();
-        if (workdir != null && !Files.isDirectory(workdir)) {
-            throw spawnFailed(spec, "working directory " + workdir + " is not a directory", null);
-        }
-        ProcessBuilder builder = new ProcessBuilder(spec.command())
-                .redirectInput(ProcessBuilder.Redirect.PIPE)
-                .redirectOutput(ProcessBuilder.Redirect.PIPE)
-                .redirectError(ProcessBuilder.Redirect.PIPE);
-        if (workdir != null) {
-            builder.directory(workdir.toFile());
-        }
-        String token = UUID.randomUUID().toString();
-        Map<String, String> env = builder.environment();
-        if (!spec.inheritEnv()) {
-            env.clear();
-            for (String name : spec.passThroughEnv()) {
-                String value = System.getenv(name);
-                if (value != null) {
-                    env.put(name, value);
-                }
-            }
-        }
-        env.putAll(spec.env());
-        env.put(ProcessSpec.TOKEN_ENV, token);
-        env.put(ProcessSpec.HOST_TOKEN_ENV, HostWatchdog.hostToken());
-        HostWatchdog.ensureStarted();
-        ProcessTree.SpawnMark beforeSpawn = ProcessTree.beforeSpawn();
-        Process process;
-        try {
-            process = builder.start();
-        } catch (IOException | RuntimeException e) {
-            throw spawnFailed(spec, e.getMessage(), e);
-        }
-        ModuleProcess started = new ModuleProcess(spec, process, token, beforeSpawn, listener);
+        ProcessLauncher.Launched launched = ProcessLauncher.launch(spec);
+        ModuleProcess started = new ModuleProcess(spec, launched, listener);
         try {
             started.begin();
         } catch (RuntimeException | OutOfMemoryError e) {
-            process.destroyForcibly();
-            throw spawnFailed(spec, "could not start its reader threads: " + e, e);
+            launched.process().destroyForcibly();
+            throw ProcessLauncher.spawnFailed(spec, "could not start its reader threads: " + e, e);
         }
-        LOG.debug("module '{}': started pid {}: {}", spec.moduleId(), process.pid(), spec.command());
+        LOG.debug("module '{}': started pid {}: {}", spec.moduleId(), started.pid(), spec.command());
         return started;
-    }
-
-    private static ProcessBoundaryException spawnFailed(ProcessSpec spec, String reason, Throwable cause) {
-        String where = spec.workdir() == null ? "" : " in " + spec.workdir();
-        return new ProcessBoundaryException(spec.moduleId(),
-                new ProcessBoundaryError.SpawnFailed("cannot start " + spec.command() + where + ": " + reason), cause);
     }
 
     private void begin() {
         String prefix = "meta-" + spec.moduleId() + "-";
         ProcessThreads.readers().execute(ProcessThreads.named(prefix + "stderr", () -> {
             stderrDrainer.run();
-            pipeClosed();
+            exitWatcher.pipeClosed();
         }));
         ProcessThreads.readers().execute(ProcessThreads.named(prefix + "stdout", () -> {
-            readStdout();
-            pipeClosed();
+            stdoutReader.run();
+            exitWatcher.pipeClosed();
         }));
-        // Process.onExit() runs its stage on a thread of the common pool, or on a new thread per exit where that
-        // pool has a single worker (two CPUs or fewer). A short-lived child has its exit handled by its last
-        // reader (pipeClosed) and never pays for it; onExit() watches only children that live longer, and those
-        // whose pipes outlive them (held by a descendant). The stage is handed to the runtime's timer.
-        exitWatch = ProcessThreads.timer().schedule(() -> {
-            if (!exitHandled.get()) {
-                process.onExit().whenCompleteAsync((p, error) -> handleExit(), ProcessThreads.timer());
-            }
-        }, EXIT_WATCH_MS, TimeUnit.MILLISECONDS);
-    }
-
-    /**
-     * On a reader thread, after its pipe reached end of file. A child usually closes its pipes by exiting, so
-     * the reader that saw the last end of file waits briefly (at most {@value #EXIT_WATCH_MS} ms) for the exit
-     * and handles it at once, on this thread, as a bare {@link Process#waitFor()} would see it; a child that
-     * lives on is left to {@link Process#onExit()}.
-     */
-    private void pipeClosed() {
-        if (openPipes.decrementAndGet() != 0) {
-            return;
-        }
-        try {
-            if (process.waitFor(EXIT_WATCH_MS, TimeUnit.MILLISECONDS)) {
-                handleExit();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** Once the process has exited, from whichever path sees it first; the other does nothing. */
-    private void handleExit() {
-        if (!exitHandled.compareAndSet(false, true)) {
-            return;
-        }
-        ScheduledFuture<?> watch = exitWatch;
-        if (watch != null) {
-            watch.cancel(false);
-        }
-        try {
-            onProcessExit();
-        } catch (RuntimeException e) {
-            LOG.error("module '{}': handling the exit of pid {} failed", moduleId(), pid(), e);
-            deliverExit(process.exitValue(), stopRequested);
-        }
+        exitWatcher.start();
     }
 
     /** The module this process belongs to. */
@@ -304,10 +202,8 @@ public final class ModuleProcess implements AutoCloseable {
         if (report == null) {
             CompletableFuture<StopReport> mine = new CompletableFuture<>();
             if (stop.compareAndSet(null, mine)) {
-                if (process.isAlive()) {
-                    stopRequested = true;
-                }
-                StopSequence.start(moduleId(), process, tree, stdin::close, exited, ladder, mine);
+                exitWatcher.stopStarted();
+                StopSequence.start(moduleId(), process, tree, stdin::close, exitWatcher.exited(), ladder, mine);
             }
             report = stop.get();
         }
@@ -325,100 +221,8 @@ public final class ModuleProcess implements AutoCloseable {
         return "ModuleProcess[" + moduleId() + ", pid " + pid() + (isAlive() ? ", alive]" : ", exited]");
     }
 
-    private void readStdout() {
-        LineFramer framer = new LineFramer(spec.maxLineBytes(), new LineFramer.Sink() {
-            @Override
-            public void line(String line) {
-                listener.onLine(line);
-            }
-
-            @Override
-            public void tooLong(int limit) {
-                listener.onLineTooLong(limit);
-            }
-
-            @Override
-            public void skipped(long length, byte[] head) {
-                listener.onOversizedLine(new OversizedLine(spec.maxLineBytes(), length,
-                        new String(head, StandardCharsets.UTF_8)));
-            }
-        });
-        try (InputStream in = process.getInputStream()) {
-            PipeReads.readToEnd(in, (bytes, count) -> framer.feed(bytes, 0, count));
-            framer.finish();
-        } catch (IOException e) {
-            listener.onStdoutError(e);
-        } finally {
-            listener.onStdoutClosed();
-            stdoutDone.complete(null);
-        }
-    }
-
-    /**
-     * Once the process has exited: wait for the pipes to close (at most the drain timeout), then reclaim what is
-     * left of the tree, then deliver the exit once the pipes are closed (or a second later). Whatever ends the
-     * wait runs the rest at once: the thread that saw the exit when the pipes are already closed (the usual
-     * case), the timer when the drain times out, else the reader thread that saw the last end of file.
-     */
-    private void onProcessExit() {
-        long exitSeen = System.nanoTime();
-        exited.complete(process);
-        int exitCode = process.exitValue();
-        boolean requested = stopRequested;
-        CompletableFuture<Void> pipesClosed = CompletableFuture.allOf(stdoutDone, stderrDrainer.done());
-        CompletableFuture<Void> drained = new CompletableFuture<>();
-        if (!pipesClosed.isDone()) {
-            ScheduledFuture<?> drainTimeout = ProcessThreads.timer().schedule(() -> drained.complete(null),
-                    spec.exitDrainTimeout().toNanos(), TimeUnit.NANOSECONDS);
-            drained.thenRun(() -> drainTimeout.cancel(false));
-        }
-        pipesClosed.thenRun(() -> drained.complete(null));
-        drained.thenRun(() -> {
-            reclaimLeftovers(exitSeen, pipesClosed.isDone());
-            pipesClosed.thenRun(() -> deliverExit(exitCode, requested));
-            if (!pipesClosed.isDone()) {
-                ProcessThreads.timer().schedule(() -> {
-                    if (!pipesClosed.isDone()) {
-                        // A fresh look: a process forked just before the exit may have been missed.
-                        reclaimLeftovers(System.nanoTime(), false);
-                        LOG.warn("module '{}': stdout or stderr of pid {} is still open {} ms after its exit",
-                                moduleId(), pid(), spec.exitDrainTimeout().toMillis() + PIPE_CLOSE_WAIT_MS);
-                    }
-                    deliverExit(exitCode, requested);
-                }, PIPE_CLOSE_WAIT_MS, TimeUnit.MILLISECONDS);
-            }
-        });
-    }
-
-    /**
-     * Kills the processes the exited child left behind (descendants, re-parented or not), unless a stop is
-     * running, whose ladder owns the tree. They may hold the pipes (and keep a reader thread and end of file
-     * waiting), and even if they do not, nothing else would ever stop them once their parent is gone. Note that
-     * end of file alone does not prove they let go: the JVM closes its end of a pipe when the child exits.
-     */
-    private void reclaimLeftovers(long exitSeenNanos, boolean pipesClosed) {
-        if (stop.get() != null) {
-            return;
-        }
-        try {
-            List<ProcessHandle> leftovers = tree.aliveAfterExit(exitSeenNanos);
-            if (!leftovers.isEmpty()) {
-                LOG.warn("module '{}': pid {} exited and left {} process(es) of its tree alive{}; killing them",
-                        moduleId(), pid(), leftovers.size(), pipesClosed ? "" : " (its stdout or stderr still open)");
-                leftovers.forEach(ProcessHandle::destroyForcibly);
-            }
-        } catch (RuntimeException e) {
-            LOG.error("module '{}': could not reclaim the tree of pid {}", moduleId(), pid(), e);
-        }
-    }
-
-    private void deliverExit(int exitCode, boolean requested) {
-        if (!exitDelivered.compareAndSet(false, true)) {
-            return;
-        }
-        ProcessExit exit = new ProcessExit(moduleId(), pid(), exitCode, stderrTail.text(), requested);
-        LOG.debug("module '{}': pid {} exited with code {}", moduleId(), pid(), exitCode);
-        // Separately, so that neither a slow listener nor a slow dependent stage holds up the other.
+    /** Tells the listener and the exit future, separately, so that neither holds up the other. */
+    private void deliverExit(ProcessExit exit) {
         ProcessThreads.callbacks().execute(() -> listener.onExit(exit));
         ProcessThreads.callbacks().execute(() -> exitFuture.complete(exit));
     }

@@ -15,13 +15,14 @@ import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 import java.util.function.Function;
 import org.metaruntime.supervisor.internal.Backoff;
+import org.metaruntime.supervisor.internal.HealthMachine;
 import org.metaruntime.supervisor.internal.Notifications;
 import org.metaruntime.supervisor.internal.RestartWindow;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Supervises one module after startup (module-system spec, section 7, "After startup"): it holds the module's
+ * Supervises one module after startup: it holds the module's
  * current child, turns a reported failure into health transitions and, when the module is restartable, restarts it
  * with exponential backoff, jitter and a cap, within a restart intensity.
  *
@@ -72,12 +73,10 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
     private final DoubleSupplier jitterSource;
     private final Executor attemptExecutor;
     private final List<SupervisionListener<? super C>> listeners;
-    private final Notifications notifications;
+    private final HealthMachine machine;
 
     private final Object lock = new Object();
     private final RestartWindow window;
-    private ModuleHealthState state;
-    private int attempt;
     private int restarts;
     private ChildFailure lastFailure;
     private C current;
@@ -98,11 +97,9 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
         this.jitterSource = builder.jitterSource;
         this.attemptExecutor = builder.attemptExecutor != null ? builder.attemptExecutor : this::runOnNewThread;
         this.listeners = List.copyOf(builder.listeners);
-        this.notifications = new Notifications(moduleId);
+        this.machine = new HealthMachine(moduleId, clock, this::tellTransition, state, attempt);
         this.window = new RestartWindow(options.maxRestarts(), options.restartWindow());
-        this.state = state;
         this.current = child;
-        this.attempt = attempt;
         this.lastFailure = failure;
     }
 
@@ -134,12 +131,11 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
                 LOG.debug("module '{}': ignored a failure of a child that is not current: {}", moduleId, failure.reason());
                 return false;
             }
-            LOG.warn("module '{}': child failed at attempt {}: {}", moduleId, attempt, failure.reason());
+            LOG.warn("module '{}': child failed at attempt {}: {}", moduleId, machine.attempt(), failure.reason());
             current = null;
-            attempt += 1;
-            fail(failure);
+            fail(failure, machine.attempt() + 1);
         }
-        notifications.drain();
+        machine.deliver();
         stop(child);
         return true;
     }
@@ -159,6 +155,7 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
             if (closed) {
                 throw new IllegalStateException("module '" + moduleId + "': the supervisor is closed");
             }
+            ModuleHealthState state = machine.state();
             if (state == ModuleHealthState.RESTARTING) {
                 throw new IllegalStateException("module '" + moduleId + "' cannot be restarted by hand while "
                         + state.jsonName());
@@ -168,15 +165,13 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
             old = current;
             current = null;
             restarts += 1;
-            record(ModuleHealthState.RESTARTING);
+            machine.move(ModuleHealthState.RESTARTING, machine.attempt());
             restartGeneration = ++generation;
         }
-        notifications.drain();
+        machine.deliver();
         stop(old);
         runAttempt(restartGeneration);
-        synchronized (lock) {
-            return state;
-        }
+        return machine.state();
     }
 
     /**
@@ -215,16 +210,12 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
 
     /** The current health state. */
     public ModuleHealthState state() {
-        synchronized (lock) {
-            return state;
-        }
+        return machine.state();
     }
 
     /** The attempt number of the last transition. */
     public int attempt() {
-        synchronized (lock) {
-            return attempt;
-        }
+        return machine.attempt();
     }
 
     /** Restarts made after startup, automatic and manual. */
@@ -251,7 +242,7 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
     /** Whether calls may go to the module: it is healthy and supervised. Calls made otherwise should fail fast. */
     public boolean acceptsCalls() {
         synchronized (lock) {
-            return !closed && state == ModuleHealthState.HEALTHY;
+            return !closed && machine.state() == ModuleHealthState.HEALTHY;
         }
     }
 
@@ -278,8 +269,8 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
         ChildFailure failure;
         C child;
         synchronized (lock) {
-            reportedState = state;
-            reportedAttempt = attempt;
+            reportedState = machine.state();
+            reportedAttempt = machine.attempt();
             reportedRestarts = restarts;
             failure = lastFailure;
             child = current;
@@ -293,7 +284,8 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
     @Override
     public String toString() {
         synchronized (lock) {
-            return "ModuleSupervisor[" + moduleId + ", " + state.jsonName() + ", attempt " + attempt + ", restarts "
+            return "ModuleSupervisor[" + moduleId + ", " + machine.state().jsonName() + ", attempt " + machine.attempt()
+                    + ", restarts "
                     + restarts + (closed ? ", closed" : "") + "]";
         }
     }
@@ -302,12 +294,13 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
     private void runAttempt(long restartGeneration) {
         int n;
         synchronized (lock) {
-            if (closed || restartGeneration != generation || state != ModuleHealthState.RESTARTING || attemptInFlight) {
+            if (closed || restartGeneration != generation || machine.state() != ModuleHealthState.RESTARTING
+                    || attemptInFlight) {
                 return;
             }
             pending = null;
             attemptInFlight = true;
-            n = attempt + 1;
+            n = machine.attempt() + 1;
         }
         C child = null;
         Exception failure = null;
@@ -328,22 +321,21 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
             if (closed) {
                 toStop = child;
             } else {
-                attempt = n;
                 if (failure == null) {
                     LOG.info("module '{}': restarted, healthy at attempt {}", moduleId, n);
                     current = child;
-                    record(ModuleHealthState.HEALTHY);
+                    machine.move(ModuleHealthState.HEALTHY, n);
                     C adopted = child;
                     for (SupervisionListener<? super C> listener : listeners) {
-                        notifications.enqueue("onAdopted listener", () -> listener.onAdopted(adopted, n));
+                        machine.later("onAdopted listener", () -> listener.onAdopted(adopted, n));
                     }
                 } else {
                     LOG.warn("module '{}': restart attempt {} failed: {}", moduleId, n, failure.toString());
-                    fail(ChildFailure.of(failure));
+                    fail(ChildFailure.of(failure), n);
                 }
             }
         }
-        notifications.drain();
+        machine.deliver();
         stop(toStop);
     }
 
@@ -363,12 +355,12 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
         thread.start();
     }
 
-    /** Records the failure at the current attempt and applies the restart rule. Holds the lock. */
-    private void fail(ChildFailure failure) {
+    /** Records the failure at attempt {@code n} and applies the restart rule. Holds the lock. */
+    private void fail(ChildFailure failure, int n) {
         lastFailure = failure;
-        record(ModuleHealthState.FAILED);
+        machine.move(ModuleHealthState.FAILED, n);
         for (SupervisionListener<? super C> listener : listeners) {
-            notifications.enqueue("onFailure listener", () -> listener.onFailure(moduleId, failure));
+            machine.later("onFailure listener", () -> listener.onFailure(moduleId, failure));
         }
         if (!restartable) {
             return;
@@ -378,14 +370,14 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
         if (!window.tryRecord(now)) {
             LOG.warn("module '{}' stopped: more than {} restarts in {}", moduleId, options.maxRestarts(),
                     options.restartWindow());
-            record(ModuleHealthState.STOPPED);
+            machine.move(ModuleHealthState.STOPPED, n);
             for (SupervisionListener<? super C> listener : listeners) {
-                notifications.enqueue("onStopped listener", () -> listener.onStopped(moduleId, failure));
+                machine.later("onStopped listener", () -> listener.onStopped(moduleId, failure));
             }
             return;
         }
         restarts += 1;
-        record(ModuleHealthState.RESTARTING);
+        machine.move(ModuleHealthState.RESTARTING, n);
         Duration delay = Backoff.delay(options, previousRestarts, jitterSource.getAsDouble());
         long restartGeneration = ++generation;
         LOG.info("module '{}': restart {} in {} ms", moduleId, restarts, delay.toMillis());
@@ -396,13 +388,10 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
         }
     }
 
-    /** Records {@code (state → to, attempt)} after checking it against the table. Holds the lock. */
-    private void record(ModuleHealthState to) {
-        ModuleHealthTransition transition =
-                HealthTransitions.requireLegal(new ModuleHealthTransition(moduleId, state, to, attempt, clock.millis()));
-        state = to;
+    /** Tells each listener a transition the machine made, each guarded on its own. */
+    private void tellTransition(ModuleHealthTransition transition) {
         for (SupervisionListener<? super C> listener : listeners) {
-            notifications.enqueue("onTransition listener", () -> listener.onTransition(transition));
+            Notifications.deliver(moduleId, "onTransition listener", () -> listener.onTransition(transition));
         }
     }
 
@@ -504,9 +493,9 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
             }
             ModuleSupervisor<C> supervisor = new ModuleSupervisor<>(this, ModuleHealthState.HEALTHY, child, attempt, null);
             for (SupervisionListener<? super C> listener : supervisor.listeners) {
-                supervisor.notifications.enqueue("onAdopted listener", () -> listener.onAdopted(child, attempt));
+                supervisor.machine.later("onAdopted listener", () -> listener.onAdopted(child, attempt));
             }
-            supervisor.notifications.drain();
+            supervisor.machine.deliver();
             return supervisor;
         }
 

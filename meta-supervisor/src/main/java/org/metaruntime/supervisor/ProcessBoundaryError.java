@@ -52,7 +52,10 @@ public sealed interface ProcessBoundaryError {
         }
     }
 
-    /** The expected output did not arrive within {@code timeoutMs}; the process tree was killed. */
+    /**
+     * The expected output did not arrive within {@code timeoutMs} (0 for a timeout under a millisecond); the
+     * process tree was killed.
+     */
     record Timeout(long timeoutMs) implements ProcessBoundaryError {
         /** This error's {@link #code()}. */
         public static final String CODE = "process.timeout";
@@ -64,7 +67,8 @@ public sealed interface ProcessBoundaryError {
 
         @Override
         public String message() {
-            return "the process did not answer within " + timeoutMs + " ms";
+            return timeoutMs == 0 ? "the process did not answer within its timeout (under 1 ms)"
+                    : "the process did not answer within " + timeoutMs + " ms";
         }
     }
 

@@ -41,7 +41,7 @@ import java.util.Set;
  *                        not read them yet (default 16 MiB); a send beyond it fails at once
  * @param exitDrainTimeout how long after the process exited the runtime waits for its stdout and stderr to
  *                        reach end of file before it kills what is left of its tree (default 500 ms; zero: at
- *                        once)
+ *                        once; longer than {@link Deadline#MAX_TIMEOUT}: clamped to it)
  */
 public record ProcessSpec(String moduleId, List<String> command, Path workdir, Map<String, String> env,
                           boolean inheritEnv, Set<String> passThroughEnv, int maxLineBytes, int stderrTailBytes,
@@ -99,6 +99,7 @@ public record ProcessSpec(String moduleId, List<String> command, Path workdir, M
         if (exitDrainTimeout.isNegative()) {
             throw new IllegalArgumentException("exitDrainTimeout must not be negative, got " + exitDrainTimeout);
         }
+        exitDrainTimeout = Deadline.clamp(exitDrainTimeout);
     }
 
     private static void requireVariableName(String name, String field) {

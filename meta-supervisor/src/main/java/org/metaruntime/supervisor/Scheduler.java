@@ -2,6 +2,7 @@ package org.metaruntime.supervisor;
 
 import java.time.Duration;
 import org.metaruntime.supervisor.internal.DaemonScheduler;
+import org.metaruntime.supervisor.internal.SharedTimerScheduler;
 
 /**
  * Runs a task after a delay: the module supervisor schedules restarts with it. Inject a manual implementation in
@@ -34,6 +35,16 @@ public interface Scheduler extends AutoCloseable {
     /** A new scheduler on one daemon thread named {@code meta-supervisor-scheduler}; close it when done. */
     static Scheduler daemon() {
         return new DaemonScheduler();
+    }
+
+    /**
+     * The scheduler of the process layer: its shared timer thread {@code meta-supervisor-timer}, which exists only
+     * while tasks are pending (it ends a few seconds after the last), so it never needs closing and
+     * {@link #close()} does nothing. Its tasks must be short and must never block: they share the thread with
+     * every child's stop ladder.
+     */
+    static Scheduler shared() {
+        return SharedTimerScheduler.INSTANCE;
     }
 
     /** A scheduled task that can still be cancelled. */

@@ -6,12 +6,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
-import org.metaruntime.supervisor.internal.Notifications;
+import org.metaruntime.supervisor.internal.HealthMachine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The startup state machine of one module (module-system spec, section 7), generic over what a child is.
+ * The startup state machine of one module, generic over what a child is. It drives the module's health
+ * through the same engine as {@link ModuleSupervisor} (one atomic step per transition, checked against
+ * {@link HealthTransitions}, stamped with the clock, listeners told after it).
  *
  * <ol>
  *   <li>Record {@code (null → Starting, 0)}; {@code n = 0}, {@code prev = Starting}.</li>
@@ -95,11 +97,9 @@ public final class StartupProcedure {
         private final StartupPolicy policy;
         private final StartAttempt<? extends C> attempt;
         private final Consumer<? super C> stopChild;
-        private final Consumer<? super ModuleHealthTransition> sink;
         private final Sleeper sleeper;
-        private final Clock clock;
+        private final HealthMachine machine;
         private final List<ModuleHealthTransition> transitions = new ArrayList<>();
-        private ModuleHealthState state;
         private int n;
         private Exception lastFailure;
 
@@ -109,9 +109,8 @@ public final class StartupProcedure {
             this.policy = policy;
             this.attempt = attempt;
             this.stopChild = stopChild;
-            this.sink = sink;
             this.sleeper = sleeper;
-            this.clock = clock;
+            this.machine = new HealthMachine(moduleId, clock, sink);
         }
 
         StartupOutcome<C> execute() {
@@ -135,7 +134,8 @@ public final class StartupProcedure {
                     record(ModuleHealthState.FAILED);
                     if (!policy.retriesAfterFailure(n)) {
                         record(ModuleHealthState.STOPPED);
-                        LOG.warn("module '{}' stopped after {} start attempt(s): {}", moduleId, n, failure.getMessage());
+                        // The caller reports the outcome (with the failure and its stderr tail) once.
+                        LOG.debug("module '{}' stopped after {} start attempt(s)", moduleId, n);
                         return outcome(null, false);
                     }
                     record(ModuleHealthState.RESTARTING);
@@ -191,15 +191,12 @@ public final class StartupProcedure {
         }
 
         private void record(ModuleHealthState to) {
-            ModuleHealthTransition transition =
-                    HealthTransitions.requireLegal(new ModuleHealthTransition(moduleId, state, to, n, clock.millis()));
-            state = to;
-            transitions.add(transition);
-            Notifications.deliver(moduleId, "transition sink", () -> sink.accept(transition));
+            transitions.add(machine.move(to, n));
+            machine.deliver();
         }
 
         private StartupOutcome<C> outcome(C child, boolean interrupted) {
-            return new StartupOutcome<>(moduleId, state, child, n, lastFailure, interrupted, transitions);
+            return new StartupOutcome<>(moduleId, machine.state(), child, n, lastFailure, interrupted, transitions);
         }
     }
 }

@@ -8,7 +8,8 @@ import java.util.Objects;
  * process and each descendant, wait {@code termGrace}; SIGKILL whatever is still alive, wait {@code killWait}.
  * Each wait ends early when there is nothing left to wait for. A zero grace skips the wait (the next step
  * follows at once); a zero {@code killWait} reports processes that were just sent SIGKILL as survivors if
- * they have not vanished yet. Immutable.
+ * they have not vanished yet. A grace longer than {@link Deadline#MAX_TIMEOUT} (100 years) is clamped to it.
+ * Immutable.
  *
  * <pre>{@code
  * process.stop(new StopLadder(Duration.ofSeconds(1), Duration.ofSeconds(3), Duration.ofSeconds(1)));
@@ -20,17 +21,24 @@ public record StopLadder(Duration stdinGrace, Duration termGrace, Duration killW
             Duration.ofSeconds(2));
     private static final StopLadder IMMEDIATE = new StopLadder(Duration.ZERO, Duration.ZERO, Duration.ZERO);
 
+    /** Validates the graces and clamps each to {@link Deadline#MAX_TIMEOUT}. */
     public StopLadder {
-        requireNonNegative(stdinGrace, "stdinGrace");
-        requireNonNegative(termGrace, "termGrace");
-        requireNonNegative(killWait, "killWait");
+        stdinGrace = Deadline.clamp(requireNonNegative(stdinGrace, "stdinGrace"));
+        termGrace = Deadline.clamp(requireNonNegative(termGrace, "termGrace"));
+        killWait = Deadline.clamp(requireNonNegative(killWait, "killWait"));
     }
 
-    private static void requireNonNegative(Duration d, String name) {
+    /** This ladder without its stdin grace: for a child whose stdin was closed long ago. */
+    public StopLadder withoutStdinGrace() {
+        return stdinGrace.isZero() ? this : new StopLadder(Duration.ZERO, termGrace, killWait);
+    }
+
+    private static Duration requireNonNegative(Duration d, String name) {
         Objects.requireNonNull(d, name);
         if (d.isNegative()) {
             throw new IllegalArgumentException(name + " must not be negative, got " + d);
         }
+        return d;
     }
 
     /** 2 s / 2 s / 2 s. */

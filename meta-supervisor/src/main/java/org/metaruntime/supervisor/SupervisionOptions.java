@@ -14,7 +14,7 @@ import java.util.Objects;
  * <table>
  *   <caption>Options and defaults</caption>
  *   <tr><th>option</th><th>default</th><th>meaning of zero</th></tr>
- *   <tr><td>{@code initialBackoff}</td><td>100 ms</td><td>restart at once</td></tr>
+ *   <tr><td>{@code initialBackoff}</td><td>500 ms</td><td>restart at once</td></tr>
  *   <tr><td>{@code multiplier}</td><td>2.0</td><td>(must be {@code >= 1})</td></tr>
  *   <tr><td>{@code maxBackoff}</td><td>30 s</td><td>every restart at once (must be {@code >= initialBackoff})</td></tr>
  *   <tr><td>{@code jitter}</td><td>0.2</td><td>no jitter (must be in {@code [0, 1]})</td></tr>
@@ -68,7 +68,7 @@ public record SupervisionOptions(Duration initialBackoff, double multiplier, Dur
         }
     }
 
-    /** The defaults: 100 ms, 2.0, 30 s, 0.2, 5 restarts in 60 s. */
+    /** The defaults: 500 ms, 2.0, 30 s, 0.2, 5 restarts in 60 s (the runtime's defaults too). */
     public static SupervisionOptions defaults() {
         return DEFAULTS;
     }
@@ -91,7 +91,7 @@ public record SupervisionOptions(Duration initialBackoff, double multiplier, Dur
 
     /** Builds {@link SupervisionOptions}; not thread-safe. Values are validated by {@link #build()}. */
     public static final class Builder {
-        private Duration initialBackoff = Duration.ofMillis(100);
+        private Duration initialBackoff = Duration.ofMillis(500);
         private double multiplier = 2.0;
         private Duration maxBackoff = Duration.ofSeconds(30);
         private double jitter = 0.2;
@@ -101,7 +101,7 @@ public record SupervisionOptions(Duration initialBackoff, double multiplier, Dur
         private Builder() {
         }
 
-        /** The delay before the first restart in a window (default 100 ms). */
+        /** The delay before the first restart in a window (default 500 ms). */
         public Builder initialBackoff(Duration initialBackoff) {
             this.initialBackoff = Objects.requireNonNull(initialBackoff, "initialBackoff");
             return this;

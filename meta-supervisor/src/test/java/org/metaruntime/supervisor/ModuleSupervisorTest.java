@@ -577,7 +577,7 @@ class ModuleSupervisorTest {
     @Test
     void optionsAreValidatedAndDefaultsAreDocumented() {
         SupervisionOptions defaults = SupervisionOptions.defaults();
-        assertThat(defaults).isEqualTo(new SupervisionOptions(Duration.ofMillis(100), 2.0, Duration.ofSeconds(30),
+        assertThat(defaults).isEqualTo(new SupervisionOptions(Duration.ofMillis(500), 2.0, Duration.ofSeconds(30),
                 0.2, 5, Duration.ofSeconds(60)));
         assertThat(defaults.toBuilder().build()).isEqualTo(defaults);
         assertThatThrownBy(() -> SupervisionOptions.builder().multiplier(0.5).build())

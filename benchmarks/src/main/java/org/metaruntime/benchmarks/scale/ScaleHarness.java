@@ -163,7 +163,7 @@ public final class ScaleHarness {
         double mcpShare = Double.parseDouble(args.getOrDefault("mcp-share", "0.5"));
         int calls = intArg("calls", 20_000);
         int threads = intArg("threads", 16);
-        int parallelism = intArg("parallelism", RuntimeOptions.defaults().startupParallelism());
+        int parallelism = intArg("parallelism", RuntimeOptions.defaults().startup().parallelism());
         MetaConfig config = config(modules, mcpShare);
 
         warmUp(options(parallelism).build());

@@ -1,8 +1,5 @@
 package org.metaruntime.core.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
@@ -12,7 +9,7 @@ import org.metaruntime.supervisor.StopLadder;
 
 /**
  * A module's kept child after a successful start: an event-line process that wrote its first event, or an open MCP
- * connection. Real children are processes; fake children live in the JVM. Thread-safe.
+ * connection ({@link McpChild}). Real children are processes; in-process children live in the JVM. Thread-safe.
  */
 public interface ModuleChild {
 
@@ -24,15 +21,6 @@ public interface ModuleChild {
 
     /** The event-line child's first event; empty for MCP. */
     Optional<EventEnvelope<UnifiedEvent>> firstEvent();
-
-    /** The MCP child's tools in server order; empty for event-line. */
-    List<String> tools();
-
-    /**
-     * A tool call on this open MCP connection. Completes with the payload, or exceptionally with a
-     * {@link BoundaryFailure}.
-     */
-    CompletableFuture<JsonNode> call(String tool, JsonNode arguments, Duration timeout);
 
     /** Completes once the child has ended, for whatever reason. */
     CompletableFuture<ChildExit> exit();

@@ -3,35 +3,65 @@ package org.metaruntime.core.internal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
-import org.metaruntime.core.ModuleBoundaryKind;
 import org.metaruntime.core.ModuleConfig;
+import org.metaruntime.core.StartMode;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.UnifiedEvent;
 import org.metaruntime.supervisor.ModuleHealthTransition;
 import org.metaruntime.supervisor.ModuleSupervisor;
 
 /**
- * The runtime's state for one configured module: its boundary, its supervisor once started, and whether it is
- * loaded. While its startup block is being recorded, its transitions and events are buffered so that each module's
- * block lands whole, in discovery order. Thread-safe.
+ * The runtime's state for one configured module: its router, and its {@link Membership} — the one record that says
+ * whether the module is loaded, its supervisor and, when its startup failed, why. While its startup block is being
+ * recorded, its transitions and events are buffered so that each module's block lands whole, in discovery order.
+ * Thread-safe.
  */
 public final class ModuleSlot {
 
+    /** Where a module is in its life in the runtime. */
+    public enum Phase {
+        /** Configured; never started. */
+        CONFIGURED,
+        /** Its startup procedure is running. */
+        STARTING,
+        /** Its startup succeeded: it takes calls while its supervisor accepts them. */
+        LOADED,
+        /** A lazy module with no child now: loaded; its next call starts it. */
+        IDLE,
+        /** Its startup ended {@code Stopped}. */
+        START_FAILED,
+        /** The runtime shut down. */
+        SHUT_DOWN
+    }
+
+    /**
+     * The module's membership, replaced whole on every change.
+     *
+     * @param phase          where the module is
+     * @param supervisor     its supervisor once a startup ran, else null
+     * @param startupFailure the last startup's failure when {@code phase} is {@code START_FAILED}, else null
+     */
+    public record Membership(Phase phase, ModuleSupervisor<ModuleChild> supervisor, Exception startupFailure) {
+        public Membership {
+            Objects.requireNonNull(phase, "phase");
+        }
+    }
+
     private final ModuleConfig module;
-    private final ModuleBoundaryKind kind;
-    private final ModuleBoundary boundary;
+    private final ModuleRouter router;
     private final Object lifecycle = new Object();
-    private volatile ModuleSupervisor<ModuleChild> supervisor;
-    private volatile boolean loaded;
+    private final AtomicReference<Membership> membership =
+            new AtomicReference<>(new Membership(Phase.CONFIGURED, null, null));
     private volatile EventEnvelope<UnifiedEvent> readyEvent;
     private List<ModuleHealthTransition> bufferedTransitions;
     private List<EventEnvelope<UnifiedEvent>> bufferedEvents;
 
-    public ModuleSlot(ModuleConfig module, ModuleBoundaryKind kind, ModuleBoundary boundary) {
+    public ModuleSlot(ModuleConfig module, ModuleRouter router) {
         this.module = Objects.requireNonNull(module, "module");
-        this.kind = Objects.requireNonNull(kind, "kind");
-        this.boundary = Objects.requireNonNull(boundary, "boundary");
+        this.router = Objects.requireNonNull(router, "router");
     }
 
     public String id() {
@@ -42,12 +72,8 @@ public final class ModuleSlot {
         return module;
     }
 
-    public ModuleBoundaryKind kind() {
-        return kind;
-    }
-
-    public ModuleBoundary boundary() {
-        return boundary;
+    public ModuleRouter router() {
+        return router;
     }
 
     /** Held while the module is started, respawned or stopped, so those never overlap. */
@@ -55,20 +81,48 @@ public final class ModuleSlot {
         return lifecycle;
     }
 
-    public ModuleSupervisor<ModuleChild> supervisor() {
-        return supervisor;
+    public Membership membership() {
+        return membership.get();
     }
 
-    public void supervisor(ModuleSupervisor<ModuleChild> supervisor) {
-        this.supervisor = supervisor;
-    }
-
+    /** Loaded: started, or lazy (idle, or being started by a call). */
     public boolean loaded() {
-        return loaded;
+        Phase phase = membership.get().phase();
+        return phase == Phase.LOADED || phase == Phase.IDLE
+                || phase == Phase.STARTING && module.startMode() == StartMode.LAZY;
     }
 
-    public void loaded(boolean loaded) {
-        this.loaded = loaded;
+    /** A lazy module is loaded without a child; returns the supervisor it had, if any. */
+    public ModuleSupervisor<ModuleChild> idle() {
+        return membership.getAndUpdate(m -> m.phase() == Phase.SHUT_DOWN ? m : new Membership(Phase.IDLE, null, null))
+                .supervisor();
+    }
+
+    /** The supervisor of the last startup, if any. */
+    public Optional<ModuleSupervisor<ModuleChild>> supervisor() {
+        return Optional.ofNullable(membership.get().supervisor());
+    }
+
+    /** The module's startup is running (its old supervisor, if any, is already closed). */
+    public void starting() {
+        membership.updateAndGet(m -> m.phase() == Phase.SHUT_DOWN ? m : new Membership(Phase.STARTING, null, null));
+    }
+
+    /** A child was adopted by {@code supervisor}: the module is loaded. */
+    public void loaded(ModuleSupervisor<ModuleChild> supervisor) {
+        Objects.requireNonNull(supervisor, "supervisor");
+        membership.updateAndGet(m -> m.phase() == Phase.SHUT_DOWN ? m : new Membership(Phase.LOADED, supervisor, null));
+    }
+
+    /** The startup ended {@code Stopped}; the supervisor stays for reports and manual restarts. */
+    public void startFailed(ModuleSupervisor<ModuleChild> supervisor, Exception failure) {
+        membership.updateAndGet(m -> m.phase() == Phase.LOADED || m.phase() == Phase.SHUT_DOWN ? m
+                : new Membership(Phase.START_FAILED, supervisor, failure));
+    }
+
+    /** The runtime shut down; returns the membership before. */
+    public Membership shutDown() {
+        return membership.getAndUpdate(m -> new Membership(Phase.SHUT_DOWN, m.supervisor(), null));
     }
 
     /** The event of the module's last successful start: its first event, or its {@code mcp.ready}. */

@@ -8,10 +8,15 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import org.metaruntime.core.ModuleBoundaryKind;
 import org.metaruntime.core.ModuleConfig;
 import org.metaruntime.core.PreSpawnData;
+import org.metaruntime.core.ProgressUpdate;
+import org.metaruntime.core.ProcessOptions;
 import org.metaruntime.core.RuntimeBoundaryError;
+import org.metaruntime.core.RuntimeFromConfigError;
+import org.metaruntime.core.RuntimeFromConfigException;
 import org.metaruntime.core.RuntimeOptions;
 import org.metaruntime.eventline.EventLineChild;
 import org.metaruntime.eventline.EventLineError;
@@ -22,7 +27,9 @@ import org.metaruntime.events.NormalizationException;
 import org.metaruntime.events.UnifiedEvent;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
+import org.metaruntime.mcp.McpCallOptions;
 import org.metaruntime.mcp.McpClientOptions;
+import org.metaruntime.mcp.McpToolCall;
 import org.metaruntime.mcp.McpConnection;
 import org.metaruntime.mcp.McpPerCall;
 import org.metaruntime.mcp.McpProbe;
@@ -50,13 +57,15 @@ public final class ProcessBoundaries {
 
     /** The process spec of {@code module}: its argv and workdir, the merged environment, the runtime's limits. */
     public static ProcessSpec spec(ModuleConfig module, Optional<PreSpawnData> preSpawn, RuntimeOptions options) {
+        ProcessOptions process = options.process();
         ProcessSpec.Builder spec = ProcessSpec.builder(module.id())
                 .command(module.command())
                 .env(Environments.overlay(module, preSpawn))
-                .inheritEnv(options.inheritEnv())
-                .passThroughEnv(options.passThroughEnv())
-                .maxLineBytes(options.maxLineBytes())
-                .stderrTailBytes(options.stderrTailBytes());
+                .inheritEnv(process.inheritEnv())
+                .passThroughEnv(process.passThroughEnv())
+                .maxLineBytes(process.maxLineBytes())
+                .stderrTailBytes(process.stderrTailBytes())
+                .stdinQueueBytes(process.stdinQueueBytes());
         if (module.workdir() != null) {
             spec.workdir(module.workdir());
         }
@@ -65,16 +74,58 @@ public final class ProcessBoundaries {
 
     /** The real boundary of {@code module} for the selected {@code kind}; nothing is spawned yet. */
     public static ModuleBoundary create(ModuleConfig module, Optional<PreSpawnData> preSpawn, ModuleBoundaryKind kind,
-                                        RuntimeOptions options, StopLadder graces) {
+                                        RuntimeOptions options) {
         ProcessSpec spec = spec(module, preSpawn, options);
         if (kind == ModuleBoundaryKind.MCP) {
-            McpClientOptions mcp = McpClientOptions.builder()
+            McpClientOptions mcp = options.mcp().toBuilder()
                     .maxInFlight(options.maxInFlightCallsFor(module))
-                    .stopLadder(graces)
+                    .stopLadder(options.stopLadderFor(module))
                     .build();
             return new Mcp(spec, mcp);
         }
-        return new EventLine(spec, EventLineRunner.create(), options.eventLineExitGrace().orElse(null));
+        return new EventLine(spec, EventLineRunner.create(), options.eventLine().exitGrace().orElse(null));
+    }
+
+    /**
+     * Runs {@code module} once on the event-line path with its pre-spawn environment and the default options.
+     *
+     * @throws RuntimeFromConfigException {@code Runtime(<boundary error>)}
+     */
+    public static EventEnvelope<UnifiedEvent> runOnce(ModuleConfig module, Optional<PreSpawnData> preSpawn,
+                                                      Duration timeout) {
+        RuntimeOptions defaults = RuntimeOptions.defaults();
+        EventLineBoundary boundary = (EventLineBoundary) create(module, preSpawn, ModuleBoundaryKind.EVENT_LINE,
+                defaults);
+        try {
+            return boundary.runOnce(timeout);
+        } catch (BoundaryFailure failure) {
+            throw new RuntimeFromConfigException(module.id(), new RuntimeFromConfigError.Runtime(failure.error()),
+                    failure.exitCode(), failure.stderrTail(), failure);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RuntimeFromConfigException(module.id(), new RuntimeFromConfigError.Runtime(
+                    new RuntimeBoundaryError.Process(new ProcessBoundaryError.Io("interrupted"))), e);
+        }
+    }
+
+    /** The options of one MCP call: its timeout, and its progress listener as meta-mcp calls it. */
+    static McpCallOptions mcpCall(CallSpec call) {
+        McpCallOptions.Builder options = McpCallOptions.builder(call.timeout())
+                .resetTimeoutOnProgress(call.options().resetTimeoutOnProgress());
+        call.options().onProgress().ifPresent(listener -> options.onProgress(
+                p -> listener.accept(new ProgressUpdate(p.progress(), p.total(), p.message()))));
+        return options.build();
+    }
+
+    /** An MCP tool call as a boundary call: its payload with failures mapped, and its cancel. */
+    static BoundaryCall handle(String moduleId, McpToolCall call) {
+        CompletableFuture<JsonNode> payload = call.payload().handle((value, error) -> {
+            if (error != null) {
+                throw failure(moduleId, error);
+            }
+            return value;
+        });
+        return BoundaryCall.of(payload, call::cancel);
     }
 
     private static ChildExit exitOf(ProcessExit exit) {
@@ -98,8 +149,9 @@ public final class ProcessBoundaries {
             return new BoundaryFailure(moduleId, mapped, e.exitCode(), e.stderrTail(), e);
         }
         if (cause instanceof McpBoundaryException) {
-            return new BoundaryFailure(moduleId, new RuntimeBoundaryError.Mcp(((McpBoundaryException) cause).error()),
-                    OptionalInt.empty(), "", cause);
+            McpBoundaryException e = (McpBoundaryException) cause;
+            return new BoundaryFailure(moduleId, new RuntimeBoundaryError.Mcp(e.error()), e.exitCode(), e.stderrTail(),
+                    cause);
         }
         if (cause instanceof ProcessBoundaryException) {
             ProcessBoundaryError processError = ((ProcessBoundaryException) cause).error();
@@ -120,7 +172,7 @@ public final class ProcessBoundaries {
     }
 
     /** The event-line boundary: one process per start attempt or routed call; the first stdout line answers. */
-    static final class EventLine implements ModuleBoundary {
+    static final class EventLine implements EventLineBoundary {
         private final ProcessSpec spec;
         private final EventLineRunner runner;
         private final Duration exitGrace;
@@ -129,11 +181,6 @@ public final class ProcessBoundaries {
             this.spec = spec;
             this.runner = runner;
             this.exitGrace = exitGrace;
-        }
-
-        @Override
-        public ModuleBoundaryKind kind() {
-            return ModuleBoundaryKind.EVENT_LINE;
         }
 
         @Override
@@ -152,11 +199,6 @@ public final class ProcessBoundaries {
             } catch (RuntimeException e) {
                 throw failure(spec.moduleId(), e);
             }
-        }
-
-        @Override
-        public JsonNode callOnce(String tool, JsonNode arguments, Duration timeout) {
-            throw new UnsupportedOperationException("module '" + spec.moduleId() + "' is an event-line module");
         }
 
         /** A kept event-line process after its first line. */
@@ -185,16 +227,6 @@ public final class ProcessBoundaries {
             }
 
             @Override
-            public List<String> tools() {
-                return List.of();
-            }
-
-            @Override
-            public CompletableFuture<JsonNode> call(String tool, JsonNode arguments, Duration timeout) {
-                return CompletableFuture.failedFuture(new UnsupportedOperationException("an event-line module has no tools"));
-            }
-
-            @Override
             public CompletableFuture<ChildExit> exit() {
                 return exit;
             }
@@ -207,7 +239,7 @@ public final class ProcessBoundaries {
     }
 
     /** The MCP boundary: the startup probe's connection is kept ({@code PERSISTENT}) or a call opens its own. */
-    static final class Mcp implements ModuleBoundary {
+    static final class Mcp implements McpBoundary {
         private final ProcessSpec spec;
         private final McpClientOptions options;
 
@@ -217,12 +249,7 @@ public final class ProcessBoundaries {
         }
 
         @Override
-        public ModuleBoundaryKind kind() {
-            return ModuleBoundaryKind.MCP;
-        }
-
-        @Override
-        public ModuleChild start(Duration timeout) {
+        public McpChild start(Duration timeout) {
             try {
                 McpProbeResult probe = McpProbe.probe(spec, options, timeout);
                 return new Connection(probe.connection(), probe.tools());
@@ -232,21 +259,12 @@ public final class ProcessBoundaries {
         }
 
         @Override
-        public EventEnvelope<UnifiedEvent> runOnce(Duration timeout) {
-            throw new UnsupportedOperationException("module '" + spec.moduleId() + "' is an MCP module");
-        }
-
-        @Override
-        public JsonNode callOnce(String tool, JsonNode arguments, Duration timeout) {
-            try {
-                return McpPerCall.call(spec, tool, arguments, timeout, options);
-            } catch (RuntimeException e) {
-                throw failure(spec.moduleId(), e);
-            }
+        public BoundaryCall callOnce(String tool, JsonNode arguments, CallSpec call, Executor executor) {
+            return handle(spec.moduleId(), McpPerCall.start(spec, tool, arguments, mcpCall(call), options));
         }
 
         /** An open MCP connection: its calls are multiplexed on the one server process. */
-        private static final class Connection implements ModuleChild {
+        private static final class Connection implements McpChild {
             private final McpConnection connection;
             private final List<String> tools;
             private final CompletableFuture<ChildExit> exit;
@@ -278,19 +296,13 @@ public final class ProcessBoundaries {
             }
 
             @Override
-            public CompletableFuture<JsonNode> call(String tool, JsonNode arguments, Duration timeout) {
-                CompletableFuture<JsonNode> call;
-                try {
-                    call = connection.callToolAsync(tool, arguments, timeout);
-                } catch (RuntimeException e) {
-                    return CompletableFuture.failedFuture(failure(connection.moduleId(), e));
-                }
-                return call.handle((payload, error) -> {
-                    if (error != null) {
-                        throw failure(connection.moduleId(), error);
-                    }
-                    return payload;
-                });
+            public Optional<McpConnection> connection() {
+                return Optional.of(connection);
+            }
+
+            @Override
+            public BoundaryCall call(String tool, JsonNode arguments, CallSpec call) {
+                return handle(connection.moduleId(), connection.startCall(tool, arguments, mcpCall(call)));
             }
 
             @Override

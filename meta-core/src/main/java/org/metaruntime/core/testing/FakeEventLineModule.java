@@ -6,11 +6,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
@@ -18,6 +16,7 @@ import org.metaruntime.core.ModuleBoundaryKind;
 import org.metaruntime.core.RuntimeBoundaryError;
 import org.metaruntime.core.internal.BoundaryFailure;
 import org.metaruntime.core.internal.ChildExit;
+import org.metaruntime.core.internal.EventLineBoundary;
 import org.metaruntime.core.internal.ModuleBoundary;
 import org.metaruntime.core.internal.ModuleChild;
 import org.metaruntime.events.EventEnvelope;
@@ -129,12 +128,7 @@ public final class FakeEventLineModule implements FakeModule {
 
     @Override
     public ModuleBoundary boundary(Executor executor) {
-        return new ModuleBoundary() {
-            @Override
-            public ModuleBoundaryKind kind() {
-                return ModuleBoundaryKind.EVENT_LINE;
-            }
-
+        return new EventLineBoundary() {
             @Override
             public ModuleChild start(Duration timeout) {
                 EventEnvelope<UnifiedEvent> event = spawn();
@@ -150,11 +144,6 @@ public final class FakeEventLineModule implements FakeModule {
             public EventEnvelope<UnifiedEvent> runOnce(Duration timeout) {
                 return spawn();
             }
-
-            @Override
-            public JsonNode callOnce(String tool, JsonNode arguments, Duration timeout) {
-                throw new UnsupportedOperationException("an event-line module has no tools");
-            }
         };
     }
 
@@ -169,16 +158,6 @@ public final class FakeEventLineModule implements FakeModule {
         @Override
         public Optional<EventEnvelope<UnifiedEvent>> firstEvent() {
             return Optional.of(event);
-        }
-
-        @Override
-        public List<String> tools() {
-            return List.of();
-        }
-
-        @Override
-        public CompletableFuture<JsonNode> call(String tool, JsonNode arguments, Duration timeout) {
-            return CompletableFuture.failedFuture(new UnsupportedOperationException("an event-line module has no tools"));
         }
     }
 

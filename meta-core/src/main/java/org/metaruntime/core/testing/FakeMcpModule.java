@@ -18,12 +18,13 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.metaruntime.core.ModuleBoundaryKind;
 import org.metaruntime.core.RuntimeBoundaryError;
+import org.metaruntime.core.internal.BoundaryCall;
 import org.metaruntime.core.internal.BoundaryFailure;
+import org.metaruntime.core.internal.CallSpec;
 import org.metaruntime.core.internal.ChildExit;
+import org.metaruntime.core.internal.McpBoundary;
+import org.metaruntime.core.internal.McpChild;
 import org.metaruntime.core.internal.ModuleBoundary;
-import org.metaruntime.core.internal.ModuleChild;
-import org.metaruntime.events.EventEnvelope;
-import org.metaruntime.events.UnifiedEvent;
 import org.metaruntime.mcp.McpBoundaryError;
 
 /**
@@ -124,41 +125,34 @@ public final class FakeMcpModule implements FakeModule {
     @Override
     public ModuleBoundary boundary(Executor executor) {
         Objects.requireNonNull(executor, "executor");
-        return new ModuleBoundary() {
+        return new McpBoundary() {
             @Override
-            public ModuleBoundaryKind kind() {
-                return ModuleBoundaryKind.MCP;
-            }
-
-            @Override
-            public ModuleChild start(Duration timeout) {
+            public McpChild start(Duration timeout) {
                 Connection connection = connect();
                 connection.executor = executor;
                 return connection;
             }
 
             @Override
-            public EventEnvelope<UnifiedEvent> runOnce(Duration timeout) {
-                throw new UnsupportedOperationException("an MCP fake has no one-shot event");
-            }
-
-            @Override
-            public JsonNode callOnce(String tool, JsonNode arguments, Duration timeout) throws InterruptedException {
-                Connection connection = connect();
-                connection.executor = executor;
+            public BoundaryCall callOnce(String tool, JsonNode arguments, CallSpec call, Executor callExecutor) {
+                Connection connection;
                 try {
-                    return connection.call(tool, arguments, timeout).get();
-                } catch (java.util.concurrent.ExecutionException e) {
-                    throw e.getCause() instanceof RuntimeException ? (RuntimeException) e.getCause()
-                            : new IllegalStateException(e.getCause());
-                } finally {
-                    connection.stop(null);
+                    connection = connect();
+                } catch (BoundaryFailure e) {
+                    return BoundaryCall.failed(e);
                 }
+                connection.executor = executor;
+                BoundaryCall started = connection.call(tool, arguments, call);
+                started.payload().whenComplete((value, error) -> connection.stop(null));
+                return BoundaryCall.of(started.payload(), () -> {
+                    started.cancel();
+                    connection.stop(null);
+                });
             }
         };
     }
 
-    private final class Connection extends FakeChildren.Base {
+    private final class Connection extends FakeChildren.Base implements McpChild {
         private final Map<CompletableFuture<JsonNode>, String> inFlight = new ConcurrentHashMap<>();
         private volatile Executor executor;
 
@@ -167,13 +161,24 @@ public final class FakeMcpModule implements FakeModule {
         }
 
         @Override
+        public java.util.Optional<org.metaruntime.mcp.McpConnection> connection() {
+            return java.util.Optional.empty();
+        }
+
+        @Override
         public List<String> tools() {
             return new ArrayList<>(tools.keySet());
         }
 
         @Override
-        public CompletableFuture<JsonNode> call(String tool, JsonNode arguments, Duration timeout) {
+        public BoundaryCall call(String tool, JsonNode arguments, CallSpec call) {
             CompletableFuture<JsonNode> result = new CompletableFuture<>();
+            return BoundaryCall.of(start(result, tool, arguments, call.timeout()),
+                    () -> result.completeExceptionally(failed(tool, "cancelled")));
+        }
+
+        private CompletableFuture<JsonNode> start(CompletableFuture<JsonNode> result, String tool, JsonNode arguments,
+                                                  Duration timeout) {
             FakeTool handler = tools.get(tool);
             if (!alive()) {
                 result.completeExceptionally(failed(tool, "the connection is closed"));

@@ -2,16 +2,13 @@ package org.metaruntime.eventline.internal;
 
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.metaruntime.supervisor.ProcessListener;
 
 /**
  * A {@link ProcessListener} that keeps only what happened first on stdout: the first line, an over-long
  * line, a read error or end of file. Everything after that is dropped, so a child that keeps writing
  * costs nothing but the process layer's bounded framing. Thread-safe: the process layer calls it on the
- * child's stdout thread while one caller waits in {@link #await(long)}.
+ * child's stdout thread; {@link #outcome()} completes there.
  */
 public final class FirstLine implements ProcessListener {
 
@@ -56,20 +53,8 @@ public final class FirstLine implements ProcessListener {
         first.complete(new Outcome.Closed());
     }
 
-    /**
-     * Waits until the first outcome or the deadline.
-     *
-     * @param deadlineNanos a {@link System#nanoTime()} value
-     * @return the outcome, or {@code null} when the deadline passed first
-     * @throws InterruptedException when the waiting thread is interrupted
-     */
-    public Outcome await(long deadlineNanos) throws InterruptedException {
-        try {
-            return first.get(Math.max(0L, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            return first.getNow(null);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("the first-line future never completes exceptionally", e);
-        }
+    /** Completes with the first outcome, on the child's stdout thread (or at once if it is known). */
+    public CompletableFuture<Outcome> outcome() {
+        return first;
     }
 }

@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class DaemonScheduler implements Scheduler {
 
-    private static final Logger LOG = LoggerFactory.getLogger(DaemonScheduler.class);
+    private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
 
     private final ScheduledThreadPoolExecutor executor;
 

@@ -2,6 +2,7 @@ package org.metaruntime.supervisor.internal;
 
 import java.util.ArrayDeque;
 import java.util.Objects;
+import org.metaruntime.supervisor.ModuleSupervisor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,7 +16,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class Notifications {
 
-    private static final Logger LOG = LoggerFactory.getLogger(Notifications.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ModuleSupervisor.class);
 
     private final String moduleId;
     private final ArrayDeque<Runnable> queue = new ArrayDeque<>();

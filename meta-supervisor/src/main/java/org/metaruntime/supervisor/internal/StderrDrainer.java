@@ -11,8 +11,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Drains a child's stderr from the first moment to end of file: every byte goes into the {@link StderrTail},
- * and each line is logged at INFO through the logger {@code org.metaruntime.supervisor.stderr} as
- * {@code [moduleId] line}. A logged line is cut at {@link #MAX_LOGGED_LINE_BYTES} bytes (the rest of that line
+ * and each line is logged at DEBUG through the logger {@code org.metaruntime.supervisor.stderr} as
+ * {@code [moduleId] line} (a module's stderr is its own business; its tail goes into errors and warnings). A logged line is cut at {@link #MAX_LOGGED_LINE_BYTES} bytes (the rest of that line
  * is skipped and the cut is marked), so a child flooding stderr costs a bounded amount of memory.
  * Runs on one thread; {@link #done()} completes when the pipe is closed.
  */
@@ -94,9 +94,9 @@ public final class StderrDrainer implements Runnable {
         if (end > 0 && line[end - 1] == '\r') {
             end--;
         }
-        if (STDERR_LOG.isInfoEnabled()) {
+        if (STDERR_LOG.isDebugEnabled()) {
             String text = end == 0 ? "" : new String(line, 0, end, StandardCharsets.UTF_8);
-            STDERR_LOG.info("[{}] {}{}", moduleId, text, cut ? " [line cut at " + MAX_LOGGED_LINE_BYTES + " bytes]" : "");
+            STDERR_LOG.debug("[{}] {}{}", moduleId, text, cut ? " [line cut at " + MAX_LOGGED_LINE_BYTES + " bytes]" : "");
         }
         lineLength = 0;
     }

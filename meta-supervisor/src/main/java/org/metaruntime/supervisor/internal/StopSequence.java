@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.StopReport;
 import org.metaruntime.supervisor.StopStage;
+import org.metaruntime.supervisor.ModuleProcess;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +28,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class StopSequence {
 
-    private static final Logger LOG = LoggerFactory.getLogger(StopSequence.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ModuleProcess.class);
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final String moduleId;

@@ -1,0 +1,125 @@
+package org.metaruntime.core;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * How one call runs: its timeout and who hears its progress.
+ *
+ * <pre>{@code
+ * CallOptions options = CallOptions.builder()
+ *         .timeout(Duration.ofMinutes(2))
+ *         .onProgress(update -> log.info("{} of {}: {}", update.progress(), update.total(), update.message()))
+ *         .resetTimeoutOnProgress(true)       // a call that keeps reporting progress is not timed out
+ *         .build();
+ * }</pre>
+ *
+ * <p>A timeout longer than {@link #MAX_TIMEOUT} is treated as {@link #MAX_TIMEOUT}; a timeout is rounded up to a
+ * whole millisecond. Immutable and thread-safe.
+ */
+public final class CallOptions {
+
+    /** The longest timeout a call can have; a longer one is shortened to it. */
+    public static final Duration MAX_TIMEOUT = Duration.ofDays(30);
+
+    private static final CallOptions DEFAULTS = builder().build();
+
+    private final Duration timeout;
+    private final Consumer<ProgressUpdate> onProgress;
+    private final boolean resetTimeoutOnProgress;
+
+    private CallOptions(Builder b) {
+        this.timeout = b.timeout;
+        this.onProgress = b.onProgress;
+        this.resetTimeoutOnProgress = b.resetTimeoutOnProgress;
+    }
+
+    /** The module's call timeout, no progress listener. */
+    public static CallOptions defaults() {
+        return DEFAULTS;
+    }
+
+    /** Only a timeout. */
+    public static CallOptions timeout(Duration timeout) {
+        return builder().timeout(timeout).build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The call's timeout; empty means the module's call timeout. */
+    public Optional<Duration> timeout() {
+        return Optional.ofNullable(timeout);
+    }
+
+    /** The listener of the call's progress, if any. */
+    public Optional<Consumer<ProgressUpdate>> onProgress() {
+        return Optional.ofNullable(onProgress);
+    }
+
+    /** Whether each progress update starts the timeout again. Default {@code false}. */
+    public boolean resetTimeoutOnProgress() {
+        return resetTimeoutOnProgress;
+    }
+
+    /** {@code timeout} as a call uses it: rounded up to a whole millisecond, at most {@link #MAX_TIMEOUT}. */
+    public static Duration effective(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be positive: " + timeout);
+        }
+        if (timeout.compareTo(MAX_TIMEOUT) > 0) {
+            return MAX_TIMEOUT;
+        }
+        Duration millis = Duration.ofMillis(timeout.toMillis());
+        return millis.equals(timeout) ? timeout : millis.plusMillis(1);
+    }
+
+    @Override
+    public String toString() {
+        return "CallOptions[timeout=" + timeout + ", onProgress=" + (onProgress != null) + ", resetTimeoutOnProgress="
+                + resetTimeoutOnProgress + "]";
+    }
+
+    /** Builds {@link CallOptions}. Not thread-safe. */
+    public static final class Builder {
+        private Duration timeout;
+        private Consumer<ProgressUpdate> onProgress;
+        private boolean resetTimeoutOnProgress;
+
+        private Builder() {
+        }
+
+        /**
+         * The call's timeout: it bounds the whole call.
+         *
+         * @throws IllegalArgumentException when it is not positive
+         */
+        public Builder timeout(Duration timeout) {
+            this.timeout = effective(timeout);
+            return this;
+        }
+
+        /**
+         * Receives the module's progress updates for this call only, in order, one at a time, before the response
+         * completes. A listener that throws is logged and keeps receiving; it never fails the call. Keep it fast.
+         */
+        public Builder onProgress(Consumer<ProgressUpdate> listener) {
+            this.onProgress = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /** Whether each progress update starts the timeout again. Default {@code false}. */
+        public Builder resetTimeoutOnProgress(boolean reset) {
+            this.resetTimeoutOnProgress = reset;
+            return this;
+        }
+
+        public CallOptions build() {
+            return new CallOptions(this);
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package org.metaruntime.core;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.metaruntime.events.Subscription;
+import org.metaruntime.mcp.McpToolCall;
+
+/**
+ * The whole MCP surface of one module, from {@link UnifiedRuntime#mcp(String)}: the tool descriptors as the server
+ * sent them, tool calls with their whole {@code CallToolResult}, resources, prompts, completion and the server's
+ * notifications. These are the MCP SDK's own record types ({@code McpSchema.*}).
+ *
+ * <pre>{@code
+ * McpModule files = runtime.mcp("files");
+ * McpSchema.CallToolResult listing = files.callTool("list_directory", mapper.readTree("{\"path\":\"/srv\"}"));
+ * if (Boolean.TRUE.equals(listing.isError())) {            // a value here, not an exception
+ *     log.warn("the tool refused: {}", listing.content());
+ * }
+ * try (Subscription changes = files.subscribeNotifications(n -> log.info("{}", n.method()))) { ... }
+ * }</pre>
+ *
+ * <p><b>Payloads.</b> {@code routeModuleCall} answers with a projection of the result: its
+ * {@code structuredContent} when present; else, when every content block is text, the texts concatenated and parsed
+ * as JSON when they parse (numbers kept exactly as written), else that text as a JSON string; else the content
+ * blocks as a JSON array. A result with {@code isError: true} fails the routed call with
+ * {@code McpBoundaryError.ToolReturnedError}, which carries the whole result. Use this interface when the
+ * projection is not enough.
+ *
+ * <p>Every operation goes through the runtime's checks (the module is loaded and takes calls; a lazy module is started
+ * first) and is bounded by the module's call timeout; failures throw {@link ModuleRouteException} with the errors of
+ * {@code routeModuleCall}. The module's current session serves each operation, so after a restart the next
+ * operation reaches the new server; notification listeners stay subscribed across restarts.
+ *
+ * <p>Thread-safe.
+ */
+public interface McpModule {
+
+    /** The module's id. */
+    String moduleId();
+
+    /** The tools in server order, as sent (name, title, description, schemas, annotations, {@code _meta}). */
+    List<McpSchema.Tool> tools();
+
+    /** Calls a tool with the module's call timeout and returns the whole result ({@code isError: true} included). */
+    McpSchema.CallToolResult callTool(String tool, JsonNode arguments);
+
+    /** Calls a tool with {@code options} (timeout, progress) and returns the whole result. */
+    McpSchema.CallToolResult callTool(String tool, JsonNode arguments, CallOptions options);
+
+    /**
+     * Starts a tool call and returns its handle: {@code result()} completes with the whole result, or fails with an
+     * {@code McpBoundaryException}; {@code cancel()} sends {@code notifications/cancelled}.
+     *
+     * @throws ModuleRouteException when the module cannot take the call now
+     */
+    McpToolCall startCall(String tool, JsonNode arguments, CallOptions options);
+
+    List<McpSchema.Resource> listResources();
+
+    List<McpSchema.ResourceTemplate> listResourceTemplates();
+
+    McpSchema.ReadResourceResult readResource(String uri);
+
+    void subscribeResource(String uri);
+
+    void unsubscribeResource(String uri);
+
+    List<McpSchema.Prompt> listPrompts();
+
+    McpSchema.GetPromptResult getPrompt(String name, Map<String, Object> arguments);
+
+    McpSchema.CompleteResult complete(McpSchema.CompleteRequest request);
+
+    /**
+     * Receives the server's notifications ({@code tools/list_changed}, resource and prompt list changes, resource
+     * updates, {@code notifications/message} log lines), on the module's reading thread: keep the listener fast.
+     */
+    Subscription subscribeNotifications(Consumer<? super McpSchema.JSONRPCNotification> listener);
+}

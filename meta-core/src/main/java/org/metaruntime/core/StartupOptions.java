@@ -1,0 +1,64 @@
+package org.metaruntime.core;
+
+import java.time.Duration;
+import org.metaruntime.core.internal.Checks;
+
+/**
+ * How the runtime starts a module: the retry budgets of the startup procedure, the wait between its attempts, the
+ * bound of one attempt and how many modules start at once.
+ *
+ * <pre>{@code
+ * RuntimeOptions options = RuntimeOptions.builder()
+ *         .startup(StartupOptions.defaults().withOnFailureRetryBudget(2).withTimeout(Duration.ofSeconds(10)))
+ *         .build();
+ * }</pre>
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param onFailureRetryBudget retries after a failed start under {@code ON_FAILURE}; default 1, 0 means no retry
+ * @param alwaysRestartBudget  restarts under {@code ALWAYS} during startup; default 1, 0 means no restart
+ * @param restartBackoff       the wait between startup attempts; default 0 (at once)
+ * @param timeout              the bound of one attempt (the first event, or the MCP probe); default 30 s
+ * @param parallelism          how many modules start at once; default 4
+ */
+public record StartupOptions(int onFailureRetryBudget, int alwaysRestartBudget, Duration restartBackoff,
+                             Duration timeout, int parallelism) {
+
+    private static final StartupOptions DEFAULTS = new StartupOptions(1, 1, Duration.ZERO, Duration.ofSeconds(30), 4);
+
+    /** Validates every component; throws {@link ConfigException} naming the field. */
+    public StartupOptions {
+        Checks.atLeast(onFailureRetryBudget, 0, "onFailureRetryBudget");
+        Checks.atLeast(alwaysRestartBudget, 0, "alwaysRestartBudget");
+        Checks.nonNegative(restartBackoff, "restartBackoff");
+        Checks.positive(timeout, "startupTimeout");
+        Checks.atLeast(parallelism, 1, "startupParallelism");
+    }
+
+    /** Budgets 1 / 1, backoff 0, timeout 30 s, parallelism 4. */
+    public static StartupOptions defaults() {
+        return DEFAULTS;
+    }
+
+    public StartupOptions withOnFailureRetryBudget(int budget) {
+        return new StartupOptions(budget, alwaysRestartBudget, restartBackoff, timeout, parallelism);
+    }
+
+    public StartupOptions withAlwaysRestartBudget(int budget) {
+        return new StartupOptions(onFailureRetryBudget, budget, restartBackoff, timeout, parallelism);
+    }
+
+    public StartupOptions withRestartBackoff(Duration backoff) {
+        return new StartupOptions(onFailureRetryBudget, alwaysRestartBudget, backoff, timeout, parallelism);
+    }
+
+    public StartupOptions withTimeout(Duration startupTimeout) {
+        return new StartupOptions(onFailureRetryBudget, alwaysRestartBudget, restartBackoff, startupTimeout,
+                parallelism);
+    }
+
+    public StartupOptions withParallelism(int startupParallelism) {
+        return new StartupOptions(onFailureRetryBudget, alwaysRestartBudget, restartBackoff, timeout,
+                startupParallelism);
+    }
+}

@@ -1,0 +1,157 @@
+package org.metaruntime.core.internal;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import org.metaruntime.core.RuntimeOptions;
+import org.metaruntime.core.StartMode;
+import org.metaruntime.supervisor.ModuleSupervisor;
+import org.metaruntime.supervisor.Scheduler;
+import org.metaruntime.supervisor.StartupOutcome;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Lazy modules: the first call to an idle module runs its startup (concurrent calls share it) and, with an idle
+ * timeout, the child is stopped once no call has been in flight for that long. An idle stop is the runtime's own
+ * stop: no transition, no event. Thread-safe.
+ */
+public final class LazyModules {
+
+    private static final Logger LOG = LoggerFactory.getLogger("org.metaruntime.core.UnifiedRuntime");
+
+    private final ModuleStartup startup;
+    private final RuntimeOptions options;
+    private final Scheduler scheduler;
+    private final Executor executor;
+    private final Map<String, State> states = new ConcurrentHashMap<>();
+
+    public LazyModules(ModuleStartup startup, RuntimeOptions options, Scheduler scheduler, Executor executor) {
+        this.startup = Objects.requireNonNull(startup, "startup");
+        this.options = Objects.requireNonNull(options, "options");
+        this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        this.executor = Objects.requireNonNull(executor, "executor");
+    }
+
+    /** The per-module record of a lazy module's startup and calls. */
+    private static final class State {
+        CompletableFuture<Void> starting;
+        int inFlight;
+        long generation;
+    }
+
+    private State state(ModuleSlot slot) {
+        return states.computeIfAbsent(slot.id(), id -> new State());
+    }
+
+    /**
+     * Admits a call to {@code slot}: counts it in flight and completes when the module has a child — at once for a
+     * started module, else after the startup this call runs or shares. Fails with the startup's failure when it
+     * ended {@code Stopped}. Every admitted call must be followed by {@link #callEnded}.
+     */
+    public CompletableFuture<Void> admit(ModuleSlot slot) {
+        if (slot.module().startMode() != StartMode.LAZY) {
+            return CompletableFuture.completedFuture(null);
+        }
+        State state = state(slot);
+        CompletableFuture<Void> start;
+        synchronized (state) {
+            state.inFlight++;
+            state.generation++;
+            if (state.starting != null) {
+                return state.starting;
+            }
+            if (slot.membership().phase() != ModuleSlot.Phase.IDLE) {
+                return CompletableFuture.completedFuture(null);
+            }
+            start = new CompletableFuture<>();
+            state.starting = start;
+        }
+        try {
+            executor.execute(() -> runStartup(slot, state, start));
+        } catch (RejectedExecutionException e) {
+            finish(state, start, e);
+        }
+        return start;
+    }
+
+    private void runStartup(ModuleSlot slot, State state, CompletableFuture<Void> start) {
+        Exception failure = null;
+        try {
+            synchronized (slot.lifecycleLock()) {
+                if (slot.membership().phase() == ModuleSlot.Phase.IDLE) {
+                    StartupOutcome<ModuleChild> outcome = startup.start(slot, options.startupTimeoutFor(slot.module()));
+                    if (!outcome.loaded()) {
+                        ModuleSupervisor<ModuleChild> failed = slot.idle();
+                        if (failed != null) {
+                            failed.close();
+                        }
+                        failure = outcome.lastFailure() != null ? outcome.lastFailure()
+                                : new IllegalStateException("the startup of module '" + slot.id() + "' was interrupted");
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        finish(state, start, failure);
+    }
+
+    private static void finish(State state, CompletableFuture<Void> start, Exception failure) {
+        synchronized (state) {
+            state.starting = null;
+        }
+        if (failure == null) {
+            start.complete(null);
+        } else {
+            start.completeExceptionally(failure);
+        }
+    }
+
+    /** A call to {@code slot} ended; with none left in flight, the idle timer starts. */
+    public void callEnded(ModuleSlot slot) {
+        if (slot.module().startMode() != StartMode.LAZY) {
+            return;
+        }
+        Duration idleTimeout = slot.module().idleTimeout().orElse(null);
+        State state = state(slot);
+        long generation;
+        synchronized (state) {
+            state.inFlight--;
+            if (state.inFlight > 0 || idleTimeout == null) {
+                return;
+            }
+            generation = state.generation;
+        }
+        try {
+            scheduler.schedule(() -> executor.execute(() -> stopIfIdle(slot, state, generation)), idleTimeout);
+        } catch (RejectedExecutionException shuttingDown) {
+            LOG.debug("module '{}': the runtime is shutting down; no idle stop", slot.id());
+        }
+    }
+
+    /** Stops the child when no call started since {@code generation} and none is in flight. */
+    private void stopIfIdle(ModuleSlot slot, State state, long generation) {
+        synchronized (slot.lifecycleLock()) {
+            ModuleSupervisor<ModuleChild> supervisor;
+            synchronized (state) {
+                if (state.inFlight > 0 || state.generation != generation || state.starting != null
+                        || slot.membership().phase() != ModuleSlot.Phase.LOADED) {
+                    return;
+                }
+                supervisor = slot.idle();
+            }
+            if (supervisor == null) {
+                return;
+            }
+            LOG.info("module '{}': idle for {}, stopping its child", slot.id(), slot.module().idleTimeout().orElseThrow());
+            java.util.Optional<ModuleChild> child = supervisor.currentChild();
+            supervisor.close();
+            child.ifPresent(c -> c.stop(options.stopLadderFor(slot.module())));
+        }
+    }
+}

@@ -1,0 +1,182 @@
+package org.metaruntime.core.internal;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executor;
+import org.metaruntime.core.ConfigException;
+import org.metaruntime.core.ConfigResolutionError;
+import org.metaruntime.core.InProcessModule;
+import org.metaruntime.core.ModuleConfig;
+import org.metaruntime.core.ModuleRouteError;
+import org.metaruntime.core.RuntimeBoundaryError;
+import org.metaruntime.core.RuntimeOptions;
+import org.metaruntime.core.DiscoverySpec;
+import org.metaruntime.core.MetaConfig;
+import org.metaruntime.core.RuntimeFromConfigError;
+import org.metaruntime.core.RuntimeFromConfigException;
+import org.metaruntime.supervisor.ModuleSupervisor;
+import org.metaruntime.supervisor.ModuleSupervisorReport;
+
+/**
+ * The configured modules and the current discovery: the one place that says which modules exist, which are
+ * discovered and which are loaded (each module's {@link ModuleSlot.Membership}). Thread-safe.
+ */
+public final class ModuleRegistry {
+
+    private final Map<String, ModuleSlot> slots;
+    private final Object membership = new Object();
+    private volatile MetaConfig config;
+
+    public ModuleRegistry(MetaConfig config, List<ModuleSlot> slots) {
+        this.config = Objects.requireNonNull(config, "config");
+        Map<String, ModuleSlot> byId = new LinkedHashMap<>();
+        for (ModuleSlot slot : slots) {
+            byId.put(slot.id(), slot);
+        }
+        this.slots = Collections.unmodifiableMap(byId);
+    }
+
+    /**
+     * The registry of {@code config}: one slot per configured module, reached through its in-process stand-in
+     * when {@code inProcess} has one, else through its real boundary. Nothing is spawned.
+     *
+     * @throws ConfigException when a module's boundary cannot be made (the field names the module)
+     */
+    public static ModuleRegistry create(MetaConfig config, RuntimeOptions options,
+                                        Map<String, InProcessModule> inProcess, Executor executor) {
+        List<ModuleSlot> slots = new ArrayList<>();
+        for (int i = 0; i < config.modules().size(); i++) {
+            ModuleConfig module = config.modules().get(i);
+            InProcessModule stand = inProcess.get(module.id());
+            try {
+                ModuleBoundary boundary = stand != null ? stand.boundary(executor)
+                        : ProcessBoundaries.create(module, config.preSpawnFor(module.id()),
+                        config.boundaryOf(module.id()), options);
+                slots.add(new ModuleSlot(module, ModuleRouter.of(boundary, module, executor,
+                        options.stopLadderFor(module))));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException("modules[" + i + "]", "module '" + module.id() + "' cannot be spawned: "
+                        + e.getMessage());
+            }
+        }
+        return new ModuleRegistry(config, slots);
+    }
+
+    /** Every configured module's slot, in configuration order. */
+    public Collection<ModuleSlot> all() {
+        return slots.values();
+    }
+
+    public Optional<ModuleSlot> find(String moduleId) {
+        return Optional.ofNullable(slots.get(moduleId));
+    }
+
+    /** The slot of {@code moduleId}, or {@code RuntimeFromConfigException(Config(ModuleNotConfigured))}. */
+    public ModuleSlot require(String moduleId) {
+        ModuleSlot slot = slots.get(Objects.requireNonNull(moduleId, "moduleId"));
+        if (slot == null) {
+            throw new RuntimeFromConfigException(moduleId,
+                    new RuntimeFromConfigError.Config(new ConfigResolutionError.ModuleNotConfigured(moduleId)));
+        }
+        return slot;
+    }
+
+    /** The discovered modules' slots, in discovery order. */
+    public List<ModuleSlot> discovered() {
+        List<ModuleSlot> discovered = new ArrayList<>();
+        for (String id : config.discovery().modules()) {
+            discovered.add(slots.get(id));
+        }
+        return discovered;
+    }
+
+    public DiscoverySpec discovery() {
+        return config.discovery();
+    }
+
+    public boolean isDiscovered(String moduleId) {
+        return config.isDiscovered(moduleId);
+    }
+
+    /** Adds {@code moduleId} at the end of the discovery when it is not there. */
+    public void discover(String moduleId) {
+        synchronized (membership) {
+            if (!config.isDiscovered(moduleId)) {
+                List<String> ids = new ArrayList<>(config.discovery().modules());
+                ids.add(moduleId);
+                config = config.withDiscoveredModules(ids);
+            }
+        }
+    }
+
+    /** Replaces the discovery with {@code moduleIds} (duplicates dropped). */
+    public void rediscover(List<String> moduleIds) {
+        synchronized (membership) {
+            config = config.withDiscoveredModules(new ArrayList<>(new LinkedHashSet<>(moduleIds)));
+        }
+    }
+
+    /**
+     * The loaded modules: the discovered ones in discovery order, then those loaded earlier and left out of the
+     * discovery since (a module is never unloaded by a new discovery), in configuration order.
+     */
+    public Set<String> loaded() {
+        Set<String> loaded = new LinkedHashSet<>();
+        for (String id : config.discovery().modules()) {
+            ModuleSlot slot = slots.get(id);
+            if (slot != null && slot.loaded()) {
+                loaded.add(id);
+            }
+        }
+        for (ModuleSlot slot : slots.values()) {
+            if (slot.loaded()) {
+                loaded.add(slot.id());
+            }
+        }
+        return Collections.unmodifiableSet(loaded);
+    }
+
+    /** The pid of a child whose process still runs (a {@code PER_CALL} probe's server is gone at once). */
+    private static java.util.OptionalLong livePid(ModuleChild child) {
+        return child.exit().isDone() ? java.util.OptionalLong.empty() : child.pid();
+    }
+
+    /** Why {@code moduleId} is not loaded, as the error a call to it gets. */
+    public ModuleRouteError.UnloadedModule unloaded(String moduleId) {
+        ModuleSlot slot = slots.get(moduleId);
+        if (slot == null) {
+            return new ModuleRouteError.UnloadedModule(moduleId, ModuleRouteError.UnloadedReason.UNKNOWN_MODULE, null);
+        }
+        ModuleSlot.Membership membership = slot.membership();
+        if (membership.phase() == ModuleSlot.Phase.SHUT_DOWN) {
+            return new ModuleRouteError.UnloadedModule(moduleId, ModuleRouteError.UnloadedReason.SHUT_DOWN, null);
+        }
+        if (membership.phase() == ModuleSlot.Phase.START_FAILED) {
+            RuntimeBoundaryError error = membership.startupFailure() instanceof BoundaryFailure failure
+                    ? failure.error() : null;
+            return new ModuleRouteError.UnloadedModule(moduleId, ModuleRouteError.UnloadedReason.STARTUP_FAILED, error);
+        }
+        if (!isDiscovered(moduleId)) {
+            return new ModuleRouteError.UnloadedModule(moduleId, ModuleRouteError.UnloadedReason.NOT_DISCOVERED, null);
+        }
+        return new ModuleRouteError.UnloadedModule(moduleId, ModuleRouteError.UnloadedReason.NOT_STARTED, null);
+    }
+
+    /** One report per module that has been started, in configuration order. */
+    public Map<String, ModuleSupervisorReport> reports() {
+        Map<String, ModuleSupervisorReport> report = new LinkedHashMap<>();
+        for (ModuleSlot slot : slots.values()) {
+            Optional<ModuleSupervisor<ModuleChild>> supervisor = slot.supervisor();
+            supervisor.ifPresent(s -> report.put(slot.id(), s.report(ModuleRegistry::livePid, ModuleChild::stderrTail)));
+        }
+        return Collections.unmodifiableMap(report);
+    }
+}

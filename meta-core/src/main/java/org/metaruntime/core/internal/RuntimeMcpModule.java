@@ -1,0 +1,143 @@
+package org.metaruntime.core.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.metaruntime.core.CallOptions;
+import org.metaruntime.core.McpModule;
+import org.metaruntime.events.Subscription;
+import org.metaruntime.mcp.McpToolCall;
+
+/**
+ * {@link McpModule} over the runtime: each operation takes the module's current session through the checks of a
+ * call ({@link CallRouter#session}) and maps failures like a routed call. Thread-safe.
+ */
+public final class RuntimeMcpModule implements McpModule {
+
+    private final String moduleId;
+    private final CallRouter calls;
+
+    public RuntimeMcpModule(String moduleId, CallRouter calls) {
+        this.moduleId = Objects.requireNonNull(moduleId, "moduleId");
+        this.calls = Objects.requireNonNull(calls, "calls");
+    }
+
+    private <T> T use(String operation, Function<CallRouter.Session, T> op) {
+        CallRouter.Session session = calls.session(moduleId, operation);
+        try {
+            return op.apply(session);
+        } catch (RuntimeException e) {
+            throw CallRouter.toRouteException(moduleId, ProcessBoundaries.failure(moduleId, e));
+        } finally {
+            calls.ended(session);
+        }
+    }
+
+    @Override
+    public String moduleId() {
+        return moduleId;
+    }
+
+    @Override
+    public List<McpSchema.Tool> tools() {
+        return use("tools", session -> session.connection().toolDescriptors());
+    }
+
+    @Override
+    public McpSchema.CallToolResult callTool(String tool, JsonNode arguments) {
+        return callTool(tool, arguments, CallOptions.defaults());
+    }
+
+    @Override
+    public McpSchema.CallToolResult callTool(String tool, JsonNode arguments, CallOptions options) {
+        return use("call_tool:" + tool, session -> {
+            try {
+                return session.connection().startCall(tool, arguments, mcpOptions(session, options)).result().join();
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException cause ? cause : e;
+            }
+        });
+    }
+
+    @Override
+    public McpToolCall startCall(String tool, JsonNode arguments, CallOptions options) {
+        CallRouter.Session session = calls.session(moduleId, "call_tool:" + tool);
+        McpToolCall call;
+        try {
+            call = session.connection().startCall(tool, arguments, mcpOptions(session, options));
+        } catch (RuntimeException e) {
+            calls.ended(session);
+            throw CallRouter.toRouteException(moduleId, ProcessBoundaries.failure(moduleId, e));
+        }
+        call.result().whenComplete((result, error) -> calls.ended(session));
+        return call;
+    }
+
+    private static org.metaruntime.mcp.McpCallOptions mcpOptions(CallRouter.Session session, CallOptions options) {
+        Duration timeout = options.timeout().orElse(session.timeout());
+        return ProcessBoundaries.mcpCall(new CallSpec(timeout, options));
+    }
+
+    @Override
+    public List<McpSchema.Resource> listResources() {
+        return use("list_resources", s -> s.connection().listResources(s.timeout()));
+    }
+
+    @Override
+    public List<McpSchema.ResourceTemplate> listResourceTemplates() {
+        return use("list_resource_templates", s -> s.connection().listResourceTemplates(s.timeout()));
+    }
+
+    @Override
+    public McpSchema.ReadResourceResult readResource(String uri) {
+        return use("read_resource", s -> s.connection().readResource(uri, s.timeout()));
+    }
+
+    @Override
+    public void subscribeResource(String uri) {
+        use("subscribe_resource", s -> {
+            s.connection().subscribeResource(uri, s.timeout());
+            return null;
+        });
+    }
+
+    @Override
+    public void unsubscribeResource(String uri) {
+        use("unsubscribe_resource", s -> {
+            s.connection().unsubscribeResource(uri, s.timeout());
+            return null;
+        });
+    }
+
+    @Override
+    public List<McpSchema.Prompt> listPrompts() {
+        return use("list_prompts", s -> s.connection().listPrompts(s.timeout()));
+    }
+
+    @Override
+    public McpSchema.GetPromptResult getPrompt(String name, Map<String, Object> arguments) {
+        return use("get_prompt", s -> s.connection().getPrompt(name, arguments, s.timeout()));
+    }
+
+    @Override
+    public McpSchema.CompleteResult complete(McpSchema.CompleteRequest request) {
+        return use("complete", s -> s.connection().complete(request, s.timeout()));
+    }
+
+    @Override
+    public Subscription subscribeNotifications(Consumer<? super McpSchema.JSONRPCNotification> listener) {
+        Objects.requireNonNull(listener, "listener");
+        return use("subscribe_notifications", s -> s.notifications().add(listener));
+    }
+
+    @Override
+    public String toString() {
+        return "McpModule[" + moduleId + "]";
+    }
+}

@@ -1,0 +1,393 @@
+package org.metaruntime.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+import static org.metaruntime.supervisor.ModuleHealthState.HEALTHY;
+import static org.metaruntime.supervisor.ModuleHealthState.STARTING;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.events.EventEnvelope;
+import org.metaruntime.events.Subscription;
+import org.metaruntime.mcp.McpBoundaryError;
+import org.metaruntime.supervisor.ModuleHealthState;
+import org.metaruntime.supervisor.ModuleHealthTransition;
+import org.metaruntime.supervisor.ProcessBoundaryError;
+
+/** Calls as handles, health as a stream, lazy modules and membership, with real child processes. */
+@Timeout(90)
+class CallsTest {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final Duration T = Duration.ofSeconds(20);
+
+    @TempDir
+    Path dir;
+
+    private final List<UnifiedRuntime> runtimes = new ArrayList<>();
+
+    @AfterEach
+    void noProcessOrThreadLeftBehind() {
+        runtimes.forEach(UnifiedRuntime::close);
+        Fixtures.assertAllGone(pidfile());
+        await().atMost(5, TimeUnit.SECONDS).untilAsserted(() -> assertThat(Thread.getAllStackTraces().keySet())
+                .extracting(Thread::getName).noneMatch(name -> name.startsWith("meta-core-")));
+    }
+
+    private Path pidfile() {
+        return dir.resolve("pids");
+    }
+
+    private ModuleConfig.Builder eventLine(String id, String mode) {
+        return ModuleConfig.builder(id).command(Fixtures.pythonCommand("eventline_module.py", id))
+                .env("FIXTURE_PIDFILE", pidfile().toString()).env("FIXTURE_MODE", mode)
+                .env("FIXTURE_COUNTER", dir.resolve(id + ".count").toString());
+    }
+
+    /** The MCP fixture, tagged with this test's directory so the process table can be searched for it. */
+    private ModuleConfig.Builder mcp(String id) {
+        return ModuleConfig.builder(id).command(Fixtures.pythonCommand("mcp_server.py", dir.toString()))
+                .env("FIXTURE_PIDFILE", pidfile().toString());
+    }
+
+    private UnifiedRuntime start(MetaConfig config) {
+        return start(UnifiedRuntime.builder(config));
+    }
+
+    private UnifiedRuntime start(UnifiedRuntime.Builder builder) {
+        UnifiedRuntime runtime = builder.options(RuntimeOptions.builder().startupTimeout(T).shutdownHook(false)
+                .stopStdinGrace(Duration.ofMillis(500)).stopTermGrace(Duration.ofMillis(500)).build()).start();
+        runtimes.add(runtime);
+        return runtime;
+    }
+
+    private static ModuleRouteRequest request(String id, String method) {
+        return new ModuleRouteRequest(id, method, MAPPER.createObjectNode());
+    }
+
+    private static ModuleRouteError failure(ModuleCall call) {
+        try {
+            call.response().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            assertThat(e.getCause()).isInstanceOf(ModuleRouteException.class);
+            return ((ModuleRouteException) e.getCause()).error();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+        throw new AssertionError("the call succeeded");
+    }
+
+    private static List<ModuleHealthTransition> untimed(List<ModuleHealthTransition> transitions, String id) {
+        return transitions.stream().filter(t -> t.moduleId().equals(id))
+                .map(t -> new ModuleHealthTransition(t.moduleId(), t.from(), t.to(), t.attempt()))
+                .collect(Collectors.toList());
+    }
+
+    private static ModuleHealthTransition t(String id, ModuleHealthState from, ModuleHealthState to, int attempt) {
+        return new ModuleHealthTransition(id, from, to, attempt);
+    }
+
+    /** The live processes whose command line carries this test's directory. */
+    private List<ProcessHandle> processesOfThisTest() {
+        String tag = dir.toString();
+        return ProcessHandle.allProcesses().filter(ProcessHandle::isAlive)
+                .filter(p -> p.info().arguments().map(args -> List.of(args).contains(tag)).orElse(false))
+                .collect(Collectors.toList());
+    }
+
+    @Test
+    void cancellingAnEventLineCallStopsItsProcessTreeAndFailsItAtOnce() {
+        MetaConfig config = MetaConfig.builder().module(eventLine("slow", "slow_later").build()).discover("slow").build();
+        UnifiedRuntime runtime = start(config);
+        ModuleCall call = runtime.call(request("slow", "anything"), CallOptions.timeout(T));
+        assertThat(call.request()).isEqualTo(request("slow", "anything"));
+        await().atMost(20, TimeUnit.SECONDS).until(() -> Fixtures.pids(pidfile()).size() == 2);
+        call.cancel();
+        call.cancel();
+        assertThat(failure(call)).isEqualTo(new ModuleRouteError.ModuleRuntime(
+                new RuntimeBoundaryError.Process(new ProcessBoundaryError.Cancelled())));
+        Fixtures.assertAllGone(pidfile());
+        assertThat(runtime.loadedModules()).containsExactly("slow");
+    }
+
+    @Test
+    void cancellingTheResponseFutureHasTheSameEffect() {
+        MetaConfig config = MetaConfig.builder().module(eventLine("slow", "slow_later").build()).discover("slow").build();
+        UnifiedRuntime runtime = start(config);
+        ModuleCall call = runtime.call(request("slow", "anything"), CallOptions.timeout(T));
+        await().atMost(20, TimeUnit.SECONDS).until(() -> Fixtures.pids(pidfile()).size() == 2);
+        assertThat(call.response().cancel(true)).isTrue();
+        assertThatThrownBy(() -> call.response().join()).isInstanceOf(CancellationException.class);
+        Fixtures.assertAllGone(pidfile());
+    }
+
+    @Test
+    void aCompletedCallIgnoresCancelAndRoutingErrorsArriveThroughTheResponse() throws Exception {
+        MetaConfig config = MetaConfig.builder().module(eventLine("ok", "ok").build()).discover("ok").build();
+        UnifiedRuntime runtime = start(config);
+        ModuleCall call = runtime.call(request("ok", "anything"), CallOptions.defaults());
+        ModuleRouteResponse response = call.response().get(30, TimeUnit.SECONDS);
+        call.cancel();
+        assertThat(call.response().join()).isEqualTo(response);
+        assertThat(response.payload().get("run").asInt()).isEqualTo(2);
+
+        ModuleCall unknown = runtime.call(request("nobody", "x"), CallOptions.defaults());
+        assertThat(failure(unknown)).isInstanceOf(ModuleRouteError.UnloadedModule.class);
+        unknown.cancel();
+        assertThatThrownBy(() -> CallOptions.builder().timeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aLazyModuleStartsAtItsFirstCallOnceForConcurrentCallsStopsWhenIdleAndStartsAgain() throws Exception {
+        ManualScheduler scheduler = new ManualScheduler();
+        MetaConfig config = MetaConfig.builder()
+                .module(mcp("tools").startMode(StartMode.LAZY).idleTimeout(Duration.ofMinutes(5)).build())
+                .discover("tools").preSpawn(PreSpawnData.mcp("tools")).build();
+        UnifiedRuntime runtime = start(UnifiedRuntime.builder(config).scheduler(scheduler));
+        assertThat(runtime.loadedModules()).containsExactly("tools");
+        assertThat(processesOfThisTest()).isEmpty();
+        assertThat(runtime.moduleHealthTransitions()).isEmpty();
+        List<ModuleHealthTransition> seen = new CopyOnWriteArrayList<>();
+        Subscription health = runtime.subscribeHealth(seen::add);
+
+        List<ModuleCall> first = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            first.add(runtime.call(new ModuleRouteRequest("tools", "echo", MAPPER.createObjectNode().put("i", i)),
+                    CallOptions.timeout(T)));
+        }
+        for (int i = 0; i < 8; i++) {
+            assertThat(first.get(i).response().get(30, TimeUnit.SECONDS).payload().get("i").asInt()).isEqualTo(i);
+        }
+        assertThat(Fixtures.pids(pidfile())).hasSize(1);
+        assertThat(processesOfThisTest()).hasSize(1);
+        List<ModuleHealthTransition> block = List.of(t("tools", null, STARTING, 0), t("tools", STARTING, HEALTHY, 1));
+        assertThat(untimed(runtime.moduleHealthTransitions(), "tools")).isEqualTo(block);
+        await().atMost(10, TimeUnit.SECONDS).until(() -> seen.size() == 2);
+        assertThat(untimed(seen, "tools")).isEqualTo(block);
+        assertThat(readyEvents(runtime)).hasSize(1);
+
+        // no call in flight: the idle timer fires and the child is stopped, with no transition and no event
+        await().atMost(10, TimeUnit.SECONDS).until(() -> scheduler.pending() == 1);
+        assertThat(scheduler.delays()).contains(Duration.ofMinutes(5));
+        int events = runtime.mergedEvents().size();
+        scheduler.runPending();
+        Fixtures.assertAllGone(pidfile());
+        assertThat(runtime.loadedModules()).containsExactly("tools");
+        assertThat(runtime.moduleHealthTransitions()).hasSize(2);
+        assertThat(runtime.mergedEvents()).hasSize(events);
+
+        // the next call starts it again: a new block and a new mcp.ready
+        assertThat(runtime.routeModuleCall(request("tools", "echo"), T).moduleId()).isEqualTo("tools");
+        assertThat(Fixtures.pids(pidfile())).hasSize(2);
+        assertThat(untimed(runtime.moduleHealthTransitions(), "tools"))
+                .isEqualTo(List.of(block.get(0), block.get(1), block.get(0), block.get(1)));
+        assertThat(readyEvents(runtime)).hasSize(2);
+        health.close();
+    }
+
+    @Test
+    void aFailedLazyStartupFailsTheCallsThatShareIt() {
+        MetaConfig config = MetaConfig.builder()
+                .module(ModuleConfig.builder("broken").command(Fixtures.python(), "-c", "import sys; sys.exit(4)")
+                        .restartPolicy(org.metaruntime.supervisor.RestartPolicy.NEVER).startMode(StartMode.LAZY).build())
+                .discover("broken").build();
+        UnifiedRuntime runtime = start(config);
+        ModuleCall a = runtime.call(request("broken", "x"), CallOptions.timeout(T));
+        ModuleCall b = runtime.call(request("broken", "x"), CallOptions.timeout(T));
+        assertThat(failure(a)).isEqualTo(new ModuleRouteError.ModuleRuntime(
+                new RuntimeBoundaryError.Process(new ProcessBoundaryError.EmptyOutput())));
+        assertThat(failure(b)).isEqualTo(failure(a));
+        assertThat(runtime.loadedModules()).containsExactly("broken");
+    }
+
+    @Test
+    void reconcileNeverUnloadsAModuleLoadedBefore() {
+        MetaConfig config = MetaConfig.builder().module(mcp("a").build()).module(eventLine("b", "ok").build())
+                .discover("a").preSpawn(PreSpawnData.mcp("a")).build();
+        UnifiedRuntime runtime = start(config);
+        long pid = runtime.supervisorReport().get("a").pid().orElseThrow();
+        assertThat(runtime.reconcileModules(List.of("b"), T)).isEqualTo(1);
+        assertThat(runtime.discovery().modules()).containsExactly("b");
+        assertThat(runtime.loadedModules()).contains("a", "b");
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).contains(true);
+        assertThat(runtime.routeModuleCall(request("a", "echo"), T).moduleId()).isEqualTo("a");
+        assertThat(runtime.supervisorReport().get("a").pid()).hasValue(pid);
+    }
+
+    @Test
+    void anMcpModuleFollowsItsRestartPolicyAfterACrash() throws Exception {
+        ManualScheduler scheduler = new ManualScheduler();
+        MetaConfig config = MetaConfig.builder()
+                .module(mcp("never").restartPolicy(org.metaruntime.supervisor.RestartPolicy.NEVER).build())
+                .module(mcp("again").restartPolicy(org.metaruntime.supervisor.RestartPolicy.ON_FAILURE).build())
+                .discover("never", "again").preSpawn(PreSpawnData.mcp("never")).preSpawn(PreSpawnData.mcp("again"))
+                .build();
+        UnifiedRuntime runtime = start(UnifiedRuntime.builder(config).scheduler(scheduler));
+        runtime.call(request("never", "crash"), CallOptions.timeout(T)).response().handle((r, e) -> e).get(30, TimeUnit.SECONDS);
+        await().atMost(20, TimeUnit.SECONDS).until(() -> untimed(runtime.moduleHealthTransitions(), "never").size() == 3);
+        assertThat(untimed(runtime.moduleHealthTransitions(), "never")).endsWith(t("never", HEALTHY,
+                ModuleHealthState.FAILED, 2));
+        assertThat(scheduler.pending()).isZero();
+        assertThat(failure(runtime.call(request("never", "echo"), CallOptions.timeout(T))))
+                .isEqualTo(new ModuleRouteError.ModuleUnavailable("never", ModuleHealthState.FAILED));
+
+        runtime.call(request("again", "crash"), CallOptions.timeout(T)).response().handle((r, e) -> e).get(30, TimeUnit.SECONDS);
+        await().atMost(20, TimeUnit.SECONDS).until(() -> scheduler.pending() == 1);
+        scheduler.runPending();
+        await().atMost(20, TimeUnit.SECONDS).until(() -> untimed(runtime.moduleHealthTransitions(), "again")
+                .contains(t("again", ModuleHealthState.RESTARTING, HEALTHY, 3)));
+        assertThat(runtime.routeModuleCall(request("again", "echo"), T).moduleId()).isEqualTo("again");
+    }
+
+    @Test
+    void aHugeTimeoutIsCappedAndASubMillisecondOneIsRoundedUp() {
+        MetaConfig config = MetaConfig.builder().module(eventLine("ok", "ok").build())
+                .module(eventLine("slow", "slow_later").build()).discover("ok", "slow").build();
+        UnifiedRuntime runtime = start(config);
+        assertThat(runtime.routeModuleCall(request("ok", "x"), Duration.ofDays(365_000)).moduleId()).isEqualTo("ok");
+        assertThat(CallOptions.timeout(Duration.ofDays(365_000)).timeout()).contains(CallOptions.MAX_TIMEOUT);
+        assertThatThrownBy(() -> runtime.routeModuleCall(request("slow", "x"), Duration.ofNanos(500_000)))
+                .isInstanceOf(ModuleRouteException.class)
+                .satisfies(e -> assertThat(((ModuleRouteException) e).isTimeout()).isTrue())
+                .satisfies(e -> assertThat(((ModuleRouteException) e).processError())
+                        .contains(new ProcessBoundaryError.Timeout(1)))
+                .hasMessageNotContaining("0 ms");
+    }
+
+    private List<JsonNode> stdinLines() throws Exception {
+        Path log = dir.resolve("stdin.log");
+        if (!java.nio.file.Files.exists(log)) {
+            return List.of();
+        }
+        List<JsonNode> lines = new ArrayList<>();
+        for (String line : java.nio.file.Files.readAllLines(log)) {
+            lines.add(MAPPER.readTree(line));
+        }
+        return lines;
+    }
+
+    private List<JsonNode> sent(String method) throws Exception {
+        return stdinLines().stream().filter(m -> method.equals(m.path("method").asText())).collect(Collectors.toList());
+    }
+
+    @Test
+    void cancellingAnMcpCallTellsTheServerFreesTheSlotAndAQueuedCallIsNeverSent() throws Exception {
+        MetaConfig config = MetaConfig.builder()
+                .mcp(mcp("tools").maxInFlightCalls(1).env("FIXTURE_STDIN_LOG", dir.resolve("stdin.log").toString())
+                        .build())
+                .discover("tools").build();
+        UnifiedRuntime runtime = start(config);
+        ModuleCall slow = runtime.call(new ModuleRouteRequest("tools", "slow",
+                MAPPER.createObjectNode().put("seconds", 60)), CallOptions.timeout(T));
+        await().atMost(20, TimeUnit.SECONDS).until(() -> sent("tools/call").size() == 1);
+        ModuleCall queued = runtime.call(new ModuleRouteRequest("tools", "echo",
+                MAPPER.createObjectNode().put("queued", true)), CallOptions.timeout(T));
+        queued.cancel();
+        assertThat(failure(queued)).isEqualTo(new ModuleRouteError.ModuleRuntime(
+                new RuntimeBoundaryError.Mcp(new McpBoundaryError.Cancelled("tools", "echo"))));
+
+        slow.cancel();
+        assertThat(failure(slow)).isEqualTo(new ModuleRouteError.ModuleRuntime(
+                new RuntimeBoundaryError.Mcp(new McpBoundaryError.Cancelled("tools", "slow"))));
+        JsonNode callId = sent("tools/call").get(0).get("id");
+        await().atMost(20, TimeUnit.SECONDS).until(() -> sent("notifications/cancelled").size() == 1);
+        assertThat(sent("notifications/cancelled").get(0).at("/params/requestId")).isEqualTo(callId);
+
+        // the slot is free at once: the next call is answered while the cancelled one would still sleep
+        assertThat(runtime.routeModuleCall(new ModuleRouteRequest("tools", "add",
+                MAPPER.createObjectNode().put("a", 1).put("b", 1)), T).payload().asInt()).isEqualTo(2);
+        assertThat(sent("tools/call")).hasSize(2).noneMatch(m -> m.at("/params/arguments/queued").asBoolean());
+    }
+
+    @Test
+    void progressReachesOnlyItsOwnCallInOrderBeforeTheResponse() throws Exception {
+        MetaConfig config = MetaConfig.builder().mcp(mcp("tools").build()).discover("tools").build();
+        UnifiedRuntime runtime = start(config);
+        List<ProgressUpdate> first = new CopyOnWriteArrayList<>();
+        List<ProgressUpdate> second = new CopyOnWriteArrayList<>();
+        List<Integer> seenAtResponse = new CopyOnWriteArrayList<>();
+        ModuleCall a = runtime.call(new ModuleRouteRequest("tools", "progress", MAPPER.createObjectNode().put("steps", 3)),
+                CallOptions.builder().timeout(T).onProgress(first::add).build());
+        ModuleCall b = runtime.call(new ModuleRouteRequest("tools", "progress", MAPPER.createObjectNode().put("steps", 5)),
+                CallOptions.builder().timeout(T).onProgress(update -> {
+                    second.add(update);
+                    throw new IllegalStateException("a listener bug never fails the call");
+                }).build());
+        a.response().thenRun(() -> seenAtResponse.add(first.size()));
+        assertThat(a.response().get(30, TimeUnit.SECONDS).payload().get("steps").asInt()).isEqualTo(3);
+        assertThat(b.response().get(30, TimeUnit.SECONDS).payload().get("steps").asInt()).isEqualTo(5);
+        assertThat(first).containsExactly(new ProgressUpdate(1, 3.0, "step 1"), new ProgressUpdate(2, 3.0, "step 2"),
+                new ProgressUpdate(3, 3.0, "step 3"));
+        assertThat(second).extracting(ProgressUpdate::progress).containsExactly(1.0, 2.0, 3.0, 4.0, 5.0);
+        assertThat(seenAtResponse).containsExactly(3);
+        // without a listener, no progress token is sent
+        runtime.routeModuleCall(new ModuleRouteRequest("tools", "progress", MAPPER.createObjectNode()), T);
+    }
+
+    @Test
+    void theWholeMcpSurfaceOfAModuleWithItsResultsAndNotificationsAcrossARestart() throws Exception {
+        ManualScheduler scheduler = new ManualScheduler();
+        MetaConfig config = MetaConfig.builder().mcp(mcp("tools").build()).module(eventLine("el", "ok").build())
+                .discover("tools", "el").build();
+        UnifiedRuntime runtime = start(UnifiedRuntime.builder(config).scheduler(scheduler));
+        McpModule tools = runtime.mcp("tools");
+        assertThat(tools.moduleId()).isEqualTo("tools");
+        assertThat(tools.tools()).extracting(io.modelcontextprotocol.spec.McpSchema.Tool::name)
+                .containsExactly("echo", "add", "fail", "slow", "crash", "progress", "notify");
+        assertThat(tools.tools().get(0).inputSchema()).containsEntry("type", "object");
+
+        io.modelcontextprotocol.spec.McpSchema.CallToolResult failed = tools.callTool("fail", MAPPER.createObjectNode());
+        assertThat(failed.isError()).isTrue();
+        assertThat(((io.modelcontextprotocol.spec.McpSchema.TextContent) failed.content().get(0)).text())
+                .isEqualTo("the tool failed on purpose");
+        io.modelcontextprotocol.spec.McpSchema.CallToolResult echoed = tools.callTool("echo",
+                MAPPER.createObjectNode().put("n", 1), CallOptions.timeout(T));
+        assertThat(echoed.structuredContent()).isEqualTo(java.util.Map.of("n", 1));
+        assertThat(tools.startCall("add", MAPPER.createObjectNode().put("a", 2).put("b", 2), CallOptions.defaults())
+                .result().get(30, TimeUnit.SECONDS).content()).hasSize(1);
+
+        assertThatThrownBy(tools::listResources).isInstanceOf(ModuleRouteException.class)
+                .satisfies(e -> assertThat(((ModuleRouteException) e).mcpError())
+                        .hasValueSatisfying(error -> assertThat(error.code()).isEqualTo("mcp.json_rpc_error")));
+
+        List<String> messages = new CopyOnWriteArrayList<>();
+        Subscription notifications = tools.subscribeNotifications(n -> messages.add(n.method()));
+        tools.callTool("notify", MAPPER.createObjectNode());
+        await().atMost(20, TimeUnit.SECONDS).until(() -> messages.size() == 1);
+        runtime.call(request("tools", "crash"), CallOptions.timeout(T)).response().handle((r, e) -> e).get(30, TimeUnit.SECONDS);
+        await().atMost(20, TimeUnit.SECONDS).until(() -> scheduler.pending() == 1);
+        scheduler.runPending();
+        await().atMost(20, TimeUnit.SECONDS).until(() -> untimed(runtime.moduleHealthTransitions(), "tools")
+                .contains(t("tools", ModuleHealthState.RESTARTING, HEALTHY, 3)));
+        tools.callTool("notify", MAPPER.createObjectNode());
+        await().atMost(20, TimeUnit.SECONDS).until(() -> messages.size() == 2);
+        assertThat(messages).containsOnly("notifications/message");
+        notifications.close();
+
+        assertThatThrownBy(() -> runtime.mcp("el")).isInstanceOf(ModuleRouteException.class)
+                .extracting(e -> ((ModuleRouteException) e).error()).isEqualTo(new ModuleRouteError.ModuleRuntime(
+                        new RuntimeBoundaryError.Mcp(new McpBoundaryError.McpRequired("el", "mcp"))));
+        assertThatThrownBy(() -> runtime.mcp("nobody")).isInstanceOf(ModuleRouteException.class)
+                .extracting(e -> ((ModuleRouteException) e).error())
+                .isInstanceOf(ModuleRouteError.UnloadedModule.class);
+    }
+
+    private static List<EventEnvelope<?>> readyEvents(UnifiedRuntime runtime) {
+        return runtime.mergedEvents().stream().filter(e -> e.eventId().startsWith("evt-mcp-ready-tools-"))
+                .collect(Collectors.toList());
+    }
+}
