@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// greeter: a bare JSON-RPC 2.0 pod (Node.js, no dependencies). It reads one request per line on stdin and
-// writes one answer per line on stdout. It knows nothing of MCP: no initialize, no tools/list. Its tools are
-// declared in examples/manifests/node-greeter.yaml, and the gateway serves its answers as tool results.
+// greeter: a minimal MCP server over stdio in Node.js, without dependencies: one JSON-RPC 2.0 message per line.
+// It answers initialize, ping, tools/list and tools/call; its tools are also declared in
+// examples/manifests/node-greeter.yaml, so the gateway lists them without starting it.
 //
 //   greet {name, language?}   {"greeting": "..."}  (language: en, ja, fr; default en)
 //   add {a, b}                {"sum": a + b}
@@ -12,6 +12,29 @@
 const readline = require('readline');
 
 const greetings = { en: 'Hello', ja: 'こんにちは', fr: 'Bonjour' };
+
+const tools = [
+  { name: 'greet', description: 'Greets someone by name', inputSchema: { type: 'object', required: ['name'],
+    properties: { name: { type: 'string' }, language: { type: 'string', enum: ['en', 'ja', 'fr'] } } } },
+  { name: 'add', description: 'Adds two numbers', inputSchema: { type: 'object', required: ['a', 'b'],
+    properties: { a: { type: 'number' }, b: { type: 'number' } } } },
+];
+
+function result(value) {
+  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
+}
+
+function answer(method, params) {
+  switch (method) {
+    case 'initialize':
+      return { protocolVersion: params.protocolVersion || '2025-06-18', capabilities: { tools: {} },
+        serverInfo: { name: 'greeter', version: '1.0.0' } };
+    case 'ping': return {};
+    case 'tools/list': return { tools };
+    case 'tools/call': return result(call(params.name, params.arguments || {}));
+    default: throw { code: -32601, message: 'method not found: ' + method };
+  }
+}
 
 function call(name, args) {
   switch (name) {
@@ -39,8 +62,7 @@ rl.on('line', (line) => {
   if (req.id === undefined) return; // a notification: no answer
   let resp;
   try {
-    if (req.method !== 'tools/call') throw { code: -32601, message: 'method not found: ' + req.method };
-    resp = { jsonrpc: '2.0', id: req.id, result: call(req.params.name, req.params.arguments || {}) };
+    resp = { jsonrpc: '2.0', id: req.id, result: answer(req.method, req.params || {}) };
   } catch (e) {
     resp = { jsonrpc: '2.0', id: req.id, error: { code: e.code || -32603, message: e.message || String(e) } };
   }

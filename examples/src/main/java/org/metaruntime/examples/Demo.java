@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,10 @@ import org.metaruntime.core.RuntimeOptions;
 import org.metaruntime.core.RuntimeShutdownReport;
 import org.metaruntime.core.UnifiedRuntime;
 import org.metaruntime.events.EventEnvelope;
+import org.metaruntime.events.EventLog;
+import org.metaruntime.events.EventPage;
+import org.metaruntime.events.EventQuery;
+import org.metaruntime.events.LoggedEvent;
 import org.metaruntime.events.UnifiedEvent;
 import org.metaruntime.examples.internal.TextTable;
 import org.metaruntime.supervisor.ModuleHealthState;
@@ -70,12 +75,14 @@ public final class Demo {
             DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
 
     private final Path home;
+    private final Path stateDir;
     private final PrintStream out;
     private final Set<Long> pids = new LinkedHashSet<>();
     private int step;
 
-    private Demo(Path home, PrintStream out) {
+    private Demo(Path home, Path stateDir, PrintStream out) {
         this.home = home;
+        this.stateDir = stateDir;
         this.out = out;
     }
 
@@ -111,7 +118,8 @@ public final class Demo {
     /**
      * Runs the demo and exits with status 0 on success, 1 on failure.
      *
-     * @param args optionally the {@code examples} directory
+     * @param args optionally the {@code examples} directory, then the state directory (default
+     *             {@code <examples>/target/demo-state})
      */
     public static void main(String[] args) {
         // Only warnings from the runtime and the SDK, short and without thread names (slf4j-simple).
@@ -120,7 +128,7 @@ public final class Demo {
         System.setProperty("org.slf4j.simpleLogger.showShortLogName", "true");
         try {
             Path home = args.length > 0 ? Path.of(args[0]) : findHome(Path.of("").toAbsolutePath());
-            run(home, System.out);
+            run(home, args.length > 1 ? Path.of(args[1]) : defaultStateDir(home), System.out);
         } catch (DemoException e) {
             System.out.flush();
             System.err.println("The demo failed: " + e.getMessage());
@@ -138,8 +146,24 @@ public final class Demo {
      */
     public static Result run(Path examplesDir, PrintStream out) {
         Objects.requireNonNull(examplesDir, "examplesDir");
+        return run(examplesDir, defaultStateDir(examplesDir), out);
+    }
+
+    /**
+     * Runs every step of the demo with its runtime state (the event log) in {@code stateDir}: a second run with
+     * the same directory reads the first run's events back.
+     *
+     * @throws DemoException when a step fails; the runtime is shut down first
+     */
+    public static Result run(Path examplesDir, Path stateDir, PrintStream out) {
+        Objects.requireNonNull(examplesDir, "examplesDir");
+        Objects.requireNonNull(stateDir, "stateDir");
         Objects.requireNonNull(out, "out");
-        return new Demo(examplesDir.toAbsolutePath().normalize(), out).run();
+        return new Demo(examplesDir.toAbsolutePath().normalize(), stateDir.toAbsolutePath().normalize(), out).run();
+    }
+
+    private static Path defaultStateDir(Path examplesDir) {
+        return examplesDir.resolve("target").resolve("demo-state");
     }
 
     private Result run() {
@@ -150,6 +174,7 @@ public final class Demo {
         List<ModuleHealthTransition> transitions;
         UnifiedRuntime runtime = start(config);
         try (runtime) {
+            showEarlierRuns(runtime);
             callEventLineModule(runtime);
             callPythonMcpModule(runtime);
             callJavaMcpModule(runtime);
@@ -159,6 +184,7 @@ public final class Demo {
             transitions = runtime.moduleHealthTransitions();
             showTransitions(transitions);
             showEventLog(runtime);
+            showThisRunLogged(runtime);
             heading("Shutting down");
             report = runtime.shutdown();
         }
@@ -213,7 +239,8 @@ public final class Demo {
     private UnifiedRuntime start(MetaConfig config) {
         heading("Starting the runtime (every module in parallel, each probed once)");
         long started = System.nanoTime();
-        UnifiedRuntime runtime = UnifiedRuntime.builder(config).options(RuntimeOptions.defaults()).start();
+        UnifiedRuntime runtime = UnifiedRuntime.builder(config).options(RuntimeOptions.defaults())
+                .persistentState(stateDir).start();
         try {
             out.printf("  Started in %d ms. Loaded modules: %s%n",
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), runtime.loadedModules());
@@ -341,6 +368,68 @@ public final class Demo {
                     payload == null ? "" : payload.toString());
         }
         out.print(table.render());
+    }
+
+    private void showEarlierRuns(UnifiedRuntime runtime) {
+        heading("Event history from earlier runs (the event log in " + stateDir + ")");
+        EventLog log = runtime.eventLog().orElseThrow();
+        Map<String, Integer> perRun = new LinkedHashMap<>();
+        List<LoggedEvent> lastRun = new ArrayList<>();
+        String lastInstance = null;
+        EventQuery query = EventQuery.builder().limit(EventQuery.MAX_LIMIT).build();
+        EventPage page = log.query(query);
+        while (true) {
+            for (LoggedEvent row : page.events()) {
+                if (row.instanceId().equals(log.instanceId())) {
+                    continue;
+                }
+                perRun.merge(row.instanceId(), 1, Integer::sum);
+                if (!row.instanceId().equals(lastInstance)) {
+                    lastInstance = row.instanceId();
+                    lastRun.clear();
+                }
+                lastRun.add(row);
+            }
+            if (page.nextAfterSeq() == null) {
+                break;
+            }
+            page = log.query(query.withAfterSeq(page.nextAfterSeq()));
+        }
+        if (perRun.isEmpty()) {
+            out.println("  No earlier run wrote to this log: run the demo again to see this run's events read back.");
+            return;
+        }
+        out.printf("  %d earlier run(s) logged %d events. The last one's final events, read back from the log:%n",
+                perRun.size(), perRun.values().stream().mapToInt(Integer::intValue).sum());
+        TextTable table = new TextTable("seq", "time (UTC)", "written by", "module / agent", "event type");
+        for (LoggedEvent row : lastRun.subList(Math.max(0, lastRun.size() - 8), lastRun.size())) {
+            EventEnvelope<UnifiedEvent> envelope = row.envelope();
+            UnifiedEvent event = envelope.event();
+            String who = event instanceof UnifiedEvent.Module
+                    ? ((UnifiedEvent.Module) event).event().module() : ((UnifiedEvent.Agent) event).agentId();
+            table.row(row.seq(), CLOCK.format(Instant.ofEpochMilli(envelope.timestampMs())), row.instanceId(), who,
+                    event.eventType());
+        }
+        out.print(table.render());
+    }
+
+    private void showThisRunLogged(UnifiedRuntime runtime) {
+        EventLog log = runtime.eventLog().orElseThrow();
+        if (!log.flush(CALL_TIMEOUT)) {
+            throw new DemoException("the event log did not commit within " + CALL_TIMEOUT.toSeconds() + " s");
+        }
+        long mine = 0;
+        EventQuery query = EventQuery.builder().limit(EventQuery.MAX_LIMIT).build();
+        EventPage page = log.query(query);
+        while (true) {
+            mine += page.events().stream().filter(r -> r.instanceId().equals(log.instanceId())).count();
+            if (page.nextAfterSeq() == null) {
+                break;
+            }
+            page = log.query(query.withAfterSeq(page.nextAfterSeq()));
+        }
+        out.printf("  This run (%s) has %d events in %s; the next run shows them.%n", log.instanceId(), mine,
+                stateDir.resolve("event_log.sqlite3"));
     }
 
     private void showShutdown(RuntimeShutdownReport report) {

@@ -19,14 +19,24 @@ import org.metaruntime.supervisor.ModuleHealthTransition;
 class DemoTest {
 
     @Test
-    @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void everyStepHappensAndNoProcessOutlivesTheDemo() {
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void everyStepHappensAndNoProcessOutlivesTheDemo(@TempDir Path state) {
         Fixtures.requireOnPath("python3");
         Fixtures.requireOnPath("node");
+        ByteArrayOutputStream firstRun = new ByteArrayOutputStream();
+        Demo.run(Fixtures.examplesDir(), state, new PrintStream(firstRun, true, StandardCharsets.UTF_8));
+        assertThat(firstRun.toString(StandardCharsets.UTF_8))
+                .contains("No earlier run wrote to this log")
+                .containsPattern("This run \\(\\S+\\) has \\d+ events in ");
+        Fixtures.assertNoChildProcesses();
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
 
-        Demo.Result result = Demo.run(Fixtures.examplesDir(), new PrintStream(buffer, true, StandardCharsets.UTF_8));
+        Demo.Result result = Demo.run(Fixtures.examplesDir(), state,
+                new PrintStream(buffer, true, StandardCharsets.UTF_8));
         String output = buffer.toString(StandardCharsets.UTF_8);
+        // The second run reads the first run's events back from the event log.
+        assertThat(output).containsPattern("1 earlier run\\(s\\) logged \\d+ events")
+                .containsPattern("\\d+\\s+\\S+\\s+\\S+\\s+demo-host\\s+run_completed");
 
         // Every module answered.
         assertThat(output)

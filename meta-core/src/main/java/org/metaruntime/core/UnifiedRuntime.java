@@ -1,8 +1,8 @@
 package org.metaruntime.core;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,16 +17,23 @@ import java.util.function.IntConsumer;
 import org.metaruntime.core.internal.CallRouter;
 import org.metaruntime.core.internal.HealthFeed;
 import org.metaruntime.core.internal.LazyModules;
-import org.metaruntime.core.internal.ModuleChild;
+import org.metaruntime.core.internal.ModuleMembership;
 import org.metaruntime.core.internal.ModuleRegistry;
 import org.metaruntime.core.internal.ModuleSlot;
 import org.metaruntime.core.internal.ModuleStartup;
 import org.metaruntime.core.internal.ProcessBoundaries;
 import org.metaruntime.core.internal.RuntimeEvents;
-import org.metaruntime.core.internal.RuntimeMcpModule;
+import org.metaruntime.core.internal.RuntimePersistence;
 import org.metaruntime.core.internal.RuntimeThreads;
 import org.metaruntime.core.internal.ShutdownSequence;
+import org.metaruntime.eventlog.EventLogOptions;
 import org.metaruntime.events.EventEnvelope;
+import org.metaruntime.events.EventLog;
+import org.metaruntime.events.MobEventPage;
+import org.metaruntime.events.MobEventQuery;
+import org.metaruntime.events.MobStructuralEventEnvelope;
+import org.metaruntime.events.PersistentMetadataStore;
+import org.metaruntime.events.spi.MobEventSource;
 import org.metaruntime.events.EventFilter;
 import org.metaruntime.events.LifecycleEvent;
 import org.metaruntime.events.LifecycleStage;
@@ -34,10 +41,8 @@ import org.metaruntime.events.NormalizationException;
 import org.metaruntime.events.StoreNotification;
 import org.metaruntime.events.Subscription;
 import org.metaruntime.events.UnifiedEvent;
-import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleHealthTransition;
-import org.metaruntime.supervisor.ModuleSupervisor;
 import org.metaruntime.supervisor.ModuleSupervisorReport;
 import org.metaruntime.supervisor.Scheduler;
 import org.slf4j.Logger;
@@ -70,9 +75,11 @@ public final class UnifiedRuntime implements AutoCloseable {
     private final RuntimeOptions options;
     private final RuntimeThreads threads;
     private final RuntimeEvents events;
+    private final RuntimePersistence persistence;
     private final ModuleRegistry registry;
     private final ModuleStartup startup;
     private final CallRouter calls;
+    private final ModuleMembership membership;
     private final Object shutdownLock = new Object();
     private final Thread shutdownHook;
     private volatile RuntimeShutdownReport shutdownReport;
@@ -86,10 +93,18 @@ public final class UnifiedRuntime implements AutoCloseable {
             threads.release();
             throw e;
         }
-        this.events = new RuntimeEvents(builder.clock, options.events());
+        try {
+            this.persistence = RuntimePersistence.open(builder.persistentState, builder.eventLog,
+                    builder.persistentMetadata, builder.mobEventSource, EventLogOptions.defaultInstanceId());
+        } catch (RuntimeException e) {
+            threads.release();
+            throw e;
+        }
+        this.events = new RuntimeEvents(builder.clock, options.events(), persistence.log().orElse(null));
         this.startup = new ModuleStartup(options, events, threads, builder.clock);
         this.calls = new CallRouter(registry, options, events,
                 new LazyModules(startup, options, threads.scheduler(), threads.executor()));
+        this.membership = new ModuleMembership(registry, startup, () -> shutdownReport != null);
         this.shutdownHook = options.shutdownHook()
                 ? new Thread(this::shutdown, "meta-core-" + threads.runtimeId() + "-shutdown-hook") : null;
     }
@@ -137,14 +152,7 @@ public final class UnifiedRuntime implements AutoCloseable {
      *                              {@code ModuleRuntime(Mcp(McpRequired(id, "mcp")))} for an event-line module
      */
     public McpModule mcp(String moduleId) {
-        Objects.requireNonNull(moduleId, "moduleId");
-        ModuleSlot slot = registry.find(moduleId).filter(ModuleSlot::loaded).orElseThrow(() ->
-                new ModuleRouteException(moduleId, registry.unloaded(moduleId)));
-        if (slot.router().kind() != ModuleBoundaryKind.MCP) {
-            throw new ModuleRouteException(moduleId, new ModuleRouteError.ModuleRuntime(
-                    new RuntimeBoundaryError.Mcp(new McpBoundaryError.McpRequired(moduleId, "mcp"))));
-        }
-        return new RuntimeMcpModule(moduleId, calls);
+        return calls.mcp(moduleId);
     }
 
     /**
@@ -282,13 +290,7 @@ public final class UnifiedRuntime implements AutoCloseable {
      * @throws IllegalStateException      after {@link #shutdown()}
      */
     public EventEnvelope<UnifiedEvent> spawnMember(String moduleId, Duration timeout) {
-        Objects.requireNonNull(timeout, "timeout");
-        ModuleSlot slot = registry.require(moduleId);
-        registry.discover(moduleId);
-        synchronized (slot.lifecycleLock()) {
-            requireOpen(moduleId);
-            return startup.respawn(slot, timeout);
-        }
+        return membership.spawn(moduleId, timeout);
     }
 
     /**
@@ -300,28 +302,7 @@ public final class UnifiedRuntime implements AutoCloseable {
      *                                    {@code Runtime(<boundary error>)} for the first module that failed to start
      */
     public int reconcileModules(List<String> moduleIds, Duration timeout) {
-        Objects.requireNonNull(moduleIds, "moduleIds");
-        Objects.requireNonNull(timeout, "timeout");
-        List<ModuleSlot> targets = new ArrayList<>();
-        for (String id : moduleIds) {
-            targets.add(registry.require(id));
-        }
-        registry.rediscover(moduleIds);
-        int added = 0;
-        for (ModuleSlot slot : targets) {
-            synchronized (slot.lifecycleLock()) {
-                if (!slot.loaded()) {
-                    requireOpen(slot.id());
-                    if (slot.module().startMode() == StartMode.LAZY) {
-                        slot.idle();
-                    } else {
-                        startup.respawn(slot, timeout);
-                    }
-                    added++;
-                }
-            }
-        }
-        return added;
+        return membership.reconcile(moduleIds, timeout);
     }
 
     /**
@@ -333,23 +314,7 @@ public final class UnifiedRuntime implements AutoCloseable {
      * @throws IllegalStateException      when the module was never started or is restarting already
      */
     public ModuleHealthState restartModule(String moduleId) {
-        ModuleSlot slot = registry.require(moduleId);
-        synchronized (slot.lifecycleLock()) {
-            requireOpen(moduleId);
-            ModuleSupervisor<ModuleChild> supervisor = slot.supervisor().orElseThrow(() ->
-                    new IllegalStateException("module '" + moduleId + "' was never started; use spawnMember"));
-            return supervisor.restartNow();
-        }
-    }
-
-    private void requireOpen(String moduleId) {
-        if (shutdownReport != null || slotShutDown(moduleId)) {
-            throw new IllegalStateException("the runtime is shut down; module '" + moduleId + "' cannot start");
-        }
-    }
-
-    private boolean slotShutDown(String moduleId) {
-        return registry.find(moduleId).map(s -> s.membership().phase() == ModuleSlot.Phase.SHUT_DOWN).orElse(false);
+        return membership.restart(moduleId);
     }
 
     /**
@@ -361,19 +326,7 @@ public final class UnifiedRuntime implements AutoCloseable {
      */
     public static EventEnvelope<UnifiedEvent> runDiscoveredModuleOnce(MetaConfig config, String moduleId,
                                                                       Duration timeout) {
-        Objects.requireNonNull(config, "config");
-        Objects.requireNonNull(moduleId, "moduleId");
-        Objects.requireNonNull(timeout, "timeout");
-        Optional<ModuleConfig> module = config.module(moduleId);
-        if (module.isEmpty()) {
-            throw new RuntimeFromConfigException(moduleId,
-                    new RuntimeFromConfigError.Config(new ConfigResolutionError.ModuleNotConfigured(moduleId)));
-        }
-        if (!config.isDiscovered(moduleId)) {
-            throw new RuntimeFromConfigException(moduleId,
-                    new RuntimeFromConfigError.Config(new ConfigResolutionError.ModuleNotDiscovered(moduleId)));
-        }
-        return ProcessBoundaries.runOnce(module.get(), config.preSpawnFor(moduleId), timeout);
+        return ProcessBoundaries.runDiscovered(config, moduleId, timeout);
     }
 
     // ---------------------------------------------------------------------------------------------- shutdown
@@ -389,9 +342,10 @@ public final class UnifiedRuntime implements AutoCloseable {
                 return shutdownReport;
             }
             events.lifecycle(LifecycleStage.SHUTDOWN_REQUESTED);
-            RuntimeShutdownReport report = ShutdownSequence.run(registry, options);
+            RuntimeShutdownReport report = ShutdownSequence.run(registry, options, calls);
             threads.release();
             events.close();
+            persistence.close();
             if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
                 try {
                     Runtime.getRuntime().removeShutdownHook(shutdownHook);
@@ -404,6 +358,37 @@ public final class UnifiedRuntime implements AutoCloseable {
             LOG.info("runtime shut down: {}", report);
             return report;
         }
+    }
+
+    // ---------------------------------------------------------------------------------- event log, mob events
+
+    /**
+     * The event log every envelope of the merged store is appended to: the builder's
+     * {@link Builder#eventLog(EventLog)}, or the embedded one of {@link Builder#persistentState(Path)}; empty
+     * when neither was set.
+     */
+    public Optional<EventLog> eventLog() {
+        return persistence.log();
+    }
+
+    /**
+     * The structural mob events projected from the builder's {@link Builder#mobEventSource(MobEventSource)}
+     * (kept in the event log when there is one).
+     *
+     * @throws IllegalStateException when no mob-event source is configured
+     */
+    public MobEventPage mobEvents(MobEventQuery query) {
+        return persistence.mobEvents(Objects.requireNonNull(query, "query"));
+    }
+
+    /**
+     * Calls {@code listener} with each structural mob event projected from now on, on the source's delivery
+     * thread (keep it fast).
+     *
+     * @throws IllegalStateException when no mob-event source is configured
+     */
+    public Subscription subscribeMobEvents(Consumer<? super MobStructuralEventEnvelope> listener) {
+        return persistence.subscribeMobEvents(Objects.requireNonNull(listener, "listener"));
     }
 
     /** The report of the shutdown, empty before it. */
@@ -440,6 +425,10 @@ public final class UnifiedRuntime implements AutoCloseable {
         private Executor executor;
         private Scheduler scheduler;
         private final Map<String, InProcessModule> inProcess = new LinkedHashMap<>();
+        private Path persistentState;
+        private EventLog eventLog;
+        private PersistentMetadataStore persistentMetadata;
+        private MobEventSource mobEventSource;
 
         private Builder(MetaConfig config) {
             this.config = config;
@@ -479,6 +468,38 @@ public final class UnifiedRuntime implements AutoCloseable {
         }
 
         /**
+         * Keeps the runtime's state in {@code dir}: the event log in {@code <dir>/event_log.sqlite3} (unless
+         * {@link #eventLog(EventLog)} is set) and the projection metadata in {@code <dir>/meta_metadata.sqlite3}
+         * (unless {@link #persistentMetadata(PersistentMetadataStore)} is set). The runtime opens and closes both.
+         */
+        public Builder persistentState(Path dir) {
+            this.persistentState = Objects.requireNonNull(dir, "dir");
+            return this;
+        }
+
+        /**
+         * The event log every merged envelope is appended to, for example {@code EventLogs.jdbc(dataSource)} for a
+         * PostgreSQL log shared by several runtimes. The host owns it: the runtime flushes it at shutdown but does
+         * not close it.
+         */
+        public Builder eventLog(EventLog log) {
+            this.eventLog = Objects.requireNonNull(log, "log");
+            return this;
+        }
+
+        /** The host's store for projection metadata (the mob-event cursor). Default: in memory, or the state directory's. */
+        public Builder persistentMetadata(PersistentMetadataStore store) {
+            this.persistentMetadata = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /** The host's mob-event ledger; the runtime projects its structural events (see {@link UnifiedRuntime#mobEvents}). */
+        public Builder mobEventSource(MobEventSource source) {
+            this.mobEventSource = Objects.requireNonNull(source, "source");
+            return this;
+        }
+
+        /**
          * Serves a configured module in the JVM instead of by its process, for host tests (see
          * {@code org.metaruntime.core.testing}); the module still goes through selection, the core-id rule, routing,
          * errors, transitions, events and restart policies. Its kind must match the boundary its pre-spawn data
@@ -498,18 +519,7 @@ public final class UnifiedRuntime implements AutoCloseable {
          */
         public UnifiedRuntime start() {
             config.validate();
-            for (InProcessModule module : inProcess.values()) {
-                String field = "fakeModules[" + module.moduleId() + "]";
-                if (!config.isConfigured(module.moduleId())) {
-                    throw new ConfigException(field, "fake module '" + module.moduleId() + "' is not configured",
-                            new ConfigResolutionError.ModuleNotConfigured(module.moduleId()));
-                }
-                ModuleBoundaryKind selected = config.boundaryOf(module.moduleId());
-                if (module.kind() != selected) {
-                    throw new ConfigException(field, "fake module '" + module.moduleId() + "' is " + module.kind()
-                            + " but its pre-spawn data selects " + selected);
-                }
-            }
+            ModuleRegistry.validate(config, inProcess.values());
             List<EventEnvelope<UnifiedEvent>> agents = agentEvents.stream().map(RuntimeEvents::projectAgent).toList();
             UnifiedRuntime runtime = new UnifiedRuntime(this);
             try {

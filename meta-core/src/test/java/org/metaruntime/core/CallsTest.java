@@ -386,6 +386,25 @@ class CallsTest {
                 .isInstanceOf(ModuleRouteError.UnloadedModule.class);
     }
 
+    @Test
+    void shutdownStopsTheServerOfAPerCallCallInFlightEvenOneThatIgnoresStdinAndSigterm() {
+        MetaConfig config = MetaConfig.builder()
+                .mcp(mcp("stubborn").mcpSessionMode(org.metaruntime.mcp.McpSessionMode.PER_CALL)
+                        .env("FIXTURE_STUBBORN", "1").build())
+                .discover("stubborn").build();
+        UnifiedRuntime runtime = start(config);
+        await().atMost(20, TimeUnit.SECONDS).until(() -> processesOfThisTest().isEmpty());   // the probe's server
+        ModuleCall call = runtime.call(new ModuleRouteRequest("stubborn", "slow",
+                MAPPER.createObjectNode().put("seconds", 60)), CallOptions.timeout(T));
+        await().atMost(20, TimeUnit.SECONDS).until(() -> processesOfThisTest().size() == 1);
+        RuntimeShutdownReport report = runtime.shutdown();
+        assertThat(report.orphanProcesses()).isZero();
+        assertThat(failure(call)).isEqualTo(new ModuleRouteError.ModuleRuntime(
+                new RuntimeBoundaryError.Mcp(new McpBoundaryError.Cancelled("stubborn", "slow"))));
+        Fixtures.assertAllGone(pidfile());
+        assertThat(processesOfThisTest()).isEmpty();
+    }
+
     private static List<EventEnvelope<?>> readyEvents(UnifiedRuntime runtime) {
         return runtime.mergedEvents().stream().filter(e -> e.eventId().startsWith("evt-mcp-ready-tools-"))
                 .collect(Collectors.toList());

@@ -1,5 +1,8 @@
 package org.metaruntime.gateway;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,27 +13,75 @@ import org.metaruntime.gateway.internal.manifest.Catalog;
 import org.metaruntime.gateway.internal.manifest.DeclaredTool;
 import org.metaruntime.gateway.internal.manifest.Names;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
+import org.metaruntime.gateway.internal.serve.GatewayServer;
+import org.metaruntime.gateway.internal.serve.PodBackends;
+import org.metaruntime.gateway.internal.serve.StdioServing;
 
 /**
  * One MCP server for every pod of a set of manifests. Build it from manifest folders (and optionally a
- * Claude Desktop config); {@link Builder#validate()} checks them without starting anything.
- * Thread-safe.
+ * Claude Desktop config); {@link Builder#validate()} checks them without starting anything, {@link
+ * #serveStdio(InputStream, OutputStream)} starts the pods that start with the gateway and serves MCP.
+ * {@link #close()} stops every pod. Thread-safe.
  *
  * <pre>{@code
- * ValidationReport report = MetaGateway.builder()
- *         .manifests(Path.of("examples/manifests"))
- *         .validate();
+ * ValidationReport report = MetaGateway.builder().manifests(Path.of("examples/manifests")).validate();
  * report.lines().forEach(System.out::println);      // ... ok: 4 pods, 6 tools
+ *
+ * try (MetaGateway gateway = MetaGateway.builder().manifests(Path.of("examples/manifests")).build()) {
+ *     gateway.serveStdio(System.in, System.out).awaitEnd();
+ * }
  * }</pre>
  */
-public final class MetaGateway {
+public final class MetaGateway implements AutoCloseable {
 
     private final Catalog catalog;
     private final GatewayOptions options;
+    private final Object lock = new Object();
+    private GatewayServer server;
+    private boolean closed;
 
     private MetaGateway(Catalog catalog, GatewayOptions options) {
         this.catalog = catalog;
         this.options = options;
+    }
+
+    /**
+     * Serves MCP over {@code in} / {@code out} (newline-delimited JSON-RPC, UTF-8) on a thread of its own; the
+     * first serve starts the pods that start with the gateway. Nothing but JSON-RPC is written to {@code out}.
+     */
+    public Serving serveStdio(InputStream in, OutputStream out) {
+        return StdioServing.start(server(), in, out);
+    }
+
+    /** The status report: {@code {"pods":{"<name>":{"state","pid","restarts",...}}}}. */
+    public JsonNode status() {
+        return server().status();
+    }
+
+    private GatewayServer server() {
+        synchronized (lock) {
+            if (closed) {
+                throw new IllegalStateException("the gateway is closed");
+            }
+            if (server == null) {
+                server = new GatewayServer(catalog, PodBackends.create(catalog, options));
+                server.start();
+            }
+            return server;
+        }
+    }
+
+    /** Stops every pod (each within its shutdown timeout) and ends every session. Idempotent. */
+    @Override
+    public void close() {
+        GatewayServer running;
+        synchronized (lock) {
+            closed = true;
+            running = server;
+        }
+        if (running != null) {
+            running.close();
+        }
     }
 
     /** A builder without manifests. */

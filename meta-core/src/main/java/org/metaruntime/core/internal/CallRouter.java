@@ -1,6 +1,7 @@
 package org.metaruntime.core.internal;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -8,6 +9,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import org.metaruntime.core.CallOptions;
+import org.metaruntime.core.McpModule;
 import org.metaruntime.core.ModuleBoundaryKind;
 import org.metaruntime.core.ModuleRouteError;
 import org.metaruntime.core.ModuleRouteException;
@@ -32,6 +34,7 @@ public final class CallRouter {
     private final RuntimeOptions options;
     private final RuntimeEvents events;
     private final LazyModules lazy;
+    private final java.util.Set<RealModuleCall> inFlight = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public CallRouter(ModuleRegistry registry, RuntimeOptions options, RuntimeEvents events, LazyModules lazy) {
         this.lazy = Objects.requireNonNull(lazy, "lazy");
@@ -53,6 +56,8 @@ public final class CallRouter {
     public RealModuleCall call(ModuleRouteRequest request, CallOptions callOptions) {
         RealModuleCall call = new RealModuleCall(request);
         String id = request.moduleId();
+        inFlight.add(call);
+        call.settled().whenComplete((done, error) -> inFlight.remove(call));
         try {
             Duration timeout = callOptions.timeout().orElseGet(() -> defaultTimeout(id));
             ModuleSlot slot = check(request);
@@ -137,6 +142,31 @@ public final class CallRouter {
     /** A module's MCP session as one operation uses it. */
     public record Session(ModuleSlot slot, McpConnection connection, McpNotifications notifications,
                           Duration timeout) {
+    }
+
+    /**
+     * Cancels every call in flight (the runtime is shutting down): event-line calls stop their process tree,
+     * {@code PER_CALL} calls stop their server. Completes when their boundary work has ended.
+     */
+    public CompletableFuture<Void> cancelAll() {
+        List<CompletableFuture<Void>> settled = new java.util.ArrayList<>();
+        for (RealModuleCall call : List.copyOf(inFlight)) {
+            call.cancel();
+            settled.add(call.settled());
+        }
+        return CompletableFuture.allOf(settled.toArray(new CompletableFuture<?>[0]));
+    }
+
+    /** The whole MCP surface of {@code moduleId}: {@code UnloadedModule}, or {@code McpRequired} for event-line. */
+    public McpModule mcp(String moduleId) {
+        Objects.requireNonNull(moduleId, "moduleId");
+        ModuleSlot slot = registry.find(moduleId).filter(ModuleSlot::loaded).orElseThrow(() ->
+                new ModuleRouteException(moduleId, registry.unloaded(moduleId)));
+        if (slot.router().kind() != ModuleBoundaryKind.MCP) {
+            throw new ModuleRouteException(moduleId, new ModuleRouteError.ModuleRuntime(
+                    new RuntimeBoundaryError.Mcp(new McpBoundaryError.McpRequired(moduleId, "mcp"))));
+        }
+        return new RuntimeMcpModule(moduleId, this);
     }
 
     /** The checks that need no I/O: loaded, and MCP when core. */

@@ -70,6 +70,25 @@ public final class ModuleRegistry {
         return new ModuleRegistry(config, slots);
     }
 
+    /**
+     * Checks that each in-process module stands in for a configured module of its kind.
+     *
+     * @throws ConfigException naming {@code fakeModules[<id>]}
+     */
+    public static void validate(MetaConfig config, Collection<InProcessModule> inProcess) {
+        for (InProcessModule module : inProcess) {
+            String field = "fakeModules[" + module.moduleId() + "]";
+            if (!config.isConfigured(module.moduleId())) {
+                throw new ConfigException(field, "fake module '" + module.moduleId() + "' is not configured",
+                        new ConfigResolutionError.ModuleNotConfigured(module.moduleId()));
+            }
+            if (module.kind() != config.boundaryOf(module.moduleId())) {
+                throw new ConfigException(field, "fake module '" + module.moduleId() + "' is " + module.kind()
+                        + " but its pre-spawn data selects " + config.boundaryOf(module.moduleId()));
+            }
+        }
+    }
+
     /** Every configured module's slot, in configuration order. */
     public Collection<ModuleSlot> all() {
         return slots.values();

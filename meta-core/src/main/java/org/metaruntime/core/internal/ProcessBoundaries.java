@@ -9,6 +9,8 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import org.metaruntime.core.ConfigResolutionError;
+import org.metaruntime.core.MetaConfig;
 import org.metaruntime.core.ModuleBoundaryKind;
 import org.metaruntime.core.ModuleConfig;
 import org.metaruntime.core.PreSpawnData;
@@ -84,6 +86,28 @@ public final class ProcessBoundaries {
             return new Mcp(spec, mcp);
         }
         return new EventLine(spec, EventLineRunner.create(), options.eventLine().exitGrace().orElse(null));
+    }
+
+    /**
+     * Runs a discovered module of {@code config} once on the event-line path.
+     *
+     * @throws RuntimeFromConfigException {@code Config(ModuleNotConfigured | ModuleNotDiscovered)} or
+     *                                    {@code Runtime(<boundary error>)}
+     */
+    public static EventEnvelope<UnifiedEvent> runDiscovered(MetaConfig config, String moduleId, Duration timeout) {
+        java.util.Objects.requireNonNull(config, "config");
+        java.util.Objects.requireNonNull(moduleId, "moduleId");
+        java.util.Objects.requireNonNull(timeout, "timeout");
+        Optional<ModuleConfig> module = config.module(moduleId);
+        if (module.isEmpty()) {
+            throw new RuntimeFromConfigException(moduleId, new RuntimeFromConfigError.Config(
+                    new ConfigResolutionError.ModuleNotConfigured(moduleId)));
+        }
+        if (!config.isDiscovered(moduleId)) {
+            throw new RuntimeFromConfigException(moduleId, new RuntimeFromConfigError.Config(
+                    new ConfigResolutionError.ModuleNotDiscovered(moduleId)));
+        }
+        return runOnce(module.get(), config.preSpawnFor(moduleId), timeout);
     }
 
     /**

@@ -21,6 +21,7 @@ public final class RealModuleCall implements ModuleCall {
 
     private final ModuleRouteRequest request;
     private final Response response = new Response();
+    private final CompletableFuture<Void> settled = new CompletableFuture<>();
     private BoundaryCall boundary;
     private RuntimeBoundaryError cancelledError;
     private boolean cancelled;
@@ -37,6 +38,14 @@ public final class RealModuleCall implements ModuleCall {
     @Override
     public ModuleRouteRequest request() {
         return request;
+    }
+
+    /**
+     * Completes once the call's boundary work has ended (its process stopped, its session closed), which may be
+     * after the response completed: a cancelled call's response completes at once.
+     */
+    public CompletableFuture<Void> settled() {
+        return settled;
     }
 
     /** Whether the call was cancelled. */
@@ -66,6 +75,7 @@ public final class RealModuleCall implements ModuleCall {
             boundary = call;
             cancelNow = cancelled;
         }
+        call.payload().whenComplete((payload, error) -> settled.complete(null));
         if (cancelNow) {
             call.cancel();
             return;
@@ -83,9 +93,14 @@ public final class RealModuleCall implements ModuleCall {
         });
     }
 
-    /** Fails the call (a check before the boundary, a failed startup, ...). */
+    /** Fails the call before it reached a boundary (a check, a failed startup, ...). */
     public void fail(ModuleRouteException error) {
         response.completeExceptionallyFromCall(error);
+        synchronized (this) {
+            if (boundary == null) {
+                settled.complete(null);
+            }
+        }
     }
 
     @Override
@@ -110,6 +125,8 @@ public final class RealModuleCall implements ModuleCall {
         }
         if (call != null) {
             call.cancel();
+        } else {
+            settled.complete(null);
         }
         return error;
     }

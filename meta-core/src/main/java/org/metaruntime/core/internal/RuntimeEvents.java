@@ -13,6 +13,7 @@ import org.metaruntime.core.EventOptions;
 import org.metaruntime.core.ModuleRouteResponse;
 import org.metaruntime.events.AgentEventProjection;
 import org.metaruntime.events.EventEnvelope;
+import org.metaruntime.events.EventLog;
 import org.metaruntime.events.EventStore;
 import org.metaruntime.events.LifecycleEvent;
 import org.metaruntime.events.LifecycleStage;
@@ -46,8 +47,14 @@ public final class RuntimeEvents {
     private final AtomicLong deliverySeq = new AtomicLong();
 
     public RuntimeEvents(Clock clock, EventOptions options) {
+        this(clock, options, null);
+    }
+
+    /** With {@code log} (nullable) receiving every envelope the store stores. */
+    public RuntimeEvents(Clock clock, EventOptions options, EventLog log) {
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.store = EventStore.create(options.retention(), options.dropBatch());
+        this.store = log == null ? EventStore.create(options.retention(), options.dropBatch())
+                : EventStore.create(options.retention(), options.dropBatch(), log);
         this.health = new HealthFeed();
     }
 

@@ -25,8 +25,12 @@ public final class ShutdownSequence {
     private ShutdownSequence() {
     }
 
-    /** Stops the modules of {@code registry}; returns the report (terminated modules sorted). */
-    public static RuntimeShutdownReport run(ModuleRegistry registry, RuntimeOptions options) {
+    /**
+     * Stops the modules of {@code registry}; returns the report (terminated modules sorted). Calls in flight are
+     * cancelled first, which stops the processes they own (an event-line call's tree, a {@code PER_CALL} server),
+     * bounded by the stop ladder.
+     */
+    public static RuntimeShutdownReport run(ModuleRegistry registry, RuntimeOptions options, CallRouter calls) {
         List<String> terminated = Collections.synchronizedList(new ArrayList<>());
         AtomicInteger orphans = new AtomicInteger();
         List<Thread> stoppers = new ArrayList<>();
@@ -34,6 +38,7 @@ public final class ShutdownSequence {
         for (ModuleSlot slot : registry.all()) {
             before.put(slot, slot.shutDown());
         }
+        awaitCalls(calls.cancelAll(), options.stopLadder().total().plusSeconds(1));
         for (Map.Entry<ModuleSlot, ModuleSlot.Membership> entry : before.entrySet()) {
             ModuleSlot slot = entry.getKey();
             ModuleSupervisor<ModuleChild> supervisor = entry.getValue().supervisor();
@@ -58,6 +63,18 @@ public final class ShutdownSequence {
             joinUninterruptibly(stopper);
         }
         return new RuntimeShutdownReport(terminated, orphans.get());
+    }
+
+    private static void awaitCalls(java.util.concurrent.CompletableFuture<Void> settled, java.time.Duration bound) {
+        try {
+            settled.get(bound.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            LOG.warn("calls in flight did not end within {} of their cancel", bound);
+        } catch (java.util.concurrent.ExecutionException e) {
+            LOG.debug("a cancelled call ended with {}", e.getCause().toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static void joinUninterruptibly(Thread thread) {

@@ -9,20 +9,33 @@ import java.util.Locale;
  * SQL. Immutable.
  */
 public enum Dialect {
-    /** SQLite: {@code INTEGER PRIMARY KEY} is the rowid (the table's own B-tree key). */
-    SQLITE("INTEGER PRIMARY KEY", null),
+    /**
+     * SQLite: {@code INTEGER PRIMARY KEY} is the rowid (the table's own B-tree key); rows are inserted one per
+     * statement in a JDBC batch, which the driver runs natively in one call.
+     */
+    SQLITE("INTEGER PRIMARY KEY", null, 1),
     /**
      * PostgreSQL: a transaction-scoped advisory lock serialises schema creation between runtimes starting at
-     * the same moment.
+     * the same moment; multi-row inserts.
      */
-    POSTGRESQL("BIGINT PRIMARY KEY", "SELECT pg_advisory_xact_lock(7262018455129611)");
+    POSTGRESQL("BIGINT PRIMARY KEY", "SELECT pg_advisory_xact_lock(7262018455129611)", 128);
 
     private final String seqKey;
     private final String schemaLock;
+    private final int rowsPerInsert;
 
-    Dialect(String seqKey, String schemaLock) {
+    Dialect(String seqKey, String schemaLock, int rowsPerInsert) {
         this.seqKey = seqKey;
         this.schemaLock = schemaLock;
+        this.rowsPerInsert = rowsPerInsert;
+    }
+
+    /**
+     * Rows per {@code INSERT} statement: PostgreSQL takes many per statement (one round trip for 128 rows),
+     * SQLite one (its driver runs a batch of single-row statements natively).
+     */
+    public int rowsPerInsert() {
+        return rowsPerInsert;
     }
 
     /** The column type of a 64-bit primary key. */

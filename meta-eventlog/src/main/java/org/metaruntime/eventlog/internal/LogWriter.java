@@ -33,7 +33,6 @@ public final class LogWriter implements Runnable {
     private static final System.Logger LOG = System.getLogger(LogWriter.class.getName());
     private static final long IDLE_POLL_MS = 100;
     private static final long MAX_BACKOFF_MS = 5_000;
-    private static final int ROWS_PER_STATEMENT = 128;
 
     private final DataSource dataSource;
     private final EventLogOptions options;
@@ -47,6 +46,7 @@ public final class LogWriter implements Runnable {
     private volatile boolean overflowing;
     private long gaps;
     private Connection connection;
+    private Dialect dialect;
 
     /** A writer for {@code dataSource}; start it on a thread of its own. */
     public LogWriter(DataSource dataSource, EventLogOptions options, Progress progress) {
@@ -190,23 +190,25 @@ public final class LogWriter implements Runnable {
     }
 
     /**
-     * Inserts the rows {@value #ROWS_PER_STATEMENT} per statement: one round trip (PostgreSQL) or one statement
-     * step (SQLite) for many rows is what makes group commit cheap.
+     * Inserts the rows {@link Dialect#rowsPerInsert()} per statement, in one JDBC batch: few round trips
+     * (PostgreSQL) or one native call (SQLite) for the whole commit is what makes group commit cheap.
      */
     private void insertEvents(Connection c, long firstSeq, long now, List<EventEnvelope<UnifiedEvent>> events,
                               List<String> envelopes) throws SQLException {
-        int full = events.size() / ROWS_PER_STATEMENT;
-        int rest = events.size() % ROWS_PER_STATEMENT;
+        int perStatement = dialect(c).rowsPerInsert();
+        int full = events.size() / perStatement;
+        int rest = events.size() % perStatement;
         int row = 0;
         if (full > 0) {
-            try (PreparedStatement insert = c.prepareStatement(QueryBuilder.insertEvents(ROWS_PER_STATEMENT))) {
+            try (PreparedStatement insert = c.prepareStatement(QueryBuilder.insertEvents(perStatement))) {
                 for (int s = 0; s < full; s++) {
-                    for (int k = 0; k < ROWS_PER_STATEMENT; k++, row++) {
+                    for (int k = 0; k < perStatement; k++, row++) {
                         bindEvent(insert, k * QueryBuilder.EVENT_COLUMNS, firstSeq + row, now, events.get(row),
                                 envelopes.get(row));
                     }
-                    insert.executeUpdate();
+                    insert.addBatch();
                 }
+                insert.executeBatch();
             }
         }
         if (rest > 0) {
@@ -284,8 +286,13 @@ public final class LogWriter implements Runnable {
         if (connection == null) {
             connection = dataSource.getConnection();
             connection.setAutoCommit(false);
+            dialect = Dialect.of(connection);
         }
         return connection;
+    }
+
+    private Dialect dialect(Connection c) throws SQLException {
+        return dialect != null ? dialect : Dialect.of(c);
     }
 
     private void rollbackAndDiscard() {

@@ -1,0 +1,2 @@
+/** The gateway against a direct MCP connection, with the same TypeScript SDK client and server. */
+package org.metaruntime.benchmarks.gateway;

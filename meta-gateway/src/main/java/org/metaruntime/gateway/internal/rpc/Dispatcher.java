@@ -1,0 +1,278 @@
+package org.metaruntime.gateway.internal.rpc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Routes the JSON-RPC messages of any transport's client sessions: requests to their method's handler (the
+ * answer is sent when its future completes, unless the client cancelled it), responses to the session's
+ * pending requests, {@code notifications/cancelled} to the request it names. One dispatcher serves every
+ * session. Thread-safe once built.
+ */
+public final class Dispatcher {
+
+    private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
+
+    /** Handles one request; the future's value is the result, an {@link RpcException} an error answer. */
+    @FunctionalInterface
+    public interface Handler {
+        CompletableFuture<JsonNode> handle(Request request);
+    }
+
+    /** One request of a client. */
+    public static final class Request {
+        private final ClientSession session;
+        private final JsonNode id;
+        private final String method;
+        private final JsonNode params;
+        private final AtomicBoolean cancelled = new AtomicBoolean();
+        private final List<Runnable> onCancel = new CopyOnWriteArrayList<>();
+
+        Request(ClientSession session, JsonNode id, String method, JsonNode params) {
+            this.session = session;
+            this.id = id;
+            this.method = method;
+            this.params = params == null || params.isNull() ? JsonRpc.NODES.objectNode() : params;
+        }
+
+        public ClientSession session() {
+            return session;
+        }
+
+        public JsonNode id() {
+            return id;
+        }
+
+        public String method() {
+            return method;
+        }
+
+        /** The params ({@code {}} when absent). */
+        public JsonNode params() {
+            return params;
+        }
+
+        /** The client's {@code _meta.progressToken}, or null. */
+        public JsonNode progressToken() {
+            JsonNode token = params.path("_meta").get("progressToken");
+            return token == null || token.isNull() ? null : token;
+        }
+
+        /** Whether the client cancelled it. */
+        public boolean isCancelled() {
+            return cancelled.get();
+        }
+
+        /** Runs {@code action} when the client cancels the request (at once when it already did). */
+        public void onCancel(Runnable action) {
+            onCancel.add(action);
+            if (cancelled.get() && onCancel.remove(action)) {
+                action.run();
+            }
+        }
+
+        void cancel() {
+            if (cancelled.compareAndSet(false, true)) {
+                for (Runnable action : onCancel) {
+                    if (onCancel.remove(action)) {
+                        try {
+                            action.run();
+                        } catch (RuntimeException e) {
+                            log.warn("cancelling {} failed", method, e);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private final Map<String, Handler> inline;
+    private final Map<String, Handler> offloaded;
+    private final Map<String, Consumer<Request>> notifications;
+    private final Executor executor;
+
+    private Dispatcher(Builder b) {
+        this.inline = Map.copyOf(b.inline);
+        this.offloaded = Map.copyOf(b.offloaded);
+        this.notifications = Map.copyOf(b.notifications);
+        this.executor = b.executor;
+    }
+
+    public static Builder builder(Executor executor) {
+        return new Builder(executor);
+    }
+
+    /** Builds a dispatcher. Not thread-safe. */
+    public static final class Builder {
+        private final Map<String, Handler> inline = new HashMap<>();
+        private final Map<String, Handler> offloaded = new HashMap<>();
+        private final Map<String, Consumer<Request>> notifications = new HashMap<>();
+        private final Executor executor;
+
+        private Builder(Executor executor) {
+            this.executor = executor;
+        }
+
+        /** A handler that never blocks: run on the transport's reading thread. */
+        public Builder inline(String method, Handler handler) {
+            inline.put(method, handler);
+            return this;
+        }
+
+        /** A handler that may block: run on the executor. */
+        public Builder offloaded(String method, Handler handler) {
+            offloaded.put(method, handler);
+            return this;
+        }
+
+        /** A notification's handler (never blocks). */
+        public Builder notification(String method, Consumer<Request> handler) {
+            notifications.put(method, handler);
+            return this;
+        }
+
+        public Dispatcher build() {
+            return new Dispatcher(this);
+        }
+    }
+
+    /** One line a client sent. */
+    public void onLine(ClientSession session, String line) {
+        if (line.isBlank()) {
+            return;
+        }
+        JsonNode message;
+        try {
+            message = JsonRpc.MAPPER.readTree(line);
+        } catch (IOException e) {
+            session.send(JsonRpc.error(null, JsonRpc.PARSE_ERROR, "the message is not JSON: " + firstLine(e.getMessage()), null));
+            return;
+        }
+        onMessage(session, message);
+    }
+
+    /** One parsed message a client sent. */
+    public void onMessage(ClientSession session, JsonNode message) {
+        if (!message.isObject()) {
+            session.send(JsonRpc.error(null, JsonRpc.INVALID_REQUEST,
+                    message.isArray() ? "JSON-RPC batches are not supported: send one message at a time" : "a message is a JSON object", null));
+            return;
+        }
+        JsonNode method = message.get("method");
+        JsonNode id = message.get("id");
+        if (method == null) {
+            if (id != null && (message.has("result") || message.has("error"))) {
+                session.onResponse(message);
+            } else {
+                session.send(JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "a message needs a method, or a result or error", null));
+            }
+            return;
+        }
+        if (!method.isTextual()) {
+            session.send(JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "method must be a string", null));
+            return;
+        }
+        Request request = new Request(session, id, method.textValue(), message.get("params"));
+        if (id == null || id.isNull()) {
+            Consumer<Request> handler = notifications.get(request.method());
+            if (handler != null) {
+                try {
+                    handler.accept(request);
+                } catch (RuntimeException e) {
+                    log.warn("notification {} failed", request.method(), e);
+                }
+            }
+            return;
+        }
+        if (!id.isTextual() && !id.isIntegralNumber()) {
+            session.send(JsonRpc.error(null, JsonRpc.INVALID_REQUEST, "id must be a string or an integer", null));
+            return;
+        }
+        Handler handler = inline.get(request.method());
+        boolean offload = false;
+        if (handler == null) {
+            handler = offloaded.get(request.method());
+            offload = handler != null;
+        }
+        if (handler == null) {
+            session.send(JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND, "unknown method " + request.method(), null));
+            return;
+        }
+        if (!session.track(id, request::cancel)) {
+            session.send(JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "too many requests in flight (at most "
+                    + ClientSession.MAX_IN_FLIGHT + ")", null));
+            return;
+        }
+        Handler chosen = handler;
+        if (offload) {
+            try {
+                executor.execute(() -> run(chosen, request));
+            } catch (RejectedExecutionException e) {
+                session.untrack(id);
+                session.send(JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "the gateway is shutting down", null));
+            }
+        } else {
+            run(chosen, request);
+        }
+    }
+
+    /** The client's {@code notifications/cancelled}. */
+    public static void cancelled(Request notification) {
+        JsonNode requestId = notification.params().get("requestId");
+        if (requestId != null) {
+            notification.session().cancel(requestId);
+        }
+    }
+
+    private void run(Handler handler, Request request) {
+        CompletableFuture<JsonNode> answer;
+        try {
+            answer = handler.handle(request);
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(e);
+        }
+        answer.whenComplete((result, error) -> answer(request, result, error));
+    }
+
+    private static void answer(Request request, JsonNode result, Throwable error) {
+        ClientSession session = request.session();
+        session.untrack(request.id());
+        if (request.isCancelled()) {
+            return;
+        }
+        if (error == null) {
+            session.send(JsonRpc.result(request.id(), result));
+            return;
+        }
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        ObjectNode message;
+        if (cause instanceof RpcException rpc) {
+            message = JsonRpc.error(request.id(), rpc.code(), rpc.getMessage(), rpc.data());
+        } else {
+            log.warn("{} failed", request.method(), cause);
+            message = JsonRpc.error(request.id(), JsonRpc.INTERNAL_ERROR, request.method() + " failed: " + cause, null);
+        }
+        session.send(message);
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "";
+        }
+        int nl = message.indexOf('\n');
+        return nl < 0 ? message : message.substring(0, nl);
+    }
+}

@@ -1,0 +1,135 @@
+package org.metaruntime.gateway.internal.serve;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * What the gateway needs of the runtime that runs its pods: start, call, ask, report. One implementation
+ * per runtime kind; thread-safe.
+ */
+public interface PodBackend extends AutoCloseable {
+
+    /** The pod called {@code name}. */
+    Pod pod(String name);
+
+    /** Tells {@code listener} about what pods do on their own (tool list changes, log lines, ...). */
+    void listen(PodListener listener);
+
+    /** Stops every pod (each bounded by its shutdown timeout) and releases the runtime. */
+    @Override
+    void close();
+
+    /** One pod. */
+    interface Pod {
+
+        String name();
+
+        /** Whether a session with it is up now. */
+        boolean running();
+
+        /**
+         * Starts it now (a pre-warm); completes when it is up, or exceptionally with a {@link PodFailure} when it
+         * failed to start. Concurrent starts and first calls share one spawn.
+         */
+        CompletableFuture<Void> start();
+
+        /** Its tools as it listed them (MCP {@code Tool} objects), empty when it has not run yet. */
+        List<ObjectNode> liveTools();
+
+        /**
+         * Starts one {@code tools/call} (spawning the pod first when needed). The result future completes with the
+         * whole {@code CallToolResult}, or fails with a {@link PodFailure}.
+         */
+        PodCall call(String tool, JsonNode arguments, CallContext context);
+
+        /**
+         * Sends a request of the MCP surface other than {@code tools/call} (resources, prompts, completion, ping)
+         * to the pod when it is running; fails with a {@link PodFailure}.
+         */
+        CompletableFuture<JsonNode> request(String method, JsonNode params, Duration timeout);
+
+        /** What the status report shows of it. */
+        PodState state();
+    }
+
+    /** A call in flight. */
+    interface PodCall {
+        CompletableFuture<JsonNode> result();
+
+        /** Cancels it: the pod gets {@code notifications/cancelled}; idempotent. */
+        void cancel();
+    }
+
+    /**
+     * What one call carries besides its arguments.
+     *
+     * @param callId        the gateway's id of the call, sent as {@code _meta["mcp-meta/call"]}
+     * @param timeout       the call's bound
+     * @param onProgress    the pod's progress notifications ({@code progress}, {@code total}, {@code message})
+     * @param clientRequest the pod's requests during the call (sampling, elicitation, roots), by method, to the
+     *                      calling client; completes with the client's result or fails with an RPC error
+     */
+    record CallContext(String callId, Duration timeout, Consumer<ObjectNode> onProgress,
+                       Function<ObjectNode, CompletableFuture<JsonNode>> clientRequest) {
+    }
+
+    /** A pod's state for the status report. */
+    record PodState(String state, OptionalLong pid, int restarts, String lastError, String stderrTail) {
+    }
+
+    /** Why a pod could not answer. */
+    final class PodFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        /** What went wrong, mapped to the gateway's error codes. */
+        public enum Kind { TIMEOUT, UNAVAILABLE, START_FAILED, CANCELLED, UNKNOWN_TOOL, INVALID_ARGUMENTS, ERROR_ANSWER, FAILED }
+
+        private final Kind kind;
+        private final OptionalInt exitCode;
+        private final String stderrTail;
+        private final transient JsonNode errorData;
+        private final int errorCode;
+
+        public PodFailure(Kind kind, String reason, OptionalInt exitCode, String stderrTail) {
+            this(kind, reason, exitCode, stderrTail, 0, null);
+        }
+
+        public PodFailure(Kind kind, String reason, OptionalInt exitCode, String stderrTail, int errorCode, JsonNode errorData) {
+            super(reason, null, false, false);
+            this.kind = kind;
+            this.exitCode = exitCode;
+            this.stderrTail = stderrTail == null ? "" : stderrTail;
+            this.errorCode = errorCode;
+            this.errorData = errorData;
+        }
+
+        public Kind kind() {
+            return kind;
+        }
+
+        public OptionalInt exitCode() {
+            return exitCode;
+        }
+
+        public String stderrTail() {
+            return stderrTail;
+        }
+
+        /** For {@link Kind#ERROR_ANSWER}: the pod's JSON-RPC error code. */
+        public int errorCode() {
+            return errorCode;
+        }
+
+        /** For {@link Kind#ERROR_ANSWER}: the pod's error data, or null. */
+        public JsonNode errorData() {
+            return errorData;
+        }
+    }
+}

@@ -1,0 +1,362 @@
+package org.metaruntime.gateway.internal.serve;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.metaruntime.core.CallOptions;
+import org.metaruntime.core.McpModule;
+import org.metaruntime.core.MetaConfig;
+import org.metaruntime.core.ModuleConfig;
+import org.metaruntime.core.PreSpawnData;
+import org.metaruntime.core.ProgressUpdate;
+import org.metaruntime.core.RuntimeOptions;
+import org.metaruntime.core.StartMode;
+import org.metaruntime.core.UnifiedRuntime;
+import org.metaruntime.events.Subscription;
+import org.metaruntime.gateway.GatewayOptions;
+import org.metaruntime.gateway.internal.manifest.Catalog;
+import org.metaruntime.gateway.internal.manifest.PodManifest;
+import org.metaruntime.gateway.internal.rpc.JsonRpc;
+import org.metaruntime.mcp.McpClientOptions;
+import org.metaruntime.mcp.McpToolCall;
+import org.metaruntime.supervisor.ModuleHealthState;
+import org.metaruntime.supervisor.ModuleSupervisorReport;
+import org.metaruntime.supervisor.RestartPolicy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The pods as lazy MCP modules of one {@link UnifiedRuntime}: the runtime spawns, supervises, restarts and stops
+ * them; each pod's one persistent session ({@link McpModule}) carries every call. Pods' sampling, elicitation and
+ * roots requests are routed to the call they belong to ({@link PodRequests}). Thread-safe.
+ */
+final class RuntimePodBackend implements PodBackend {
+
+    private static final Logger log = LoggerFactory.getLogger("org.metaruntime.gateway.MetaGateway");
+    /** How long a pod's refreshed tool list is awaited after its {@code notifications/tools/list_changed}. */
+    private static final long TOOLS_REFRESH_WAIT_MS = 2000;
+
+    private final Catalog catalog;
+    private final UnifiedRuntime runtime;
+    private final PodRequests requests = new PodRequests();
+    private final Map<String, RuntimePod> pods = new LinkedHashMap<>();
+    private final ExecutorService executor;
+    private final List<Subscription> subscriptions = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private volatile PodListener listener;
+
+    RuntimePodBackend(Catalog catalog, GatewayOptions options) {
+        this.catalog = catalog;
+        AtomicInteger threads = new AtomicInteger();
+        this.executor = new ThreadPoolExecutor(4, 4, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(r, "meta-gateway-pods-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        ((ThreadPoolExecutor) executor).allowCoreThreadTimeOut(true);
+        MetaConfig.Builder config = MetaConfig.builder();
+        for (PodManifest pod : catalog.pods()) {
+            ModuleConfig.Builder module = ModuleConfig.builder(pod.name())
+                    .command(pod.command())
+                    .workdir(pod.workdir())
+                    .env(pod.env())
+                    .startMode(StartMode.LAZY)
+                    .startupTimeout(pod.startupTimeout())
+                    .callTimeout(pod.callTimeout())
+                    .shutdownGrace(stepGrace(pod.shutdownTimeout()))
+                    .restartPolicy(RestartPolicy.ON_FAILURE);
+            config.module(module.build()).preSpawn(PreSpawnData.mcp(pod.name()));
+            pods.put(pod.name(), new RuntimePod(pod));
+        }
+        config.discover(catalog.pods().stream().map(PodManifest::name).toArray(String[]::new));
+        McpClientOptions mcp = options.runtime().mcp().toBuilder()
+                .samplingHandler((pod, params) -> requests.route(pod, "sampling/createMessage", params))
+                .elicitationHandler((pod, params) -> requests.route(pod, "elicitation/create", params))
+                .rootsHandler((pod, params) -> requests.route(pod, "roots/list", params))
+                .build();
+        RuntimeOptions runtimeOptions = options.runtime().toBuilder().mcp(mcp).coreModuleIds(Set.of()).build();
+        this.runtime = UnifiedRuntime.builder(config.build()).options(runtimeOptions).start();
+        subscriptions.add(runtime.subscribeHealth(transition -> {
+            RuntimePod pod = pods.get(transition.moduleId());
+            PodListener l = listener;
+            if (pod == null) {
+                return;
+            }
+            pod.healthy = transition.to() == ModuleHealthState.HEALTHY;
+            if (l == null) {
+                return;
+            }
+            l.stateChanged(pod.name());
+            if (transition.to() == ModuleHealthState.HEALTHY) {
+                executor.execute(() -> l.toolsChanged(pod.name()));
+            }
+        }));
+    }
+
+    /** The stop ladder has three steps (close stdin, SIGTERM, SIGKILL): each gets a third of the bound. */
+    private static Duration stepGrace(Duration shutdownTimeout) {
+        return Duration.ofMillis(Math.max(100, shutdownTimeout.toMillis() / 3));
+    }
+
+    @Override
+    public Pod pod(String name) {
+        return pods.get(name);
+    }
+
+    @Override
+    public void listen(PodListener listener) {
+        this.listener = listener;
+    }
+
+    @Override
+    public void close() {
+        subscriptions.forEach(Subscription::close);
+        try {
+            runtime.close();
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    private final class RuntimePod implements Pod {
+        private final PodManifest manifest;
+        private final AtomicBoolean tried = new AtomicBoolean();
+        private final AtomicBoolean subscribed = new AtomicBoolean();
+        private volatile List<ObjectNode> tools = List.of();
+        /** Whether its last health transition was to Healthy (kept by the runtime's health stream). */
+        volatile boolean healthy;
+
+        RuntimePod(PodManifest manifest) {
+            this.manifest = manifest;
+        }
+
+        /** The pod's MCP surface; the first use subscribes to its notifications (which starts a lazy pod). */
+        private McpModule module() {
+            McpModule module = runtime.mcp(manifest.name());
+            if (subscribed.compareAndSet(false, true)) {
+                try {
+                    subscriptions.add(module.subscribeNotifications(this::onNotification));
+                } catch (RuntimeException e) {
+                    subscribed.set(false);
+                    throw e;
+                }
+            }
+            return module;
+        }
+
+        @Override
+        public String name() {
+            return manifest.name();
+        }
+
+        private ModuleSupervisorReport report() {
+            return runtime.supervisorReport().get(manifest.name());
+        }
+
+        @Override
+        public boolean running() {
+            return healthy;
+        }
+
+        @Override
+        public CompletableFuture<Void> start() {
+            tried.set(true);
+            return CompletableFuture.runAsync(this::refreshTools, executor).handle((ok, error) -> {
+                if (error != null) {
+                    throw PodErrors.map(error, true);
+                }
+                return null;
+            });
+        }
+
+        private void refreshTools() {
+            tools = module().tools().stream().map(t -> (ObjectNode) JsonRpc.MAPPER.valueToTree(t)).toList();
+        }
+
+        @Override
+        public List<ObjectNode> liveTools() {
+            if (running()) {
+                try {
+                    refreshTools();
+                } catch (RuntimeException e) {
+                    log.debug("pod {}: reading its tools failed: {}", name(), e.toString());
+                }
+            }
+            return tools;
+        }
+
+        void onNotification(McpSchema.JSONRPCNotification notification) {
+            PodListener l = listener;
+            if (l == null) {
+                return;
+            }
+            String method = notification.method();
+            JsonNode params = notification.params() == null ? JsonRpc.NODES.objectNode() : JsonRpc.MAPPER.valueToTree(notification.params());
+            switch (method) {
+                case "notifications/message":
+                    l.log(name(), params);
+                    break;
+                case "notifications/tools/list_changed":
+                    executor.execute(() -> awaitNewTools(l));
+                    break;
+                case "notifications/resources/list_changed":
+                case "notifications/prompts/list_changed":
+                    l.listChanged(name(), method);
+                    break;
+                default:
+                    break;
+            }
+        }
+
+        /** The runtime refreshes its copy of the list after the pod's announcement: wait (bounded) for the new one. */
+        private void awaitNewTools(PodListener l) {
+            List<ObjectNode> before = tools;
+            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TOOLS_REFRESH_WAIT_MS);
+            while (System.nanoTime() < end && liveTools().equals(before)) {
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+            l.toolsChanged(name());
+        }
+
+        @Override
+        public PodCall call(String tool, JsonNode arguments, CallContext context) {
+            tried.set(true);
+            Runnable unregister = requests.register(name(), context);
+            CompletableFuture<JsonNode> result = new CompletableFuture<>();
+            AtomicReference<McpToolCall> handle = new AtomicReference<>();
+            AtomicBoolean cancelled = new AtomicBoolean();
+            CallOptions.Builder options = CallOptions.builder().timeout(context.timeout());
+            if (context.onProgress() != null) {
+                options.onProgress(p -> context.onProgress().accept(progress(p)));
+            }
+            CallOptions callOptions = options.build();
+            boolean starting = !running();
+            Runnable start = () -> {
+                try {
+                    McpToolCall call = module().startCall(tool, arguments, callOptions);
+                    handle.set(call);
+                    if (cancelled.get()) {
+                        call.cancel();
+                    }
+                    call.result().whenComplete((r, e) -> {
+                        if (e != null) {
+                            result.completeExceptionally(PodErrors.map(e, false));
+                        } else {
+                            result.complete(JsonRpc.MAPPER.valueToTree(r));
+                        }
+                    });
+                } catch (RuntimeException e) {
+                    result.completeExceptionally(PodErrors.map(e, starting));
+                }
+            };
+            if (starting) {
+                executor.execute(start);
+            } else {
+                start.run();
+            }
+            result.whenComplete((r, e) -> unregister.run());
+            return new PodCall() {
+                @Override
+                public CompletableFuture<JsonNode> result() {
+                    return result;
+                }
+
+                @Override
+                public void cancel() {
+                    cancelled.set(true);
+                    McpToolCall call = handle.get();
+                    if (call != null) {
+                        call.cancel();
+                    } else {
+                        result.completeExceptionally(new PodFailure(PodFailure.Kind.CANCELLED, "cancelled", OptionalInt.empty(), ""));
+                    }
+                }
+            };
+        }
+
+        private ObjectNode progress(ProgressUpdate update) {
+            ObjectNode p = JsonRpc.NODES.objectNode().put("progress", update.progress());
+            if (update.total() != null) {
+                p.put("total", update.total());
+            }
+            if (update.message() != null) {
+                p.put("message", update.message());
+            }
+            return p;
+        }
+
+        @Override
+        public CompletableFuture<JsonNode> request(String method, JsonNode params, Duration timeout) {
+            return CompletableFuture.supplyAsync(() -> surface(method, params), executor).handle((r, e) -> {
+                if (e != null) {
+                    throw PodErrors.map(e, false);
+                }
+                return r;
+            });
+        }
+
+        private JsonNode surface(String method, JsonNode params) {
+            McpModule m = module();
+            ObjectNode out = JsonRpc.NODES.objectNode();
+            switch (method) {
+                case "resources/list":
+                    out.set("resources", JsonRpc.MAPPER.valueToTree(m.listResources()));
+                    return out;
+                case "resources/templates/list":
+                    out.set("resourceTemplates", JsonRpc.MAPPER.valueToTree(m.listResourceTemplates()));
+                    return out;
+                case "resources/read":
+                    return JsonRpc.MAPPER.valueToTree(m.readResource(params.path("uri").asText()));
+                case "prompts/list":
+                    out.set("prompts", JsonRpc.MAPPER.valueToTree(m.listPrompts()));
+                    return out;
+                case "prompts/get": {
+                    @SuppressWarnings("unchecked")
+                    Map<String, Object> arguments = params.has("arguments")
+                            ? JsonRpc.MAPPER.convertValue(params.get("arguments"), Map.class) : Map.of();
+                    return JsonRpc.MAPPER.valueToTree(m.getPrompt(params.path("name").asText(), arguments));
+                }
+                case "completion/complete":
+                    return JsonRpc.MAPPER.valueToTree(m.complete(JsonRpc.MAPPER.convertValue(params, McpSchema.CompleteRequest.class)));
+                default:
+                    throw new PodFailure(PodFailure.Kind.ERROR_ANSWER, "unknown method " + method, OptionalInt.empty(), "",
+                            JsonRpc.METHOD_NOT_FOUND, null);
+            }
+        }
+
+        @Override
+        public PodState state() {
+            ModuleSupervisorReport report = report();
+            if (report == null) {
+                return new PodState(tried.get() ? "Stopped" : "NotStarted", OptionalLong.empty(), 0, null, "");
+            }
+            String state = switch (report.state()) {
+                case STARTING -> "Starting";
+                case HEALTHY -> "Healthy";
+                case FAILED -> "Failed";
+                case RESTARTING -> "Restarting";
+                case STOPPED -> "Stopped";
+            };
+            return new PodState(state, report.pid(), report.restarts(), report.lastError(), report.stderrTail());
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package org.metaruntime.gateway.internal.serve;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.metaruntime.gateway.internal.manifest.Catalog;
+import org.metaruntime.gateway.internal.manifest.PodManifest;
+import org.metaruntime.gateway.internal.rpc.JsonRpc;
+
+/**
+ * The gateway's status, served as the resource {@code meta://status} and by the tool {@code meta__status}:
+ * {@code {"pods":{"<name>":{"state","pid","restarts","lastError","stderrTail","callsServed","callsFailed",
+ * "tools":[{"name","schemaHash"}]}}}}. Stateless.
+ */
+final class StatusReport {
+
+    static final String URI = "meta://status";
+
+    private StatusReport() {
+    }
+
+    static ObjectNode build(Catalog catalog, PodBackend backend, ToolTable table, PodStats stats) {
+        ObjectNode root = JsonRpc.NODES.objectNode();
+        ObjectNode pods = root.putObject("pods");
+        for (PodManifest manifest : catalog.pods()) {
+            PodBackend.PodState state = backend.pod(manifest.name()).state();
+            ObjectNode pod = pods.putObject(manifest.name());
+            pod.put("state", state.state());
+            if (state.pid().isPresent()) {
+                pod.put("pid", state.pid().getAsLong());
+            } else {
+                pod.putNull("pid");
+            }
+            pod.put("restarts", state.restarts());
+            if (state.lastError() == null || state.lastError().isEmpty()) {
+                pod.putNull("lastError");
+            } else {
+                pod.put("lastError", state.lastError());
+            }
+            pod.put("stderrTail", state.stderrTail());
+            pod.put("callsServed", stats.servedOf(manifest.name()));
+            pod.put("callsFailed", stats.failedOf(manifest.name()));
+            ArrayNode tools = pod.putArray("tools");
+            for (ToolTable.Route route : table.ofPod(manifest.name())) {
+                tools.addObject().put("name", route.tool()).put("schemaHash", route.schemaHash());
+            }
+        }
+        return root;
+    }
+
+    /** The status as a {@code CallToolResult}: the JSON as text and as structured content. */
+    static ObjectNode asToolResult(ObjectNode status) {
+        ObjectNode result = JsonRpc.NODES.objectNode();
+        result.putArray("content").addObject().put("type", "text").put("text", JsonRpc.write(status));
+        result.set("structuredContent", status);
+        result.put("isError", false);
+        return result;
+    }
+
+    /** The {@code meta__status} tool's definition, less its name. */
+    static ObjectNode toolDefinition() {
+        ObjectNode tool = JsonRpc.NODES.objectNode();
+        tool.put("title", "Gateway status");
+        tool.put("description", "The state of every pod of this gateway: state, pid, restarts, last error, stderr tail, "
+                + "calls served and failed, tools with their schema hashes.");
+        tool.putObject("inputSchema").put("type", "object").putObject("properties");
+        tool.putObject("annotations").put("readOnlyHint", true).put("openWorldHint", false);
+        return tool;
+    }
+}

@@ -1,0 +1,237 @@
+package org.metaruntime.gateway.internal.serve;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.metaruntime.gateway.internal.manifest.Catalog;
+import org.metaruntime.gateway.internal.manifest.PodManifest;
+import org.metaruntime.gateway.internal.rpc.JsonRpc;
+import org.metaruntime.gateway.internal.rpc.RpcException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running pods' resources, resource templates and prompts served as one set: lists cover every running
+ * pod (prompts renamed {@code <pod><separator><prompt>}), reads and gets go to the pod that listed the URI or
+ * prompt, or whose template matches the URI; a URI two pods list is served by the first in name order.
+ * Blocking (run on the dispatcher's executor). Thread-safe.
+ */
+final class Surface {
+
+    private static final Logger log = LoggerFactory.getLogger(Surface.class);
+    private static final int MAX_PAGES = 100;
+
+    private final Catalog catalog;
+    private final PodBackend backend;
+    private final Supplier<ObjectNode> status;
+    private final Map<String, String> resourceOwners = new ConcurrentHashMap<>();
+    private volatile List<Map.Entry<Pattern, String>> templateOwners = List.of();
+
+    Surface(Catalog catalog, PodBackend backend, Supplier<ObjectNode> status) {
+        this.catalog = catalog;
+        this.backend = backend;
+        this.status = status;
+    }
+
+    JsonNode listResources() {
+        ArrayNode resources = JsonRpc.NODES.arrayNode();
+        resources.addObject().put("uri", StatusReport.URI).put("name", "status").put("title", "Gateway status")
+                .put("description", "The state of every pod of this gateway").put("mimeType", "application/json");
+        Map<String, String> owners = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> entry : collect("resources/list", "resources").entrySet()) {
+            for (JsonNode resource : entry.getValue()) {
+                String uri = resource.path("uri").asText();
+                String first = owners.putIfAbsent(uri, entry.getKey());
+                if (first != null) {
+                    log.warn("resource {} is listed by pods {} and {}: served by {}", uri, first, entry.getKey(), first);
+                    continue;
+                }
+                resources.add(resource);
+            }
+        }
+        resourceOwners.putAll(owners);
+        ObjectNode result = JsonRpc.NODES.objectNode();
+        result.set("resources", resources);
+        return result;
+    }
+
+    JsonNode listTemplates() {
+        ArrayNode templates = JsonRpc.NODES.arrayNode();
+        List<Map.Entry<Pattern, String>> owners = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> entry : collect("resources/templates/list", "resourceTemplates").entrySet()) {
+            for (JsonNode template : entry.getValue()) {
+                owners.add(Map.entry(templatePattern(template.path("uriTemplate").asText()), entry.getKey()));
+                templates.add(template);
+            }
+        }
+        templateOwners = List.copyOf(owners);
+        ObjectNode result = JsonRpc.NODES.objectNode();
+        result.set("resourceTemplates", templates);
+        return result;
+    }
+
+    JsonNode readResource(JsonNode params) {
+        String uri = params.path("uri").asText(null);
+        if (uri == null) {
+            throw new RpcException(JsonRpc.INVALID_PARAMS, "resources/read needs params.uri");
+        }
+        if (uri.equals(StatusReport.URI)) {
+            ObjectNode result = JsonRpc.NODES.objectNode();
+            result.putArray("contents").addObject().put("uri", uri).put("mimeType", "application/json")
+                    .put("text", JsonRpc.write(status.get()));
+            return result;
+        }
+        String pod = ownerOf(uri).orElseGet(() -> {
+            listResources();
+            listTemplates();
+            return ownerOf(uri).orElseThrow(() -> new RpcException(JsonRpc.INVALID_PARAMS,
+                    "unknown resource " + uri + ": no running pod lists it", JsonRpc.NODES.objectNode().put("uri", uri)));
+        });
+        return forward(pod, "resources/read", params, "resource " + uri);
+    }
+
+    JsonNode listPrompts() {
+        ArrayNode prompts = JsonRpc.NODES.arrayNode();
+        for (Map.Entry<String, JsonNode> entry : collect("prompts/list", "prompts").entrySet()) {
+            for (JsonNode prompt : entry.getValue()) {
+                ObjectNode renamed = prompt.deepCopy();
+                renamed.put("name", entry.getKey() + catalog.separator() + prompt.path("name").asText());
+                prompts.add(renamed);
+            }
+        }
+        ObjectNode result = JsonRpc.NODES.objectNode();
+        result.set("prompts", prompts);
+        return result;
+    }
+
+    JsonNode getPrompt(JsonNode params) {
+        String name = params.path("name").asText(null);
+        if (name == null) {
+            throw new RpcException(JsonRpc.INVALID_PARAMS, "prompts/get needs params.name");
+        }
+        Map.Entry<String, String> split = splitPrompt(name);
+        ObjectNode forwarded = params.deepCopy();
+        forwarded.put("name", split.getValue());
+        return forward(split.getKey(), "prompts/get", forwarded, "prompt " + split.getValue());
+    }
+
+    JsonNode complete(JsonNode params) {
+        JsonNode ref = params.path("ref");
+        ObjectNode forwarded = params.deepCopy();
+        String type = ref.path("type").asText();
+        if ("ref/prompt".equals(type)) {
+            Map.Entry<String, String> split = splitPrompt(ref.path("name").asText());
+            ((ObjectNode) forwarded.get("ref")).put("name", split.getValue());
+            return forward(split.getKey(), "completion/complete", forwarded, "prompt " + split.getValue());
+        }
+        if ("ref/resource".equals(type)) {
+            String uri = ref.path("uri").asText();
+            String pod = ownerOf(uri).or(() -> {
+                listTemplates();
+                return ownerOf(uri);
+            }).orElseThrow(() -> new RpcException(JsonRpc.INVALID_PARAMS, "unknown resource template " + uri));
+            return forward(pod, "completion/complete", forwarded, "resource " + uri);
+        }
+        throw new RpcException(JsonRpc.INVALID_PARAMS, "completion/complete needs ref.type ref/prompt or ref/resource");
+    }
+
+    private Map.Entry<String, String> splitPrompt(String name) {
+        String best = null;
+        for (PodManifest pod : catalog.pods()) {
+            String prefix = pod.name() + catalog.separator();
+            if (name.startsWith(prefix) && name.length() > prefix.length() && (best == null || pod.name().length() > best.length())) {
+                best = pod.name();
+            }
+        }
+        if (best == null) {
+            throw new RpcException(JsonRpc.INVALID_PARAMS, "unknown prompt " + name + ": prompts are named <pod>"
+                    + catalog.separator() + "<prompt>");
+        }
+        return Map.entry(best, name.substring(best.length() + catalog.separator().length()));
+    }
+
+    private Optional<String> ownerOf(String uri) {
+        String pod = resourceOwners.get(uri);
+        if (pod != null) {
+            return Optional.of(pod);
+        }
+        for (Map.Entry<Pattern, String> template : templateOwners) {
+            if (template.getKey().matcher(uri).matches()) {
+                return Optional.of(template.getValue());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Each running pod's items of {@code field}, every page, in pod name order; a pod that fails is skipped. */
+    private Map<String, JsonNode> collect(String method, String field) {
+        Map<String, JsonNode> out = new LinkedHashMap<>();
+        for (PodManifest manifest : catalog.pods()) {
+            PodBackend.Pod pod = backend.pod(manifest.name());
+            if (!pod.running()) {
+                continue;
+            }
+            ArrayNode items = JsonRpc.NODES.arrayNode();
+            String cursor = null;
+            try {
+                for (int page = 0; page < MAX_PAGES; page++) {
+                    ObjectNode params = JsonRpc.NODES.objectNode();
+                    if (cursor != null) {
+                        params.put("cursor", cursor);
+                    }
+                    JsonNode result = pod.request(method, params, manifest.callTimeout()).join();
+                    result.path(field).forEach(items::add);
+                    cursor = result.path("nextCursor").asText(null);
+                    if (cursor == null) {
+                        break;
+                    }
+                }
+            } catch (CompletionException e) {
+                log.debug("pod {}: {} failed: {}", manifest.name(), method, e.getCause() == null ? e : e.getCause().getMessage());
+            }
+            out.put(manifest.name(), items);
+        }
+        return out;
+    }
+
+    private JsonNode forward(String podName, String method, JsonNode params, String what) {
+        PodManifest manifest = catalog.pod(podName).orElseThrow();
+        try {
+            return backend.pod(podName).request(method, params, manifest.callTimeout()).join();
+        } catch (CompletionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            if (cause instanceof PodBackend.PodFailure failure && failure.kind() == PodBackend.PodFailure.Kind.ERROR_ANSWER) {
+                throw new RpcException(failure.errorCode(), "pod " + podName + " " + what + ": " + failure.getMessage(), failure.errorData());
+            }
+            int code = cause instanceof PodBackend.PodFailure failure && failure.kind() == PodBackend.PodFailure.Kind.TIMEOUT
+                    ? JsonRpc.TIMEOUT : JsonRpc.UNAVAILABLE;
+            throw new RpcException(code, "pod " + podName + " " + what + ": " + cause.getMessage(),
+                    JsonRpc.NODES.objectNode().put("pod", podName));
+        }
+    }
+
+    /** An RFC 6570 template as a pattern: each expression matches one path segment, {+x} / {#x} anything. */
+    static Pattern templatePattern(String template) {
+        StringBuilder regex = new StringBuilder();
+        Matcher m = Pattern.compile("\\{([^}]*)\\}").matcher(template);
+        int last = 0;
+        while (m.find()) {
+            regex.append(Pattern.quote(template.substring(last, m.start())));
+            String expression = m.group(1);
+            regex.append(expression.startsWith("+") || expression.startsWith("#") ? ".*" : "[^/?#]*");
+            last = m.end();
+        }
+        regex.append(Pattern.quote(template.substring(last)));
+        return Pattern.compile(regex.toString());
+    }
+}

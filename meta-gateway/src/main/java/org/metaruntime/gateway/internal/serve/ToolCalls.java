@@ -1,0 +1,163 @@
+package org.metaruntime.gateway.internal.serve;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
+import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.metaruntime.gateway.internal.manifest.Catalog;
+import org.metaruntime.gateway.internal.manifest.PodManifest;
+import org.metaruntime.gateway.internal.rpc.ClientSession;
+import org.metaruntime.gateway.internal.rpc.Dispatcher;
+import org.metaruntime.gateway.internal.rpc.JsonRpc;
+import org.metaruntime.gateway.internal.rpc.RpcException;
+
+/**
+ * {@code tools/call}: finds the route, checks the arguments against the declared schema, starts the call at the
+ * pod with the client's progress token and server-to-client requests wired to the calling session, cancels it
+ * when the client does, and maps failures to the gateway's error codes. Thread-safe.
+ */
+final class ToolCalls {
+
+    /** How long a client has to answer a pod's sampling, elicitation or roots request. */
+    private static final Duration CLIENT_REQUEST_TIMEOUT = Duration.ofMinutes(5);
+    private static final Map<String, String> CAPABILITY_OF = Map.of(
+            "sampling/createMessage", "sampling", "elicitation/create", "elicitation", "roots/list", "roots");
+
+    private final Catalog catalog;
+    private final ToolTable table;
+    private final PodBackend backend;
+    private final PodStats stats;
+    private final Supplier<ObjectNode> status;
+    private final JsonSchemaValidator validator = new DefaultJsonSchemaValidator(JsonRpc.MAPPER);
+    private final AtomicLong callIds = new AtomicLong();
+
+    ToolCalls(Catalog catalog, ToolTable table, PodBackend backend, PodStats stats, Supplier<ObjectNode> status) {
+        this.catalog = catalog;
+        this.table = table;
+        this.backend = backend;
+        this.stats = stats;
+        this.status = status;
+    }
+
+    /** Prepares the validator of every declared input schema, so that no first call pays for it. */
+    void prepareValidators(java.util.Collection<ToolTable.Route> routes) {
+        for (ToolTable.Route route : routes) {
+            if (route.inputSchemaMap() != null) {
+                validator.validate(route.inputSchemaMap(), JsonRpc.NODES.objectNode());
+            }
+        }
+    }
+
+    CompletableFuture<JsonNode> call(Dispatcher.Request request) {
+        JsonNode params = request.params();
+        JsonNode nameNode = params.get("name");
+        if (nameNode == null || !nameNode.isTextual()) {
+            throw new RpcException(JsonRpc.INVALID_PARAMS, "tools/call needs params.name, the tool's name");
+        }
+        String name = nameNode.textValue();
+        if (name.equals(table.statusName())) {
+            return CompletableFuture.completedFuture(StatusReport.asToolResult(status.get()));
+        }
+        ToolTable.Route route = table.route(name).orElseThrow(() -> new RpcException(JsonRpc.INVALID_PARAMS,
+                "unknown tool " + name + " (tools/list names every tool)", JsonRpc.NODES.objectNode().put("tool", name)));
+        JsonNode arguments = params.get("arguments");
+        if (arguments == null || arguments.isNull()) {
+            arguments = JsonRpc.NODES.objectNode();
+        } else if (!arguments.isObject()) {
+            throw failure(route, JsonRpc.INVALID_PARAMS, "arguments must be an object", null);
+        }
+        if (route.inputSchema() != null) {
+            validate(route, arguments);
+        }
+        PodManifest manifest = catalog.pod(route.pod()).orElseThrow();
+        ClientSession session = request.session();
+        JsonNode token = request.progressToken();
+        PodBackend.CallContext context = new PodBackend.CallContext("c" + callIds.incrementAndGet(), manifest.callTimeout(),
+                token == null ? null : progress -> {
+                    ObjectNode out = progress.deepCopy();
+                    out.set("progressToken", token);
+                    session.notify("notifications/progress", out);
+                },
+                podRequest -> clientRequest(session, route, podRequest));
+        PodBackend.PodCall call = backend.pod(route.pod()).call(route.tool(), arguments, context);
+        request.onCancel(call::cancel);
+        return call.result().handle((result, error) -> {
+            if (error == null) {
+                stats.served(route.pod());
+                return result;
+            }
+            stats.failed(route.pod());
+            throw map(route, manifest, error);
+        });
+    }
+
+    private void validate(ToolTable.Route route, JsonNode arguments) {
+        JsonSchemaValidator.ValidationResponse response = validator.validate(route.inputSchemaMap(), arguments);
+        if (!response.valid()) {
+            String detail = response.errorMessage();
+            int at = detail == null ? -1 : detail.indexOf("Validation errors:");
+            String violations = at < 0 ? String.valueOf(detail) : detail.substring(at + "Validation errors:".length()).trim();
+            throw failure(route, JsonRpc.INVALID_PARAMS, "invalid arguments: " + violations,
+                    JsonRpc.NODES.objectNode().put("violations", violations));
+        }
+    }
+
+    private CompletableFuture<JsonNode> clientRequest(ClientSession session, ToolTable.Route route, ObjectNode podRequest) {
+        String method = podRequest.path("method").asText();
+        String capability = CAPABILITY_OF.get(method);
+        if (capability == null || !session.hasCapability(capability)) {
+            return CompletableFuture.failedFuture(new RpcException(JsonRpc.METHOD_NOT_FOUND, "pod " + route.pod() + " tool "
+                    + route.tool() + ": the client did not declare the " + (capability == null ? method : capability) + " capability"));
+        }
+        return session.request(method, podRequest.get("params"), CLIENT_REQUEST_TIMEOUT);
+    }
+
+    private static RpcException map(ToolTable.Route route, PodManifest manifest, Throwable error) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (cause instanceof RpcException rpc) {
+            return rpc;
+        }
+        if (!(cause instanceof PodBackend.PodFailure failure)) {
+            return failure(route, JsonRpc.INTERNAL_ERROR, "the call failed: " + cause, null);
+        }
+        ObjectNode data = JsonRpc.NODES.objectNode();
+        failure.exitCode().ifPresent(code -> data.put("exitCode", code));
+        if (!failure.stderrTail().isEmpty()) {
+            data.put("stderrTail", failure.stderrTail());
+        }
+        switch (failure.kind()) {
+            case TIMEOUT:
+                data.put("timeoutMs", manifest.callTimeout().toMillis());
+                return failure(route, JsonRpc.TIMEOUT, "the call timed out after " + manifest.callTimeout().toMillis()
+                        + " ms (callTimeout)", data);
+            case UNAVAILABLE:
+                return failure(route, JsonRpc.UNAVAILABLE, "the pod is not available: " + failure.getMessage(), data);
+            case START_FAILED:
+                return failure(route, JsonRpc.START_FAILED, "the pod failed to start: " + failure.getMessage(), data);
+            case UNKNOWN_TOOL:
+            case INVALID_ARGUMENTS:
+                return failure(route, JsonRpc.INVALID_PARAMS, failure.getMessage(), data);
+            case ERROR_ANSWER:
+                if (failure.errorData() != null) {
+                    data.set("podError", failure.errorData());
+                }
+                return failure(route, failure.errorCode(), failure.getMessage(), data);
+            case CANCELLED:
+                return failure(route, JsonRpc.INTERNAL_ERROR, "the call was cancelled", data);
+            default:
+                return failure(route, JsonRpc.INTERNAL_ERROR, "the call failed: " + failure.getMessage(), data);
+        }
+    }
+
+    private static RpcException failure(ToolTable.Route route, int code, String message, ObjectNode data) {
+        ObjectNode d = data == null ? JsonRpc.NODES.objectNode() : data;
+        d.put("pod", route.pod()).put("tool", route.tool());
+        return new RpcException(code, "pod " + route.pod() + " tool " + route.tool() + ": " + message, d);
+    }
+}

@@ -1,0 +1,114 @@
+package org.metaruntime.gateway.internal.serve;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import org.metaruntime.gateway.internal.manifest.Catalog;
+import org.metaruntime.gateway.internal.manifest.CanonicalJson;
+import org.metaruntime.gateway.internal.manifest.DeclaredTool;
+import org.metaruntime.gateway.internal.manifest.Names;
+import org.metaruntime.gateway.internal.manifest.PodManifest;
+import org.metaruntime.gateway.internal.rpc.JsonRpc;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The tools the gateway serves, by outward name: each pod's declared tools, or for a pod that declares none,
+ * the tools it lists live (those whose outward name clients accept and that collide with nothing).
+ * Rebuilt as a whole when a pod's live list changes. Thread-safe (an immutable snapshot behind a volatile).
+ */
+final class ToolTable {
+
+    private static final Logger log = LoggerFactory.getLogger(ToolTable.class);
+
+    /** One served tool. */
+    record Route(String outward, String pod, String tool, ObjectNode definition, String schemaHash, JsonNode inputSchema,
+                 Map<String, Object> inputSchemaMap, boolean declared) {
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> asMap(JsonNode schema) {
+        return schema == null ? null : JsonRpc.MAPPER.convertValue(schema, Map.class);
+    }
+
+    private final Catalog catalog;
+    private final ObjectNode statusTool;
+    private volatile Map<String, Route> routes = Map.of();
+    private volatile ArrayNode listed = JsonRpc.NODES.arrayNode();
+
+    ToolTable(Catalog catalog, ObjectNode statusTool) {
+        this.catalog = catalog;
+        this.statusTool = statusTool;
+    }
+
+    String statusName() {
+        return Names.outward(Names.RESERVED_POD, catalog.separator(), Catalog.STATUS_TOOL);
+    }
+
+    /** Rebuilds from the pods' live lists; true when what is served changed. */
+    synchronized boolean rebuild(Function<String, List<ObjectNode>> liveTools) {
+        Map<String, Route> next = new LinkedHashMap<>();
+        ArrayNode list = JsonRpc.NODES.arrayNode();
+        ObjectNode status = statusTool.deepCopy().put("name", statusName());
+        list.add(status);
+        for (PodManifest pod : catalog.pods()) {
+            if (pod.declaresTools()) {
+                for (DeclaredTool tool : pod.tools()) {
+                    String outward = Names.outward(pod.name(), catalog.separator(), tool.name());
+                    ObjectNode definition = JsonRpc.NODES.objectNode().put("name", outward);
+                    definition.setAll(tool.definition());
+                    next.put(outward, new Route(outward, pod.name(), tool.name(), definition, tool.schemaHash(),
+                            definition.get("inputSchema"), asMap(definition.get("inputSchema")), true));
+                    list.add(definition);
+                }
+                continue;
+            }
+            for (ObjectNode live : liveTools.apply(pod.name())) {
+                String name = live.path("name").asText("");
+                String outward = Names.outward(pod.name(), catalog.separator(), name);
+                if (!Names.clientSafe(outward)) {
+                    log.warn("pod {}: tool \"{}\" is not served: its outward name {} is not accepted by clients ({})",
+                            pod.name(), name, outward, Names.rule());
+                    continue;
+                }
+                if (next.containsKey(outward) || outward.equals(statusName())) {
+                    log.warn("pod {}: tool \"{}\" is not served: outward name {} is already taken", pod.name(), name, outward);
+                    continue;
+                }
+                ObjectNode definition = live.deepCopy().put("name", outward);
+                JsonNode input = live.get("inputSchema");
+                next.put(outward, new Route(outward, pod.name(), name, definition,
+                        input == null ? "" : CanonicalJson.schemaHash(input), null, null, false));
+                list.add(definition);
+            }
+        }
+        boolean changed = !list.equals(listed);
+        routes = java.util.Collections.unmodifiableMap(next);
+        listed = list;
+        return changed;
+    }
+
+    Optional<Route> route(String outward) {
+        return Optional.ofNullable(routes.get(outward));
+    }
+
+    /** The {@code tools} array of {@code tools/list}. */
+    ArrayNode list() {
+        return listed;
+    }
+
+    /** Every route. */
+    java.util.Collection<Route> routes() {
+        return routes.values();
+    }
+
+    /** The routes of one pod, in list order. */
+    List<Route> ofPod(String pod) {
+        return routes.values().stream().filter(r -> r.pod().equals(pod)).toList();
+    }
+}

@@ -1,0 +1,205 @@
+package org.metaruntime.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.metaruntime.gateway.NodeClient.call;
+import static org.metaruntime.gateway.NodeClient.step;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The gateway as MCP clients use it: the TypeScript SDK client spawns {@code bin/meta-gateway} over stdio and
+ * talks to real pods (python MCP servers and a bare JSON-RPC program). Every test checks that the gateway and
+ * every pod are gone after the session.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class GatewaySessionIT {
+
+    @TempDir
+    Path dir;
+
+    private Path pids() {
+        return dir.resolve("pids");
+    }
+
+    private JsonNode session(List<ObjectNode> steps, String... pods) throws Exception {
+        Path manifests = NodeClient.manifests(dir, pids(), pods);
+        JsonNode session = NodeClient.session(List.of("--manifests", manifests.toString()), steps);
+        NodeClient.assertAllGone(session, pids());
+        return session;
+    }
+
+    private static JsonNode ok(JsonNode session, int step) {
+        JsonNode s = session.get("steps").get(step);
+        assertThat(s.has("ok")).as("step %d: %s (gateway stderr: %s)", step, s, session.path("stderr").asText()).isTrue();
+        return s.get("ok");
+    }
+
+    private static JsonNode error(JsonNode session, int step) {
+        JsonNode s = session.get("steps").get(step);
+        assertThat(s.has("error")).as("step %d: %s", step, s).isTrue();
+        return s.get("error");
+    }
+
+    private int pidCount() throws Exception {
+        try (var files = Files.list(pids())) {
+            return (int) files.count();
+        }
+    }
+
+    @Test
+    void initializeAndListWithoutSpawningAnything() throws Exception {
+        JsonNode session = session(List.of(step("info"), step("listTools"), call("meta__status", "{}"),
+                step("readResource").put("uri", "meta://status"), step("ping")), "fixture");
+        JsonNode info = ok(session, 0);
+        assertThat(info.at("/capabilities/tools/listChanged").asBoolean()).isTrue();
+        assertThat(info.at("/capabilities/logging").isObject()).isTrue();
+        assertThat(info.at("/serverInfo/name").asText()).isEqualTo("meta-gateway");
+        List<String> names = new ArrayList<>();
+        ok(session, 1).get("tools").forEach(t -> names.add(t.get("name").asText()));
+        assertThat(names).containsExactly("meta__status", "fixture__echo", "fixture__slow", "fixture__sample", "fixture__log",
+                "fixture__crash", "fixture__sleep", "fixture__meta", "fixture__image");
+        assertThat(ok(session, 1).at("/tools/1/inputSchema/required/0").asText()).isEqualTo("text");
+        JsonNode status = ok(session, 2).get("structuredContent");
+        assertThat(status.at("/pods/fixture/state").asText()).isEqualTo("NotStarted");
+        assertThat(status.at("/pods/fixture/pid").isNull()).isTrue();
+        assertThat(status.at("/pods/fixture/tools/0/schemaHash").asText()).startsWith("sha256:");
+        JsonNode resource = NodeClient.JSON.readTree(ok(session, 3).at("/contents/0/text").asText());
+        assertThat(resource.at("/pods/fixture/state").asText()).isEqualTo("NotStarted");
+        assertThat(pidCount()).as("pods spawned by listing").isZero();
+    }
+
+    @Test
+    void aCallSpawnsThePodAndUnicodePassesUnchanged() throws Exception {
+        String text = "日本語 🎉 \"quoted\" \\ back\nslash";
+        ObjectNode echo = step("call").put("name", "fixture__echo");
+        echo.putObject("arguments").put("text", text);
+        JsonNode session = session(List.of(echo, call("meta__status", "{}"), call("fixture__image", "{}")), "fixture");
+        JsonNode result = ok(session, 0);
+        assertThat(result.at("/content/0/text").asText()).isEqualTo(text);
+        assertThat(result.at("/structuredContent/echo").asText()).isEqualTo(text);
+        JsonNode status = ok(session, 1).get("structuredContent");
+        assertThat(status.at("/pods/fixture/callsServed").asLong()).isEqualTo(1);
+        assertThat(status.at("/pods/fixture/pid").asLong()).isPositive();
+        JsonNode mixed = ok(session, 2);
+        assertThat(mixed.get("content")).hasSize(3);
+        assertThat(mixed.at("/content/1/type").asText()).isEqualTo("image");
+        assertThat(mixed.at("/content/2/type").asText()).isEqualTo("resource_link");
+        assertThat(mixed.at("/structuredContent/kind").asText()).isEqualTo("mixed");
+        assertThat(pidCount()).isEqualTo(1);
+    }
+
+    @Test
+    void errorsNameThePodAndTheTool() throws Exception {
+        ObjectNode unknownMethod = step("request").put("method", "foo/bar").put("schema", "any");
+        JsonNode session = session(List.of(call("nope__nothing", "{}"), call("fixture__echo", "{\"text\": 5}"),
+                unknownMethod, call("fixture__sleep", "{\"seconds\": 20}")), "fixture");
+        JsonNode unknown = error(session, 0);
+        assertThat(unknown.get("code").asInt()).isEqualTo(-32602);
+        assertThat(unknown.get("message").asText()).contains("unknown tool nope__nothing");
+        JsonNode invalid = error(session, 1);
+        assertThat(invalid.get("code").asInt()).isEqualTo(-32602);
+        assertThat(invalid.get("message").asText()).contains("pod fixture tool echo: invalid arguments");
+        assertThat(invalid.at("/data/violations").asText()).contains("text");
+        assertThat(error(session, 2).get("code").asInt()).isEqualTo(-32601);
+        JsonNode timeout = error(session, 3);
+        assertThat(timeout.get("code").asInt()).isEqualTo(-32001);
+        assertThat(timeout.get("message").asText()).contains("pod fixture tool sleep: the call timed out after 3000 ms");
+    }
+
+    @Test
+    void progressReachesTheClientAndCancellationReachesThePod() throws Exception {
+        ObjectNode progress = call("fixture__slow", "{\"seconds\": 1, \"steps\": 4}").put("progress", true);
+        ObjectNode cancel = call("fixture__slow", "{\"seconds\": 2.5, \"steps\": 10}").put("cancelAfterProgress", 2);
+        JsonNode session = session(List.of(progress, cancel, step("sleep").put("ms", 1500)), "fixture");
+        JsonNode first = session.get("steps").get(0);
+        assertThat(first.at("/ok/content/0/text").asText()).isEqualTo("done after 4 steps");
+        assertThat(first.get("progress")).hasSize(4);
+        assertThat(first.at("/progress/3/message").asText()).isEqualTo("step 4 ✓");
+        assertThat(first.at("/progress/3/total").asInt()).isEqualTo(4);
+        JsonNode cancelled = session.get("steps").get(1);
+        assertThat(cancelled.has("error")).as(cancelled.toString()).isTrue();
+        assertThat(cancelled.get("progress").size()).isGreaterThanOrEqualTo(2);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(NodeClient.recorded(dir)).anyMatch(line -> line.startsWith("cancelled ")));
+    }
+
+    @Test
+    void samplingDuringACallGoesToTheCallingClient() throws Exception {
+        JsonNode session = session(List.of(call("fixture__sample", "{\"prompt\": \"こんにちは\"}")), "fixture");
+        assertThat(ok(session, 0).at("/content/0/text").asText()).isEqualTo("sampled: こんにちは");
+        assertThat(session.get("sampled").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void podLogLinesFollowTheClientsLevel() throws Exception {
+        JsonNode session = session(List.of(step("setLevel").put("level", "warning"),
+                call("fixture__log", "{\"level\": \"info\", \"text\": \"quiet\"}"),
+                call("fixture__log", "{\"level\": \"error\", \"text\": \"loud 🎉\"}"),
+                step("waitLogs").put("count", 1),
+                step("setLevel").put("level", "debug"),
+                call("fixture__log", "{\"level\": \"debug\", \"text\": \"chatty\"}"),
+                step("waitLogs").put("count", 2)), "fixture");
+        JsonNode logs = session.get("logs");
+        assertThat(logs).hasSize(2);
+        assertThat(logs.get(0).get("data").asText()).isEqualTo("loud 🎉");
+        assertThat(logs.get(0).get("logger").asText()).isEqualTo("fixture");
+        assertThat(logs.get(0).get("level").asText()).isEqualTo("error");
+        assertThat(logs.get(1).get("data").asText()).isEqualTo("chatty");
+    }
+
+    @Test
+    void resourcesPromptsAndCompletionOfRunningPods() throws Exception {
+        ObjectNode complete = step("complete");
+        complete.putObject("ref").put("type", "ref/prompt").put("name", "fixture__greet");
+        complete.putObject("argument").put("name", "who").put("value", "A");
+        ObjectNode getPrompt = step("getPrompt").put("name", "fixture__greet");
+        getPrompt.putObject("arguments").put("who", "Ada");
+        JsonNode session = session(List.of(call("fixture__echo", "{\"text\": \"start\"}"), step("listResources"),
+                step("readResource").put("uri", "fixture://greeting"), step("listTemplates"),
+                step("readResource").put("uri", "fixture://items/42"), step("listPrompts"), getPrompt, complete), "fixture");
+        List<String> uris = new ArrayList<>();
+        ok(session, 1).get("resources").forEach(r -> uris.add(r.get("uri").asText()));
+        assertThat(uris).containsExactly("meta://status", "fixture://greeting");
+        assertThat(ok(session, 2).at("/contents/0/text").asText()).isEqualTo("こんにちは 🎉");
+        assertThat(ok(session, 3).at("/resourceTemplates/0/uriTemplate").asText()).isEqualTo("fixture://items/{id}");
+        assertThat(ok(session, 4).at("/contents/0/text").asText()).isEqualTo("item 42");
+        assertThat(ok(session, 5).at("/prompts/0/name").asText()).isEqualTo("fixture__greet");
+        assertThat(ok(session, 6).at("/messages/0/content/text").asText()).isEqualTo("Say hello to Ada");
+        assertThat(ok(session, 7).at("/completion/values").toString()).isEqualTo("[\"Ada\",\"Alan\"]");
+    }
+
+    @Test
+    void aPodWithoutDeclaredToolsIsListedLiveAndItsListChangesAreAnnounced() throws Exception {
+        JsonNode session = session(List.of(step("listTools"), step("listChangedCount"), call("live__grow", "{}"),
+                step("waitTool").put("name", "live__extra1"), call("live__extra1", "{}")), "live");
+        List<String> before = new ArrayList<>();
+        ok(session, 0).get("tools").forEach(t -> before.add(t.get("name").asText()));
+        assertThat(before).contains("meta__status", "live__echo", "live__grow").doesNotContain("live__extra1");
+        int announcedBefore = ok(session, 1).asInt();
+        assertThat(ok(session, 3).get("listChanged").asInt()).as("list_changed after the pod's tools changed")
+                .isGreaterThan(announcedBefore);
+        assertThat(ok(session, 4).at("/content/0/text").asText()).isEqualTo("extra1");
+    }
+
+    @Test
+    void sixtyFourCallsInFlightFromOneClientNoneLost() throws Exception {
+        ObjectNode parallel = step("parallel").put("count", 64).put("expect", "m$i");
+        parallel.set("call", call("fixture__echo", "{\"text\": \"m$i\"}"));
+        JsonNode session = session(List.of(parallel, call("meta__status", "{}")), "fixture");
+        JsonNode result = ok(session, 0);
+        assertThat(result.get("ok").asInt()).as(result.toString()).isEqualTo(64);
+        assertThat(result.get("mismatched").asInt()).isZero();
+        assertThat(ok(session, 1).at("/structuredContent/pods/fixture/callsServed").asLong()).isEqualTo(64);
+    }
+}

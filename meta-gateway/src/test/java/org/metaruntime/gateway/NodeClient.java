@@ -1,0 +1,114 @@
+package org.metaruntime.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A real MCP client session: {@code client.mjs} runs the TypeScript SDK's {@code Client} over its
+ * {@code StdioClientTransport}, which spawns {@code bin/meta-gateway}; it runs the steps and prints what it saw.
+ */
+final class NodeClient {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final Path NODE_DIR = Path.of("src", "test", "node").toAbsolutePath();
+    static final Path PODS = Path.of("src", "test", "resources", "pods").toAbsolutePath();
+
+    private NodeClient() {
+    }
+
+    /** A step of the client's script. */
+    static ObjectNode step(String op) {
+        return JSON.createObjectNode().put("op", op);
+    }
+
+    static ObjectNode call(String name, String argumentsJson) {
+        try {
+            ObjectNode step = step("call").put("name", name);
+            step.set("arguments", JSON.readTree(argumentsJson));
+            return step;
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Runs a session of {@code bin/meta-gateway gatewayArgs} with {@code steps}; returns what the client printed. */
+    static JsonNode session(List<String> gatewayArgs, List<ObjectNode> steps) throws IOException, InterruptedException {
+        ObjectNode script = JSON.createObjectNode();
+        script.put("command", Repo.tool("sh"));
+        ArrayNode args = script.putArray("args").add(Repo.COMMAND.toString());
+        gatewayArgs.forEach(args::add);
+        script.put("cwd", Repo.ROOT.toString());
+        script.putArray("steps").addAll(steps);
+        Path out = Files.createTempFile("client-out", ".json");
+        Path err = Files.createTempFile("client-err", ".txt");
+        try {
+            Process node = new ProcessBuilder(Repo.tool("node"), NODE_DIR.resolve("client.mjs").toString(), script.toString())
+                    .directory(NODE_DIR.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            node.getOutputStream().close();
+            if (!node.waitFor(150, TimeUnit.SECONDS)) {
+                node.descendants().forEach(ProcessHandle::destroyForcibly);
+                node.destroyForcibly();
+                throw new AssertionError("the client session did not end within 150 s; stderr: " + Files.readString(err));
+            }
+            String printed = Files.readString(out, StandardCharsets.UTF_8);
+            assertThat(printed).as("client output (stderr: %s)", Files.readString(err)).isNotBlank();
+            JsonNode result = JSON.readTree(printed);
+            assertThat(result.has("connectError")).as("connect error: %s", result).isFalse();
+            return result;
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    /** Writes test manifests for the fixture pods into {@code dir}; pods record their pids in {@code pids}. */
+    static Path manifests(Path dir, Path pids, String... names) throws IOException {
+        Path folder = Files.createDirectories(dir.resolve("manifests"));
+        Files.createDirectories(pids);
+        Path templates = Path.of("src", "test", "resources", "manifests").toAbsolutePath();
+        for (String name : names) {
+            String yaml = Files.readString(templates.resolve(name + ".yaml"))
+                    .replace("workdir: ../pods", "workdir: " + PODS
+                            + "\n  env: { FIXTURE_PID_DIR: \"" + pids + "\", FIXTURE_RECORD: \"" + dir.resolve("record.txt") + "\" }");
+            Files.writeString(folder.resolve(name + ".yaml"), yaml);
+        }
+        return folder;
+    }
+
+    /** The lines the fixture pods recorded (cancellations). */
+    static List<String> recorded(Path dir) throws IOException {
+        Path file = dir.resolve("record.txt");
+        return Files.exists(file) ? Files.readAllLines(file) : List.of();
+    }
+
+    /** Checks that the gateway and every pod it started are gone, and nothing else this JVM started is left. */
+    static void assertAllGone(JsonNode session, Path pids) throws IOException {
+        List<Long> all = new ArrayList<>();
+        if (session.hasNonNull("gatewayPid")) {
+            all.add(session.get("gatewayPid").asLong());
+        }
+        if (Files.isDirectory(pids)) {
+            try (Stream<Path> files = Files.list(pids)) {
+                files.forEach(f -> all.add(Long.parseLong(f.getFileName().toString())));
+            }
+        }
+        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(all.stream()
+                .filter(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)))
+                .as("processes still alive after the session").isEmpty());
+        Repo.assertNoProcessLeft();
+    }
+}

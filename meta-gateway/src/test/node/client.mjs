@@ -1,0 +1,144 @@
+// A real MCP client session against the gateway, driven by a script of steps (the TypeScript SDK's Client over
+// its StdioClientTransport, which spawns the gateway). Usage:
+//   node client.mjs '<json: {"command": "...", "args": [...], "steps": [...]}>'
+// Prints one JSON object: {"gatewayPid", "steps": [{"ok": ...} | {"error": {...}}], "logs", "listChanged", "stderr"}.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  CallToolResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema,
+  LoggingMessageNotificationSchema, ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+
+const script = JSON.parse(process.argv[2]);
+const logs = [];
+let listChanged = 0;
+let sampled = 0;
+const stderrChunks = [];
+
+const client = new Client({ name: 'meta-gateway-test', version: '1.0.0' }, {
+  capabilities: script.capabilities ?? { sampling: {}, elicitation: {}, roots: { listChanged: true } },
+});
+client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+  sampled++;
+  const text = request.params.messages.map((m) => m.content?.text ?? '').join(' ');
+  return { role: 'assistant', model: 'test-model', content: { type: 'text', text: 'sampled: ' + text } };
+});
+client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { answer: 'yes 🎉' } }));
+client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///tmp', name: 'tmp' }] }));
+client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { logs.push(n.params); });
+client.setNotificationHandler(ToolListChangedNotificationSchema, () => { listChanged++; });
+
+const transport = new StdioClientTransport({
+  command: script.command, args: script.args, cwd: script.cwd, stderr: 'pipe',
+  env: { ...process.env, ...(script.env ?? {}) },
+});
+transport.stderr?.on('data', (chunk) => stderrChunks.push(chunk.toString('utf8')));
+
+function failure(e) {
+  return { error: { code: e.code ?? null, message: String(e.message ?? e), data: e.data ?? null, name: e.name ?? null } };
+}
+
+async function waitUntil(predicate, timeoutMs) {
+  const end = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+async function call(step) {
+  const progress = [];
+  const controller = new AbortController();
+  const options = { signal: controller.signal, timeout: step.timeoutMs ?? 60000 };
+  if (step.progress || step.cancelAfterProgress) {
+    options.onprogress = (p) => {
+      progress.push(p);
+      if (step.cancelAfterProgress && progress.length >= step.cancelAfterProgress) controller.abort('cancelled by the test');
+    };
+  }
+  if (step.cancelAfterMs) setTimeout(() => controller.abort('cancelled by the test'), step.cancelAfterMs);
+  try {
+    const result = await client.callTool({ name: step.name, arguments: step.arguments ?? {} }, CallToolResultSchema, options);
+    return { ok: result, progress };
+  } catch (e) {
+    return { ...failure(e), progress };
+  }
+}
+
+async function run(step) {
+  switch (step.op) {
+    case 'info':
+      return { ok: { capabilities: client.getServerCapabilities(), serverInfo: client.getServerVersion(),
+        instructions: client.getInstructions() } };
+    case 'listTools': return { ok: await client.listTools() };
+    case 'call': return call(step);
+    case 'parallel': {
+      const started = Date.now();
+      const results = await Promise.all(Array.from({ length: step.count }, (_, i) =>
+        call({ ...step.call, arguments: JSON.parse(JSON.stringify(step.call.arguments).replaceAll('$i', String(i))) })));
+      let ok = 0; let mismatched = 0; const errors = [];
+      results.forEach((r, i) => {
+        if (r.ok && !r.ok.isError) {
+          ok++;
+          if (!JSON.stringify(r.ok).includes(step.expect.replaceAll('$i', String(i)))) mismatched++;
+        } else errors.push(r.error ?? r.ok);
+      });
+      return { ok: { count: step.count, ok, mismatched, errors: errors.slice(0, 5), errorCount: errors.length, ms: Date.now() - started } };
+    }
+    case 'callUntilOk': {
+      const errors = [];
+      for (let i = 0; i < step.attempts; i++) {
+        const r = await call(step);
+        if (r.ok && !r.ok.isError) return { ok: { result: r.ok, attempts: i + 1, errors: errors.slice(0, 20) } };
+        errors.push(r.error ?? r.ok);
+        await new Promise((res) => setTimeout(res, step.pauseMs));
+      }
+      return { error: { message: 'no success in ' + step.attempts + ' attempts', data: errors.slice(-5) } };
+    }
+    case 'readResource': return { ok: await client.readResource({ uri: step.uri }) };
+    case 'listResources': return { ok: await client.listResources() };
+    case 'listTemplates': return { ok: await client.listResourceTemplates() };
+    case 'listPrompts': return { ok: await client.listPrompts() };
+    case 'getPrompt': return { ok: await client.getPrompt({ name: step.name, arguments: step.arguments ?? {} }) };
+    case 'complete': return { ok: await client.complete({ ref: step.ref, argument: step.argument }) };
+    case 'setLevel': return { ok: await client.setLoggingLevel(step.level) };
+    case 'ping': return { ok: await client.ping() };
+    case 'request': return { ok: await client.request({ method: step.method, params: step.params }, step.schema === 'any'
+        ? (await import('zod')).z.any() : CallToolResultSchema) };
+    case 'listChangedCount': return { ok: listChanged };
+    case 'waitTool': {
+      const end = Date.now() + (step.timeoutMs ?? 20000);
+      for (let attempts = 1; ; attempts++) {
+        const listed = await client.listTools();
+        if (listed.tools.some((t) => t.name === step.name)) return { ok: { attempts, listChanged } };
+        if (Date.now() > end) throw new Error('tool ' + step.name + ' never listed');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    case 'waitLogs': await waitUntil(() => logs.length >= step.count, step.timeoutMs ?? 20000); return { ok: logs.length };
+    case 'waitListChanged': await waitUntil(() => listChanged >= step.count, step.timeoutMs ?? 20000); return { ok: listChanged };
+    case 'sleep': await new Promise((r) => setTimeout(r, step.ms)); return { ok: step.ms };
+    default: throw new Error('unknown step ' + step.op);
+  }
+}
+
+const out = { gatewayPid: null, steps: [], logs, listChanged: 0, sampled: 0, stderr: '' };
+try {
+  await client.connect(transport);
+  out.gatewayPid = transport.pid;
+  for (const step of script.steps) {
+    try {
+      out.steps.push(await run(step));
+    } catch (e) {
+      out.steps.push(failure(e));
+    }
+  }
+} catch (e) {
+  out.connectError = failure(e);
+} finally {
+  out.listChanged = listChanged;
+  out.sampled = sampled;
+  await client.close();
+  out.stderr = stderrChunks.join('');
+  process.stdout.write(JSON.stringify(out) + '\n');
+}
