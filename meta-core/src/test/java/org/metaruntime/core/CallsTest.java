@@ -27,6 +27,7 @@ import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleHealthTransition;
 import org.metaruntime.supervisor.ProcessBoundaryError;
+import org.metaruntime.testing.ManualScheduler;
 
 /** Calls as handles, health as a stream, lazy modules and membership, with real child processes. */
 @Timeout(90)
@@ -157,7 +158,7 @@ class CallsTest {
         MetaConfig config = MetaConfig.builder()
                 .module(mcp("tools").startMode(StartMode.LAZY).idleTimeout(Duration.ofMinutes(5)).build())
                 .discover("tools").preSpawn(PreSpawnData.mcp("tools")).build();
-        UnifiedRuntime runtime = start(UnifiedRuntime.builder(config).scheduler(scheduler));
+        UnifiedRuntime runtime = start(UnifiedRuntime.builder(config).scheduler(Fixtures.scheduler(scheduler)));
         assertThat(runtime.loadedModules()).containsExactly("tools");
         assertThat(processesOfThisTest()).isEmpty();
         assertThat(runtime.moduleHealthTransitions()).isEmpty();
@@ -181,8 +182,8 @@ class CallsTest {
         assertThat(readyEvents(runtime)).hasSize(1);
 
         // no call in flight: the idle timer fires and the child is stopped, with no transition and no event
-        await().atMost(10, TimeUnit.SECONDS).until(() -> scheduler.pending() == 1);
-        assertThat(scheduler.delays()).contains(Duration.ofMinutes(5));
+        await().atMost(10, TimeUnit.SECONDS).until(() -> scheduler.pendingCount() == 1);
+        assertThat(scheduler.requestedDelays()).contains(Duration.ofMinutes(5));
         int events = runtime.mergedEvents().size();
         scheduler.runPending();
         Fixtures.assertAllGone(pidfile());
@@ -236,17 +237,17 @@ class CallsTest {
                 .module(mcp("again").restartPolicy(org.metaruntime.supervisor.RestartPolicy.ON_FAILURE).build())
                 .discover("never", "again").preSpawn(PreSpawnData.mcp("never")).preSpawn(PreSpawnData.mcp("again"))
                 .build();
-        UnifiedRuntime runtime = start(UnifiedRuntime.builder(config).scheduler(scheduler));
+        UnifiedRuntime runtime = start(UnifiedRuntime.builder(config).scheduler(Fixtures.scheduler(scheduler)));
         runtime.call(request("never", "crash"), CallOptions.timeout(T)).response().handle((r, e) -> e).get(30, TimeUnit.SECONDS);
         await().atMost(20, TimeUnit.SECONDS).until(() -> untimed(runtime.moduleHealthTransitions(), "never").size() == 3);
         assertThat(untimed(runtime.moduleHealthTransitions(), "never")).endsWith(t("never", HEALTHY,
                 ModuleHealthState.FAILED, 2));
-        assertThat(scheduler.pending()).isZero();
+        assertThat(scheduler.pendingCount()).isZero();
         assertThat(failure(runtime.call(request("never", "echo"), CallOptions.timeout(T))))
                 .isEqualTo(new ModuleRouteError.ModuleUnavailable("never", ModuleHealthState.FAILED));
 
         runtime.call(request("again", "crash"), CallOptions.timeout(T)).response().handle((r, e) -> e).get(30, TimeUnit.SECONDS);
-        await().atMost(20, TimeUnit.SECONDS).until(() -> scheduler.pending() == 1);
+        await().atMost(20, TimeUnit.SECONDS).until(() -> scheduler.pendingCount() == 1);
         scheduler.runPending();
         await().atMost(20, TimeUnit.SECONDS).until(() -> untimed(runtime.moduleHealthTransitions(), "again")
                 .contains(t("again", ModuleHealthState.RESTARTING, HEALTHY, 3)));
@@ -343,7 +344,7 @@ class CallsTest {
         ManualScheduler scheduler = new ManualScheduler();
         MetaConfig config = MetaConfig.builder().mcp(mcp("tools").build()).module(eventLine("el", "ok").build())
                 .discover("tools", "el").build();
-        UnifiedRuntime runtime = start(UnifiedRuntime.builder(config).scheduler(scheduler));
+        UnifiedRuntime runtime = start(UnifiedRuntime.builder(config).scheduler(Fixtures.scheduler(scheduler)));
         McpModule tools = runtime.mcp("tools");
         assertThat(tools.moduleId()).isEqualTo("tools");
         assertThat(tools.tools()).extracting(io.modelcontextprotocol.spec.McpSchema.Tool::name)
@@ -369,7 +370,7 @@ class CallsTest {
         tools.callTool("notify", MAPPER.createObjectNode());
         await().atMost(20, TimeUnit.SECONDS).until(() -> messages.size() == 1);
         runtime.call(request("tools", "crash"), CallOptions.timeout(T)).response().handle((r, e) -> e).get(30, TimeUnit.SECONDS);
-        await().atMost(20, TimeUnit.SECONDS).until(() -> scheduler.pending() == 1);
+        await().atMost(20, TimeUnit.SECONDS).until(() -> scheduler.pendingCount() == 1);
         scheduler.runPending();
         await().atMost(20, TimeUnit.SECONDS).until(() -> untimed(runtime.moduleHealthTransitions(), "tools")
                 .contains(t("tools", ModuleHealthState.RESTARTING, HEALTHY, 3)));

@@ -1,46 +1,22 @@
 package org.metaruntime.core;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
-import static org.awaitility.Awaitility.await;
-
-import java.io.IOException;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import org.junit.jupiter.api.Assumptions;
+import org.metaruntime.supervisor.Scheduler;
+import org.metaruntime.testing.ManualScheduler;
+import org.metaruntime.testing.ProcessLeaks;
+import org.metaruntime.testing.Python;
 
 /** The real fixture programs of the tests, and the check that none of their processes is left behind. */
 final class Fixtures {
 
-    private static String python;
-
     private Fixtures() {
     }
 
-    /** The real python interpreter (not a shim); fails when missing and {@code CI} is set, else skips. */
-    static synchronized String python() {
-        if (python == null) {
-            try {
-                Process probe = new ProcessBuilder("python3", "-c", "import sys; print(sys.executable)")
-                        .redirectErrorStream(true).start();
-                String out = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-                if (!probe.waitFor(30, TimeUnit.SECONDS) || probe.exitValue() != 0 || out.isEmpty()) {
-                    throw new IOException("python3 did not report its executable: " + out);
-                }
-                python = out;
-            } catch (IOException | InterruptedException e) {
-                if (System.getenv("CI") != null) {
-                    fail("python3 is required by this test: " + e);
-                }
-                Assumptions.abort("python3 is not available: " + e);
-            }
-        }
-        return python;
+    /** The real python interpreter (see {@link Python#executable()}). */
+    static String python() {
+        return Python.executable();
     }
 
     static Path script(String name) {
@@ -57,23 +33,17 @@ final class Fixtures {
         return command;
     }
 
+    /** {@code manual} as the runtime's {@link Scheduler}: its tasks run when the test says so. */
+    static Scheduler scheduler(ManualScheduler manual) {
+        return (task, delay) -> manual.schedule(task, delay)::cancel;
+    }
+
     static List<Long> pids(Path pidfile) {
-        try {
-            if (!Files.exists(pidfile)) {
-                return List.of();
-            }
-            return Files.readAllLines(pidfile).stream().map(String::strip).filter(s -> !s.isEmpty())
-                    .map(Long::parseLong).collect(Collectors.toList());
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        return ProcessLeaks.pidsIn(pidfile);
     }
 
     /** Every pid written to {@code pidfile} is gone (shortly: a killed orphan is reaped by init). */
     static void assertAllGone(Path pidfile) {
-        List<Long> pids = pids(pidfile);
-        await().atMost(5, TimeUnit.SECONDS).untilAsserted(() -> assertThat(pids)
-                .allSatisfy(pid -> assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
-                        .as("process %d is still alive", pid).isFalse()));
+        ProcessLeaks.assertAllGone(pids(pidfile));
     }
 }

@@ -39,6 +39,8 @@ import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleHealthTransition;
 import org.metaruntime.supervisor.ProcessBoundaryError;
 import org.metaruntime.supervisor.RestartPolicy;
+import org.metaruntime.supervisor.Scheduler;
+import org.metaruntime.testing.ManualScheduler;
 
 /** The runtime's rules, driven through in-process fake modules (no process is spawned here). */
 @Timeout(20)
@@ -48,7 +50,9 @@ class UnifiedRuntimeFakeTest {
     private static final Clock CLOCK = Clock.fixed(Instant.ofEpochMilli(1_000), ZoneOffset.UTC);
     private static final Duration T = Duration.ofSeconds(5);
 
-    private final ManualScheduler scheduler = new ManualScheduler();
+    private final ManualScheduler manual = new ManualScheduler();
+    /** {@link #manual} as the runtime's scheduler: restarts wait until the test runs them. */
+    private final Scheduler scheduler = Fixtures.scheduler(manual);
     private UnifiedRuntime runtime;
 
     @AfterEach
@@ -326,7 +330,7 @@ class UnifiedRuntimeFakeTest {
         assertThat(warning.get("stderr_tail").asText()).isEqualTo("segmentation fault");
         assertThat(warning.get("error_type").asText()).isEqualTo("process.exited");
 
-        scheduler.runPending();
+        manual.runPending();
         await().atMost(5, TimeUnit.SECONDS).untilAsserted(() ->
                 assertThat(runtime.moduleHealthTransitions()).endsWith(t("tools", RESTARTING, HEALTHY, 3)));
         assertThat(runtime.routeModuleCall(new ModuleRouteRequest("tools", "echo", json("{\"n\":1}")), T).payload())
@@ -361,7 +365,7 @@ class UnifiedRuntimeFakeTest {
                 .discover("done", "dies").build();
         runtime = builder(config).fakeModule(done).fakeModule(dies).start();
         dies.crash(2, "bad");
-        scheduler.runPending();
+        manual.runPending();
         await().atMost(5, TimeUnit.SECONDS).until(() -> runtime.moduleHealthTransitions().size() == 7);
         List<ModuleHealthTransition> all = runtime.moduleHealthTransitions();
         assertThat(all).filteredOn(t -> t.moduleId().equals("done")).containsExactly(

@@ -4,19 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.UnifiedEvent;
 import org.metaruntime.supervisor.ProcessBoundaryError;
+import org.metaruntime.supervisor.Scheduler;
+import org.metaruntime.testing.ManualScheduler;
 
 /** The cancellable one-shot call, its exit grace and its deadline, with real children and a manual scheduler. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -24,22 +23,13 @@ class EventLineCallTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
-    @TempDir
-    Path pidDir;
-    private Fixtures fixtures;
+    @RegisterExtension
+    final Fixtures fixtures = new Fixtures();
     private final ManualScheduler scheduler = new ManualScheduler();
-    private final EventLineRunner runner = EventLineRunner.builder().scheduler(scheduler).ticker(scheduler::nanoTime)
-            .build();
-
-    @BeforeEach
-    void setUp() {
-        fixtures = new Fixtures(pidDir);
-    }
-
-    @AfterEach
-    void nothingLeftAlive() {
-        fixtures.assertNoneAlive();
-    }
+    /** {@link #scheduler} as the runner's {@link Scheduler}. */
+    private final Scheduler manual = (task, delay) -> scheduler.schedule(task, delay)::cancel;
+    private final EventLineRunner runner = EventLineRunner.builder().scheduler(manual)
+            .ticker(scheduler.clock()::nanoTime).build();
 
     private static ProcessBoundaryError processError(Throwable thrown) {
         Throwable cause = thrown instanceof CompletionException ? thrown.getCause() : thrown;
@@ -139,7 +129,7 @@ class EventLineCallTest {
     void aLineThatArrivesAfterTheDeadlineIsATimeout() {
         // The ticker says the deadline (1 ms) passed before the child could answer; the timer never fires.
         long[] calls = {0};
-        EventLineRunner late = EventLineRunner.builder().scheduler(scheduler)
+        EventLineRunner late = EventLineRunner.builder().scheduler(manual)
                 .ticker(() -> calls[0]++ == 0 ? 0L : TimeUnit.MILLISECONDS.toNanos(2)).build();
 
         EventLineException thrown = catchThrowableOfType(
@@ -152,7 +142,7 @@ class EventLineCallTest {
     @Test
     void aSubMillisecondTimeoutNeverReadsZeroMilliseconds() {
         long[] calls = {0};
-        EventLineRunner late = EventLineRunner.builder().scheduler(scheduler)
+        EventLineRunner late = EventLineRunner.builder().scheduler(manual)
                 .ticker(() -> calls[0]++ == 0 ? 0L : TimeUnit.MILLISECONDS.toNanos(1)).build();
 
         EventLineException thrown = catchThrowableOfType(

@@ -1,32 +1,63 @@
 package org.metaruntime.eventline;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.metaruntime.supervisor.ProcessSpec;
+import org.metaruntime.testing.ProcessLeaks;
+import org.metaruntime.testing.Python;
 
 /**
  * The fixture programs under {@code src/test/resources/fixtures} and the proof that nothing they started
  * is left alive: every fixture process writes its pid (and its children's pids) into {@link #pidDir}.
  */
-final class Fixtures {
+final class Fixtures implements BeforeEachCallback, AfterEachCallback {
 
     static final String MODULE = "fixture";
 
-    private final Path pidDir;
+    private Path pidDir;
 
+    /**
+     * A JUnit extension ({@code @RegisterExtension final Fixtures fixtures = new Fixtures();}): a fresh pid
+     * directory before each test, and after it the proof that nothing the test started is alive.
+     */
+    Fixtures() {
+    }
+
+    /** Fixtures recording into {@code pidDir}; the test calls {@link #assertNoneAlive()}. */
     Fixtures(Path pidDir) {
         this.pidDir = pidDir;
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) throws IOException {
+        pidDir = Files.createTempDirectory("meta-eventline-test-");
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws IOException {
+        assertNoneAlive();
+        try (Stream<Path> files = Files.list(pidDir)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                Files.deleteIfExists(file);
+            }
+        }
+        Files.deleteIfExists(pidDir);
+    }
+
+    /** The directory the fixtures record their pids in. */
+    Path dir() {
+        return pidDir;
     }
 
     static Path fixture(String name) {
@@ -39,7 +70,7 @@ final class Fixtures {
 
     /** A spec running the Python fixture in {@code mode}. */
     ProcessSpec.Builder python(String mode) {
-        return base().command("python3", fixture("eventline_fixture.py").toString(), mode);
+        return base().command(Python.executable(), fixture("eventline_fixture.py").toString(), mode);
     }
 
     /** A spec running a shell fixture. */
@@ -72,23 +103,14 @@ final class Fixtures {
      * per-child thread of the module ({@code meta-fixture-...}) is left.
      */
     void assertNoneAlive() {
-        List<Long> all = Stream.concat(pids("child").stream(), pids("grandchild").stream())
-                .collect(Collectors.toList());
-        await("fixture processes " + all + " gone").atMost(Duration.ofSeconds(10))
-                .pollInterval(Duration.ofMillis(20))
-                .until(() -> all.stream().noneMatch(Fixtures::alive));
-        await("no child process of the JVM").atMost(Duration.ofSeconds(10))
-                .pollInterval(Duration.ofMillis(20))
-                .until(() -> ProcessHandle.current().children().noneMatch(ProcessHandle::isAlive));
-        await("no thread of module '" + MODULE + "'").atMost(Duration.ofSeconds(10))
-                .pollInterval(Duration.ofMillis(20))
-                .until(() -> Thread.getAllStackTraces().keySet().stream()
-                        .noneMatch(t -> t.isAlive() && t.getName().startsWith("meta-" + MODULE + "-")));
+        ProcessLeaks.assertAllGone(Stream.concat(pids("child").stream(), pids("grandchild").stream())
+                .collect(Collectors.toList()));
+        ProcessLeaks.assertNoChildProcess();
+        ProcessLeaks.assertNoThreadNamed("meta-" + MODULE + "-");
     }
 
     static boolean alive(long pid) {
-        Optional<ProcessHandle> handle = ProcessHandle.of(pid);
-        return handle.isPresent() && handle.get().isAlive();
+        return ProcessLeaks.isAlive(pid);
     }
 
     private static long readPid(Path file) {

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,11 +14,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.ModuleEvent;
 import org.metaruntime.events.NormalizationError;
@@ -39,20 +36,8 @@ class RunOnceTest {
 
     private final EventLineRunner runner = EventLineRunner.create();
 
-    @TempDir
-    Path pidDir;
-
-    private Fixtures fixtures;
-
-    @BeforeEach
-    void setUp() {
-        fixtures = new Fixtures(pidDir);
-    }
-
-    @AfterEach
-    void nothingLeftAlive() {
-        fixtures.assertNoneAlive();
-    }
+    @RegisterExtension
+    final Fixtures fixtures = new Fixtures();
 
     @Test
     void validFlatLineWithTheSpecEnvironment() {
@@ -225,7 +210,7 @@ class RunOnceTest {
 
     @Test
     void missingExecutableIsSpawnFailed() {
-        ProcessSpec spec = fixtures.base().command(pidDir.resolve("no-such-program").toString()).build();
+        ProcessSpec spec = fixtures.base().command(fixtures.dir().resolve("no-such-program").toString()).build();
 
         EventLineException e = runExpectingFailure(spec, TIMEOUT);
 
@@ -238,7 +223,7 @@ class RunOnceTest {
 
     @Test
     void badWorkdirIsSpawnFailed() {
-        ProcessSpec spec = fixtures.python("flat").workdir(pidDir.resolve("no-such-dir")).build();
+        ProcessSpec spec = fixtures.python("flat").workdir(fixtures.dir().resolve("no-such-dir")).build();
 
         EventLineException e = runExpectingFailure(spec, TIMEOUT);
 

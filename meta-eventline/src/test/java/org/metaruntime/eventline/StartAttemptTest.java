@@ -4,16 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.metaruntime.events.NormalizationError;
 import org.metaruntime.supervisor.ProcessBoundaryError;
 import org.metaruntime.supervisor.ProcessExit;
@@ -28,20 +25,8 @@ class StartAttemptTest {
 
     private final EventLineRunner runner = EventLineRunner.create();
 
-    @TempDir
-    Path pidDir;
-
-    private Fixtures fixtures;
-
-    @BeforeEach
-    void setUp() {
-        fixtures = new Fixtures(pidDir);
-    }
-
-    @AfterEach
-    void nothingLeftAlive() {
-        fixtures.assertNoneAlive();
-    }
+    @RegisterExtension
+    final Fixtures fixtures = new Fixtures();
 
     @Test
     void keepsTheChildAliveUntilStopped() throws Exception {

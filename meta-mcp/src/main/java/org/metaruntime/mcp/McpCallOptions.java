@@ -125,13 +125,9 @@ public final class McpCallOptions {
             timeout(timeout);
         }
 
-        /** The call's timeout; must be positive. */
+        /** The call's timeout; must be positive; one over 100 years counts as 100 years. */
         public Builder timeout(Duration timeout) {
-            Objects.requireNonNull(timeout, "timeout");
-            if (timeout.isNegative() || timeout.isZero()) {
-                throw new IllegalArgumentException("timeout must be positive, got " + timeout);
-            }
-            this.timeout = timeout;
+            this.timeout = Waits.validated(timeout);
             return this;
         }
 

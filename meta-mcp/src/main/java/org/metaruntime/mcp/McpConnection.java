@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Consumer;
@@ -18,7 +17,6 @@ import org.metaruntime.mcp.internal.CallWindow;
 import org.metaruntime.mcp.internal.Handshake;
 import org.metaruntime.mcp.internal.NotificationHub;
 import org.metaruntime.mcp.internal.ProcessClientTransport;
-import org.metaruntime.mcp.internal.Request;
 import org.metaruntime.mcp.internal.ServerRequests;
 import org.metaruntime.mcp.internal.SharedTimer;
 import org.metaruntime.mcp.internal.Surface;
@@ -105,7 +103,7 @@ public final class McpConnection implements AutoCloseable {
             opening.thenAccept(c -> c.closeAsync(DEFAULT_CLOSE_TIMEOUT, StopLadder.immediate()));
             throw new McpBoundaryException(new McpBoundaryError.Interrupted(spec.moduleId(), "connect"));
         } catch (ExecutionException e) {
-            throw rethrow(e.getCause());
+            throw Waits.rethrow(e.getCause());
         }
     }
 
@@ -113,7 +111,8 @@ public final class McpConnection implements AutoCloseable {
     static CompletableFuture<McpConnection> openAsync(ProcessSpec spec, McpClientOptions options, Duration timeout) {
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(options, "options");
-        long deadline = deadline(timeout);
+        Duration bounded = Waits.validated(timeout);
+        long deadline = deadline(bounded);
         McpConnection c = new McpConnection(spec.moduleId(), options);
         try {
             c.transport.start(spec, c.lifecycle);
@@ -128,13 +127,13 @@ public final class McpConnection implements AutoCloseable {
             return CompletableFuture.completedFuture(c); // a bare server: no handshake
         }
         CompletableFuture<McpConnection> opened = new CompletableFuture<>();
-        Handshake.run(c.window, c.transport, options, timeout.toMillis(), deadline).whenComplete((result, e) -> {
+        Handshake.run(c.window, c.transport, options, bounded.toMillis(), deadline).whenComplete((result, e) -> {
             if (e == null) {
                 c.init = result;
                 opened.complete(c);
             } else {
                 c.closeAsync(DEFAULT_CLOSE_TIMEOUT, StopLadder.immediate()).whenComplete((ignored, x) ->
-                        opened.completeExceptionally(unwrap(e)));
+                        opened.completeExceptionally(Waits.unwrap(e)));
             }
         });
         return opened;
@@ -209,12 +208,12 @@ public final class McpConnection implements AutoCloseable {
      * @throws McpBoundaryException {@code ToolListFailed} or {@code Timeout} with operation {@code list_tools}
      */
     public List<String> listTools(Duration timeout) {
-        await(listToolsAsync(timeout), null, "list_tools");
+        Waits.get(listToolsAsync(timeout), moduleId, "list_tools");
         return catalog.names();
     }
 
     CompletableFuture<List<String>> listToolsAsync(Duration timeout) {
-        return catalog.fetch(validated(timeout).toMillis(), deadline(timeout)).thenApply(listed -> catalog.names());
+        return catalog.fetch(Waits.validated(timeout).toMillis(), deadline(timeout)).thenApply(listed -> catalog.names());
     }
 
     /**
@@ -225,9 +224,14 @@ public final class McpConnection implements AutoCloseable {
      * @param arguments a JSON object, or {@code null}/JSON null for none
      */
     public McpToolCall startCall(String tool, JsonNode arguments, McpCallOptions options) {
+        return start(tool, arguments, options, true);
+    }
+
+    /** A call; {@code timed} false for a caller that waits for it and enforces its deadline itself. */
+    private ToolCallHandle start(String tool, JsonNode arguments, McpCallOptions options, boolean timed) {
         Objects.requireNonNull(tool, "tool");
         Objects.requireNonNull(options, "options");
-        return ToolCallHandle.start(window, catalog, tool, arguments, options, this.options.bareTools().isPresent());
+        return ToolCallHandle.start(window, catalog, tool, arguments, options, this.options.bareTools().isPresent(), timed);
     }
 
     /**
@@ -237,8 +241,8 @@ public final class McpConnection implements AutoCloseable {
      *                              {@code CallRefused}, {@code LineTooLong}, {@code Interrupted} or {@code Timeout}
      */
     public McpSchema.CallToolResult callToolResult(String tool, JsonNode arguments, McpCallOptions options) {
-        ToolCallHandle call = (ToolCallHandle) startCall(tool, arguments, options);
-        return await(call.result(), call.request(), "call_tool:" + tool);
+        ToolCallHandle call = start(tool, arguments, options, false);
+        return Waits.call(call.result(), call.request());
     }
 
     /**
@@ -251,8 +255,8 @@ public final class McpConnection implements AutoCloseable {
      * @throws McpBoundaryException as {@link #callToolResult}, and {@code ToolReturnedError} for {@code isError: true}
      */
     public JsonNode callTool(String tool, JsonNode arguments, Duration timeout) {
-        ToolCallHandle call = (ToolCallHandle) startCall(tool, arguments, McpCallOptions.of(timeout));
-        return await(call.payload(), call.request(), "call_tool:" + tool);
+        ToolCallHandle call = start(tool, arguments, McpCallOptions.of(timeout), false);
+        return Waits.call(call.payload(), call.request());
     }
 
     /**
@@ -268,13 +272,12 @@ public final class McpConnection implements AutoCloseable {
 
     /** {@code resources/list}, every page. @throws McpBoundaryException as {@link #readResource} */
     public List<McpSchema.Resource> listResources(Duration timeout) {
-        return await(surface.listResources(validated(timeout).toMillis(), deadline(timeout)), null, "list_resources");
+        return Waits.get(surface.listResources(Waits.validated(timeout).toMillis(), deadline(timeout)), moduleId, "list_resources");
     }
 
     /** {@code resources/templates/list}, every page. @throws McpBoundaryException as {@link #readResource} */
     public List<McpSchema.ResourceTemplate> listResourceTemplates(Duration timeout) {
-        return await(surface.listResourceTemplates(validated(timeout).toMillis(), deadline(timeout)), null,
-                "list_resource_templates");
+        return Waits.get(surface.listResourceTemplates(Waits.validated(timeout).toMillis(), deadline(timeout)), moduleId, "list_resource_templates");
     }
 
     /**
@@ -284,39 +287,37 @@ public final class McpConnection implements AutoCloseable {
      *                              {@code Interrupted} or {@code Timeout} with operation {@code read_resource}
      */
     public McpSchema.ReadResourceResult readResource(String uri, Duration timeout) {
-        return await(surface.readResource(Objects.requireNonNull(uri, "uri"), validated(timeout).toMillis(),
-                deadline(timeout)), null, "read_resource");
+        return Waits.get(surface.readResource(Objects.requireNonNull(uri, "uri"), Waits.validated(timeout).toMillis(),
+                deadline(timeout)), moduleId, "read_resource");
     }
 
     /** {@code resources/subscribe}: the server then sends {@code notifications/resources/updated} for {@code uri}. */
     public void subscribeResource(String uri, Duration timeout) {
-        await(surface.subscribe(McpSchema.METHOD_RESOURCES_SUBSCRIBE, "subscribe_resource",
-                Objects.requireNonNull(uri, "uri"), validated(timeout).toMillis(), deadline(timeout)), null,
-                "subscribe_resource");
+        Waits.get(surface.subscribe(McpSchema.METHOD_RESOURCES_SUBSCRIBE, "subscribe_resource",
+                Objects.requireNonNull(uri, "uri"), Waits.validated(timeout).toMillis(), deadline(timeout)), moduleId, "subscribe_resource");
     }
 
     /** {@code resources/unsubscribe}. */
     public void unsubscribeResource(String uri, Duration timeout) {
-        await(surface.subscribe(McpSchema.METHOD_RESOURCES_UNSUBSCRIBE, "unsubscribe_resource",
-                Objects.requireNonNull(uri, "uri"), validated(timeout).toMillis(), deadline(timeout)), null,
-                "unsubscribe_resource");
+        Waits.get(surface.subscribe(McpSchema.METHOD_RESOURCES_UNSUBSCRIBE, "unsubscribe_resource",
+                Objects.requireNonNull(uri, "uri"), Waits.validated(timeout).toMillis(), deadline(timeout)), moduleId, "unsubscribe_resource");
     }
 
     /** {@code prompts/list}, every page. @throws McpBoundaryException as {@link #readResource} */
     public List<McpSchema.Prompt> listPrompts(Duration timeout) {
-        return await(surface.listPrompts(validated(timeout).toMillis(), deadline(timeout)), null, "list_prompts");
+        return Waits.get(surface.listPrompts(Waits.validated(timeout).toMillis(), deadline(timeout)), moduleId, "list_prompts");
     }
 
     /** {@code prompts/get} with {@code arguments} (null for none). @throws McpBoundaryException as {@link #readResource} */
     public McpSchema.GetPromptResult getPrompt(String name, Map<String, Object> arguments, Duration timeout) {
-        return await(surface.getPrompt(Objects.requireNonNull(name, "name"), arguments, validated(timeout).toMillis(),
-                deadline(timeout)), null, "get_prompt");
+        return Waits.get(surface.getPrompt(Objects.requireNonNull(name, "name"), arguments, Waits.validated(timeout).toMillis(),
+                deadline(timeout)), moduleId, "get_prompt");
     }
 
     /** {@code completion/complete}. @throws McpBoundaryException as {@link #readResource} */
     public McpSchema.CompleteResult complete(McpSchema.CompleteRequest request, Duration timeout) {
-        return await(surface.complete(Objects.requireNonNull(request, "request"), validated(timeout).toMillis(),
-                deadline(timeout)), null, "complete");
+        return Waits.get(surface.complete(Objects.requireNonNull(request, "request"), Waits.validated(timeout).toMillis(),
+                deadline(timeout)), moduleId, "complete");
     }
 
     /**
@@ -355,7 +356,7 @@ public final class McpConnection implements AutoCloseable {
     /** Closes like {@link #close(Duration)} and returns the close error instead of throwing it (null when ok). */
     McpBoundaryError closeQuietly(Duration timeout) {
         try {
-            return closeAsync(validated(timeout), options.stopLadder()).get();
+            return closeAsync(Waits.validated(timeout), options.stopLadder()).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new McpBoundaryError.CloseFailed(moduleId, "interrupted while stopping the server");
@@ -386,50 +387,8 @@ public final class McpConnection implements AutoCloseable {
 
     // ---- helpers
 
-    /** Waits for {@code future}; an interrupt cancels {@code request} (when given) and throws {@code Interrupted}. */
-    private <T> T await(CompletableFuture<T> future, Request request, String operation) {
-        try {
-            return future.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            McpBoundaryError error = new McpBoundaryError.Interrupted(moduleId, operation);
-            if (request != null) {
-                request.cancel(error, "the host's calling thread was interrupted");
-            }
-            throw new McpBoundaryException(error);
-        } catch (ExecutionException e) {
-            throw rethrow(e.getCause());
-        }
-    }
-
-    static RuntimeException rethrow(Throwable cause) {
-        cause = unwrap(cause);
-        if (cause instanceof McpBoundaryException) {
-            return ((McpBoundaryException) cause).rethrown();
-        }
-        if (cause instanceof RuntimeException) {
-            return (RuntimeException) cause;
-        }
-        return new CompletionException(cause);
-    }
-
-    static Throwable unwrap(Throwable cause) {
-        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        return cause;
-    }
-
-    static Duration validated(Duration timeout) {
-        Objects.requireNonNull(timeout, "timeout");
-        if (timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("timeout must be positive, got " + timeout);
-        }
-        return timeout;
-    }
-
     private static long deadline(Duration timeout) {
-        return System.nanoTime() + validated(timeout).toNanos();
+        return Waits.deadline(timeout);
     }
 
 }

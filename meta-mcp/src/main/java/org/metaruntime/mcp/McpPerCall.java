@@ -42,7 +42,7 @@ public final class McpPerCall {
      *                              interrupted (the server is then stopped)
      */
     public static JsonNode call(ProcessSpec spec, String tool, JsonNode params, Duration timeout, McpClientOptions options) {
-        McpToolCall call = start(spec, tool, params, McpCallOptions.of(McpConnection.validated(timeout)), options);
+        McpToolCall call = start(spec, tool, params, McpCallOptions.of(Waits.validated(timeout)), options);
         try {
             return call.payload().get();
         } catch (InterruptedException e) {
@@ -50,7 +50,7 @@ public final class McpPerCall {
             call.cancel();
             throw new McpBoundaryException(new McpBoundaryError.Interrupted(spec.moduleId(), "call_tool:" + tool));
         } catch (ExecutionException e) {
-            throw McpConnection.rethrow(e.getCause());
+            throw Waits.rethrow(e.getCause());
         }
     }
 
@@ -103,7 +103,7 @@ public final class McpPerCall {
             Duration timeout = call.timeout();
             McpConnection.openAsync(spec, options, timeout).whenComplete((c, openError) -> {
                 if (openError != null) {
-                    fail(McpConnection.unwrap(openError));
+                    fail(Waits.unwrap(openError));
                     return;
                 }
                 synchronized (this) {
@@ -115,7 +115,7 @@ public final class McpPerCall {
                 }
                 c.listToolsAsync(timeout).whenComplete((names, listError) -> {
                     if (listError != null) {
-                        closeThen(c, McpConnection.unwrap(listError), McpConnection.unwrap(listError));
+                        closeThen(c, Waits.unwrap(listError), Waits.unwrap(listError));
                     } else if (!names.contains(tool)) {
                         McpBoundaryException missing = new McpBoundaryException(
                                 new McpBoundaryError.ToolNotFound(moduleId, tool, names));
@@ -129,8 +129,8 @@ public final class McpPerCall {
                             }
                         }
                         started.result().whenComplete((r, e) -> started.payload().whenComplete((p, pe) ->
-                                closeThen(c, r, e == null ? null : McpConnection.unwrap(e), p,
-                                        pe == null ? null : McpConnection.unwrap(pe))));
+                                closeThen(c, r, e == null ? null : Waits.unwrap(e), p,
+                                        pe == null ? null : Waits.unwrap(pe))));
                     }
                 });
             });

@@ -33,7 +33,7 @@ public final class McpProbe {
     public static McpProbeResult probe(ProcessSpec spec, McpClientOptions options, Duration timeout) {
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(options, "options");
-        Objects.requireNonNull(timeout, "timeout");
+        timeout = Waits.validated(timeout);
         long deadline = System.nanoTime() + timeout.toNanos();
         McpConnection connection = McpConnection.open(spec, options, timeout);
         List<String> tools;

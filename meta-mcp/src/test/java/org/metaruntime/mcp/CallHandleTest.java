@@ -198,6 +198,32 @@ class CallHandleTest {
     }
 
     @Test
+    void aServerThatStopsReadingFailsQueuedCallsAtOnceWithoutDeepStacks() {
+        McpConnection c = McpProbe.probe(org.metaruntime.supervisor.ProcessSpec.builder("py")
+                .command(Peers.python("py", dir.resolve("pid"), "--deaf-after-list").command())
+                .stdinQueueBytes(64 * 1024).build(), McpClientOptions.builder().maxInFlight(1).build(), T).connection();
+        opened.add(c);
+        String text = "x".repeat(16 * 1024);
+        List<CompletableFuture<JsonNode>> calls = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            calls.add(c.callToolAsync("echo", args("text", text), Duration.ofSeconds(10)));
+        }
+        int refused = 0;
+        for (CompletableFuture<JsonNode> f : calls) {
+            McpBoundaryError e = errorOf(f);
+            if (e instanceof McpBoundaryError.ToolCallFailed) {
+                assertThat(((McpBoundaryError.ToolCallFailed) e).reason()).contains("could not send");
+                refused++;
+            } else {
+                assertThat(e).isInstanceOf(McpBoundaryError.Timeout.class);
+            }
+        }
+        // the pipe and the stdin queue hold a few calls; every other one failed at once when its send was refused
+        assertThat(refused).isGreaterThan(900);
+        assertThat(c.inFlight()).isZero();
+    }
+
+    @Test
     void anInterruptedCallerGetsInterruptedAndTheCallIsCancelled() throws Exception {
         McpConnection c = open(McpClientOptions.defaults());
         AtomicReference<Throwable> thrown = new AtomicReference<>();

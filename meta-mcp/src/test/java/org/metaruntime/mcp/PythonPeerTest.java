@@ -121,6 +121,15 @@ class PythonPeerTest {
     }
 
     @Test
+    void aHugeTimeoutCountsAsAHundredYears() {
+        McpConnection c = open();
+        assertThat(c.callTool("echo", args("text", "patient"), Duration.ofDays(365_000))).isEqualTo(TextNode.valueOf("patient"));
+        assertThat(c.startCall("echo", args("text", "async"), McpCallOptions.of(Duration.ofSeconds(Long.MAX_VALUE)))
+                .payload().join()).isEqualTo(TextNode.valueOf("async"));
+        assertThat(McpCallOptions.of(Duration.ofDays(365_000)).timeout()).isEqualTo(Duration.ofDays(36_500));
+    }
+
+    @Test
     void nonObjectArgumentsAreRefused() {
         McpConnection c = open();
         assertThat(errorOf(() -> c.callTool("echo", JSON.valueToTree(List.of(1)), T)))

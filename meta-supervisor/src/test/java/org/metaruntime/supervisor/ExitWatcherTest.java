@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.supervisor.internal.ExitWatcher;
 import org.metaruntime.supervisor.internal.ProcessLauncher;
 import org.metaruntime.supervisor.internal.ProcessTree;
+import org.metaruntime.testing.ProcessLeaks;
 
 /** The exit watching part alone, with real children whose pipes the test drains itself. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -33,10 +34,10 @@ class ExitWatcherTest {
     void noProcessLeft() {
         if (process != null) {
             process.destroyForcibly();
-            Pids.assertDead(process.toHandle());
+            ProcessLeaks.assertDead(process.toHandle());
         }
         for (long pid : fixtures.pids()) {
-            ProcessHandle.of(pid).ifPresent(Pids::assertDead);
+            ProcessHandle.of(pid).ifPresent(ProcessLeaks::assertDead);
         }
     }
 
@@ -96,7 +97,7 @@ class ExitWatcherTest {
 
         assertThat(exit.exitCode()).isZero();
         List<Long> pids = fixtures.awaitPids(2);
-        ProcessHandle.of(pids.get(1)).ifPresent(Pids::assertDead);
+        ProcessHandle.of(pids.get(1)).ifPresent(ProcessLeaks::assertDead);
     }
 
     @Test

@@ -12,25 +12,46 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.metaruntime.testing.ProcessLeaks;
+import org.metaruntime.testing.Python;
 
 /**
  * Starts fixture programs from {@code src/test/resources/fixtures} and proves afterwards that none of their
  * processes is alive. Each fixture appends its pid (and its grandchildren's) to {@link #pidFile()}.
- * Create one per test; call {@link #closeAndAssertNoneAlive()} in {@code @AfterEach}.
+ * A JUnit extension: {@code @RegisterExtension final Fixtures fixtures = new Fixtures();} gives each test a fresh
+ * pid file and checks, after the test, that every process it started is gone.
  */
-final class Fixtures {
+final class Fixtures implements BeforeEachCallback, AfterEachCallback {
 
-    private static String python;
-
-    private final Path pidFile;
+    private Path dir;
+    private Path pidFile;
     private final List<ModuleProcess> started = new ArrayList<>();
     private final List<ProcessHandle> startedHandles = new ArrayList<>();
     private final Map<Long, Optional<ProcessHandle>> handles = new HashMap<>();
 
+    /** Fixtures whose pid file lives in a temporary directory made before each test. */
+    Fixtures() {
+    }
+
+    /** Fixtures whose pid file lives in {@code tempDir}; the test calls {@link #closeAndAssertNoneAlive()}. */
     Fixtures(Path tempDir) {
         this.pidFile = tempDir.resolve("pids.txt");
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) throws IOException {
+        dir = Files.createTempDirectory("meta-supervisor-test-");
+        pidFile = dir.resolve("pids.txt");
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws IOException {
+        closeAndAssertNoneAlive();
+        Files.deleteIfExists(pidFile);
+        Files.deleteIfExists(dir);
     }
 
     Path pidFile() {
@@ -83,7 +104,7 @@ final class Fixtures {
 
     /** Waits until the fixtures wrote at least {@code count} pids. */
     List<Long> awaitPids(int count) {
-        org.awaitility.Awaitility.await("fixture pids").atMost(Pids.DEAD_WITHIN).until(() -> pids().size() >= count);
+        org.awaitility.Awaitility.await("fixture pids").atMost(ProcessLeaks.DEAD_WITHIN).until(() -> pids().size() >= count);
         return pids();
     }
 
@@ -96,7 +117,7 @@ final class Fixtures {
             if (process.isAlive()) {
                 process.stop(StopLadder.immediate());
             }
-            process.exitFuture().orTimeout(Pids.DEAD_WITHIN.toSeconds(), TimeUnit.SECONDS).join();
+            process.exitFuture().orTimeout(ProcessLeaks.DEAD_WITHIN.toSeconds(), TimeUnit.SECONDS).join();
         }
         pids();
         List<ProcessHandle> all = new ArrayList<>();
@@ -105,10 +126,10 @@ final class Fixtures {
         }
         all.addAll(startedHandles);
         for (ProcessHandle handle : all) {
-            Pids.assertDead(handle);
+            ProcessLeaks.assertDead(handle);
         }
         for (ModuleProcess process : started) {
-            org.awaitility.Awaitility.await("exit of " + process).atMost(Pids.DEAD_WITHIN)
+            org.awaitility.Awaitility.await("exit of " + process).atMost(ProcessLeaks.DEAD_WITHIN)
                     .until(() -> !process.isAlive());
         }
     }
@@ -125,43 +146,8 @@ final class Fixtures {
         }
     }
 
-    /**
-     * The real python3 interpreter (not a shim on PATH, which may need the host's environment). Aborts the test
-     * when python3 is missing, unless the {@code CI} variable is set: then the test fails.
-     */
-    static synchronized String python3() {
-        if (python == null) {
-            python = resolvePython();
-        }
-        return python;
-    }
-
-    private static String resolvePython() {
-        try {
-            Process probe = new ProcessBuilder("python3", "-c", "import sys; print(sys.executable)")
-                    .redirectErrorStream(true)
-                    .redirectInput(ProcessBuilder.Redirect.PIPE)
-                    .start();
-            probe.getOutputStream().close();
-            String out = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            if (probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0 && !out.isEmpty()) {
-                return out;
-            }
-            probe.destroyForcibly();
-            return missing("python3 failed: " + out);
-        } catch (IOException e) {
-            return missing("python3 is not on PATH: " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static String missing(String why) {
-        if (System.getenv("CI") != null) {
-            Assertions.fail(why + " (required when CI is set)");
-        }
-        Assumptions.abort(why);
-        return null;
+    /** The real python3 interpreter (see {@link Python#executable()}). */
+    static String python3() {
+        return Python.executable();
     }
 }

@@ -3,13 +3,10 @@ package org.metaruntime.supervisor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.Charset;
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Runs in its own JVM with {@code -Xmx256m} and a non-UTF-8 platform charset (see the module's pom): a 100 MB
@@ -18,20 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class LargeLineForkedTest {
 
-    @TempDir
-    Path tmp;
-    Fixtures fixtures;
+    @RegisterExtension
+    final Fixtures fixtures = new Fixtures();
     final RecordingListener listener = new RecordingListener();
-
-    @BeforeEach
-    void setUp() {
-        fixtures = new Fixtures(tmp);
-    }
-
-    @AfterEach
-    void noProcessLeft() {
-        fixtures.closeAndAssertNoneAlive();
-    }
 
     @Test
     @Timeout(120)

@@ -2,32 +2,18 @@ package org.metaruntime.supervisor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Stdout framing and decoding, stderr tail and exit, with real child processes. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ModuleProcessOutputTest {
 
-    @TempDir
-    Path tmp;
-    Fixtures fixtures;
+    @RegisterExtension
+    final Fixtures fixtures = new Fixtures();
     final RecordingListener listener = new RecordingListener();
-
-    @BeforeEach
-    void setUp() {
-        fixtures = new Fixtures(tmp);
-    }
-
-    @AfterEach
-    void noProcessLeft() {
-        fixtures.closeAndAssertNoneAlive();
-    }
 
     /** Runs the child to its end; returns its exit once both the future and the listener have it. */
     private ProcessExit run(ProcessSpec spec) {

@@ -7,10 +7,9 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Spawn failures and the child's environment. */
@@ -19,18 +18,9 @@ class ModuleProcessSpawnTest {
 
     @TempDir
     Path tmp;
-    Fixtures fixtures;
+    @RegisterExtension
+    final Fixtures fixtures = new Fixtures();
     final RecordingListener listener = new RecordingListener();
-
-    @BeforeEach
-    void setUp() {
-        fixtures = new Fixtures(tmp);
-    }
-
-    @AfterEach
-    void noProcessLeft() {
-        fixtures.closeAndAssertNoneAlive();
-    }
 
     @Test
     @Timeout(60)

@@ -4,32 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The single stdin writer: order, close, a stalled child, a gone child. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ModuleProcessStdinTest {
 
-    @TempDir
-    Path tmp;
-    Fixtures fixtures;
+    @RegisterExtension
+    final Fixtures fixtures = new Fixtures();
     final RecordingListener listener = new RecordingListener();
-
-    @BeforeEach
-    void setUp() {
-        fixtures = new Fixtures(tmp);
-    }
-
-    @AfterEach
-    void noProcessLeft() {
-        fixtures.closeAndAssertNoneAlive();
-    }
 
     @Test
     @Timeout(60)

@@ -3,18 +3,16 @@ package org.metaruntime.supervisor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.metaruntime.testing.ProcessLeaks;
 
 /** The stop ladder with real children. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -22,20 +20,9 @@ class ModuleProcessStopTest {
 
     private static final Duration LONG = Duration.ofSeconds(10);
 
-    @TempDir
-    Path tmp;
-    Fixtures fixtures;
+    @RegisterExtension
+    final Fixtures fixtures = new Fixtures();
     final RecordingListener listener = new RecordingListener();
-
-    @BeforeEach
-    void setUp() {
-        fixtures = new Fixtures(tmp);
-    }
-
-    @AfterEach
-    void noProcessLeft() {
-        fixtures.closeAndAssertNoneAlive();
-    }
 
     private ModuleProcess startReady(String moduleId, String fixture) {
         ModuleProcess process = fixtures.start(fixtures.spec(moduleId, fixture).build(), listener);
@@ -86,7 +73,7 @@ class ModuleProcessStopTest {
         ProcessHandle handle = ProcessHandle.of(process.pid()).orElseThrow();
         StopReport report = process.stop(StopLadder.immediate());
         assertThat(report.stage()).isEqualTo(StopStage.KILLED);
-        Pids.assertDead(handle);
+        ProcessLeaks.assertDead(handle);
         assertThat(process.exitFuture().join().exitCode()).isEqualTo(137);
     }
 

@@ -8,31 +8,19 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.metaruntime.testing.ProcessLeaks;
 
 /** Grandchildren, orphans and the threads of a child. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ModuleProcessTreeTest {
 
-    @TempDir
-    Path tmp;
-    Fixtures fixtures;
+    @RegisterExtension
+    final Fixtures fixtures = new Fixtures();
     final RecordingListener listener = new RecordingListener();
-
-    @BeforeEach
-    void setUp() {
-        fixtures = new Fixtures(tmp);
-    }
-
-    @AfterEach
-    void noProcessLeft() {
-        fixtures.closeAndAssertNoneAlive();
-    }
 
     static List<Thread> threadsOf(String moduleId) {
         return Thread.getAllStackTraces().keySet().stream()
@@ -51,10 +39,10 @@ class ModuleProcessTreeTest {
         ProcessExit exit = process.exitFuture().join();
         assertThat(exit.exitCode()).isZero();
         // No stop(): the exit itself must clean up the grandchild and the reader threads.
-        Pids.assertDead(grandchild);
+        ProcessLeaks.assertDead(grandchild);
         listener.stdoutClosed.join();
         assertThat(listener.lines).containsExactly("parent done");
-        await().atMost(Pids.DEAD_WITHIN).until(() -> threadsOf("holder").isEmpty());
+        await().atMost(ProcessLeaks.DEAD_WITHIN).until(() -> threadsOf("holder").isEmpty());
     }
 
     @Test
@@ -69,7 +57,7 @@ class ModuleProcessTreeTest {
         ProcessExit exit = process.exitFuture().join();
         assertThat(exit.exitCode()).isZero();
         // It holds none of our pipes and is no descendant of anything we own: only its token finds it.
-        Pids.assertDead(grandchild);
+        ProcessLeaks.assertDead(grandchild);
         StopReport report = process.stop(StopLadder.defaults());
         assertThat(report).isEqualTo(new StopReport("detached", process.pid(), StopStage.ALREADY_EXITED,
                 java.util.OptionalInt.of(0), 0));
@@ -87,7 +75,7 @@ class ModuleProcessTreeTest {
             StopReport report = process.stop(StopLadder.defaults());
             assertThat(report.stage()).isEqualTo(StopStage.ALREADY_EXITED);
             // The documented limit: without the token, a re-parented process cannot be told apart.
-            assertThat(Pids.isAlive(grandchild)).isTrue();
+            assertThat(ProcessLeaks.isAlive(grandchild)).isTrue();
         } finally {
             grandchild.destroyForcibly();
         }
@@ -109,7 +97,7 @@ class ModuleProcessTreeTest {
                 Duration.ofSeconds(10)));
         assertThat(report.stage()).isEqualTo(StopStage.EXITED_AFTER_SIGTERM);
         assertThat(report.survivors()).isZero();
-        Pids.assertDead(grandchild);
+        ProcessLeaks.assertDead(grandchild);
     }
 
     @Test
@@ -127,7 +115,7 @@ class ModuleProcessTreeTest {
         StopReport report = process.stop(new StopLadder(Duration.ofMillis(100), Duration.ofSeconds(10),
                 Duration.ofSeconds(10)));
         assertThat(report.survivors()).isZero();
-        Pids.assertDead(grandchild);
+        ProcessLeaks.assertDead(grandchild);
     }
 
     @Test
@@ -149,7 +137,7 @@ class ModuleProcessTreeTest {
         }
         processes.forEach(ModuleProcess::close);
         for (String id : ids) {
-            await().atMost(Pids.DEAD_WITHIN).until(() -> threadsOf(id).isEmpty());
+            await().atMost(ProcessLeaks.DEAD_WITHIN).until(() -> threadsOf(id).isEmpty());
         }
     }
 
@@ -165,7 +153,7 @@ class ModuleProcessTreeTest {
         Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "needs /proc");
         // Warm up: classes, pools and the JDK's own descriptors.
         fixtures.start(fixtures.spec("fd-warm", "echo.py").build(), new RecordingListener()).close();
-        await().atMost(Pids.DEAD_WITHIN).until(() -> threadsOf("fd-warm").isEmpty());
+        await().atMost(ProcessLeaks.DEAD_WITHIN).until(() -> threadsOf("fd-warm").isEmpty());
         long before = openFileDescriptors();
         for (int i = 0; i < 20; i++) {
             ModuleProcess process = fixtures.start(fixtures.spec("fd-" + i, "echo.py").build(),
@@ -174,6 +162,6 @@ class ModuleProcessTreeTest {
             process.close();
         }
         // Each child had three pipes; all of them must be closed again.
-        await().atMost(Pids.DEAD_WITHIN).until(() -> openFileDescriptors() <= before);
+        await().atMost(ProcessLeaks.DEAD_WITHIN).until(() -> openFileDescriptors() <= before);
     }
 }

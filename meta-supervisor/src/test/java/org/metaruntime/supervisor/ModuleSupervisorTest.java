@@ -23,6 +23,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.metaruntime.testing.ManualClock;
+import org.metaruntime.testing.ManualScheduler;
 
 class ModuleSupervisorTest {
 
@@ -44,6 +46,8 @@ class ModuleSupervisorTest {
 
     private final ManualClock clock = new ManualClock();
     private final ManualScheduler scheduler = new ManualScheduler(clock);
+    /** {@link #scheduler} as the supervisor's {@link Scheduler}. */
+    private final Scheduler manual = (task, delay) -> scheduler.schedule(task, delay)::cancel;
     /** Scripted outcomes of restart attempts: true succeeds, false fails; empty means succeed. */
     private final Deque<Boolean> restartOutcomes = new ArrayDeque<>();
     private final List<Integer> restartAttempts = Collections.synchronizedList(new ArrayList<>());
@@ -96,7 +100,7 @@ class ModuleSupervisorTest {
         return ModuleSupervisor.<Child>builder(ID, this::restart, stopped::add)
                 .options(options)
                 .clock(clock)
-                .scheduler(scheduler).attemptExecutor(Runnable::run)
+                .scheduler(manual).attemptExecutor(Runnable::run)
                 .jitterSource(() -> 0.5)
                 .listener(recorder);
     }
@@ -446,7 +450,7 @@ class ModuleSupervisorTest {
             Child child = new Child(n);
             started.add(child);
             return child;
-        }, stopped::add).clock(clock).scheduler(scheduler).attemptExecutor(Runnable::run).jitterSource(() -> 0.5).listener(recorder)
+        }, stopped::add).clock(clock).scheduler(manual).attemptExecutor(Runnable::run).jitterSource(() -> 0.5).listener(recorder)
                 .adopt(new Child(1), 1);
         self.set(supervisor);
         supervisor.childFailed(supervisor.currentChild().orElseThrow(), crash());
@@ -478,7 +482,7 @@ class ModuleSupervisorTest {
             }
         };
         ModuleSupervisor<Child> supervisor = ModuleSupervisor.<Child>builder(ID, this::restart, stopped::add)
-                .options(options(5)).clock(clock).scheduler(scheduler).attemptExecutor(Runnable::run).jitterSource(() -> 0.5)
+                .options(options(5)).clock(clock).scheduler(manual).attemptExecutor(Runnable::run).jitterSource(() -> 0.5)
                 .listener(throwing)
                 .listener(recorder)
                 .adopt(new Child(1), 1);
@@ -510,7 +514,7 @@ class ModuleSupervisorTest {
             }
         };
         ModuleSupervisor<Child> supervisor = ModuleSupervisor.<Child>builder(ID, this::restart, stopped::add)
-                .options(options(5)).clock(clock).scheduler(scheduler).attemptExecutor(Runnable::run).jitterSource(() -> 0.5)
+                .options(options(5)).clock(clock).scheduler(manual).attemptExecutor(Runnable::run).jitterSource(() -> 0.5)
                 .listener(watcher).adopt(new Child(1), 1);
         self.set(supervisor);
 
@@ -529,7 +533,7 @@ class ModuleSupervisorTest {
         for (int round = 0; round < 50; round++) {
             Recorder roundRecorder = new Recorder();
             ModuleSupervisor<Child> supervisor = ModuleSupervisor.<Child>builder(ID, this::restart, stopped::add)
-                    .options(options(5)).clock(clock).scheduler(scheduler).attemptExecutor(Runnable::run).jitterSource(() -> 0.5)
+                    .options(options(5)).clock(clock).scheduler(manual).attemptExecutor(Runnable::run).jitterSource(() -> 0.5)
                     .listener(roundRecorder).adopt(new Child(1), 1);
             Child child = supervisor.currentChild().orElseThrow();
             CountDownLatch go = new CountDownLatch(1);

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.supervisor.internal.ProcessLauncher;
+import org.metaruntime.testing.ProcessLeaks;
 
 /** The launch part alone: argv, working directory, environment and token, and spawn failures, with real children. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -27,7 +28,7 @@ class ProcessLauncherTest {
     void noProcessLeft() {
         for (Process process : launched) {
             process.destroyForcibly();
-            Pids.assertDead(process.toHandle());
+            ProcessLeaks.assertDead(process.toHandle());
         }
     }
 

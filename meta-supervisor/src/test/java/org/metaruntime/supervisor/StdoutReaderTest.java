@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.supervisor.internal.ProcessLauncher;
 import org.metaruntime.supervisor.internal.StdoutReader;
+import org.metaruntime.testing.ProcessLeaks;
 
 /** The stdout reading part alone, on the test's thread, over a real child's stdout. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -26,7 +27,7 @@ class StdoutReaderTest {
     void noProcessLeft() {
         if (process != null) {
             process.destroyForcibly();
-            Pids.assertDead(process.toHandle());
+            ProcessLeaks.assertDead(process.toHandle());
         }
     }
 

@@ -43,6 +43,9 @@ public final class CallWindow {
         boolean alive();
     }
 
+    /** The calls waiting to be sent by the {@link #sendNext} loop running on this thread, if any. */
+    private static final ThreadLocal<ArrayDeque<Request>> NEXT_SENDS = new ThreadLocal<>();
+
     private final String moduleId;
     private final int maxInFlight;
     private final int maxQueued;
@@ -76,11 +79,22 @@ public final class CallWindow {
     }
 
     /**
-     * A new request whose deadline runs from now: {@code deadlineNanos} ({@link System#nanoTime()} based).
-     * With a progress listener in {@code callOptions}, {@code params} gets a {@code _meta.progressToken} unique to it.
+     * A new request whose deadline runs from now: {@code deadlineNanos} ({@link System#nanoTime()} based), enforced
+     * by the shared timer. With a progress listener in {@code callOptions}, {@code params} gets a
+     * {@code _meta.progressToken} unique to it.
      */
     public Request create(Request.Kind kind, String method, String operation, String tool, ObjectNode params,
                           long timeoutMs, long deadlineNanos, McpCallOptions callOptions) {
+        return create(kind, method, operation, tool, params, timeoutMs, deadlineNanos, callOptions, true);
+    }
+
+    /**
+     * Like {@link #create(Request.Kind, String, String, String, ObjectNode, long, long, McpCallOptions)}; with
+     * {@code timed} false no timer is armed: the caller waiting for the request must {@link Request#expire()} it
+     * at its {@link Request#deadline()}.
+     */
+    public Request create(Request.Kind kind, String method, String operation, String tool, ObjectNode params,
+                          long timeoutMs, long deadlineNanos, McpCallOptions callOptions, boolean timed) {
         String token = null;
         if (callOptions != null && callOptions.onProgress().isPresent()) {
             token = "meta-progress-" + tokens.incrementAndGet();
@@ -88,7 +102,8 @@ public final class CallWindow {
             (meta instanceof ObjectNode ? (ObjectNode) meta : params.putObject("_meta")).put("progressToken", token);
         }
         long timeoutNanos = callOptions != null ? callOptions.timeout().toNanos() : Math.max(0, deadlineNanos - System.nanoTime());
-        Request r = new Request(this, kind, method, operation, tool, params, timeoutMs, timeoutNanos, callOptions, token);
+        Request r = new Request(this, kind, method, operation, tool, params, timeoutMs, timeoutNanos, callOptions, token,
+                timed);
         if (token != null) {
             progressTokens.put(token, r);
         }
@@ -223,13 +238,13 @@ public final class CallWindow {
         if (!terminated.compareAndSet(null, t)) {
             return false;
         }
-        for (Request r : new ArrayList<>(onTheWire.values())) {
-            r.fail(t);
-        }
         List<Request> waiting;
         synchronized (slots) {
             waiting = new ArrayList<>(queue);
-            queue.clear();
+            queue.clear(); // first: a failed call then frees its slot without starting a queued one
+        }
+        for (Request r : new ArrayList<>(onTheWire.values())) {
+            r.fail(t);
         }
         for (Request r : waiting) {
             r.fail(t);
@@ -310,7 +325,28 @@ public final class CallWindow {
             }
         }
         if (next != null) {
-            send(next);
+            sendNext(next);
+        }
+    }
+
+    /**
+     * Sends the call that got a freed slot. A send that fails at once frees the slot again for the next queued
+     * call: those sends run one after the other in a loop on this thread, never nested, however long the queue.
+     */
+    private void sendNext(Request next) {
+        ArrayDeque<Request> pending = NEXT_SENDS.get();
+        if (pending != null) {
+            pending.add(next);
+            return;
+        }
+        pending = new ArrayDeque<>();
+        NEXT_SENDS.set(pending);
+        try {
+            for (Request r = next; r != null; r = pending.poll()) {
+                send(r);
+            }
+        } finally {
+            NEXT_SENDS.remove();
         }
     }
 

@@ -55,13 +55,16 @@ public final class Request {
     private final AtomicBoolean finished = new AtomicBoolean();
     private volatile String requestId;
     private volatile ScheduledFuture<?> timer;
+    /** The deadline ({@link System#nanoTime()} based); a request without a timer is expired by its waiting caller. */
+    private volatile long deadline;
+    private final boolean timed;
     /** Guarded by the window's slot lock. */
     boolean holdsSlot;
     /** Over-limit lines the window had skipped when this request was sent. */
     volatile long overLimitAtSend;
 
     Request(CallWindow window, Kind kind, String method, String operation, String tool, ObjectNode params,
-            long timeoutMs, long timeoutNanos, McpCallOptions callOptions, String progressToken) {
+            long timeoutMs, long timeoutNanos, McpCallOptions callOptions, String progressToken, boolean timed) {
         this.window = window;
         this.kind = kind;
         this.method = method;
@@ -72,6 +75,7 @@ public final class Request {
         this.timeoutNanos = timeoutNanos;
         this.callOptions = callOptions;
         this.progressToken = progressToken;
+        this.timed = timed;
     }
 
     /** Completes with the raw JSON-RPC {@code result}, or fails with a {@link McpBoundaryException}. */
@@ -82,6 +86,11 @@ public final class Request {
     /** The lane on which this request's progress and outcome are delivered. */
     public SerialLane lane() {
         return lane;
+    }
+
+    /** The module the request goes to. */
+    public String moduleId() {
+        return window.moduleId();
     }
 
     /** The request's kind. */
@@ -107,6 +116,20 @@ public final class Request {
     /** The JSON-RPC id once sent, else null. */
     public String requestId() {
         return requestId;
+    }
+
+    /** The deadline, {@link System#nanoTime()} based (moved on by progress when the call asks for it). */
+    public long deadline() {
+        return deadline;
+    }
+
+    /**
+     * The deadline passed: fails with {@code Timeout} and cancels on the wire, unless the outcome is claimed. For a
+     * request without a timer, its waiting caller calls this.
+     */
+    public void expire() {
+        fail(new McpBoundaryException(new McpBoundaryError.Timeout(window.moduleId(), operation, timeoutMs,
+                window.overLimitDetail(overLimitAtSend))), "timeout");
     }
 
     /** Whether the outcome is claimed. */
@@ -144,8 +167,12 @@ public final class Request {
         this.requestId = id;
     }
 
-    /** (Re-)arms the deadline {@code delayNanos} from now. */
+    /** (Re-)sets the deadline {@code delayNanos} from now, and arms the timer when the request has one. */
     void arm(long delayNanos) {
+        deadline = System.nanoTime() + delayNanos;
+        if (!timed) {
+            return;
+        }
         ScheduledFuture<?> old = timer;
         if (old != null) {
             old.cancel(false);
@@ -230,12 +257,6 @@ public final class Request {
 
     boolean fail(String reason) {
         return fail(new McpBoundaryException(failure(reason), null, OptionalInt.empty(), ""));
-    }
-
-    /** The deadline passed: fail with {@code Timeout} and cancel on the wire. */
-    void expire() {
-        fail(new McpBoundaryException(new McpBoundaryError.Timeout(window.moduleId(), operation, timeoutMs,
-                window.overLimitDetail(overLimitAtSend))), "timeout");
     }
 
     /** This kind's error for a failure that is not the server's answer. */

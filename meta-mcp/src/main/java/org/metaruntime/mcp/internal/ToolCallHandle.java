@@ -21,6 +21,9 @@ public final class ToolCallHandle implements McpToolCall {
     private final Request request;
     private final HandleFuture<McpSchema.CallToolResult> result = new HandleFuture<>(this::cancel);
     private final HandleFuture<JsonNode> payload = new HandleFuture<>(this::cancel);
+    /** The server's answer once it arrived (a call that only wants the payload never converts it to a record). */
+    private volatile JsonNode answer;
+    private volatile boolean resultWanted;
 
     private ToolCallHandle(String moduleId, String tool, Request request, boolean bare) {
         this.moduleId = moduleId;
@@ -33,27 +36,39 @@ public final class ToolCallHandle implements McpToolCall {
                 payload.completeExceptionally(cause);
                 return;
             }
-            JsonNode answer = bare ? ToolResults.wrapBare(raw) : raw;
-            try {
-                result.complete(ToolResults.toResult(moduleId, tool, answer));
-            } catch (RuntimeException e) {
-                result.completeExceptionally(e);
-            }
+            answer = bare ? ToolResults.wrapBare(raw) : raw;
             try {
                 payload.complete(ToolResults.toPayload(moduleId, tool, answer));
             } catch (RuntimeException e) {
                 payload.completeExceptionally(e);
             }
+            if (resultWanted) {
+                completeResult();
+            }
         });
+    }
+
+    /** Converts the answer to the SDK's record, once someone asked for it and it arrived. */
+    private void completeResult() {
+        JsonNode a = answer;
+        if (a == null || result.isDone()) {
+            return;
+        }
+        try {
+            result.complete(ToolResults.toResult(moduleId, tool, a));
+        } catch (RuntimeException e) {
+            result.completeExceptionally(e);
+        }
     }
 
     /**
      * Starts {@code tool}: refreshes the catalog once when it does not list the tool, then submits the call to the
      * window. Never throws for a failure of the call: the handle's futures fail instead. A {@code bare} server's
-     * answer that is not a {@code CallToolResult} is wrapped into one.
+     * answer that is not a {@code CallToolResult} is wrapped into one. With {@code timed} false the caller, waiting,
+     * enforces the deadline ({@link Request#expire()}); no timer is armed.
      */
     public static ToolCallHandle start(CallWindow window, ToolCatalog catalog, String tool, JsonNode arguments,
-                                       McpCallOptions options, boolean bare) {
+                                       McpCallOptions options, boolean bare, boolean timed) {
         String moduleId = window.moduleId();
         long timeoutNanos = options.timeout().toNanos();
         long deadline = System.nanoTime() + timeoutNanos;
@@ -61,7 +76,7 @@ public final class ToolCallHandle implements McpToolCall {
         params.put("name", tool);
         options.meta().ifPresent(meta -> params.set("_meta", meta));
         Request r = window.create(Request.Kind.CALL, McpSchema.METHOD_TOOLS_CALL, "call_tool:" + tool,
-                tool, params, options.timeout().toMillis(), deadline, options);
+                tool, params, options.timeout().toMillis(), deadline, options, timed);
         ToolCallHandle handle = new ToolCallHandle(moduleId, tool, r, bare);
         if (arguments == null || arguments.isNull() || arguments.isMissingNode()) {
             params.putObject("arguments");
@@ -103,6 +118,8 @@ public final class ToolCallHandle implements McpToolCall {
 
     @Override
     public CompletableFuture<McpSchema.CallToolResult> result() {
+        resultWanted = true;
+        completeResult();
         return result;
     }
 

@@ -1,0 +1,92 @@
+package org.metaruntime.mcp;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.metaruntime.mcp.internal.Request;
+
+/** How the blocking forms of this package wait: deadlines, interrupts, and the exception rethrown. Stateless. */
+final class Waits {
+
+    private Waits() {
+    }
+
+    /**
+     * Waits for a call started without a timer: expires it at its deadline (which progress may move on); an
+     * interrupt cancels it and throws {@code Interrupted}. No timer is scheduled for a blocking call.
+     */
+    static <T> T call(CompletableFuture<T> future, Request request) {
+        try {
+            while (true) {
+                long remaining = request.deadline() - System.nanoTime();
+                if (remaining <= 0) {
+                    request.expire();
+                    return future.get();
+                }
+                try {
+                    return future.get(remaining, TimeUnit.NANOSECONDS);
+                } catch (TimeoutException e) {
+                    // the deadline passed, or progress moved it on: look again
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            McpBoundaryError error = new McpBoundaryError.Interrupted(request.moduleId(), request.operation());
+            request.cancel(error, "the host's calling thread was interrupted");
+            throw new McpBoundaryException(error);
+        } catch (ExecutionException e) {
+            throw rethrow(e.getCause());
+        }
+    }
+
+    /** Waits for {@code future}, bounded by its own timers; an interrupt throws {@code Interrupted}. */
+    static <T> T get(CompletableFuture<T> future, String moduleId, String operation) {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new McpBoundaryException(new McpBoundaryError.Interrupted(moduleId, operation));
+        } catch (ExecutionException e) {
+            throw rethrow(e.getCause());
+        }
+    }
+
+    /** The failure of a future as thrown on the waiting thread (a {@link McpBoundaryException} wrapped anew). */
+    static RuntimeException rethrow(Throwable cause) {
+        cause = unwrap(cause);
+        if (cause instanceof McpBoundaryException) {
+            return ((McpBoundaryException) cause).rethrown();
+        }
+        if (cause instanceof RuntimeException) {
+            return (RuntimeException) cause;
+        }
+        return new CompletionException(cause);
+    }
+
+    static Throwable unwrap(Throwable cause) {
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
+    /** The longest timeout honoured; a longer one counts as this (so no deadline arithmetic overflows). */
+    static final Duration MAX_TIMEOUT = Duration.ofDays(365L * 100);
+
+    /** {@code timeout}, checked positive and capped at {@link #MAX_TIMEOUT}. */
+    static Duration validated(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be positive, got " + timeout);
+        }
+        return timeout.compareTo(MAX_TIMEOUT) > 0 ? MAX_TIMEOUT : timeout;
+    }
+
+    static long deadline(Duration timeout) {
+        return System.nanoTime() + validated(timeout).toNanos();
+    }
+}
