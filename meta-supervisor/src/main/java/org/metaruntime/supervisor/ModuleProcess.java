@@ -72,7 +72,7 @@ public final class ModuleProcess implements AutoCloseable {
         this.spec = spec;
         this.process = launched.process();
         this.listener = new GuardedListener(spec.moduleId(), listener);
-        this.tree = new ProcessTree(process.toHandle(), launched.token(), launched.forksBeforeSpawn());
+        this.tree = new ProcessTree(process.toHandle(), launched.token(), launched.beforeSpawn());
         this.stdin = new StdinWriter(spec.moduleId(), process.getOutputStream(), ProcessThreads.stdinWriters(),
                 spec.stdinQueueBytes());
         this.stderrTail = new StderrTail(spec.stderrTailBytes());

@@ -46,7 +46,7 @@ class ExitWatcherTest {
         fixtures = new Fixtures(tmp);
         ProcessLauncher.Launched launched = ProcessLauncher.launch(fixtures.spec("w", fixture).build());
         process = launched.process();
-        ProcessTree tree = new ProcessTree(process.toHandle(), launched.token(), launched.forksBeforeSpawn());
+        ProcessTree tree = new ProcessTree(process.toHandle(), launched.token(), launched.beforeSpawn());
         CompletableFuture<Void> stdoutDone = new CompletableFuture<>();
         CompletableFuture<Void> stderrDone = new CompletableFuture<>();
         ExitWatcher watcher = new ExitWatcher("w", process, tree, drainTimeout, stdoutDone, stderrDone,

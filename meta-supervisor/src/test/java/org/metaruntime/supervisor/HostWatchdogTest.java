@@ -2,11 +2,13 @@ package org.metaruntime.supervisor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -47,6 +49,7 @@ class HostWatchdogTest {
         assertThat(listener.lines.get(0))
                 .isEqualTo("{\"" + ProcessSpec.HOST_TOKEN_ENV + "\": \"" + HostWatchdog.hostToken() + "\"}");
 
+        await().atMost(Duration.ofSeconds(30)).until(() -> HostWatchdog.pid().isPresent());
         long watchdog = HostWatchdog.pid().orElseThrow();
         ProcessHandle handle = ProcessHandle.of(watchdog).orElseThrow();
         assertThat(handle.isAlive()).isTrue();

@@ -47,7 +47,8 @@ import org.metaruntime.supervisor.ModuleSupervisorReport;
  *   <li>{@code full} (default): {@code --modules N} (1000) modules, {@code --mcp-share} (0.5) of them MCP; start,
  *       measure threads, descriptors, heap and the children's memory, route {@code --calls} (20000) calls to random
  *       modules from {@code --threads} (16) threads ({@code --calls-to} {@code all}, {@code mcp} or
- *       {@code eventline} modules), close, and check that nothing is left (then, unless {@code --wait-jdk-pools
+ *       {@code eventline} modules), then, with {@code --bare-runs R}, R runs of the event-line module with a bare
+ *       {@link ProcessBuilder} as the floor of a call with the same modules alive, close, and check that nothing is left (then, unless {@code --wait-jdk-pools
  *       false}, wait up to 90 s for the JDK's idle process reapers to time out and check the thread count
  *       again).</li>
  *   <li>{@code startup}: event-line modules only; start time for each of {@code --sizes} (10,100,1000) with each
@@ -194,6 +195,10 @@ public final class ScaleHarness {
         System.out.printf(Locale.ROOT, "thread groups (delta): %s%n", delta(before, during));
 
         route(runtime, calls, threads, args.getOrDefault("calls-to", "all"));
+        int bare = intArg("bare-runs", 0);
+        if (bare > 0) {
+            bareFloor(bare, threads);
+        }
 
         t0 = System.nanoTime();
         RuntimeShutdownReport report = runtime.shutdown();
@@ -243,6 +248,47 @@ public final class ScaleHarness {
             }
         });
         return delta;
+    }
+
+    /**
+     * The floor of an event-line call with the same modules alive: {@code runs} runs of the event-line daemon from
+     * {@code threads} threads with a bare {@link ProcessBuilder} (start, read its first line, SIGTERM, wait), in
+     * this JVM, so with the same threads and descriptors as the calls above.
+     */
+    private void bareFloor(int runs, int threads) throws InterruptedException {
+        AtomicLong next = new AtomicLong();
+        LongAdder ok = new LongAdder();
+        List<Thread> workers = new ArrayList<>();
+        long t0 = System.nanoTime();
+        for (int t = 0; t < threads; t++) {
+            Thread worker = new Thread(() -> {
+                while (next.getAndIncrement() < runs) {
+                    try {
+                        Process process = new ProcessBuilder("sh", eventLineDaemon.toString(), "bare").start();
+                        String line = new java.io.BufferedReader(new java.io.InputStreamReader(
+                                process.getInputStream(), java.nio.charset.StandardCharsets.UTF_8)).readLine();
+                        process.destroy();
+                        process.waitFor();
+                        process.getInputStream().close();
+                        process.getErrorStream().close();
+                        process.getOutputStream().close();
+                        if (line != null && line.contains("\"pid\"")) {
+                            ok.increment();
+                        }
+                    } catch (IOException | InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+            }, "scale-bare-" + t);
+            worker.start();
+            workers.add(worker);
+        }
+        for (Thread worker : workers) {
+            worker.join();
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        System.out.printf(Locale.ROOT, "bare ProcessBuilder floor: %d runs from %d threads in %.1f s (%.0f runs/s),"
+                + " %d answered%n", runs, threads, seconds, runs / seconds, ok.sum());
     }
 
     /** Routes {@code calls} calls to random loaded modules from {@code threads} threads; every answer is checked. */

@@ -65,7 +65,11 @@ public final class DefaultEventStore implements EventStore {
     @Override
     public void insert(EventEnvelope<UnifiedEvent> envelope) {
         Objects.requireNonNull(envelope, "envelope");
-        EventEnvelope<UnifiedEvent> stored = AgentEventProjection.project(envelope);
+        // Only agent envelopes are ever projected. The envelope's source tells a module envelope apart without
+        // loading its event (a cache miss of its own): the source is checked against the event when the
+        // envelope is built, and module envelopes are built with this very constant.
+        EventEnvelope<UnifiedEvent> stored = envelope.source() == EventEnvelope.SOURCE_MODULE
+                ? envelope : AgentEventProjection.project(envelope);
         synchronized (lock) {
             int size = end - start;
             if (size == 0 || Events.compare(at(end - 1), stored) <= 0) {

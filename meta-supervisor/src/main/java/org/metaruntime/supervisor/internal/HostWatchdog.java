@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * crashes included, when no shutdown hook runs).
  *
  * <p>Every child gets {@value ProcessSpec#HOST_TOKEN_ENV}{@code =<host token>}, the same for every child of this
- * JVM and inherited by their descendants. Before the first child is spawned, the JVM starts the watchdog: a POSIX
+ * JVM and inherited by their descendants. At the first spawn, the JVM starts the watchdog (without making the spawn
+ * wait for it): a POSIX
  * shell blocked reading a FIFO whose only writer is the JVM, which never writes to it. When the JVM ends, the
  * kernel closes the JVM's end, the shell's read returns end of file, and the shell SIGKILLs every process whose
  * initial environment ({@code /proc/<pid>/environ}) holds the host token, again until none is left (a process
@@ -73,7 +74,7 @@ public final class HostWatchdog {
             "rm -f \"$2\"");
 
     private static final Object LOCK = new Object();
-    private static boolean attempted;
+    private static volatile boolean attempted;
     /** The JVM's end of the watchdog's FIFO: kept reachable so that it is closed only when the JVM ends. */
     private static RandomAccessFile lifeline;
     private static long pid = -1;
@@ -87,29 +88,39 @@ public final class HostWatchdog {
     }
 
     /**
-     * Starts the watchdog unless it was started (or tried) before; called before every spawn, so that no child
-     * exists without it. Costs a lock and a check after the first call.
+     * Starts the watchdog, on a thread of its own, unless that was done before; called at every spawn. It never
+     * delays a spawn: a child spawned before the watchdog is up carries the host token too, so the watchdog
+     * covers it from the moment it is up (a few milliseconds later). Costs a volatile read after the first call.
      */
     public static void ensureStarted() {
+        if (attempted) {
+            return;
+        }
         synchronized (LOCK) {
             if (attempted) {
                 return;
             }
             attempted = true;
+        }
+        Thread starter = new Thread(HostWatchdog::startNow, "meta-supervisor-watchdog-start");
+        starter.setDaemon(true);
+        starter.start();
+    }
+
+    private static void startNow() {
+        try {
             if (!ProcessTable.available()) {
                 LOG.warn("no /proc: children of this JVM are not killed if the JVM dies without running its "
                         + "shutdown hooks");
                 return;
             }
-            try {
-                start();
-            } catch (IOException | RuntimeException e) {
-                LOG.warn("could not start the host watchdog; children of this JVM are not killed if the JVM dies "
-                        + "without running its shutdown hooks: {}", e.toString());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                LOG.warn("interrupted while starting the host watchdog");
-            }
+            start();
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("could not start the host watchdog; children of this JVM are not killed if the JVM dies "
+                    + "without running its shutdown hooks: {}", e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            LOG.warn("interrupted while starting the host watchdog");
         }
     }
 
@@ -152,8 +163,10 @@ public final class HostWatchdog {
                     end.close();
                     throw new IOException("its launcher did not exit cleanly");
                 }
-                lifeline = end;
-                pid = Long.parseLong(line.strip());
+                synchronized (LOCK) {
+                    lifeline = end;
+                    pid = Long.parseLong(line.strip());
+                }
                 LOG.debug("host watchdog started: pid {}", pid);
             } finally {
                 launcher.destroyForcibly();

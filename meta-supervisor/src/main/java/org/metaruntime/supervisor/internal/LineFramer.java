@@ -1,10 +1,8 @@
 package org.metaruntime.supervisor.internal;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -43,14 +41,13 @@ public final class LineFramer {
     /** How many of an over-long line's first bytes {@link Sink#skipped} receives at most. */
     public static final int HEAD_BYTES = 256;
 
-    private static final int INITIAL_CAPACITY = 8 * 1024;
-    private static final int RETAINED_CAPACITY = 64 * 1024;
+    /** The first capacity of the buffer that holds a line split across reads. */
+    private static final int INITIAL_CAPACITY = 256;
+    private static final byte[] NO_BYTES = new byte[0];
 
     private final int maxLineBytes;
     private final Sink sink;
-    private final CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
-            .onMalformedInput(CodingErrorAction.REPLACE)
-            .onUnmappableCharacter(CodingErrorAction.REPLACE);
+    /** The start of a line split across reads; null while no line is pending, so an idle framer holds nothing. */
     private byte[] buffer;
     private int length;
     private boolean discarding;
@@ -68,21 +65,31 @@ public final class LineFramer {
         }
         this.maxLineBytes = maxLineBytes;
         this.sink = Objects.requireNonNull(sink, "sink");
-        this.buffer = new byte[Math.min(INITIAL_CAPACITY, maxLineBytes)];
     }
 
-    /** Feeds {@code count} bytes read from the stream. */
+    /**
+     * Feeds {@code count} bytes read from the stream. A line that lies wholly within them is decoded from them
+     * directly; only a line split across reads is copied, into a buffer that grows with it and is dropped once the
+     * line is complete.
+     */
     public void feed(byte[] bytes, int offset, int count) {
         int end = offset + count;
         int start = offset;
         for (int i = offset; i < end; i++) {
             if (bytes[i] == '\n') {
-                append(bytes, start, i - start);
-                endOfLine();
+                if (length == 0 && !discarding && i - start <= maxLineBytes) {
+                    emit(bytes, start, i - start);
+                } else {
+                    append(bytes, start, i - start);
+                    endOfLine();
+                }
                 start = i + 1;
             }
         }
         append(bytes, start, end - start);
+        if (length == 0) {
+            buffer = null;
+        }
     }
 
     /** End of stream: delivers a last line that had no {@code \n}. */
@@ -90,9 +97,15 @@ public final class LineFramer {
         if (discarding) {
             endDiscard();
         } else if (length > 0) {
-            emit();
+            emit(buffer, 0, length);
         }
         length = 0;
+        buffer = null;
+    }
+
+    /** The capacity of the buffer holding a pending line (0 when none is pending). */
+    int bufferedCapacity() {
+        return buffer == null ? 0 : buffer.length;
     }
 
     private void append(byte[] bytes, int offset, int count) {
@@ -105,18 +118,22 @@ public final class LineFramer {
         }
         if ((long) length + count > maxLineBytes) {
             discarding = true;
-            discardedHead = new byte[0];
-            keepHead(buffer, 0, length);
+            discardedHead = NO_BYTES;
+            if (buffer != null) {
+                keepHead(buffer, 0, length);
+            }
             keepHead(bytes, offset, count);
             length = 0;
-            releaseLargeBuffer();
+            buffer = null;
             sink.tooLong(maxLineBytes);
             return;
         }
-        if (length + count > buffer.length) {
-            long grown = Math.max((long) length + count, 2L * buffer.length);
+        if (buffer == null || length + count > buffer.length) {
+            long grown = Math.max((long) length + count, buffer == null ? INITIAL_CAPACITY : 2L * buffer.length);
             byte[] larger = new byte[(int) Math.min(grown, maxLineBytes)];
-            System.arraycopy(buffer, 0, larger, 0, length);
+            if (buffer != null) {
+                System.arraycopy(buffer, 0, larger, 0, length);
+            }
             buffer = larger;
         }
         System.arraycopy(bytes, offset, buffer, length, count);
@@ -127,7 +144,9 @@ public final class LineFramer {
         if (discarding) {
             endDiscard();
         } else {
-            emit();
+            int pending = length;
+            length = 0;
+            emit(buffer, 0, pending);
         }
     }
 
@@ -136,7 +155,7 @@ public final class LineFramer {
         int kept = discardedHead.length;
         if (kept < HEAD_BYTES && count > 0) {
             int more = Math.min(HEAD_BYTES - kept, count);
-            discardedHead = java.util.Arrays.copyOf(discardedHead, kept + more);
+            discardedHead = Arrays.copyOf(discardedHead, kept + more);
             System.arraycopy(bytes, offset, discardedHead, kept, more);
         }
         discardedLength += count;
@@ -151,29 +170,13 @@ public final class LineFramer {
         sink.skipped(skipped, head);
     }
 
-    private void emit() {
-        int end = length;
-        if (end > 0 && buffer[end - 1] == '\r') {
+    /** Delivers the line in {@code bytes[offset, offset + count)}, without a trailing {@code \r}. */
+    private void emit(byte[] bytes, int offset, int count) {
+        int end = count;
+        if (end > 0 && bytes[offset + end - 1] == '\r') {
             end--;
         }
-        String line = decode(buffer, end);
-        length = 0;
-        releaseLargeBuffer();
-        sink.line(line);
-    }
-
-    private String decode(byte[] bytes, int count) {
-        try {
-            return decoder.decode(ByteBuffer.wrap(bytes, 0, count)).toString();
-        } catch (CharacterCodingException e) {
-            // Unreachable with REPLACE on both actions.
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private void releaseLargeBuffer() {
-        if (buffer.length > RETAINED_CAPACITY) {
-            buffer = new byte[Math.min(INITIAL_CAPACITY, maxLineBytes)];
-        }
+        // Malformed input becomes U+FFFD per malformed sequence, exactly as with CodingErrorAction.REPLACE.
+        sink.line(new String(bytes, offset, end, StandardCharsets.UTF_8));
     }
 }

@@ -23,13 +23,14 @@ public final class ProcessLauncher {
      *
      * @param process          the child
      * @param token            the value of {@value ProcessSpec#TOKEN_ENV} it and its descendants carry
-     * @param forksBeforeSpawn {@link ProcessTree#forksSinceBoot()} read just before the spawn
+     * @param beforeSpawn      {@link ProcessTree#beforeSpawn()} taken just before the spawn
      */
-    public record Launched(Process process, String token, long forksBeforeSpawn) {
+    public record Launched(Process process, String token, ProcessTree.SpawnMark beforeSpawn) {
         /** Validates the record. */
         public Launched {
             Objects.requireNonNull(process, "process");
             Objects.requireNonNull(token, "token");
+            Objects.requireNonNull(beforeSpawn, "beforeSpawn");
         }
     }
 
@@ -70,9 +71,9 @@ public final class ProcessLauncher {
         env.put(ProcessSpec.TOKEN_ENV, token);
         env.put(ProcessSpec.HOST_TOKEN_ENV, HostWatchdog.hostToken());
         HostWatchdog.ensureStarted();
-        long forksBeforeSpawn = ProcessTree.forksSinceBoot();
+        ProcessTree.SpawnMark beforeSpawn = ProcessTree.beforeSpawn();
         try {
-            return new Launched(builder.start(), token, forksBeforeSpawn);
+            return new Launched(builder.start(), token, beforeSpawn);
         } catch (IOException | RuntimeException e) {
             throw spawnFailed(spec, e.getMessage(), e);
         }

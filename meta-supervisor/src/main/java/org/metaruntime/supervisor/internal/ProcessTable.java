@@ -1,14 +1,10 @@
 package org.metaruntime.supervisor.internal;
 
-import java.io.FileInputStream;
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -18,68 +14,105 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.metaruntime.supervisor.ProcessSpec;
+import org.metaruntime.supervisor.internal.ProcReads.Stat;
 
 /**
- * One pass over Linux's {@code /proc}: the parent and start time of every process, from
- * {@code /proc/<pid>/stat}. The tree token ({@value ProcessSpec#TOKEN_ENV}) in a process's initial environment
- * ({@code /proc/<pid>/environ}, a larger file) is read only when asked for, only for processes started no earlier
- * than the child whose token is looked for (no other can carry it: a process starts after its parent), and at
- * most once per pass. On a host with many long-running processes a lookup therefore reads the environment of
- * a few recent processes, not of all of them.
+ * Linux's {@code /proc} as seen at or after one moment: every read a lookup makes through this view was made at or
+ * after that moment (reads are shared between views through {@link ProcReads}). The parent and start time of a
+ * process ({@code /proc/<pid>/stat}) are read when a lookup needs them; the tree token
+ * ({@value ProcessSpec#TOKEN_ENV}) in a process's initial environment ({@code /proc/<pid>/environ}, a larger file)
+ * likewise, once per process, and only for processes created after the child whose token is looked for (no other
+ * can carry it: a process starts after its parent).
+ *
+ * <p><b>Scope.</b> A lookup for one child reads only the processes created after it: the kernel hands out pids
+ * in increasing order, wrapping at {@code pid_max}, so every process created after the child (its descendants,
+ * re-parented or not, among them) has a pid in the cyclic range from the child's pid to the last pid handed out
+ * when the pass began ({@code /proc/loadavg}), unless the pids went all the way round since. They cannot have when
+ * {@code 2 * forks + tasks < pid_max - 300}, where {@code forks} is the number of processes and threads created
+ * since just before the spawn and {@code tasks} the number alive then: the allocator steps over a free pid by
+ * using it and over a used one at most once per task alive in that time. A range of up to
+ * {@value #PROBE_LIMIT} pids is probed pid by pid; a larger one is taken from the listing of {@code /proc}, and
+ * without that guarantee the lookup reads every process. So the
+ * stop of a child and the clean-up after its exit cost what the child and the processes created since it cost,
+ * not what the host's other processes cost.
  *
  * <p>A process in the middle of {@code execve} has an empty {@code environ} for a moment (the kernel installs the
  * new memory before it copies the new environment into it; the longer the host is loaded, the longer the
  * moment). An empty read of a live user process is therefore not taken as "no token": it is read again until
  * it is not empty, for up to {@value #UNSETTLED_WAIT_MS} ms (after which the environment is taken as empty for
- * this pass).
+ * this view).
  *
- * <p>Passes are shared: {@link #takenAfter(long)} returns the last pass if it began after the given moment, so
- * children that are stopped or exit together (whose moments all precede the pass) share one pass, and no
- * caller ever sees a pass older than the moment it asks about. Thread-safe.
+ * <p>No caller ever sees a read older than the moment it asks about ({@link #takenAfter(long)}), and children that
+ * are stopped or exit together share their reads. Thread-safe.
  */
 final class ProcessTable {
 
-    private static final Path PROC = Path.of("/proc");
     private static final byte[] TOKEN_PREFIX = (ProcessSpec.TOKEN_ENV + "=").getBytes(StandardCharsets.UTF_8);
     private static final String NO_TOKEN = "";
     /** How long a lookup re-reads an environment that reads empty while its process is alive. */
     static final long UNSETTLED_WAIT_MS = 200;
+    /** The largest range of pids probed one by one; a larger one is taken from the listing of {@code /proc}. */
+    static final int PROBE_LIMIT = 256;
+    /** Pids below this are not handed out again after a wrap (the kernel's {@code RESERVED_PIDS}). */
+    private static final long RESERVED_PIDS = 300;
     /** {@code PF_KTHREAD} in the flags of {@code /proc/<pid>/stat}: a kernel thread, whose environment is empty. */
     private static final long KERNEL_THREAD = 0x00200000L;
-    private static final Object LOCK = new Object();
-    private static ProcessTable latest;
+    private static final long PID_MAX = ProcReads.pidMax();
 
-    private final long takenNanos;
-    private final Map<Long, List<Long>> children;
-    private final Map<Long, Long> startTicks;
-    private final Function<Long, byte[]> environ;
-    private final Map<Long, String> tokens = new ConcurrentHashMap<>();
+    private final long moment;
+    private final ProcReads reads;
+    /** The last pid handed out at or after the moment, or -1 when unknown. */
+    private final long lastPid;
+    /** {@link #forksSinceBoot()} at or after the moment, or -1. */
+    private final long forks;
+    /** Environments that read empty for {@value #UNSETTLED_WAIT_MS} ms in this view: not read again in it. */
+    private final Set<Long> unsettled = ConcurrentHashMap.newKeySet();
+
+    private ProcessTable(long moment, ProcReads reads, long lastPid, long forks) {
+        this.moment = moment;
+        this.reads = reads;
+        this.lastPid = lastPid;
+        this.forks = forks;
+    }
 
     /**
+     * A view of the given processes only (for tests): no scope, {@code children} by parent and
+     * {@code startTicks} by pid.
+     *
      * @param environ reads the initial environment of a pid ({@code /proc/<pid>/environ}), null when it cannot be
      *                read
      */
-    ProcessTable(long takenNanos, Map<Long, List<Long>> children, Map<Long, Long> startTicks,
+    ProcessTable(long moment, Map<Long, List<Long>> children, Map<Long, Long> startTicks,
                  Function<Long, byte[]> environ) {
-        this.takenNanos = takenNanos;
-        this.children = children;
-        this.startTicks = startTicks;
-        this.environ = environ;
+        this(moment, new ProcReads(pid -> {
+            Long started = startTicks.get(pid);
+            if (started == null) {
+                return null;
+            }
+            long parent = children.entrySet().stream().filter(e -> e.getValue().contains(pid))
+                    .mapToLong(Map.Entry::getKey).findFirst().orElse(0);
+            return new Stat('S', parent, 0, started, 17);
+        }, () -> startTicks.keySet().stream().mapToLong(Long::longValue).toArray(), environ), -1, -1);
     }
 
     /** True where {@code /proc} can be scanned. */
     static boolean available() {
-        return Files.isReadable(PROC.resolve("self").resolve("environ"));
+        return Files.isReadable(ProcReads.PROC.resolve("self").resolve("environ"));
     }
 
-    /** A pass begun at or after {@code nanos} ({@link System#nanoTime()}), taken now if needed. */
+    /** The host's {@code /proc} as seen at or after {@code nanos} ({@link System#nanoTime()}). */
     static ProcessTable takenAfter(long nanos) {
-        synchronized (LOCK) {
-            if (latest == null || latest.takenNanos - nanos < 0) {
-                latest = scan();
-            }
-            return latest;
-        }
+        ProcReads host = ProcReads.host();
+        ProcReads.Counters counters = host.counters(nanos);
+        return new ProcessTable(nanos, host, counters.lastPid(), counters.forks());
+    }
+
+    /**
+     * The number of tasks (processes and threads) alive now, from {@code /proc/loadavg}, or -1 when it cannot be
+     * read. Read it just before a spawn, with {@link #forksSinceBoot()}, to scope the child's lookups.
+     */
+    static long tasksAlive() {
+        return ProcReads.loadavg()[0];
     }
 
     /**
@@ -87,29 +120,7 @@ final class ProcessTable {
      * {@code /proc/stat}), or -1 when it cannot be read. It only grows.
      */
     static long forksSinceBoot() {
-        // Read without NIO: this runs twice per spawn, and /proc/stat is small.
-        byte[] buffer = new byte[16 * 1024];
-        int length = 0;
-        try (InputStream in = new FileInputStream("/proc/stat")) {
-            int n;
-            while (length < buffer.length && (n = in.read(buffer, length, buffer.length - length)) > 0) {
-                length += n;
-            }
-        } catch (IOException | SecurityException e) {
-            return -1;
-        }
-        String stat = new String(buffer, 0, length, StandardCharsets.ISO_8859_1);
-        int at = stat.indexOf("\nprocesses ");
-        if (at < 0) {
-            return -1;
-        }
-        int start = at + "\nprocesses ".length();
-        int end = stat.indexOf('\n', start);
-        try {
-            return Long.parseLong(stat.substring(start, end < 0 ? stat.length() : end).trim());
-        } catch (NumberFormatException e) {
-            return -1;
-        }
+        return ProcReads.forksSinceBoot();
     }
 
     /**
@@ -117,12 +128,77 @@ final class ProcessTable {
      * be read (the process is gone); 0 is earlier than every process.
      */
     static long startTicksOf(long pid) {
-        Stat stat = Stat.read(PROC.resolve(Long.toString(pid)));
+        Stat stat = Stat.read(pid);
         return stat == null ? 0 : stat.startTicks();
     }
 
-    /** Every descendant of {@code pid}, whatever its environment. */
-    Set<Long> descendantsOf(long pid) {
+    /**
+     * The processes (not threads) that may have been created after the child {@code rootPid}: those in its pid
+     * range when the pids provably did not wrap round since ({@code scoped}), else every process.
+     *
+     * @param forksBeforeSpawn {@link #forksSinceBoot()} read just before the child's spawn, or -1
+     * @param tasksBeforeSpawn {@link #tasksAlive()} read just before the child's spawn, or -1
+     */
+    Candidates createdAfter(long rootPid, long forksBeforeSpawn, long tasksBeforeSpawn) {
+        if (lastPid < 0 || forks < 0 || forksBeforeSpawn < 0 || tasksBeforeSpawn < 0 || PID_MAX <= RESERVED_PIDS
+                || 2 * (forks - forksBeforeSpawn) + tasksBeforeSpawn >= PID_MAX - RESERVED_PIDS) {
+            return new Candidates(listing(), false);
+        }
+        long range = lastPid >= rootPid ? lastPid - rootPid : PID_MAX - rootPid + lastPid;
+        if (range > PROBE_LIMIT) {
+            return new Candidates(Arrays.stream(listing()).filter(pid -> inCyclicRange(pid, rootPid, lastPid))
+                    .toArray(), true);
+        }
+        long[] found = new long[(int) range];
+        int count = 0;
+        long pid = rootPid;
+        for (long i = 0; i < range; i++) {
+            pid = pid + 1 >= PID_MAX ? 1 : pid + 1;
+            // A thread's id is a pid too, and /proc/<tid> answers for it: only thread group leaders count.
+            Stat stat = reads.probe(pid, moment);
+            if (stat != null && stat.exitSignal() != -1) {
+                found[count++] = pid;
+            }
+        }
+        return new Candidates(Arrays.copyOf(found, count), true);
+    }
+
+    /**
+     * Processes a lookup reads.
+     *
+     * @param pids   their pids
+     * @param scoped true when they are only those created after the child
+     */
+    record Candidates(long[] pids, boolean scoped) {
+    }
+
+    /** True when {@code pid} was handed out after {@code after} and up to {@code upTo}, wrapping at pid_max. */
+    static boolean inCyclicRange(long pid, long after, long upTo) {
+        return upTo >= after ? pid > after && pid <= upTo : pid > after || pid <= upTo;
+    }
+
+    /** Every process, as listed at or after the moment. */
+    long[] listing() {
+        return reads.listing(moment);
+    }
+
+    /**
+     * Every descendant of {@code pid}, whatever its environment: walked down from {@code pid} through
+     * {@code /proc/<pid>/task/<tid>/children} (it costs what the descendants cost), or, where the kernel has no
+     * such files, found among {@code candidates} by their parents.
+     */
+    Set<Long> descendantsOf(long pid, long[] candidates) {
+        Set<Long> walked = reads == ProcReads.host() ? walkChildren(pid) : null;
+        if (walked != null) {
+            return walked;
+        }
+        Map<Long, List<Long>> children = new HashMap<>();
+        for (long candidate : candidates) {
+            Stat stat = stat(candidate);
+            if (stat != null && stat.parent() > 0) {
+                children.computeIfAbsent(stat.parent(), p -> new ArrayList<>()).add(candidate);
+            }
+        }
         Set<Long> found = new LinkedHashSet<>();
         ArrayDeque<Long> pending = new ArrayDeque<>(List.of(pid));
         while (!pending.isEmpty()) {
@@ -135,41 +211,79 @@ final class ProcessTable {
         return found;
     }
 
-    /**
-     * Every process whose initial environment holds the token, whoever its parent is now. Only processes
-     * started at or after {@code notBeforeTicks} (the start time of the child the token was given to) are read.
-     */
-    List<Long> carriersOf(String token, long notBeforeTicks) {
-        List<Long> found = new ArrayList<>();
-        startTicks.forEach((pid, started) -> {
-            if (started >= notBeforeTicks && token.equals(tokenOf(pid))) {
-                found.add(pid);
+    /** The descendants of {@code pid} from the kernel's children lists, or null where there are none. */
+    private static Set<Long> walkChildren(long pid) {
+        Set<Long> found = new LinkedHashSet<>();
+        ArrayDeque<Long> pending = new ArrayDeque<>(List.of(pid));
+        boolean first = true;
+        while (!pending.isEmpty()) {
+            long parent = pending.poll();
+            List<Long> children = ProcReads.childrenOf(parent);
+            if (children == null) {
+                if (first) {
+                    return null;   // no children lists here (or the root is gone): let the caller look
+                }
+                continue;          // gone meanwhile
             }
-        });
+            first = false;
+            for (long child : children) {
+                if (found.add(child)) {
+                    pending.add(child);
+                }
+            }
+        }
         return found;
     }
 
+    /** {@link #carriersOf(String, long, long[])} among every process of this view. */
+    List<Long> carriersOf(String token, long notBeforeTicks) {
+        return carriersOf(token, notBeforeTicks, listing());
+    }
+
     /**
-     * The token of {@code pid}, read once per pass; an environment that reads empty while the process is alive
-     * (it is in the middle of {@code execve}) is read again until it is not, for up to {@value #UNSETTLED_WAIT_MS}
-     * ms.
+     * Every process among {@code candidates} whose initial environment holds the token, whoever its parent is
+     * now. Only processes started at or after {@code notBeforeTicks} (the start time of the child the token was
+     * given to) are read.
      */
-    private String tokenOf(long pid) {
-        String known = tokens.get(pid);
+    List<Long> carriersOf(String token, long notBeforeTicks, long[] candidates) {
+        List<Long> found = new ArrayList<>();
+        for (long pid : candidates) {
+            Stat stat = stat(pid);
+            if (stat != null && stat.startTicks() >= notBeforeTicks && token.equals(tokenOf(pid, stat.startTicks()))) {
+                found.add(pid);
+            }
+        }
+        return found;
+    }
+
+    private Stat stat(long pid) {
+        return reads.stat(pid, moment);
+    }
+
+    /**
+     * The token of {@code pid}, read once per process (its start time tells a reused pid apart); an environment
+     * that reads empty while the process is alive (it is in the middle of {@code execve}) is read again until it
+     * is not, for up to {@value #UNSETTLED_WAIT_MS} ms.
+     */
+    private String tokenOf(long pid, long startTicks) {
+        String known = reads.knownToken(pid, startTicks);
         if (known != null) {
             return known;
         }
+        if (unsettled.contains(pid)) {
+            return NO_TOKEN;
+        }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(UNSETTLED_WAIT_MS);
         while (true) {
-            byte[] env = environ.apply(pid);
+            byte[] env = reads.environ(pid);
             if (env == null || env.length > 0 || settledEmpty(pid)) {
                 String token = env == null ? NO_TOKEN : tokenIn(env);
-                tokens.put(pid, token);
+                reads.rememberToken(pid, startTicks, token);
                 return token;
             }
             if (System.nanoTime() - deadline >= 0) {
-                // Empty for that long: an environment that is empty indeed; a later pass reads it again.
-                tokens.put(pid, NO_TOKEN);
+                // Empty for that long: an environment that is empty indeed; a later view reads it again.
+                unsettled.add(pid);
                 return NO_TOKEN;
             }
             try {
@@ -183,84 +297,8 @@ final class ProcessTable {
 
     /** True when an empty environment of {@code pid} is final: it is gone, a zombie or a kernel thread. */
     private static boolean settledEmpty(long pid) {
-        Stat stat = Stat.read(PROC.resolve(Long.toString(pid)));
+        Stat stat = Stat.read(pid);
         return stat == null || stat.state() == 'Z' || stat.state() == 'X' || (stat.flags() & KERNEL_THREAD) != 0;
-    }
-
-    private static ProcessTable scan() {
-        long taken = System.nanoTime();
-        Map<Long, List<Long>> children = new HashMap<>();
-        Map<Long, Long> startTicks = new HashMap<>();
-        long self = ProcessHandle.current().pid();
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(PROC)) {
-            for (Path entry : entries) {
-                long pid = parsePid(entry.getFileName().toString());
-                if (pid <= 0 || pid == self) {
-                    continue;
-                }
-                Stat stat = Stat.read(entry);
-                if (stat == null) {
-                    continue;
-                }
-                if (stat.parent() > 0) {
-                    children.computeIfAbsent(stat.parent(), p -> new ArrayList<>()).add(pid);
-                }
-                startTicks.put(pid, stat.startTicks());
-            }
-        } catch (IOException e) {
-            // The process table could not be listed: what was read so far is all there is.
-        }
-        return new ProcessTable(taken, children, startTicks, ProcessTable::readEnviron);
-    }
-
-    /** The fields of {@code /proc/<pid>/stat} ("pid (comm) state ppid ... flags ... starttime ...") used here. */
-    private record Stat(char state, long parent, long flags, long startTicks) {
-
-        /** Fields after the command name (state is 0): ppid is 1, flags 6, starttime 19. */
-        private static final int PARENT_FIELD = 1;
-        private static final int FLAGS_FIELD = 6;
-        private static final int START_FIELD = 19;
-
-        static Stat read(Path entry) {
-            String stat;
-            try {
-                stat = Files.readString(entry.resolve("stat"), StandardCharsets.ISO_8859_1);
-            } catch (IOException | SecurityException e) {
-                return null;
-            }
-            int close = stat.lastIndexOf(')');
-            if (close < 0 || close + 2 >= stat.length()) {
-                return null;
-            }
-            try {
-                return new Stat(stat.charAt(close + 2), field(stat, close, PARENT_FIELD),
-                        field(stat, close, FLAGS_FIELD), field(stat, close, START_FIELD));
-            } catch (NumberFormatException e) {
-                return null;
-            }
-        }
-
-        /** Field {@code index} (0 = state) of those after the command name, which ends at {@code close}. */
-        private static long field(String stat, int close, int index) {
-            int start = close + 2;
-            for (int i = 0; i < index && start > 0; i++) {
-                start = stat.indexOf(' ', start) + 1;
-            }
-            int end = start > 0 ? stat.indexOf(' ', start) : -1;
-            if (start <= 0 || start >= stat.length()) {
-                throw new NumberFormatException("no field " + index + " in " + stat);
-            }
-            return Long.parseLong(stat.substring(start, end < 0 ? stat.length() : end).trim());
-        }
-    }
-
-    /** The initial environment of {@code pid}, or null when it cannot be read. */
-    private static byte[] readEnviron(long pid) {
-        try {
-            return Files.readAllBytes(PROC.resolve(Long.toString(pid)).resolve("environ"));
-        } catch (IOException | SecurityException e) {
-            return null;
-        }
     }
 
     /** The value of {@value ProcessSpec#TOKEN_ENV} in an environment (NUL-terminated {@code NAME=value}), or "". */
@@ -287,17 +325,5 @@ final class ProcessTable {
             }
         }
         return true;
-    }
-
-    private static long parsePid(String name) {
-        if (name.isEmpty() || name.length() > 10) {
-            return -1;
-        }
-        for (int i = 0; i < name.length(); i++) {
-            if (name.charAt(i) < '0' || name.charAt(i) > '9') {
-                return -1;
-            }
-        }
-        return Long.parseLong(name);
     }
 }

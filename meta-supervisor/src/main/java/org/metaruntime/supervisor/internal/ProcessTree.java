@@ -19,8 +19,9 @@ import org.metaruntime.supervisor.ProcessSpec;
  * <p>The child is started with {@value ProcessSpec#TOKEN_ENV}{@code =<unique token>} in its environment, which
  * its descendants inherit. On Linux the tree is every descendant of the child plus every process whose initial
  * environment ({@code /proc/<pid>/environ}) holds the token, from a shared pass over {@code /proc} begun after
- * the moment the caller names; only processes started no earlier than the child (read when the
- * tree is created) can carry the token, so only their environments are read. A descendant that later changes its
+ * the moment the caller names. Only processes created after the child can be either, so only they are read: those
+ * in the child's pid range (see {@link ProcessTable}), or, when that range cannot be trusted, those started no
+ * earlier than the child. A descendant that later changes its
  * own environment is still found; one started with a cleared environment (or without the token) is found only
  * while it is still a descendant. Elsewhere the tree is the current descendants plus the snapshots taken so far
  * ({@link #snapshot(long)}). Thread-safe.
@@ -32,27 +33,53 @@ public final class ProcessTree {
 
     private final ProcessHandle root;
     private final String token;
-    private final long rootStartTicks;
     private final long forksBeforeSpawn;
+    private final long tasksBeforeSpawn;
     private final Set<ProcessHandle> snapshots = new LinkedHashSet<>();
+    /** The child's start time in clock ticks, read when first needed (0 until then). */
+    private volatile long rootStartTicks;
 
     /**
-     * @param root             the child process
-     * @param token            the value of {@value ProcessSpec#TOKEN_ENV} that marks this child's tree
+     * What a lookup needs to know about the host just before a spawn; take it with {@link #beforeSpawn()}.
+     *
+     * @param forks {@link #forksSinceBoot()}, or -1
+     * @param tasks the number of tasks alive, or -1
+     */
+    public record SpawnMark(long forks, long tasks) {
+        /** Nothing known: every lookup reads the whole process table. */
+        public static final SpawnMark UNKNOWN = new SpawnMark(-1, -1);
+    }
+
+    /**
+     * @param root  the child process
+     * @param token the value of {@value ProcessSpec#TOKEN_ENV} that marks this child's tree
+     * @param mark  {@link #beforeSpawn()} taken just before the child was spawned
+     */
+    public ProcessTree(ProcessHandle root, String token, SpawnMark mark) {
+        this.root = Objects.requireNonNull(root, "root");
+        this.token = Objects.requireNonNull(token, "token");
+        this.forksBeforeSpawn = mark.forks();
+        this.tasksBeforeSpawn = mark.tasks();
+    }
+
+    /**
+     * A tree whose lookups read the whole process table (no count of live tasks before the spawn).
+     *
      * @param forksBeforeSpawn {@link #forksSinceBoot()} read just before the child was spawned, or -1
      */
     public ProcessTree(ProcessHandle root, String token, long forksBeforeSpawn) {
-        this.root = Objects.requireNonNull(root, "root");
-        this.token = Objects.requireNonNull(token, "token");
-        // Read while the child is young: once it has exited and been reaped its start time is gone, and 0
-        // (earlier than everything) only makes a token lookup read more environments.
-        this.rootStartTicks = HAS_PROC ? ProcessTable.startTicksOf(root.pid()) : 0;
-        this.forksBeforeSpawn = forksBeforeSpawn;
+        this(root, token, new SpawnMark(forksBeforeSpawn, -1));
+        // Read while the child is young: once it has exited and been reaped its start time is gone.
+        startTicks();
+    }
+
+    /** Read just before spawning a child, and passed to its tree: it scopes the child's lookups. */
+    public static SpawnMark beforeSpawn() {
+        return HAS_PROC ? new SpawnMark(ProcessTable.forksSinceBoot(), ProcessTable.tasksAlive()) : SpawnMark.UNKNOWN;
     }
 
     /**
      * How many processes and threads the host has created since boot, or -1 where that is unknown (off Linux).
-     * Read it just before spawning the child and pass it to the constructor.
      */
     public static long forksSinceBoot() {
         return HAS_PROC ? ProcessTable.forksSinceBoot() : -1;
@@ -121,10 +148,30 @@ public final class ProcessTree {
         if (table == null) {
             return rootAlive ? root.descendants().toList() : List.of();
         }
-        Set<Long> pids = rootAlive ? table.descendantsOf(root.pid()) : new LinkedHashSet<>();
-        pids.addAll(table.carriersOf(token, rootStartTicks));
+        ProcessTable.Candidates candidates = table.createdAfter(root.pid(), forksBeforeSpawn, tasksBeforeSpawn);
+        Set<Long> pids = rootAlive ? table.descendantsOf(root.pid(), candidates.pids()) : new LinkedHashSet<>();
+        // Scoped candidates were all created after the child: no start time to compare with.
+        pids.addAll(table.carriersOf(token, candidates.scoped() ? 0 : startTicks(), candidates.pids()));
         pids.remove(root.pid());
         return pids.stream().map(ProcessHandle::of).flatMap(Optional::stream).toList();
+    }
+
+    /**
+     * The child's start time, read once while it is alive; 0 (earlier than every process, so that more
+     * environments are read, never fewer) when it could not be read.
+     */
+    private long startTicks() {
+        long ticks = rootStartTicks;
+        if (ticks == 0 && HAS_PROC) {
+            ticks = ProcessTable.startTicksOf(root.pid());
+            // A reused pid would give a later start: trust the read only while the child is still alive.
+            if (ticks > 0 && root.isAlive()) {
+                rootStartTicks = ticks;
+            } else {
+                ticks = 0;
+            }
+        }
+        return ticks;
     }
 
     /**

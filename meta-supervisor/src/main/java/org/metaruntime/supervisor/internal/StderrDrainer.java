@@ -3,6 +3,7 @@ package org.metaruntime.supervisor.internal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
@@ -27,7 +28,8 @@ public final class StderrDrainer implements Runnable {
     private final InputStream stderr;
     private final StderrTail tail;
     private final CompletableFuture<Void> done = new CompletableFuture<>();
-    private final byte[] line = new byte[MAX_LOGGED_LINE_BYTES];
+    /** The line being logged; null between lines, so an idle child's drainer holds nothing. */
+    private byte[] line;
     private int lineLength;
     private boolean skipping;
 
@@ -44,13 +46,14 @@ public final class StderrDrainer implements Runnable {
 
     @Override
     public void run() {
-        byte[] buffer = new byte[16 * 1024];
         try (InputStream in = stderr) {
-            int n;
-            while ((n = in.read(buffer)) >= 0) {
-                tail.append(buffer, 0, n);
-                frame(buffer, n);
-            }
+            PipeReads.readToEnd(in, (bytes, count) -> {
+                tail.append(bytes, 0, count);
+                frame(bytes, count);
+                if (lineLength == 0) {
+                    line = null;
+                }
+            });
             if (lineLength > 0) {
                 log(false);
             }
@@ -71,11 +74,15 @@ public final class StderrDrainer implements Runnable {
                 skipping = false;
                 lineLength = 0;
             } else if (!skipping) {
-                if (lineLength == line.length) {
+                if (lineLength == MAX_LOGGED_LINE_BYTES) {
                     log(true);
                     skipping = true;
                     lineLength = 0;
                 } else {
+                    if (line == null || lineLength == line.length) {
+                        line = Arrays.copyOf(line == null ? new byte[0] : line,
+                                Math.min(MAX_LOGGED_LINE_BYTES, Math.max(256, 2 * lineLength)));
+                    }
                     line[lineLength++] = b;
                 }
             }
@@ -88,8 +95,8 @@ public final class StderrDrainer implements Runnable {
             end--;
         }
         if (STDERR_LOG.isDebugEnabled()) {
-            String text = new String(line, 0, end, StandardCharsets.UTF_8);
-            STDERR_LOG.debug("[{}] {}{}", moduleId, text, cut ? " [line cut at " + line.length + " bytes]" : "");
+            String text = end == 0 ? "" : new String(line, 0, end, StandardCharsets.UTF_8);
+            STDERR_LOG.debug("[{}] {}{}", moduleId, text, cut ? " [line cut at " + MAX_LOGGED_LINE_BYTES + " bytes]" : "");
         }
         lineLength = 0;
     }

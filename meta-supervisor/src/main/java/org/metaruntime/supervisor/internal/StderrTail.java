@@ -6,13 +6,18 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The newest bytes of a child's stderr, in a fixed-size ring. Decoded on demand as UTF-8 (malformed sequences
- * become U+FFFD); when older bytes were dropped, the continuation bytes of a character cut at the start are
- * skipped. Thread-safe.
+ * The newest bytes of a child's stderr, in a ring of at most {@code capacity} bytes that grows with what the
+ * child writes (a child that writes nothing to stderr costs nothing). Decoded on demand as UTF-8 (malformed
+ * sequences become U+FFFD); when older bytes were dropped, the continuation bytes of a character cut at the start
+ * are skipped. Thread-safe.
  */
 public final class StderrTail {
 
-    private final byte[] ring;
+    private static final byte[] EMPTY = new byte[0];
+    private static final int FIRST_CAPACITY = 256;
+
+    private final int maxCapacity;
+    private byte[] ring = EMPTY;
     private int start;
     private int size;
     private long total;
@@ -21,16 +26,19 @@ public final class StderrTail {
         if (capacity < 0) {
             throw new IllegalArgumentException("capacity must not be negative, got " + capacity);
         }
-        this.ring = new byte[capacity];
+        this.maxCapacity = capacity;
     }
 
     /** Appends bytes, dropping the oldest when full. */
     public synchronized void append(byte[] bytes, int offset, int count) {
         total += count;
-        int capacity = ring.length;
-        if (capacity == 0) {
+        if (maxCapacity == 0) {
             return;
         }
+        if (ring.length < maxCapacity && size + count > ring.length) {
+            grow(size + count);
+        }
+        int capacity = ring.length;
         if (count >= capacity) {
             System.arraycopy(bytes, offset + count - capacity, ring, 0, capacity);
             start = 0;
@@ -48,6 +56,21 @@ public final class StderrTail {
         } else {
             size += count;
         }
+    }
+
+    /** The ring's capacity now (it grows up to the capacity given at construction). */
+    synchronized int capacity() {
+        return ring.length;
+    }
+
+    private void grow(int needed) {
+        int grown = (int) Math.min(maxCapacity, Math.max((long) needed, Math.max(FIRST_CAPACITY, 2L * ring.length)));
+        byte[] larger = new byte[grown];
+        int first = Math.min(size, ring.length - start);
+        System.arraycopy(ring, start, larger, 0, first);
+        System.arraycopy(ring, 0, larger, first, size - first);
+        ring = larger;
+        start = 0;
     }
 
     /** How many bytes were appended in total (kept or dropped). */

@@ -16,7 +16,6 @@ import org.metaruntime.supervisor.ProcessListener;
  */
 public final class StdoutReader implements Runnable {
 
-    private static final int READ_BYTES = 64 * 1024;
 
     private final InputStream stdout;
     private final int maxLineBytes;
@@ -54,12 +53,9 @@ public final class StdoutReader implements Runnable {
                         new String(head, StandardCharsets.UTF_8)));
             }
         });
-        byte[] buffer = new byte[READ_BYTES];
         try (InputStream in = stdout) {
-            int n;
-            while ((n = in.read(buffer)) >= 0) {
-                framer.feed(buffer, 0, n);
-            }
+            // No buffer of its own while the child is quiet: see PipeReads.
+            PipeReads.readToEnd(in, (bytes, count) -> framer.feed(bytes, 0, count));
             framer.finish();
         } catch (IOException e) {
             listener.onStdoutError(e);

@@ -158,4 +158,20 @@ class LineFramerTest {
     void rejectsANonPositiveLimit() {
         assertThatThrownBy(() -> framer(0)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void holdsABufferOnlyWhileALineIsSplitAcrossReads() {
+        LineFramer framer = framer(1 << 20);
+        feed(framer, utf8("whole line\n"));
+        assertThat(framer.bufferedCapacity()).as("a line within one read is not copied").isZero();
+        byte[] half = new byte[100_000];
+        java.util.Arrays.fill(half, (byte) 'y');
+        feed(framer, half);
+        assertThat(framer.bufferedCapacity()).isGreaterThanOrEqualTo(100_000);
+        feed(framer, half);
+        feed(framer, utf8("\n"));
+        assertThat(framer.bufferedCapacity()).as("dropped once the line is complete").isZero();
+        assertThat(events).hasSize(2);
+        assertThat(events.get(1)).hasSize(200_000);
+    }
 }

@@ -101,4 +101,59 @@ class ProcessTreeTest {
         assertThat(new ProcessTree(root.toHandle(), token, forks).aliveAfterExit(System.nanoTime()))
                 .contains(carrier.toHandle());
     }
+
+    @Test
+    void aScopedLookupReadsOnlyProcessesCreatedAfterTheChildAndFindsAReparentedCarrier() throws IOException {
+        String token = UUID.randomUUID().toString();
+        Process before = sleeper(null);
+        ProcessTree.SpawnMark mark = ProcessTree.beforeSpawn();
+        Process root = sleeper(null);
+        // Not the root's child: only the token ties it to the tree, as for a re-parented descendant.
+        Process carrier = sleeper(token);
+        ProcessTree tree = new ProcessTree(root.toHandle(), token, mark);
+        assertThat(tree.alive(System.nanoTime())).containsExactly(root.toHandle(), carrier.toHandle());
+
+        ProcessTable.Candidates candidates = ProcessTable.takenAfter(System.nanoTime())
+                .createdAfter(root.pid(), mark.forks(), mark.tasks());
+        assertThat(candidates.scoped()).isTrue();
+        assertThat(candidates.pids()).contains(carrier.pid()).doesNotContain(before.pid(), root.pid(),
+                ProcessHandle.current().pid());
+    }
+
+    @Test
+    void aSpawnMarkThatIsUnknownReadsEveryProcess() throws IOException {
+        Process root = sleeper(null);
+        ProcessTable.Candidates candidates = ProcessTable.takenAfter(System.nanoTime())
+                .createdAfter(root.pid(), -1, -1);
+        assertThat(candidates.scoped()).isFalse();
+        assertThat(candidates.pids()).contains(root.pid());
+    }
+
+    @Test
+    void thePidRangeWrapsAtPidMax() {
+        assertThat(ProcessTable.inCyclicRange(150, 100, 200)).isTrue();
+        assertThat(ProcessTable.inCyclicRange(200, 100, 200)).isTrue();
+        assertThat(ProcessTable.inCyclicRange(100, 100, 200)).isFalse();
+        assertThat(ProcessTable.inCyclicRange(201, 100, 200)).isFalse();
+        // handed out after 32000, then wrapped round to 500
+        assertThat(ProcessTable.inCyclicRange(32001, 32000, 500)).isTrue();
+        assertThat(ProcessTable.inCyclicRange(499, 32000, 500)).isTrue();
+        assertThat(ProcessTable.inCyclicRange(600, 32000, 500)).isFalse();
+        assertThat(ProcessTable.inCyclicRange(32000, 32000, 500)).isFalse();
+        assertThat(ProcessTable.inCyclicRange(32000, 32000, 32000)).isFalse();
+    }
+
+    @Test
+    void descendantsAreWalkedDownFromTheChildWithoutReadingOtherProcesses() throws IOException {
+        Assumptions.assumeTrue(Files.exists(Path.of("/proc/self/task", Long.toString(ProcessHandle.current().pid()),
+                "children")), "needs /proc/<pid>/task/<tid>/children");
+        Process root = new ProcessBuilder("sh", "-c", "sh -c 'sleep 60 & wait' & wait").start();
+        started.add(root);
+        await().until(() -> root.toHandle().descendants().count() == 2);
+        List<Long> expected = root.toHandle().descendants().map(ProcessHandle::pid).toList();
+        // No candidates at all: only the walk down the children lists can find them.
+        assertThat(ProcessTable.takenAfter(System.nanoTime()).descendantsOf(root.pid(), new long[0]))
+                .containsExactlyInAnyOrderElementsOf(expected);
+        root.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
+    }
 }

@@ -54,4 +54,20 @@ class StderrTailTest {
         assertThat(tail.text()).isEmpty();
         assertThat(tail.totalBytes()).isEqualTo(3);
     }
+
+    @Test
+    void theRingGrowsWithWhatIsWrittenUpToItsCapacity() {
+        StderrTail tail = new StderrTail(64 * 1024);
+        assertThat(tail.capacity()).as("a child that writes nothing costs nothing").isZero();
+        append(tail, "started\n");
+        assertThat(tail.capacity()).isLessThanOrEqualTo(256);
+        StringBuilder lots = new StringBuilder();
+        for (int i = 0; i < 20_000; i++) {
+            lots.append(i).append('\n');
+        }
+        append(tail, lots.toString());
+        assertThat(tail.capacity()).isEqualTo(64 * 1024);
+        String all = "started\n" + lots;
+        assertThat(tail.text()).isEqualTo(all.substring(all.length() - 64 * 1024));
+    }
 }
