@@ -1,7 +1,8 @@
 """An event-line module for the soak tests.
 
 Its first run (counted in FIXTURE_COUNTER, under a file lock) always answers; later runs answer, hang
-(FIXTURE_HANG_PERCENT) or print a non-JSON line (FIXTURE_GARBAGE_PERCENT), at random. An answer carries this
+(FIXTURE_HANG_PERCENT) or print a non-JSON line (FIXTURE_GARBAGE_PERCENT), at random; with a garbage
+percentage above 0 the second run always prints garbage, so every soak sees that fault. An answer carries this
 process's META_PROCESS_TOKEN and pid. After its first line the process stays until it is stopped, or until
 its parent is gone (then it exits: nothing it started outlives the test).
 FIXTURE_PIDFILE: append "<pid> <META_PROCESS_TOKEN>" to this file. FIXTURE_MODULE: the event's module.
@@ -31,7 +32,7 @@ hang = float(os.environ.get("FIXTURE_HANG_PERCENT", "0"))
 garbage = float(os.environ.get("FIXTURE_GARBAGE_PERCENT", "0"))
 if run > 1 and roll < hang:
     pass
-elif run > 1 and roll < hang + garbage:
+elif run > 1 and (roll < hang + garbage or (run == 2 and garbage > 0)):
     print("this is not json", flush=True)
 else:
     module = os.environ["FIXTURE_MODULE"]

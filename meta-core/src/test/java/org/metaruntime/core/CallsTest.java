@@ -397,8 +397,11 @@ class CallsTest {
         await().atMost(20, TimeUnit.SECONDS).until(() -> processesOfThisTest().isEmpty());   // the probe's server
         ModuleCall call = runtime.call(new ModuleRouteRequest("stubborn", "slow",
                 MAPPER.createObjectNode().put("seconds", 60)), CallOptions.timeout(T));
-        await().atMost(20, TimeUnit.SECONDS).until(() -> processesOfThisTest().size() == 1);
+        // the per-call server is running (its pid is written after the probe's) and holds the call
+        await().atMost(20, TimeUnit.SECONDS).until(() -> Fixtures.pids(pidfile()).size() == 2
+                && processesOfThisTest().size() == 1);
         RuntimeShutdownReport report = runtime.shutdown();
+        assertThat(processesOfThisTest()).as("shutdown() returns once the per-call server is gone").isEmpty();
         assertThat(report.orphanProcesses()).isZero();
         assertThat(failure(call)).isEqualTo(new ModuleRouteError.ModuleRuntime(
                 new RuntimeBoundaryError.Mcp(new McpBoundaryError.Cancelled("stubborn", "slow"))));

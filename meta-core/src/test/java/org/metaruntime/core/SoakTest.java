@@ -61,6 +61,8 @@ class SoakTest {
     static final int CALLERS = 16;
     static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
     static final Duration HANG_TIMEOUT = Duration.ofMillis(800);
+    /** An event-line run's timeout: a python start on a loaded host can take seconds. */
+    static final Duration EVENT_LINE_TIMEOUT = Duration.ofSeconds(5);
     /** How long past its timeout a call may take to complete before it counts as lost (generous: the host is shared). */
     static final Duration MARGIN = Duration.ofSeconds(15);
     static final Duration KILL_EVERY = Duration.ofMillis(900);
@@ -237,7 +239,7 @@ class SoakTest {
 
     private static Outcome callEventLine(UnifiedRuntime runtime, String id, String token) {
         return routeAndWait(runtime, new ModuleRouteRequest(id, "run", MAPPER.createObjectNode().put("token", token)),
-                Duration.ofSeconds(2), "run", token);
+                EVENT_LINE_TIMEOUT, "run", token);
     }
 
     /** Routes one call and waits for it, at most its timeout plus {@link #MARGIN}; a longer wait is a lost call. */
@@ -443,7 +445,7 @@ class SoakTest {
         }
         List<String> allowed = List.of(
                 new ModuleRouteError.ModuleRuntime(new RuntimeBoundaryError.Process(
-                        new ProcessBoundaryError.Timeout(2000))).toString(),
+                        new ProcessBoundaryError.Timeout(EVENT_LINE_TIMEOUT.toMillis()))).toString(),
                 new ModuleRouteError.ModuleRuntime(new RuntimeBoundaryError.Normalize(
                         new NormalizationError.InvalidJson())).toString());
         return allowed.contains(o.detail()) || o.detail().startsWith("ModuleUnavailable[") ? null

@@ -88,6 +88,7 @@ public final class McpPerCall {
         private final McpClientOptions options;
         private final HandleFuture<McpSchema.CallToolResult> result = new HandleFuture<>(this::cancel);
         private final HandleFuture<JsonNode> payload = new HandleFuture<>(this::cancel);
+        private final CompletableFuture<Void> finished = new CompletableFuture<>();
         private McpConnection connection; // guarded by this
         private McpToolCall inner; // guarded by this
         private boolean cancelled; // guarded by this
@@ -104,12 +105,13 @@ public final class McpPerCall {
             McpConnection.openAsync(spec, options, timeout).whenComplete((c, openError) -> {
                 if (openError != null) {
                     fail(Waits.unwrap(openError));
+                    finished.complete(null);
                     return;
                 }
                 synchronized (this) {
                     connection = c;
                     if (cancelled) {
-                        c.closeAsync(timeout, StopLadder.immediate());
+                        c.closeAsync(timeout, StopLadder.immediate()).whenComplete((closeError, e) -> finished.complete(null));
                         return;
                     }
                 }
@@ -146,6 +148,7 @@ public final class McpPerCall {
             c.closeAsync(call.timeout(), options.perCallStopLadder()).whenComplete((closeError, e) -> {
                 complete(result, r, resultError, closeError);
                 complete(payload, p, payloadError, closeError);
+                finished.complete(null);
             });
         }
 
@@ -205,8 +208,14 @@ public final class McpPerCall {
                 started.cancel();
             }
             if (c != null) {
-                c.closeAsync(call.timeout(), options.perCallStopLadder());
+                c.closeAsync(call.timeout(), options.perCallStopLadder())
+                        .whenComplete((closeError, e) -> finished.complete(null));
             }
+        }
+
+        @Override
+        public CompletableFuture<Void> finished() {
+            return finished;
         }
     }
 }

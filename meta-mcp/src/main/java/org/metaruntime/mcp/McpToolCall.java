@@ -42,4 +42,13 @@ public interface McpToolCall {
 
     /** Cancels the call unless it already completed; idempotent, never blocks. */
     void cancel();
+
+    /**
+     * Completes, never exceptionally, once everything the call owns has ended: for a {@code PER_CALL} call once its
+     * server has been stopped, otherwise with {@link #result()}. A cancelled call's result completes at once; this
+     * completes when its server is gone.
+     */
+    default CompletableFuture<Void> finished() {
+        return result().handle((result, error) -> null);
+    }
 }

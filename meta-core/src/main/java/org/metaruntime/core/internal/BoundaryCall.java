@@ -16,10 +16,24 @@ public interface BoundaryCall {
     /** Stops the call; idempotent and non-blocking. Its payload may still complete, and is then ignored. */
     void cancel();
 
-    /** A call stopped by {@code cancel}. */
+    /**
+     * Completes, never exceptionally, once everything the call owns (a per-call process) has ended; a cancelled
+     * call's payload completes at once, this when its process is gone. By default, with the payload.
+     */
+    default CompletableFuture<Void> finished() {
+        return payload().handle((payload, error) -> null);
+    }
+
+    /** A call stopped by {@code cancel}, owning nothing beyond its payload. */
     static BoundaryCall of(CompletableFuture<JsonNode> payload, Runnable cancel) {
+        return of(payload, cancel, payload.handle((value, error) -> null));
+    }
+
+    /** A call stopped by {@code cancel}, whose own processes have ended when {@code finished} completes. */
+    static BoundaryCall of(CompletableFuture<JsonNode> payload, Runnable cancel, CompletableFuture<Void> finished) {
         Objects.requireNonNull(payload, "payload");
         Objects.requireNonNull(cancel, "cancel");
+        Objects.requireNonNull(finished, "finished");
         return new BoundaryCall() {
             @Override
             public CompletableFuture<JsonNode> payload() {
@@ -29,6 +43,11 @@ public interface BoundaryCall {
             @Override
             public void cancel() {
                 cancel.run();
+            }
+
+            @Override
+            public CompletableFuture<Void> finished() {
+                return finished;
             }
         };
     }

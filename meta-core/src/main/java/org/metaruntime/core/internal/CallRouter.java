@@ -146,15 +146,15 @@ public final class CallRouter {
 
     /**
      * Cancels every call in flight (the runtime is shutting down): event-line calls stop their process tree,
-     * {@code PER_CALL} calls stop their server. Completes when their boundary work has ended.
+     * {@code PER_CALL} calls stop their server. Each future completes when that call's boundary work has ended.
      */
-    public CompletableFuture<Void> cancelAll() {
+    public List<CompletableFuture<Void>> cancelAll() {
         List<CompletableFuture<Void>> settled = new java.util.ArrayList<>();
         for (RealModuleCall call : List.copyOf(inFlight)) {
             call.cancel();
             settled.add(call.settled());
         }
-        return CompletableFuture.allOf(settled.toArray(new CompletableFuture<?>[0]));
+        return settled;
     }
 
     /** The whole MCP surface of {@code moduleId}: {@code UnloadedModule}, or {@code McpRequired} for event-line. */

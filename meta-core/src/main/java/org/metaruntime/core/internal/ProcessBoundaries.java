@@ -141,7 +141,7 @@ public final class ProcessBoundaries {
         return options.build();
     }
 
-    /** An MCP tool call as a boundary call: its payload with failures mapped, and its cancel. */
+    /** An MCP tool call as a boundary call: its payload with failures mapped, its cancel, and its end. */
     static BoundaryCall handle(String moduleId, McpToolCall call) {
         CompletableFuture<JsonNode> payload = call.payload().handle((value, error) -> {
             if (error != null) {
@@ -149,7 +149,7 @@ public final class ProcessBoundaries {
             }
             return value;
         });
-        return BoundaryCall.of(payload, call::cancel);
+        return BoundaryCall.of(payload, call::cancel, call.finished());
     }
 
     private static ChildExit exitOf(ProcessExit exit) {

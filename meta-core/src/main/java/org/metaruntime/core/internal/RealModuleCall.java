@@ -75,7 +75,7 @@ public final class RealModuleCall implements ModuleCall {
             boundary = call;
             cancelNow = cancelled;
         }
-        call.payload().whenComplete((payload, error) -> settled.complete(null));
+        call.finished().whenComplete((ignored, error) -> settled.complete(null));
         if (cancelNow) {
             call.cancel();
             return;

@@ -1,11 +1,16 @@
 package org.metaruntime.core.internal;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.metaruntime.core.RuntimeOptions;
 import org.metaruntime.core.RuntimeShutdownReport;
@@ -38,7 +43,7 @@ public final class ShutdownSequence {
         for (ModuleSlot slot : registry.all()) {
             before.put(slot, slot.shutDown());
         }
-        awaitCalls(calls.cancelAll(), options.stopLadder().total().plusSeconds(1));
+        orphans.addAndGet(awaitCalls(calls.cancelAll(), options.stopLadder().total().plusSeconds(1)));
         for (Map.Entry<ModuleSlot, ModuleSlot.Membership> entry : before.entrySet()) {
             ModuleSlot slot = entry.getKey();
             ModuleSupervisor<ModuleChild> supervisor = entry.getValue().supervisor();
@@ -65,16 +70,20 @@ public final class ShutdownSequence {
         return new RuntimeShutdownReport(terminated, orphans.get());
     }
 
-    private static void awaitCalls(java.util.concurrent.CompletableFuture<Void> settled, java.time.Duration bound) {
+    /**
+     * Waits, at most {@code bound}, until every cancelled call has ended with what it owns (a per-call server, an
+     * event-line tree); returns how many did not, each counted as a process that may have survived.
+     */
+    private static int awaitCalls(List<CompletableFuture<Void>> settled, Duration bound) {
         try {
-            settled.get(bound.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.TimeoutException e) {
+            CompletableFuture.allOf(settled.toArray(new CompletableFuture<?>[0]))
+                    .get(bound.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
             LOG.warn("calls in flight did not end within {} of their cancel", bound);
-        } catch (java.util.concurrent.ExecutionException e) {
-            LOG.debug("a cancelled call ended with {}", e.getCause().toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        return (int) settled.stream().filter(call -> !call.isDone()).count();
     }
 
     private static void joinUninterruptibly(Thread thread) {
