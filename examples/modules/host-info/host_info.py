@@ -4,7 +4,7 @@
 Protocol: write ONE JSON event as the first stdout line, then exit 0. The runtime closes stdin at
 once and never sends the module anything; configuration arrives through the environment.
 
-The event is in the flat form (events.md section 3):
+The event is in the flat form (docs/events.md, "Wire form"):
   {"event_id": ..., "source": "module", "timestamp_ms": ..., "module": <id>,
    "event_type": "host.snapshot", "payload": {...}}
 

@@ -74,13 +74,11 @@ public class ModuleRouteException extends ModuleException {
 
     /** The MCP boundary's error, when that is what failed. */
     public Optional<McpBoundaryError> mcpError() {
-        return error.boundaryError().filter(RuntimeBoundaryError.Mcp.class::isInstance)
-                .map(e -> ((RuntimeBoundaryError.Mcp) e).error());
+        return error.boundaryError().flatMap(RuntimeBoundaryError::mcpError);
     }
 
     /** The process boundary's error, when that is what failed. */
     public Optional<ProcessBoundaryError> processError() {
-        return error.boundaryError().filter(RuntimeBoundaryError.Process.class::isInstance)
-                .map(e -> ((RuntimeBoundaryError.Process) e).error());
+        return error.boundaryError().flatMap(RuntimeBoundaryError::processError);
     }
 }

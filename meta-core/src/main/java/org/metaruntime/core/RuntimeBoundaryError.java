@@ -1,6 +1,7 @@
 package org.metaruntime.core;
 
 import java.util.Objects;
+import java.util.Optional;
 import org.metaruntime.events.NormalizationError;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.supervisor.ProcessBoundaryError;
@@ -42,6 +43,16 @@ public sealed interface RuntimeBoundaryError {
     default boolean isTimeout() {
         return this instanceof Process process && process.error() instanceof ProcessBoundaryError.Timeout
                 || this instanceof Mcp mcp && McpErrorCodes.isTimeout(mcp.error());
+    }
+
+    /** The MCP boundary's error, when this is one. */
+    default Optional<McpBoundaryError> mcpError() {
+        return this instanceof Mcp mcp ? Optional.of(mcp.error()) : Optional.empty();
+    }
+
+    /** The process boundary's error, when this is one. */
+    default Optional<ProcessBoundaryError> processError() {
+        return this instanceof Process process ? Optional.of(process.error()) : Optional.empty();
     }
 
     /** The module's process failed (spawn, I/O, timeout, no output, line too long, exit). */
