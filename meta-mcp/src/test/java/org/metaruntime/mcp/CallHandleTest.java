@@ -20,11 +20,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.metaruntime.mcp.internal.SharedTimer;
 
 /**
  * Calls as handles against the python fixture, which records every line it reads on stdin: cancel in flight and
@@ -41,21 +40,8 @@ class CallHandleTest {
     @TempDir
     Path dir;
 
-    private final List<McpConnection> opened = new ArrayList<>();
-
-    @AfterEach
-    void nothingLeft() {
-        for (McpConnection c : opened) {
-            try {
-                c.close(Duration.ofSeconds(10));
-            } catch (McpBoundaryException ignored) {
-                // closed by the test already
-            }
-            Peers.assertGone(c.pid());
-        }
-        Peers.assertNoProcessLeft();
-        assertThat(SharedTimer.leases()).isZero();
-    }
+    @RegisterExtension
+    final OpenConnections opened = new OpenConnections();
 
     private Path record() {
         return dir.resolve("stdin.jsonl");

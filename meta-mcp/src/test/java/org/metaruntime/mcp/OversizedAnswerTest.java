@@ -8,16 +8,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.mcp.internal.LineHead;
-import org.metaruntime.mcp.internal.SharedTimer;
 import org.metaruntime.supervisor.ProcessSpec;
 
 /** An answer line over the line limit: the call it answered fails at once when it can be known. */
@@ -32,21 +30,8 @@ class OversizedAnswerTest {
     @TempDir
     Path dir;
 
-    private final List<McpConnection> opened = new ArrayList<>();
-
-    @AfterEach
-    void nothingLeft() {
-        for (McpConnection c : opened) {
-            try {
-                c.close(Duration.ofSeconds(10));
-            } catch (McpBoundaryException ignored) {
-                // closed by the test already
-            }
-            Peers.assertGone(c.pid());
-        }
-        Peers.assertNoProcessLeft();
-        assertThat(SharedTimer.leases()).isZero();
-    }
+    @RegisterExtension
+    final OpenConnections opened = new OpenConnections();
 
     private McpConnection open(int maxLineBytes) {
         ProcessSpec spec = ProcessSpec.builder("py").command(Peers.python("py", dir.resolve("pid")).command())

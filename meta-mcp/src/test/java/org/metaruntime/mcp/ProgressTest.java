@@ -16,11 +16,10 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.metaruntime.mcp.internal.SharedTimer;
 
 /** Progress per call: server-everything's long-running operation and the python fixture's progress tool. */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
@@ -32,21 +31,8 @@ class ProgressTest {
     @TempDir
     Path dir;
 
-    private final List<McpConnection> opened = new ArrayList<>();
-
-    @AfterEach
-    void nothingLeft() {
-        for (McpConnection c : opened) {
-            try {
-                c.close(Duration.ofSeconds(10));
-            } catch (McpBoundaryException ignored) {
-                // closed by the test already
-            }
-            Peers.assertGone(c.pid());
-        }
-        Peers.assertNoProcessLeft();
-        assertThat(SharedTimer.leases()).isZero();
-    }
+    @RegisterExtension
+    final OpenConnections opened = new OpenConnections();
 
     private McpConnection everything() {
         McpConnection c = McpProbe.probe(Peers.everything("everything"), McpClientOptions.defaults(), T).connection();

@@ -9,17 +9,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.metaruntime.mcp.internal.SharedTimer;
 
 /**
  * The whole MCP surface of a module against {@code @modelcontextprotocol/server-everything} (and the python fixture
@@ -35,21 +33,8 @@ class SurfaceTest {
     @TempDir
     Path dir;
 
-    private final List<McpConnection> opened = new ArrayList<>();
-
-    @AfterEach
-    void nothingLeft() {
-        for (McpConnection c : opened) {
-            try {
-                c.close(Duration.ofSeconds(10));
-            } catch (McpBoundaryException ignored) {
-                // closed by the test already
-            }
-            Peers.assertGone(c.pid());
-        }
-        Peers.assertNoProcessLeft();
-        assertThat(SharedTimer.leases()).isZero();
-    }
+    @RegisterExtension
+    final OpenConnections opened = new OpenConnections();
 
     private McpConnection everything(McpClientOptions options) {
         McpConnection c = McpProbe.probe(Peers.everything("everything"), options, T).connection();
