@@ -3,7 +3,6 @@ package org.metaruntime.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,9 +10,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
+import org.metaruntime.testing.Tools;
 
 /** The repository's paths, tools on PATH, and process checks shared by the gateway's tests. */
 final class Repo {
@@ -56,30 +54,9 @@ final class Repo {
         }
     }
 
-    /** The absolute path of {@code name} on PATH; fails under CI when missing, skips otherwise. */
+    /** The absolute path of {@code name} on PATH; fails when it is missing. */
     static String tool(String name) {
-        Optional<Path> found = onPath(name);
-        if (found.isEmpty()) {
-            if (System.getenv("CI") != null) {
-                throw new AssertionError(name + " is required in CI but is not on PATH");
-            }
-            Assumptions.assumeTrue(false, name + " is not on PATH");
-        }
-        return found.get().toString();
-    }
-
-    private static Optional<Path> onPath(String name) {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return Optional.empty();
-        }
-        for (String dir : path.split(File.pathSeparator)) {
-            Path candidate = Path.of(dir, name);
-            if (Files.isExecutable(candidate)) {
-                return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
+        return Tools.required(name);
     }
 
     /** Waits until no process started by this JVM is alive (children, grandchildren). */

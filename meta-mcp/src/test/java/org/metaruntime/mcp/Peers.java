@@ -3,17 +3,15 @@ package org.metaruntime.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import org.junit.jupiter.api.Assumptions;
 import org.metaruntime.mcp.testpeers.JavaSdkServer;
 import org.metaruntime.supervisor.ProcessSpec;
+import org.metaruntime.testing.Tools;
 
 /** Builds process specs for the three test peers and checks that their processes are gone. */
 final class Peers {
@@ -48,30 +46,9 @@ final class Peers {
         return ProcessSpec.builder(moduleId).command(node, EVERYTHING.toString()).build();
     }
 
-    /** The absolute path of {@code name} on PATH; fails under CI when missing, skips otherwise. */
+    /** The absolute path of {@code name} on PATH; fails when it is missing. */
     static String tool(String name) {
-        Optional<Path> found = onPath(name);
-        if (found.isEmpty()) {
-            if (System.getenv("CI") != null) {
-                throw new AssertionError(name + " is required in CI but is not on PATH");
-            }
-            Assumptions.assumeTrue(false, name + " is not on PATH");
-        }
-        return found.get().toString();
-    }
-
-    private static Optional<Path> onPath(String name) {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return Optional.empty();
-        }
-        for (String dir : path.split(File.pathSeparator)) {
-            Path candidate = Path.of(dir, name);
-            if (Files.isExecutable(candidate)) {
-                return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
+        return Tools.required(name);
     }
 
     static long readPid(Path pidFile) {
