@@ -3,6 +3,7 @@
 // running gateway. Usage:
 //   node client.mjs '<json: {"command": "...", "args": [...], "steps": [...]}>'
 //   node client.mjs '<json: {"transport": "http"|"sse", "url": "http://.../mcp", "headers": {...}, "steps": [...]}>'
+//   node client.mjs @script.json
 // With "announce": true it prints {"progress": n} lines as progress arrives (a test may kill it mid-call).
 // Prints one JSON object: {"gatewayPid", "steps": [{"ok": ...} | {"error": {...}}], "logs", "listChanged", "stderr"}.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -14,7 +15,11 @@ import {
   LoggingMessageNotificationSchema, ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 
-const script = JSON.parse(process.argv[2]);
+import { readFileSync } from 'node:fs';
+
+// The script inline, or @file for one too long for a command line.
+const scriptArg = process.argv[2];
+const script = JSON.parse(scriptArg.startsWith('@') ? readFileSync(scriptArg.slice(1), 'utf8') : scriptArg);
 const logs = [];
 let listChanged = 0;
 let sampled = 0;
