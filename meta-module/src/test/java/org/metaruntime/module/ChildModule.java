@@ -12,11 +12,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.metaruntime.testing.Tools;
 
-/** {@link SampleModule} as a child JVM on real pipes; its stdout read as raw UTF-8 lines. */
+/** A sample module as a child process on real pipes; its stdout read as raw UTF-8 lines. */
 final class ChildModule implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -27,16 +29,31 @@ final class ChildModule implements AutoCloseable {
     private final Thread stdoutReader;
     private final Thread stderrReader;
 
-    ChildModule(List<String> jvmOptions) throws IOException {
+    /** {@link SampleModule} in a child JVM with {@code jvmOptions}. */
+    static ChildModule java(List<String> jvmOptions) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(SampleModule.class.getName());
+        return new ChildModule(command, Map.of());
+    }
+
+    /** {@code sample_module.py} (the test resource) on {@code meta_module.py}, with {@code env} added. */
+    static ChildModule python(Map<String, String> env) throws IOException {
+        Path module = Path.of(System.getProperty("basedir", "")).toAbsolutePath();
+        Map<String, String> all = new java.util.HashMap<>(env);
+        all.put("META_MODULE_PYTHON", module.resolve("python").toString());
+        return new ChildModule(List.of(Tools.required("python3"),
+                module.resolve("src/test/resources/python/sample_module.py").toString()), all);
+    }
+
+    ChildModule(List<String> command, Map<String, String> env) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put("LANG", "C");
         builder.environment().put("LC_ALL", "C");
+        builder.environment().putAll(env);
         process = builder.start();
         stdin = process.getOutputStream();
         stdoutReader = pump(process.getInputStream(), null, "stdout");

@@ -36,7 +36,7 @@ public final class SampleModule {
                     return "never";
                 })
                 .tool("noisy", "{\"type\":\"object\"}", a -> {
-                    System.out.println("a stray line on System.out");
+                    System.out.println("a stray line on stdout");
                     return "quiet";
                 })
                 .tool("refuse", "{\"type\":\"object\"}", a -> {

@@ -7,7 +7,6 @@ import static org.metaruntime.module.ChildModule.initialize;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -16,14 +15,14 @@ import org.junit.jupiter.api.Timeout;
 import org.metaruntime.testing.ProcessLeaks;
 
 /**
- * {@link ModuleServer} in a child JVM whose platform charset is ISO-8859-1, on real pipes: concurrency, bad input,
- * end of input, UTF-8 and a clean stdout.
+ * What every module SDK guarantees, checked on a sample module in a child process whose platform charset is
+ * ISO-8859-1, on real pipes: concurrency, bad input, end of input, UTF-8 and a clean stdout. One subclass per SDK.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class ModuleServerProcessTest {
+abstract class ModuleProcessContract {
 
-    private static final List<String> LATIN1 = List.of("-Dfile.encoding=ISO-8859-1", "-Dsun.stdout.encoding=ISO-8859-1",
-            "-Dsun.stderr.encoding=ISO-8859-1", "-Dsample.parties=64");
+    /** Starts the SDK's sample module on a Latin-1 platform charset. */
+    abstract ChildModule start() throws Exception;
 
     @AfterEach
     void noProcessLeft() {
@@ -32,7 +31,7 @@ class ModuleServerProcessTest {
 
     @Test
     void sixtyFourCallsInFlightAtOnceAreAllAnsweredEachWithItsId() throws Exception {
-        try (ChildModule child = new ChildModule(LATIN1)) {
+        try (ChildModule child = start()) {
             child.send(initialize("2025-06-18"));
             assertThat(child.next().at("/result/serverInfo/name").asText()).isEqualTo("sample");
             StringBuilder batch = new StringBuilder();
@@ -59,7 +58,7 @@ class ModuleServerProcessTest {
 
     @Test
     void malformedAndOverlongLinesAreSkippedAndTheLoopGoesOn() throws Exception {
-        try (ChildModule child = new ChildModule(LATIN1)) {
+        try (ChildModule child = start()) {
             child.send("this is not json");
             child.send("[1, 2]");
             child.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":");
@@ -83,7 +82,7 @@ class ModuleServerProcessTest {
 
     @Test
     void endOfInputFinishesTheCallsInFlightThenExits() throws Exception {
-        try (ChildModule child = new ChildModule(LATIN1)) {
+        try (ChildModule child = start()) {
             StringBuilder batch = new StringBuilder(initialize("2025-11-25")).append('\n');
             for (int i = 1; i <= 20; i++) {
                 batch.append(call(i, "slow", "{\"ms\":" + (200 + i * 10) + "}")).append('\n');
@@ -105,7 +104,7 @@ class ModuleServerProcessTest {
 
     @Test
     void textIsUtf8BothWaysOnALatin1PlatformAndStdoutCarriesOnlyProtocol() throws Exception {
-        try (ChildModule child = new ChildModule(LATIN1)) {
+        try (ChildModule child = start()) {
             child.send(call(1, "reverse", "{\"text\":\"añb😀日本\"}"));
             assertThat(child.next().at("/result/content/0/text").asText()).isEqualTo("本日😀bña");
             child.send(call(2, "noisy", "{}"));
@@ -113,13 +112,13 @@ class ModuleServerProcessTest {
             child.closeStdin();
             assertThat(child.awaitExit()).isZero();
             assertThat(child.hasMore()).isFalse();
-            assertThat(child.stderr()).contains("a stray line on System.out");
+            assertThat(child.stderr()).contains("a stray line on stdout");
         }
     }
 
     @Test
     void aCancelledCallIsNotAnsweredAndOthersAre() throws Exception {
-        try (ChildModule child = new ChildModule(LATIN1)) {
+        try (ChildModule child = start()) {
             child.send(call(1, "block", "{}"));
             child.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":1}}");
             child.send(call(2, "reverse", "{\"text\":\"ab\"}"));
