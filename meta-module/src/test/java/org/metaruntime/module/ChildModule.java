@@ -49,6 +49,13 @@ final class ChildModule implements AutoCloseable {
                 module.resolve("src/test/resources/python/sample_module.py").toString()), all);
     }
 
+    /** {@code dist/test/sample_module.js} (compiled from {@code typescript/test/sample_module.ts}) with {@code env} added. */
+    static ChildModule node(Map<String, String> env) throws IOException {
+        Path module = Path.of(System.getProperty("basedir", "")).toAbsolutePath();
+        return new ChildModule(List.of(Tools.required("node"),
+                module.resolve("typescript/dist/test/sample_module.js").toString()), env);
+    }
+
     ChildModule(List<String> command, Map<String, String> env) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put("LANG", "C");
