@@ -477,7 +477,7 @@ class SoakTest {
         assertThat(manualRestarts).as("a module stopped by its intensity was restarted by hand").isPositive();
         assertThat(byKind.keySet()).anyMatch(k -> k.startsWith("garbage payload"))
                 .anyMatch(k -> k.startsWith("hang error ModuleRuntime:Timeout"))
-                .anyMatch(k -> k.startsWith("late error ModuleRuntime:Timeout"))
+                .anyMatch(k -> k.startsWith("slow error ModuleRuntime:Timeout"))
                 .anyMatch(k -> k.startsWith("run error ModuleRuntime:InvalidJson"))
                 .anyMatch(k -> k.startsWith("run error ModuleRuntime:Timeout"))
                 .anyMatch(k -> k.contains("ModuleUnavailable"));
