@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """hello: a tools bundle in Python, on the meta_module.py SDK (standard library only).
 
-  hello {name}   "Hello, <name>! (from Python)"
+  hello {name}          "Hello, <name>! (from Python)"
+  greeting.say {name}   the same: this bundle's implementation of verb "say" of seat "greeting"
 
 meta_module.py is one file: a bundle of your own copies it next to itself; this one imports it from
 meta-module/python in this repository.
@@ -23,5 +24,7 @@ def hello(args):
 
 
 if __name__ == "__main__":
-    ModuleServer.builder("hello-python").tool("hello", NAME, hello, description="Greets someone by name (Python).") \
+    ModuleServer.builder("hello-python") \
+        .tool("hello", NAME, hello, description="Greets someone by name (Python).") \
+        .tool("greeting.say", NAME, hello, description="Seat greeting, verb say (Python).") \
         .build().serve()

@@ -27,7 +27,10 @@ import org.metaruntime.core.MetaConfig;
 import org.metaruntime.core.ModuleConfig;
 import org.metaruntime.core.ModuleRouteRequest;
 import org.metaruntime.core.PreSpawnData;
+import org.metaruntime.core.ToolRole;
 import org.metaruntime.core.UnifiedRuntime;
+import org.metaruntime.events.EventEnvelope;
+import org.metaruntime.events.UnifiedEvent;
 import org.metaruntime.gateway.MetaGateway;
 import org.metaruntime.gateway.Serving;
 import org.metaruntime.testing.ProcessLeaks;
@@ -81,6 +84,23 @@ class BundlesTest {
                         JSON.readTree(bundle.arguments()))).payload();
                 assertThat(payload.asText()).as(bundle.id()).contains(bundle.expected());
             }
+            // seats and verbs: the Python and TypeScript bundles implement verb "say" of seat "greeting"
+            assertThat(runtime.seatVerbs()).isEqualTo(Map.of("greeting",
+                    Map.of("python", List.of("say"), "typescript", List.of("say"))));
+            assertThat(runtime.mcp("python").role("greeting.say")).isEqualTo(new ToolRole.SeatVerb("greeting", "say"));
+            assertThat(runtime.mcp("python").role("hello")).isEqualTo(new ToolRole.Own());
+            Map<String, JsonNode> ready = new HashMap<>();
+            for (EventEnvelope<UnifiedEvent> event : runtime.mergedEvents()) {
+                if (event.event() instanceof UnifiedEvent.Module m && m.event().eventType().equals("mcp.ready")) {
+                    ready.put(m.event().module(), m.event().payload());
+                }
+            }
+            assertThat(ready.get("python").get("seat_verbs")).isEqualTo(JSON.readTree("{\"greeting\":[\"say\"]}"));
+            assertThat(ready.get("python").get("tools")).isEqualTo(JSON.readTree("[\"greeting.say\",\"hello\"]"));
+            assertThat(ready.get("c").has("seat_verbs")).as("omitted when there are none").isFalse();
+            JsonNode said = runtime.routeModuleCall(new ModuleRouteRequest("typescript", "greeting.say",
+                    JSON.readTree("{\"name\":\"Ada\"}"))).payload();
+            assertThat(said.asText()).isEqualTo("Hello, Ada! (from TypeScript)");
             assertThat(runtime.shutdown().orphanProcesses()).isZero();
         }
     }
@@ -102,6 +122,9 @@ class BundlesTest {
                     + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"test\",\"version\":\"0\"}}}");
             requests.add("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
             requests.add("{\"jsonrpc\":\"2.0\",\"id\":\"list\",\"method\":\"tools/list\"}");
+            // a seat verb is served as <pod>__<seat>_<verb>
+            requests.add("{\"jsonrpc\":\"2.0\",\"id\":\"seat\",\"method\":\"tools/call\",\"params\":"
+                    + "{\"name\":\"python__greeting_say\",\"arguments\":{\"name\":\"Ada\"}}}");
             for (Bundles.Bundle bundle : Bundles.all()) {
                 requests.add("{\"jsonrpc\":\"2.0\",\"id\":\"" + bundle.id() + "\",\"method\":\"tools/call\",\"params\":"
                         + "{\"name\":\"" + bundle.id() + "__" + bundle.tool() + "\",\"arguments\":" + bundle.arguments() + "}}");
@@ -109,7 +132,7 @@ class BundlesTest {
             toGateway.write((String.join("\n", requests) + "\n").getBytes(StandardCharsets.UTF_8));
             toGateway.flush();
             Map<String, JsonNode> answers = new HashMap<>();
-            while (answers.size() < Bundles.all().size() + 2) {
+            while (answers.size() < Bundles.all().size() + 3) {
                 String line = fromGateway.readLine();
                 assertThat(line).as("the gateway answers (so far %s)", answers.keySet()).isNotNull();
                 JsonNode message = JSON.readTree(line);
@@ -125,6 +148,8 @@ class BundlesTest {
                 assertThat(answer.at("/result/isError").asBoolean()).as(answer.toString()).isFalse();
                 assertThat(answer.at("/result/content/0/text").asText()).as(bundle.id()).contains(bundle.expected());
             }
+            assertThat(listed).contains("python__greeting_say", "typescript__greeting_say");
+            assertThat(answers.get("seat").at("/result/content/0/text").asText()).isEqualTo("Hello, Ada! (from Python)");
             toGateway.close();
             assertThat(serving.awaitEnd(Duration.ofSeconds(30))).isTrue();
         }
