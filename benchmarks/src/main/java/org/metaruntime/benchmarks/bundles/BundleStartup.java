@@ -57,6 +57,7 @@ public final class BundleStartup {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String jar = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
                 .filter(e -> e.endsWith(".jar") || e.contains("meta-module") || e.contains("jackson-"))
+                .map(e -> Path.of(e).toAbsolutePath().toString())
                 .reduce((a, b) -> a + File.pathSeparator + b).orElseThrow();
         List<Target> targets = List.of(
                 new Target("C (gcc -O2)", List.of(built.resolve("c/hello").toString()), built, Map.of()),
