@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
 
 /**
  * Gateways over HTTP: the same MCP TypeScript SDK client calls the same raw python MCP server
- * ({@code meta-mcp/src/test/resources/fixtures/mcp_server.py}, tool {@code echo}) through {@code meta-gateway
+ * ({@code meta-testing/src/main/resources/org/metaruntime/testing/mcp_server.py}, tool {@code echo}) through {@code meta-gateway
  * --transport http} (Streamable HTTP at {@code /mcp}, and HTTP+SSE at {@code /sse}), through {@code supergateway}
  * 4.0.0 ({@code --stateful --outputTransport streamableHttp}, a stdio-to-Streamable-HTTP bridge) and through
  * {@code mcp-hub} 4.2.1 (an aggregator of stdio servers whose endpoint speaks HTTP+SSE only), with the direct
@@ -66,7 +66,7 @@ public final class GatewayHttpComparison {
         NodeBench bench = new NodeBench(repo.resolve("benchmarks/node"));
         bench.ensureNodeModules("supergateway");
         String python = NodeBench.realPython();
-        Path server = repo.resolve("meta-mcp/src/test/resources/fixtures/mcp_server.py");
+        Path server = repo.resolve("meta-testing/src/main/resources/org/metaruntime/testing/mcp_server.py");
         Path work = Files.createTempDirectory("gateway-http-bench");
         Files.writeString(work.resolve("py.yaml"), "apiVersion: mcp-meta/v1\nkind: ToolPod\nmetadata: { name: py }\n"
                 + "spec:\n  command: [\"" + python + "\", \"" + server + "\"]\n  preWarm: true\n  tools:\n    - name: echo\n"
