@@ -78,7 +78,9 @@ public final class GatewayHttpComparison {
         int[] ports = freePorts(2);
         int sgPort = ports[0];
         int hubPort = ports[1];
-        List<Process> servers = new ArrayList<>();
+        List<Process> servers = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Thread stopServers = new Thread(() -> stop(servers), "bench-stop-servers");
+        Runtime.getRuntime().addShutdownHook(stopServers);
         try {
             Process gateway = start(servers, List.of(java, "-jar", jar.toString(), "--manifests", work.toString(), "--transport",
                     "http", "--port", "0", "--log-level", "warn"));
@@ -110,15 +112,26 @@ public final class GatewayHttpComparison {
             System.out.println();
             System.out.println(comparison.table());
         } finally {
-            for (Process p : servers) {
-                p.descendants().forEach(ProcessHandle::destroy);
-                p.destroy();
-            }
-            for (Process p : servers) {
+            stop(servers);
+            Runtime.getRuntime().removeShutdownHook(stopServers);
+        }
+    }
+
+    /** Stops every server and what it spawned (SIGTERM, then SIGKILL after 10 s). */
+    private static void stop(List<Process> servers) {
+        for (Process p : servers) {
+            p.descendants().forEach(ProcessHandle::destroy);
+            p.destroy();
+        }
+        for (Process p : servers) {
+            try {
                 if (!p.waitFor(10, TimeUnit.SECONDS)) {
                     p.descendants().forEach(ProcessHandle::destroyForcibly);
                     p.destroyForcibly();
                 }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
             }
         }
     }
