@@ -51,6 +51,11 @@ public final class QueryBuilder {
 
     /** The statement for one page of {@code query}: columns seq, instance_id, logged_ms, envelope. */
     public static PreparedStatement events(Connection connection, EventQuery query) throws SQLException {
+        return eventsSql(query).prepare(connection, "");
+    }
+
+    /** The SQL of one page of {@code query} with its parameters (for {@link #events} and for query plans). */
+    public static Sql eventsSql(EventQuery query) {
         EventFilter filter = query.filter();
         StringBuilder sql = new StringBuilder("SELECT seq, instance_id, logged_ms, envelope FROM event_log WHERE seq > ?");
         List<Object> args = new ArrayList<>();
@@ -74,7 +79,27 @@ public final class QueryBuilder {
         // follow seq, which the planner cannot know).
         sql.append(timeOnly ? " ORDER BY seq + 0 LIMIT ?" : " ORDER BY seq LIMIT ?");
         args.add(query.limit() + 1);
-        return bind(connection, sql.toString(), args);
+        return new Sql(sql.toString(), args);
+    }
+
+    /**
+     * A statement's text and parameters (strings, integers and longs).
+     *
+     * @param text the SQL
+     * @param args its parameters, in order
+     */
+    public record Sql(String text, List<Object> args) {
+
+        /** Validates and copies. */
+        public Sql {
+            java.util.Objects.requireNonNull(text, "text");
+            args = List.copyOf(args);
+        }
+
+        /** Prepares {@code prefix + text} on {@code connection} and binds the parameters. */
+        public PreparedStatement prepare(Connection connection, String prefix) throws SQLException {
+            return bind(connection, prefix + text, args);
+        }
     }
 
     /** The statement for one page of structural mob events: columns cursor, envelope. */
