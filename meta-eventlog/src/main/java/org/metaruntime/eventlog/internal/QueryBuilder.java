@@ -57,7 +57,16 @@ public final class QueryBuilder {
     /** The SQL of one page of {@code query} with its parameters (for {@link #events} and for query plans). */
     public static Sql eventsSql(EventQuery query) {
         EventFilter filter = query.filter();
-        StringBuilder sql = new StringBuilder("SELECT seq, instance_id, logged_ms, envelope FROM event_log WHERE seq > ?");
+        boolean timeOnly = filter.module() == null && filter.agentId() == null && filter.eventType() == null
+                && (filter.fromMs() > 0 || filter.toMs() < Long.MAX_VALUE);
+        // A time range alone (with or without a source) is read through (timestamp_ms, seq, source): the inner
+        // select finds the page's seqs in the index entries alone (its order by an expression, so that the
+        // planner reads the range and sorts it instead of walking the whole log in seq order looking for the
+        // range: timestamps follow seq, which the planner cannot know); only the page's rows are then read.
+        StringBuilder sql = new StringBuilder(timeOnly
+                ? "SELECT seq, instance_id, logged_ms, envelope FROM event_log WHERE seq IN (SELECT seq FROM event_log"
+                        + " WHERE seq > ?"
+                : "SELECT seq, instance_id, logged_ms, envelope FROM event_log WHERE seq > ?");
         List<Object> args = new ArrayList<>();
         args.add(query.afterSeq());
         equal(sql, args, "source", filter.source());
@@ -72,12 +81,7 @@ public final class QueryBuilder {
             sql.append(" AND timestamp_ms <= ?");
             args.add(filter.toMs());
         }
-        boolean timeOnly = filter.module() == null && filter.agentId() == null && filter.eventType() == null
-                && (filter.fromMs() > 0 || filter.toMs() < Long.MAX_VALUE);
-        // A time range alone: order by an expression so that the planner reads the range through the time
-        // index and sorts it, instead of walking the whole log in seq order looking for the range (timestamps
-        // follow seq, which the planner cannot know).
-        sql.append(timeOnly ? " ORDER BY seq + 0 LIMIT ?" : " ORDER BY seq LIMIT ?");
+        sql.append(timeOnly ? " ORDER BY seq + 0 LIMIT ?) ORDER BY seq" : " ORDER BY seq LIMIT ?");
         args.add(query.limit() + 1);
         return new Sql(sql.toString(), args);
     }
