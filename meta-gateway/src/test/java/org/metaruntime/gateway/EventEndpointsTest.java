@@ -68,7 +68,8 @@ class EventEndpointsTest {
     }
 
     private void serve() throws IOException {
-        gateway = MetaGateway.builder().manifests(NodeClient.manifests(dir, dir.resolve("pids"), "fixture")).build();
+        gateway = MetaGateway.builder().manifests(NodeClient.manifests(dir, dir.resolve("pids"), "fixture"))
+                .options(GatewayOptions.builder().eventLog(log).build()).build();
         HttpOptions options = EventEndpoints.mount(HttpOptions.builder().token(TOKEN), log, Duration.ofMillis(200))
                 .build();
         serving = gateway.serveHttp(new InetSocketAddress("127.0.0.1", 0), options);
@@ -143,6 +144,33 @@ class EventEndpointsTest {
         JsonNode range = JSON.readTree(authorized("/meta/events?source=module&from_ms=1010&to_ms=1019").body());
         assertThat(range.get("events")).hasSize(10);
         assertThat(range.get("next_after_seq").isNull()).isTrue();
+    }
+
+    @Test
+    void theEventsOfTheGatewaysPodsAreServed() throws Exception {
+        HttpResponse<String> init = post(null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+                + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
+        assertThat(init.statusCode()).isEqualTo(200);
+        String session = init.headers().firstValue("Mcp-Session-Id").orElseThrow();
+        assertThat(post(session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}").statusCode())
+                .isEqualTo(202);
+        HttpResponse<String> call = post(session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":"
+                + "{\"name\":\"fixture__echo\",\"arguments\":{\"text\":\"hi\"}}}");
+        assertThat(call.body()).contains("hi");
+        // The pod's start is an event of the gateway's runtime: it is in the log and served.
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(JSON.readTree(
+                authorized("/meta/events?module=fixture").body()).get("events")).isNotEmpty());
+    }
+
+    private HttpResponse<String> post(String session, String body) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url("/mcp"))).timeout(Duration.ofSeconds(60))
+                .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream").header("MCP-Protocol-Version", "2025-11-25")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (session != null) {
+            request.header("Mcp-Session-Id", session);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     @Test

@@ -89,7 +89,9 @@ final class RuntimePodBackend implements PodBackend {
                 .rootsHandler((pod, params) -> requests.route(pod, "roots/list", params))
                 .build();
         RuntimeOptions runtimeOptions = options.runtime().toBuilder().mcp(mcp).coreModuleIds(Set.of()).build();
-        this.runtime = UnifiedRuntime.builder(config.build()).options(runtimeOptions).start();
+        UnifiedRuntime.Builder builder = UnifiedRuntime.builder(config.build()).options(runtimeOptions);
+        options.eventLog().ifPresent(builder::eventLog);
+        this.runtime = builder.start();
         subscriptions.add(runtime.subscribeHealth(transition -> {
             RuntimePod pod = pods.get(transition.moduleId());
             PodListener l = listener;
