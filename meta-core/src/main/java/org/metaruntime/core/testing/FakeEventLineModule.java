@@ -9,6 +9,7 @@ import java.util.Deque;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
@@ -141,8 +142,10 @@ public final class FakeEventLineModule implements FakeModule {
             }
 
             @Override
-            public EventEnvelope<UnifiedEvent> runOnce(Duration timeout) {
-                return spawn();
+            public OneShot run(Duration timeout) {
+                CompletableFuture<EventEnvelope<UnifiedEvent>> event =
+                        CompletableFuture.supplyAsync(FakeEventLineModule.this::spawn, executor);
+                return new OneShot(event, () -> event.cancel(false));
             }
         };
     }
