@@ -50,7 +50,7 @@ import org.sqlite.SQLiteDataSource;
  * <pre>
  * java -Xmx2g -cp benchmarks/target/benchmarks.jar org.metaruntime.benchmarks.eventlog.EventLogHarness \
  *     [--rows 1000000] [--repeat 300] [--rounds 3] [--max-batch n] [--explain] [--no-analyze]
- *     [--pg jdbc:postgresql://127.0.0.1:5432/bench?user=postgres] [--no-sqlite]
+ *     [--pg jdbc:postgresql://127.0.0.1:5432/bench?user=postgres] [--no-sqlite] [--queries-only]
  * </pre>
  */
 public final class EventLogHarness {
@@ -73,6 +73,7 @@ public final class EventLogHarness {
         int maxBatch = EventLogOptions.defaults().maxBatch();
         boolean explain = false;
         boolean sqlite = true;
+        boolean queriesOnly = false;
         String pg = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -84,6 +85,7 @@ public final class EventLogHarness {
                 case "--max-batch" -> maxBatch = Integer.parseInt(args[++i]);
                 case "--explain" -> explain = true;
                 case "--no-sqlite" -> sqlite = false;
+                case "--queries-only" -> queriesOnly = true;
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -104,6 +106,17 @@ public final class EventLogHarness {
         Files.delete(dir);
         if (pg != null) {
             DataSource ds = postgres(pg);
+            if (queriesOnly) {
+                // The rows a previous run left in the database (same --rows): the query part alone.
+                try (EventLog log = EventLogs.jdbc(ds, EventLogOptions.builder().instanceId("bench").build())) {
+                    System.out.println("== postgresql, queries over the rows already there");
+                    if (analyze) {
+                        analyze(ds);
+                    }
+                    queries(log, envelopes.size(), repeat, explain ? ds : null, "postgresql");
+                }
+                return;
+            }
             run("postgresql", ds, ds, envelopes, repeat, analyze, rounds, maxBatch, explain);
         }
     }

@@ -57,13 +57,14 @@ public final class QueryBuilder {
     /** The SQL of one page of {@code query} with its parameters (for {@link #events} and for query plans). */
     public static Sql eventsSql(EventQuery query) {
         EventFilter filter = query.filter();
-        boolean timeOnly = filter.module() == null && filter.agentId() == null && filter.eventType() == null
-                && (filter.fromMs() > 0 || filter.toMs() < Long.MAX_VALUE);
-        // A time range alone (with or without a source) is read through (timestamp_ms, seq, source): the inner
-        // select finds the page's seqs in the index entries alone (its order by an expression, so that the
-        // planner reads the range and sorts it instead of walking the whole log in seq order looking for the
-        // range: timestamps follow seq, which the planner cannot know); only the page's rows are then read.
-        StringBuilder sql = new StringBuilder(timeOnly
+        boolean time = filter.fromMs() > 0 || filter.toMs() < Long.MAX_VALUE;
+        boolean filtered = time || filter.source() != null || filter.module() != null || filter.agentId() != null
+                || filter.eventType() != null;
+        // A filtered page first finds its seqs, then reads only those rows by primary key. The inner select
+        // needs nothing but the columns of an index ending in (or ordered by) seq, so it is read from the
+        // index entries alone, and a planner that would rather walk the primary key in seq order testing
+        // each row (its cost model does not know that a module's entries come in seq order) has no reason to.
+        StringBuilder sql = new StringBuilder(filtered
                 ? "SELECT seq, instance_id, logged_ms, envelope FROM event_log WHERE seq IN (SELECT seq FROM event_log"
                         + " WHERE seq > ?"
                 : "SELECT seq, instance_id, logged_ms, envelope FROM event_log WHERE seq > ?");
@@ -81,7 +82,12 @@ public final class QueryBuilder {
             sql.append(" AND timestamp_ms <= ?");
             args.add(filter.toMs());
         }
-        sql.append(timeOnly ? " ORDER BY seq + 0 LIMIT ?) ORDER BY seq" : " ORDER BY seq LIMIT ?");
+        boolean timeOnly = time && filter.module() == null && filter.agentId() == null && filter.eventType() == null;
+        // A time range alone: ordered by an expression, so that the planner reads the range through
+        // (timestamp_ms, seq, source) and sorts it, instead of walking the log in seq order looking for the
+        // range (timestamps follow seq, which the planner cannot know).
+        sql.append(timeOnly ? " ORDER BY seq + 0 LIMIT ?) ORDER BY seq"
+                : filtered ? " ORDER BY seq LIMIT ?) ORDER BY seq" : " ORDER BY seq LIMIT ?");
         args.add(query.limit() + 1);
         return new Sql(sql.toString(), args);
     }
