@@ -17,12 +17,12 @@ import org.metaruntime.events.Subscription;
 import org.metaruntime.events.UnifiedEvent;
 
 /**
- * The {@link EventStore}: a sorted array segment {@code items[start, end)} guarded by a private {@link SpinParkLock}.
+ * The {@link EventStore}: a sorted array segment {@code items[start, end)} guarded by a private monitor.
  * Appending writes at {@code end}; dropping the oldest advances {@code start}; an out-of-order insert
  * shifts whichever side of its position is shorter. The array is compacted or grown when {@code end} hits
  * its length, so every operation but the out-of-order shift is O(1) amortised.
  *
- * <p>Thread-safe: every read and write of the segment holds the lock; subscribers are only offered
+ * <p>Thread-safe: every read and write of the segment holds the monitor; subscribers are only offered
  * notifications under it (never waited for), and the subscriber array is copied on write.
  */
 public final class DefaultEventStore implements EventStore {
@@ -38,7 +38,7 @@ public final class DefaultEventStore implements EventStore {
     private int start;
     private int end;
 
-    private final SpinParkLock lock = new SpinParkLock();
+    private final Object lock = new Object();
     private volatile SubscriptionWorker[] subscribers = NO_SUBSCRIBERS;
     private boolean closed;
     private final EventLog log;
@@ -70,8 +70,7 @@ public final class DefaultEventStore implements EventStore {
         // envelope is built, and module envelopes are built with this very constant.
         EventEnvelope<UnifiedEvent> stored = envelope.source() == EventEnvelope.SOURCE_MODULE
                 ? envelope : AgentEventProjection.project(envelope);
-        lock.lock();
-        try {
+        synchronized (lock) {
             int size = end - start;
             if (size == 0 || Events.compare(at(end - 1), stored) <= 0) {
                 if (end == items.length) {
@@ -96,12 +95,10 @@ public final class DefaultEventStore implements EventStore {
                     worker.offer(notification);
                 }
             }
-        } finally {
-            lock.unlock();
         }
     }
 
-    /** Under the lock, so the log receives envelopes in insertion order; {@link EventLog#append} never blocks. */
+    /** Under the monitor, so the log receives envelopes in insertion order; {@link EventLog#append} never blocks. */
     private void appendToLog(EventEnvelope<UnifiedEvent> stored) {
         try {
             log.append(stored);
@@ -182,20 +179,16 @@ public final class DefaultEventStore implements EventStore {
     @Override
     @SuppressWarnings("unchecked")
     public List<EventEnvelope<UnifiedEvent>> snapshot() {
-        lock.lock();
-        try {
+        synchronized (lock) {
             Object[] copy = Arrays.copyOfRange(items, start, end);
             return (List<EventEnvelope<UnifiedEvent>>) (List<?>) Collections.unmodifiableList(Arrays.asList(copy));
-        } finally {
-            lock.unlock();
         }
     }
 
     @Override
     public List<EventEnvelope<UnifiedEvent>> query(EventFilter filter) {
         Objects.requireNonNull(filter, "filter");
-        lock.lock();
-        try {
+        synchronized (lock) {
             Object[] found = new Object[16];
             int count = 0;
             for (int i = start + lowerBoundTime(filter.fromMs()); i < end; i++) {
@@ -214,28 +207,20 @@ public final class DefaultEventStore implements EventStore {
             List<EventEnvelope<UnifiedEvent>> result = (List<EventEnvelope<UnifiedEvent>>) (List<?>)
                     Collections.unmodifiableList(Arrays.asList(Arrays.copyOf(found, count)));
             return result;
-        } finally {
-            lock.unlock();
         }
     }
 
     @Override
     public Optional<EventEnvelope<UnifiedEvent>> newest() {
-        lock.lock();
-        try {
+        synchronized (lock) {
             return end == start ? Optional.empty() : Optional.of(at(end - 1));
-        } finally {
-            lock.unlock();
         }
     }
 
     @Override
     public int size() {
-        lock.lock();
-        try {
+        synchronized (lock) {
             return end - start;
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -256,8 +241,7 @@ public final class DefaultEventStore implements EventStore {
             throw new IllegalArgumentException("queueCapacity must be at least 1: " + queueCapacity);
         }
         SubscriptionWorker worker;
-        lock.lock();
-        try {
+        synchronized (lock) {
             if (closed) {
                 throw new IllegalStateException("the event store is closed");
             }
@@ -266,16 +250,13 @@ public final class DefaultEventStore implements EventStore {
             SubscriptionWorker[] next = Arrays.copyOf(current, current.length + 1);
             next[current.length] = worker;
             subscribers = next;
-        } finally {
-            lock.unlock();
         }
         worker.start();
         return worker;
     }
 
     private void remove(SubscriptionWorker worker) {
-        lock.lock();
-        try {
+        synchronized (lock) {
             SubscriptionWorker[] current = subscribers;
             for (int i = 0; i < current.length; i++) {
                 if (current[i] == worker) {
@@ -286,21 +267,16 @@ public final class DefaultEventStore implements EventStore {
                     return;
                 }
             }
-        } finally {
-            lock.unlock();
         }
     }
 
     @Override
     public void close() {
         SubscriptionWorker[] toClose;
-        lock.lock();
-        try {
+        synchronized (lock) {
             closed = true;
             toClose = subscribers;
             subscribers = NO_SUBSCRIBERS;
-        } finally {
-            lock.unlock();
         }
         for (SubscriptionWorker worker : toClose) {
             worker.close();
