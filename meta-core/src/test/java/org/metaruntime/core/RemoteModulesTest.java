@@ -32,6 +32,7 @@ import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpSessionMode;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleHealthTransition;
+import org.metaruntime.testing.FixtureScripts;
 import org.metaruntime.testing.ListeningServer;
 import org.metaruntime.testing.ManualScheduler;
 import org.metaruntime.testing.ProcessLeaks;
@@ -238,9 +239,8 @@ class RemoteModulesTest {
     void missedHealthCheckPingsAreAFailureOfAStdioModuleToo() throws Exception {
         Path pids = dir.resolve("pids");
         ManualScheduler scheduler = new ManualScheduler();
-        // the fixture answers ping with -32601: an answer all the same
         UnifiedRuntime runtime = start(MetaConfig.builder().module(ModuleConfig.builder("tools")
-                        .command(Fixtures.pythonCommand("mcp_server.py")).env("FIXTURE_PIDFILE", pids.toString())
+                        .command(FixtureScripts.mcpServerCommand("--pid-file", pids.toString()))
                         .healthCheck(Duration.ofMillis(400)).build())
                 .discover("tools").preSpawn(PreSpawnData.mcp("tools")).build(), scheduler);
         assertThat(moves(runtime, "tools")).containsExactly(move(null, STARTING, 0), move(STARTING, HEALTHY, 1));
