@@ -49,9 +49,7 @@ public final class FixtureScripts {
 
     /** {@code python3 mcp_server.py switches...}: the command that starts the MCP server fixture. */
     public static List<String> mcpServerCommand(String... switches) {
-        List<String> command = new ArrayList<>(List.of(Python.executable(), mcpServer().toString()));
-        command.addAll(List.of(switches));
-        return command;
+        return pythonCommand(mcpServer(), switches);
     }
 
     /** The python event-line module fixture ({@code eventline_module.py}). */
@@ -61,7 +59,11 @@ public final class FixtureScripts {
 
     /** {@code python3 eventline_module.py arguments...}: the command that starts the event-line module fixture. */
     public static List<String> eventLineModuleCommand(String... arguments) {
-        List<String> command = new ArrayList<>(List.of(Python.executable(), eventLineModule().toString()));
+        return pythonCommand(eventLineModule(), arguments);
+    }
+
+    private static List<String> pythonCommand(Path script, String... arguments) {
+        List<String> command = new ArrayList<>(List.of(Python.executable(), script.toString()));
         command.addAll(List.of(arguments));
         return command;
     }
