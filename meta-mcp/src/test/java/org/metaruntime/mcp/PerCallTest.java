@@ -47,7 +47,7 @@ class PerCallTest {
     void missingToolIsToolNotFound() {
         McpBoundaryError e = errorOf("nope", T);
         assertThat(e).isInstanceOf(McpBoundaryError.ToolNotFound.class);
-        assertThat(((McpBoundaryError.ToolNotFound) e).availableTools()).startsWith("echo", "json_text");
+        assertThat(((McpBoundaryError.ToolNotFound) e).availableTools()).startsWith("echo", "echo_arguments");
     }
 
     @Test
@@ -92,7 +92,7 @@ class PerCallTest {
     @Test
     void aServerThatIgnoresEofIsStoppedWithinTheGraces() {
         assertThat(McpPerCall.call(Peers.python("py", dir.resolve("pid"), "--ignore-eof", "--ignore-sigterm"), "echo",
-                JSON.createObjectNode().put("text", "x"), Duration.ofSeconds(2), McpClientOptions.defaults()))
+                JSON.createObjectNode().put("text", "x"), T, McpClientOptions.defaults()))
                 .isEqualTo(TextNode.valueOf("x"));
     }
 }

@@ -18,6 +18,7 @@ import org.metaruntime.core.RuntimeBoundaryError;
 import org.metaruntime.core.internal.BoundaryFailure;
 import org.metaruntime.core.internal.ChildExit;
 import org.metaruntime.core.internal.EventLineBoundary;
+import org.metaruntime.core.internal.InProcessBoundaries;
 import org.metaruntime.core.internal.ModuleBoundary;
 import org.metaruntime.core.internal.ModuleChild;
 import org.metaruntime.events.EventEnvelope;
@@ -41,6 +42,10 @@ import org.metaruntime.supervisor.ProcessBoundaryError;
  * {@link Builder#exitAfterStart(int)} ends it, or the runtime stops it. Thread-safe.
  */
 public final class FakeEventLineModule implements FakeModule {
+
+    static {
+        InProcessBoundaries.register(FakeEventLineModule.class, FakeEventLineModule::boundary);
+    }
 
     private final String moduleId;
     private final IntFunction<EventEnvelope<UnifiedEvent>> firstEvent;
@@ -127,8 +132,7 @@ public final class FakeEventLineModule implements FakeModule {
         return firstEvent.apply(run);
     }
 
-    @Override
-    public ModuleBoundary boundary(Executor executor) {
+    private ModuleBoundary boundary(Executor executor) {
         return new EventLineBoundary() {
             @Override
             public ModuleChild start(Duration timeout) {
