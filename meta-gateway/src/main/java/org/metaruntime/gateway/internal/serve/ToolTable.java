@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import org.metaruntime.gateway.internal.manifest.Catalog;
-import org.metaruntime.gateway.internal.manifest.CanonicalJson;
+import org.metaruntime.gateway.internal.contract.CanonicalJson;
 import org.metaruntime.gateway.internal.manifest.DeclaredTool;
 import org.metaruntime.gateway.internal.manifest.Names;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
