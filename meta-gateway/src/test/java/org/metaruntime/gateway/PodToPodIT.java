@@ -1,0 +1,220 @@
+package org.metaruntime.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.metaruntime.gateway.NodeClient.step;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.gateway.internal.contract.CanonicalJson;
+
+/**
+ * Pods calling each other through a real gateway process ({@code __mcp_meta_call__}), driven by the TypeScript SDK
+ * client: three python pods (alpha, beta, gamma) whose {@code call}/{@code relay}/{@code forward} tools call any
+ * tool and return the answers they got. Cycles, depth, contracts, deadlines and cancellation.
+ */
+@Timeout(value = 240, unit = TimeUnit.SECONDS)
+class PodToPodIT {
+
+    private static final String ECHO_SCHEMA = "{\"type\":\"object\",\"required\":[\"text\"],\"properties\":{\"text\":{\"type\":\"string\"}}}";
+
+    @TempDir
+    Path dir;
+
+    private JsonNode session(List<ObjectNode> steps) throws Exception {
+        Path pids = dir.resolve("pids");
+        Path manifests = NodeClient.manifests(dir, pids, "alpha", "beta", "gamma");
+        JsonNode session = NodeClient.session(List.of("--manifests", manifests.toString()), steps);
+        NodeClient.assertAllGone(session, pids);
+        return session;
+    }
+
+    /** {@code outward} called with {"tool": target, "args": args, ...extra}. */
+    private static ObjectNode via(String outward, String target, ObjectNode args) {
+        ObjectNode step = step("call").put("name", outward);
+        ObjectNode arguments = step.putObject("arguments").put("tool", target);
+        arguments.set("args", args == null ? NodeClient.JSON.createObjectNode() : args);
+        return step;
+    }
+
+    private static ObjectNode nested(String target, ObjectNode args) {
+        ObjectNode a = NodeClient.JSON.createObjectNode().put("tool", target);
+        a.set("args", args == null ? NodeClient.JSON.createObjectNode() : args);
+        return a;
+    }
+
+    private static ObjectNode text(String text) {
+        return NodeClient.JSON.createObjectNode().put("text", text);
+    }
+
+    private static JsonNode ok(JsonNode session, int step) {
+        JsonNode s = session.get("steps").get(step);
+        assertThat(s.has("ok")).as("step %d: %s (gateway stderr: %s)", step, s, session.path("stderr").asText()).isTrue();
+        return s.get("ok");
+    }
+
+    /** The answer the calling pod got for its (first) request, {@code levels} pods down. */
+    private static JsonNode answer(JsonNode result, int levels) {
+        JsonNode at = result;
+        for (int i = 0; i < levels; i++) {
+            if (i > 0) {
+                at = at.get("result");
+            }
+            assertThat(at.at("/structuredContent/responses").isArray()).as("level %d: %s", i, at).isTrue();
+            at = at.at("/structuredContent/responses/0");
+        }
+        return at;
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
+    @Test
+    void aPodCallsAnotherPodsToolSeveralAtOnceUnderItsOwnIdsWithTheChainInMeta() throws Exception {
+        ObjectNode same = via("alpha__call", "beta.echo", text("日本語 🎉"));
+        same.with("arguments").put("ids", "same");
+        ObjectNode many = via("alpha__call", "beta.echo", text("many"));
+        many.with("arguments").put("count", 8).put("ids", "small");
+        JsonNode session = session(List.of(same, via("alpha__call", "beta.meta", null), many, NodeClient.call("meta__status", "{}")));
+        JsonNode echoed = answer(ok(session, 0), 1);
+        assertThat(echoed.at("/result/structuredContent/echo").asText()).as(echoed.toString()).isEqualTo("日本語 🎉");
+        assertThat(echoed.at("/result/content/0/text").asText()).isEqualTo("日本語 🎉");
+        JsonNode meta = answer(ok(session, 1), 1).at("/result/structuredContent/meta");
+        assertThat(strings(meta.get("mcp-meta/chain"))).containsExactly("alpha.call", "beta.meta");
+        assertThat(meta.get("mcp-meta/call").asText()).isNotEmpty();
+        JsonNode responses = ok(session, 2).at("/structuredContent/responses");
+        assertThat(responses).hasSize(8);
+        responses.forEach(r -> assertThat(r.at("/result/structuredContent/echo").asText()).as(r.toString()).isEqualTo("many"));
+        JsonNode status = ok(session, 3).get("structuredContent");
+        assertThat(status.at("/pods/beta/callsServed").asInt()).isEqualTo(10);
+        assertThat(status.at("/pods/alpha/callsServed").asInt()).isEqualTo(3);
+    }
+
+    @Test
+    void cyclesFailWithTheChainWhetherOrNotPodsForwardIt() throws Exception {
+        ObjectNode unforwarded = via("alpha__call", "beta.call", nested("alpha.call", null).put("forward_chain", false));
+        unforwarded.with("arguments").put("forward_chain", false);
+        JsonNode session = session(List.of(
+                via("alpha__call", "alpha.call", null),
+                via("alpha__call", "beta.call", nested("alpha.call", null)),
+                via("alpha__call", "beta.call", nested("gamma.call", nested("alpha.call", null))),
+                unforwarded,
+                via("alpha__call", "beta.call", nested("gamma.call", nested("alpha.echo", text("no cycle"))))));
+        JsonNode self = answer(ok(session, 0), 1).get("error");
+        assertThat(self.get("code").asInt()).as(self.toString()).isEqualTo(-32004);
+        assertThat(strings(self.at("/data/chain"))).containsExactly("alpha.call", "alpha.call");
+        assertThat(self.get("message").asText()).contains("pod alpha tool call: call cycle: alpha.call -> alpha.call");
+        JsonNode two = answer(ok(session, 1), 2).get("error");
+        assertThat(two.get("code").asInt()).as(two.toString()).isEqualTo(-32004);
+        assertThat(strings(two.at("/data/chain"))).containsExactly("alpha.call", "beta.call", "alpha.call");
+        JsonNode three = answer(ok(session, 2), 3).get("error");
+        assertThat(three.get("code").asInt()).as(three.toString()).isEqualTo(-32004);
+        assertThat(strings(three.at("/data/chain"))).containsExactly("alpha.call", "beta.call", "gamma.call", "alpha.call");
+        JsonNode fallback = answer(ok(session, 3), 2).get("error");
+        assertThat(fallback.get("code").asInt()).as("the chain of the pod's only call in flight: %s", fallback).isEqualTo(-32004);
+        assertThat(strings(fallback.at("/data/chain"))).containsExactly("alpha.call", "beta.call", "alpha.call");
+        assertThat(answer(ok(session, 4), 3).at("/result/structuredContent/echo").asText()).isEqualTo("no cycle");
+    }
+
+    @Test
+    void aChainLongerThanTheMaximumDepthFails() throws Exception {
+        String[] targets = {"beta.call", "gamma.call", "alpha.relay", "beta.relay", "gamma.relay", "alpha.forward",
+                "beta.forward", "gamma.forward"};
+        ObjectNode args = null;
+        for (int i = targets.length - 1; i >= 1; i--) {
+            args = nested(targets[i], args);
+        }
+        JsonNode session = session(List.of(via("alpha__call", targets[0], args)));
+        JsonNode deepest = answer(ok(session, 0), 8).get("error");
+        assertThat(deepest.get("code").asInt()).as(deepest.toString()).isEqualTo(-32004);
+        assertThat(deepest.at("/data/chain")).hasSize(9);
+        assertThat(deepest.at("/data/maxDepth").asInt()).isEqualTo(8);
+        assertThat(deepest.get("message").asText()).contains("more than the maximum of 8");
+    }
+
+    @Test
+    void contractsAreCheckedBeforeTheTargetIsCalled() throws Exception {
+        String hash = CanonicalJson.schemaHash(NodeClient.JSON.readTree(ECHO_SCHEMA));
+        JsonNode session = session(List.of(
+                expecting("fixture.echo", "^1.2.0 || ^2", hash),
+                expecting("other.echo", null, null),
+                expecting(null, "<1.4.2", null),
+                expecting(null, ">=1.4.2-rc.1 <1.5.0", "sha256:" + "0".repeat(64)),
+                expecting(null, "~1.4", null),
+                NodeClient.call("meta__status", "{}")));
+        assertThat(answer(ok(session, 0), 1).at("/result/structuredContent/echo").asText()).isEqualTo("contract");
+        JsonNode id = answer(ok(session, 1), 1).get("error");
+        assertThat(id.get("code").asInt()).as(id.toString()).isEqualTo(-32005);
+        assertThat(id.at("/data/expected/id").asText()).isEqualTo("other.echo");
+        assertThat(id.at("/data/found/id").asText()).isEqualTo("fixture.echo");
+        assertThat(id.get("message").asText()).contains("pod beta tool echo: contract mismatch (id)");
+        JsonNode version = answer(ok(session, 2), 1).get("error");
+        assertThat(version.get("code").asInt()).isEqualTo(-32005);
+        assertThat(version.at("/data/expected/version").asText()).isEqualTo("<1.4.2");
+        assertThat(version.at("/data/found/version").asText()).isEqualTo("1.4.2");
+        JsonNode schema = answer(ok(session, 3), 1).get("error");
+        assertThat(schema.get("code").asInt()).isEqualTo(-32005);
+        assertThat(strings(schema.at("/data/mismatch"))).containsExactly("schema_hash");
+        assertThat(schema.at("/data/found/schema_hash").asText()).isEqualTo(hash);
+        assertThat(answer(ok(session, 4), 1).at("/result/structuredContent/echo").asText()).isEqualTo("contract");
+        JsonNode status = ok(session, 5).get("structuredContent");
+        assertThat(status.at("/pods/beta/callsServed").asInt()).as("mismatched calls never reach the target").isEqualTo(2);
+        JsonNode echoTool = null;
+        for (JsonNode tool : status.at("/pods/beta/tools")) {
+            if (tool.get("name").asText().equals("echo")) {
+                echoTool = tool;
+            }
+        }
+        assertThat(echoTool).isNotNull();
+        assertThat(echoTool.get("schemaHash").asText()).isEqualTo(hash);
+        assertThat(echoTool.at("/contract/version").asText()).isEqualTo("1.4.2");
+    }
+
+    private static ObjectNode expecting(String id, String version, String hash) {
+        ObjectNode step = via("alpha__call", "beta.echo", text("contract"));
+        ObjectNode expect = step.with("arguments").putObject("expect");
+        if (id != null) {
+            expect.put("id", id);
+        }
+        if (version != null) {
+            expect.put("version", version);
+        }
+        if (hash != null) {
+            expect.put("schema_hash", hash);
+        }
+        return step;
+    }
+
+    @Test
+    void cancellingTheOuterCallOrItsDeadlineEndsTheNestedOne() throws Exception {
+        ObjectNode cancelled = via("alpha__call", "beta.slow", NodeClient.JSON.createObjectNode().put("seconds", 20).put("steps", 40))
+                .put("cancelAfterMs", 1500);
+        ObjectNode bounded = via("alpha__call", "gamma.slow", NodeClient.JSON.createObjectNode().put("seconds", 25).put("steps", 50));
+        JsonNode session = session(List.of(cancelled, bounded, step("sleep").put("ms", 1500)));
+        assertThat(session.at("/steps/0/error").isObject()).as(session.get("steps").get(0).toString()).isTrue();
+        // gamma's own bound is 30 s; alpha's call has 6 s: the nested call ends with alpha's time, whichever of the
+        // two answers is first (alpha's own time out, or the nested call's, which alpha passes on)
+        JsonNode bound = session.get("steps").get(1);
+        if (bound.has("error")) {
+            assertThat(bound.at("/error/code").asInt()).as(bound.toString()).isEqualTo(-32001);
+            assertThat(bound.at("/error/message").asText()).contains("pod alpha tool call: the call timed out after 6000 ms");
+        } else {
+            JsonNode nested = answer(bound.get("ok"), 1).get("error");
+            assertThat(nested.get("code").asInt()).as(nested.toString()).isEqualTo(-32001);
+            assertThat(nested.at("/data/timeoutMs").asLong()).isLessThanOrEqualTo(6000);
+        }
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(NodeClient.recorded(dir))
+                .as("beta's and gamma's slow calls were cancelled").filteredOn(line -> line.startsWith("cancelled ")).hasSize(2));
+    }
+}
