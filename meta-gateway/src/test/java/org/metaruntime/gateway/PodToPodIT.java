@@ -86,7 +86,9 @@ class PodToPodIT {
         same.with("arguments").put("ids", "same");
         ObjectNode many = via("alpha__call", "beta.echo", text("many"));
         many.with("arguments").put("count", 8).put("ids", "small");
-        JsonNode session = session(List.of(same, via("alpha__call", "beta.meta", null), many, NodeClient.call("meta__status", "{}")));
+        ObjectNode sample = via("alpha__call", "beta.sample", NodeClient.JSON.createObjectNode().put("prompt", "two pods deep"));
+        JsonNode session = session(List.of(same, via("alpha__call", "beta.meta", null), many, sample,
+                NodeClient.call("meta__status", "{}")));
         JsonNode echoed = answer(ok(session, 0), 1);
         assertThat(echoed.at("/result/structuredContent/echo").asText()).as(echoed.toString()).isEqualTo("日本語 🎉");
         assertThat(echoed.at("/result/content/0/text").asText()).isEqualTo("日本語 🎉");
@@ -96,9 +98,13 @@ class PodToPodIT {
         JsonNode responses = ok(session, 2).at("/structuredContent/responses");
         assertThat(responses).hasSize(8);
         responses.forEach(r -> assertThat(r.at("/result/structuredContent/echo").asText()).as(r.toString()).isEqualTo("many"));
-        JsonNode status = ok(session, 3).get("structuredContent");
-        assertThat(status.at("/pods/beta/callsServed").asInt()).isEqualTo(10);
-        assertThat(status.at("/pods/alpha/callsServed").asInt()).isEqualTo(3);
+        JsonNode sampled = answer(ok(session, 3), 1);
+        assertThat(sampled.at("/result/content/0/text").asText()).as("a nested pod's sampling reaches the client: %s", sampled)
+                .isEqualTo("sampled: two pods deep");
+        assertThat(session.get("sampled").asInt()).isEqualTo(1);
+        JsonNode status = ok(session, 4).get("structuredContent");
+        assertThat(status.at("/pods/beta/callsServed").asInt()).isEqualTo(11);
+        assertThat(status.at("/pods/alpha/callsServed").asInt()).isEqualTo(4);
     }
 
     @Test
