@@ -46,8 +46,8 @@ import org.metaruntime.supervisor.ModuleSupervisorReport;
  *
  * <ul>
  *   <li>{@code host-info}: Python, event-line (prints one JSON event and exits);</li>
- *   <li>{@code text-tools}: Python, MCP stdio server (standard library only), with a {@code crash} tool;</li>
- *   <li>{@code java-tools}: Java, MCP stdio server on the MCP Java SDK ({@link JavaToolsServer}), as a child JVM;</li>
+ *   <li>{@code text-tools}: Python, MCP stdio server on the meta_module.py SDK (standard library only), with a {@code crash} tool;</li>
+ *   <li>{@code java-tools}: Java, MCP stdio server on the meta-module SDK ({@link JavaToolsServer}), as a child JVM;</li>
  *   <li>{@code everything}: {@code @modelcontextprotocol/server-everything} from npm, started with node.</li>
  * </ul>
  *
@@ -280,7 +280,7 @@ public final class Demo {
     }
 
     private void callJavaMcpModule(UnifiedRuntime runtime) {
-        heading("Calling the MCP module java-tools (Java, MCP Java SDK server in a child JVM)");
+        heading("Calling the MCP module java-tools (Java, meta-module SDK server in a child JVM)");
         JsonNode digest = call(runtime, JAVA_TOOLS, "sha256", params("text", "hello"));
         expect("2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824".equals(digest.asText()),
                 JAVA_TOOLS, "sha256", digest);

@@ -78,7 +78,7 @@ class ExampleModulesTest {
 
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
-    void textToolsAnswersPingErrorsAndUnicodeThenExitsOnEndOfInput() throws Exception {
+    void textToolsAnswersPingErrorsAndUnicodeSkipsANonJsonLineThenExitsOnEndOfInput() throws Exception {
         Fixtures.Run run = textTools("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
                 + "{\"protocolVersion\":\"1999-01-01\"}}\n"
                 + "{\"jsonrpc\":\"2.0\",\"id\":\"p\",\"method\":\"ping\"}\n"
@@ -95,7 +95,8 @@ class ExampleModulesTest {
         assertThat(answers.get("2").at("/result/content/0/text").asText()).isEqualTo("😀bña");
         assertThat(answers.get("3").at("/result/isError").asBoolean()).isTrue();
         assertThat(answers.get("4").at("/error/code").asInt()).isEqualTo(-32602);
-        assertThat(answers.get("null").at("/error/code").asInt()).isEqualTo(-32700);
+        assertThat(answers).doesNotContainKey("null");
+        assertThat(run.stderr()).contains("skipped an input line that is not JSON: not json");
         assertThat(answers.get("5").at("/error/code").asInt()).isEqualTo(-32601);
     }
 
@@ -106,7 +107,8 @@ class ExampleModulesTest {
                 + "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n");
 
         assertThat(run.exitCode()).isEqualTo(7);
-        assertThat(answers(run)).containsOnlyKeys("1");
+        // the crash call gets no answer (a ping read after it may be answered before the exit: calls run concurrently)
+        assertThat(answers(run)).containsKey("1").doesNotContainKey("2");
         assertThat(run.stderr()).contains("crashing on request with exit code 7");
     }
 
