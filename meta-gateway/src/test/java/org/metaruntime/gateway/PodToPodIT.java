@@ -18,8 +18,8 @@ import org.metaruntime.gateway.internal.contract.CanonicalJson;
 
 /**
  * Pods calling each other through a real gateway process ({@code __mcp_meta_call__}), driven by the TypeScript SDK
- * client: three python pods (alpha, beta, gamma) whose {@code call}/{@code relay}/{@code forward} tools call any
- * tool and return the answers they got. Cycles, depth, contracts, deadlines and cancellation.
+ * client: python pods (alpha, beta, gamma; delta with a 4 s call timeout) whose {@code call}/{@code relay}/{@code forward}
+ * tools call any tool and return the answers they got. Cycles, depth, contracts, deadlines and cancellation.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class PodToPodIT {
@@ -31,7 +31,7 @@ class PodToPodIT {
 
     private JsonNode session(List<ObjectNode> steps) throws Exception {
         Path pids = dir.resolve("pids");
-        Path manifests = NodeClient.manifests(dir, pids, "alpha", "beta", "gamma");
+        Path manifests = NodeClient.manifests(dir, pids, "alpha", "beta", "gamma", "delta");
         JsonNode session = NodeClient.session(List.of("--manifests", manifests.toString()), steps);
         NodeClient.assertAllGone(session, pids);
         return session;
@@ -206,19 +206,19 @@ class PodToPodIT {
     void cancellingTheOuterCallOrItsDeadlineEndsTheNestedOne() throws Exception {
         ObjectNode cancelled = via("alpha__call", "beta.slow", NodeClient.JSON.createObjectNode().put("seconds", 20).put("steps", 40))
                 .put("cancelAfterMs", 1500);
-        ObjectNode bounded = via("alpha__call", "gamma.slow", NodeClient.JSON.createObjectNode().put("seconds", 25).put("steps", 50));
+        ObjectNode bounded = via("delta__call", "gamma.slow", NodeClient.JSON.createObjectNode().put("seconds", 25).put("steps", 50));
         JsonNode session = session(List.of(cancelled, bounded, step("sleep").put("ms", 1500)));
         assertThat(session.at("/steps/0/error").isObject()).as(session.get("steps").get(0).toString()).isTrue();
-        // gamma's own bound is 30 s; alpha's call has 6 s: the nested call ends with alpha's time, whichever of the
-        // two answers is first (alpha's own time out, or the nested call's, which alpha passes on)
+        // gamma's own bound is 60 s; delta's call has 4 s: the nested call ends with delta's time, whichever of the
+        // two answers is first (delta's own time out, or the nested call's, which delta passes on)
         JsonNode bound = session.get("steps").get(1);
         if (bound.has("error")) {
             assertThat(bound.at("/error/code").asInt()).as(bound.toString()).isEqualTo(-32001);
-            assertThat(bound.at("/error/message").asText()).contains("pod alpha tool call: the call timed out after 6000 ms");
+            assertThat(bound.at("/error/message").asText()).contains("pod delta tool call: the call timed out after 4000 ms");
         } else {
             JsonNode nested = answer(bound.get("ok"), 1).get("error");
             assertThat(nested.get("code").asInt()).as(nested.toString()).isEqualTo(-32001);
-            assertThat(nested.at("/data/timeoutMs").asLong()).isLessThanOrEqualTo(6000);
+            assertThat(nested.at("/data/timeoutMs").asLong()).isLessThanOrEqualTo(4000);
         }
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(NodeClient.recorded(dir))
                 .as("beta's and gamma's slow calls were cancelled").filteredOn(line -> line.startsWith("cancelled ")).hasSize(2));

@@ -109,7 +109,7 @@ final class NestedCalls implements PodBackend.PodCallHandler {
         PodBackend.CallContext context = new PodBackend.CallContext(calls.nextCallId(), timeout, null,
                 parent != null ? parent.clientRequest() : request -> CompletableFuture.failedFuture(new RpcException(
                         JsonRpc.METHOD_NOT_FOUND, "pod " + route.pod() + ": no client is behind this call")),
-                new CallScope(next, now + bound));
+                new CallScope(next, parent == null ? Long.MAX_VALUE : parent.scope().deadlineNanos()));
         PodBackend.PodCall call = backend.pod(route.pod()).call(route.tool(), arguments, context);
         Runnable cancel = call::cancel;
         if (parent != null) {

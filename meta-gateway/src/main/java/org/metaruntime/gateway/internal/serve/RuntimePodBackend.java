@@ -268,15 +268,24 @@ final class RuntimePodBackend implements PodBackend {
             AtomicBoolean cancelled = new AtomicBoolean();
             ObjectNode meta = JsonRpc.NODES.objectNode().put(PodRequests.CALL_KEY, context.callId());
             context.scope().chain().forEach(meta.putArray(NestedCalls.CHAIN_KEY)::add);
-            CallOptions.Builder options = CallOptions.builder().timeout(context.timeout()).meta(meta);
-            if (context.onProgress() != null) {
-                options.onProgress(p -> context.onProgress().accept(progress(p)));
-            }
-            CallOptions callOptions = options.build();
             boolean starting = !running();
             Runnable start = () -> {
                 try {
-                    McpToolCall call = module().startCall(tool, arguments, callOptions);
+                    McpModule module = module();
+                    if (starting) {
+                        module.tools(); // the pod's start is not the call's time: its timeout runs from here
+                    }
+                    Duration timeout = context.scope().start(System.nanoTime(), context.timeout());
+                    if (timeout.isNegative() || timeout.isZero()) {
+                        result.completeExceptionally(new PodFailure(PodFailure.Kind.TIMEOUT,
+                                "the calling call has no time left", OptionalInt.empty(), ""));
+                        return;
+                    }
+                    CallOptions.Builder options = CallOptions.builder().timeout(timeout).meta(meta);
+                    if (context.onProgress() != null) {
+                        options.onProgress(p -> context.onProgress().accept(progress(p)));
+                    }
+                    McpToolCall call = module.startCall(tool, arguments, options.build());
                     handle.set(call);
                     if (cancelled.get()) {
                         call.cancel();

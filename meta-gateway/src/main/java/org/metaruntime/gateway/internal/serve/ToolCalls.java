@@ -87,7 +87,7 @@ final class ToolCalls {
                     session.notify("notifications/progress", out);
                 },
                 podRequest -> clientRequest(session, route, podRequest),
-                new CallScope(List.of(route.chainName()), System.nanoTime() + timeout.toNanos()));
+                new CallScope(List.of(route.chainName()), Long.MAX_VALUE));
         PodBackend.PodCall call = backend.pod(route.pod()).call(route.tool(), arguments, context);
         request.onCancel(call::cancel);
         return call.result().handle((result, error) -> {
