@@ -1,15 +1,25 @@
-// A real MCP client session against the gateway, driven by a script of steps (the TypeScript SDK's Client over
-// its StdioClientTransport, which spawns the gateway). Usage:
+// A real MCP client session against the gateway, driven by a script of steps: the TypeScript SDK's Client over its
+// StdioClientTransport (which spawns the gateway), or over StreamableHTTPClientTransport / SSEClientTransport to a
+// running gateway. Usage:
 //   node client.mjs '<json: {"command": "...", "args": [...], "steps": [...]}>'
+//   node client.mjs '<json: {"transport": "http"|"sse", "url": "http://.../mcp", "headers": {...}, "steps": [...]}>'
+//   node client.mjs @script.json
+// With "announce": true it prints {"progress": n} lines as progress arrives (a test may kill it mid-call).
 // Prints one JSON object: {"gatewayPid", "steps": [{"ok": ...} | {"error": {...}}], "logs", "listChanged", "stderr"}.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import {
   CallToolResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema,
   LoggingMessageNotificationSchema, ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 
-const script = JSON.parse(process.argv[2]);
+import { readFileSync } from 'node:fs';
+
+// The script inline, or @file for one too long for a command line.
+const scriptArg = process.argv[2];
+const script = JSON.parse(scriptArg.startsWith('@') ? readFileSync(scriptArg.slice(1), 'utf8') : scriptArg);
 const logs = [];
 let listChanged = 0;
 let sampled = 0;
@@ -28,11 +38,18 @@ client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: '
 client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { logs.push(n.params); });
 client.setNotificationHandler(ToolListChangedNotificationSchema, () => { listChanged++; });
 
-const transport = new StdioClientTransport({
-  command: script.command, args: script.args, cwd: script.cwd, stderr: 'pipe',
-  env: { ...process.env, ...(script.env ?? {}) },
-});
-transport.stderr?.on('data', (chunk) => stderrChunks.push(chunk.toString('utf8')));
+function makeTransport() {
+  const requestInit = { headers: script.headers ?? {} };
+  if (script.transport === 'http') return new StreamableHTTPClientTransport(new URL(script.url), { requestInit });
+  if (script.transport === 'sse') return new SSEClientTransport(new URL(script.url), { requestInit });
+  const stdio = new StdioClientTransport({
+    command: script.command, args: script.args, cwd: script.cwd, stderr: 'pipe',
+    env: { ...process.env, ...(script.env ?? {}) },
+  });
+  stdio.stderr?.on('data', (chunk) => stderrChunks.push(chunk.toString('utf8')));
+  return stdio;
+}
+const transport = makeTransport();
 
 function failure(e) {
   return { error: { code: e.code ?? null, message: String(e.message ?? e), data: e.data ?? null, name: e.name ?? null } };
@@ -53,6 +70,7 @@ async function call(step) {
   if (step.progress || step.cancelAfterProgress) {
     options.onprogress = (p) => {
       progress.push(p);
+      if (script.announce) process.stdout.write(JSON.stringify({ progress: progress.length }) + '\n');
       if (step.cancelAfterProgress && progress.length >= step.cancelAfterProgress) controller.abort('cancelled by the test');
     };
   }
@@ -132,7 +150,8 @@ async function run(step) {
 const out = { gatewayPid: null, steps: [], logs, listChanged: 0, sampled: 0, stderr: '' };
 try {
   await client.connect(transport);
-  out.gatewayPid = transport.pid;
+  out.gatewayPid = transport.pid ?? null;
+  out.sessionId = transport.sessionId ?? null;
   for (const step of script.steps) {
     try {
       out.steps.push(await run(step));

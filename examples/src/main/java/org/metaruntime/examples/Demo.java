@@ -7,11 +7,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -30,10 +26,6 @@ import org.metaruntime.core.RuntimeOptions;
 import org.metaruntime.core.RuntimeShutdownReport;
 import org.metaruntime.core.UnifiedRuntime;
 import org.metaruntime.events.EventEnvelope;
-import org.metaruntime.events.EventLog;
-import org.metaruntime.events.EventPage;
-import org.metaruntime.events.EventQuery;
-import org.metaruntime.events.LoggedEvent;
 import org.metaruntime.events.UnifiedEvent;
 import org.metaruntime.examples.internal.TextTable;
 import org.metaruntime.supervisor.ModuleHealthState;
@@ -71,12 +63,11 @@ public final class Demo {
     private static final Duration RESTART_WAIT = Duration.ofSeconds(30);
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final DateTimeFormatter CLOCK =
-            DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
 
     private final Path home;
     private final Path stateDir;
     private final PrintStream out;
+    private final EventHistory history;
     private final Set<Long> pids = new LinkedHashSet<>();
     private int step;
 
@@ -84,6 +75,7 @@ public final class Demo {
         this.home = home;
         this.stateDir = stateDir;
         this.out = out;
+        this.history = new EventHistory(out, stateDir);
     }
 
     /**
@@ -184,7 +176,7 @@ public final class Demo {
             transitions = runtime.moduleHealthTransitions();
             showTransitions(transitions);
             showEventLog(runtime);
-            showThisRunLogged(runtime);
+            history.printThisRun(runtime.eventLog().orElseThrow(), CALL_TIMEOUT);
             heading("Shutting down");
             report = runtime.shutdown();
         }
@@ -346,90 +338,12 @@ public final class Demo {
         runtime.ingestAgentEvent(new EventEnvelope<>("evt-demo-agent-1", "agent", System.currentTimeMillis(),
                 new UnifiedEvent.Agent("demo-host", "run_completed", JSON.createObjectNode().put("modules_called", 4))));
         out.println("  The host added one agent event of its own (ingestAgentEvent); the log shows it with the rest.");
-        List<EventEnvelope<UnifiedEvent>> events = runtime.mergedEvents();
-        TextTable table = new TextTable("time (UTC)", "source", "module / agent", "event type", "payload");
-        for (EventEnvelope<UnifiedEvent> envelope : events) {
-            UnifiedEvent event = envelope.event();
-            String who;
-            String type;
-            JsonNode payload;
-            if (event instanceof UnifiedEvent.Module) {
-                UnifiedEvent.Module module = (UnifiedEvent.Module) event;
-                who = module.event().module();
-                type = module.event().eventType();
-                payload = module.event().payload();
-            } else {
-                UnifiedEvent.Agent agent = (UnifiedEvent.Agent) event;
-                who = agent.agentId();
-                type = agent.eventType();
-                payload = agent.payload();
-            }
-            table.row(CLOCK.format(Instant.ofEpochMilli(envelope.timestampMs())), envelope.source(), who, type,
-                    payload == null ? "" : payload.toString());
-        }
-        out.print(table.render());
+        history.printMerged(runtime.mergedEvents());
     }
 
     private void showEarlierRuns(UnifiedRuntime runtime) {
         heading("Event history from earlier runs (the event log in " + stateDir + ")");
-        EventLog log = runtime.eventLog().orElseThrow();
-        Map<String, Integer> perRun = new LinkedHashMap<>();
-        List<LoggedEvent> lastRun = new ArrayList<>();
-        String lastInstance = null;
-        EventQuery query = EventQuery.builder().limit(EventQuery.MAX_LIMIT).build();
-        EventPage page = log.query(query);
-        while (true) {
-            for (LoggedEvent row : page.events()) {
-                if (row.instanceId().equals(log.instanceId())) {
-                    continue;
-                }
-                perRun.merge(row.instanceId(), 1, Integer::sum);
-                if (!row.instanceId().equals(lastInstance)) {
-                    lastInstance = row.instanceId();
-                    lastRun.clear();
-                }
-                lastRun.add(row);
-            }
-            if (page.nextAfterSeq() == null) {
-                break;
-            }
-            page = log.query(query.withAfterSeq(page.nextAfterSeq()));
-        }
-        if (perRun.isEmpty()) {
-            out.println("  No earlier run wrote to this log: run the demo again to see this run's events read back.");
-            return;
-        }
-        out.printf("  %d earlier run(s) logged %d events. The last one's final events, read back from the log:%n",
-                perRun.size(), perRun.values().stream().mapToInt(Integer::intValue).sum());
-        TextTable table = new TextTable("seq", "time (UTC)", "written by", "module / agent", "event type");
-        for (LoggedEvent row : lastRun.subList(Math.max(0, lastRun.size() - 8), lastRun.size())) {
-            EventEnvelope<UnifiedEvent> envelope = row.envelope();
-            UnifiedEvent event = envelope.event();
-            String who = event instanceof UnifiedEvent.Module
-                    ? ((UnifiedEvent.Module) event).event().module() : ((UnifiedEvent.Agent) event).agentId();
-            table.row(row.seq(), CLOCK.format(Instant.ofEpochMilli(envelope.timestampMs())), row.instanceId(), who,
-                    event.eventType());
-        }
-        out.print(table.render());
-    }
-
-    private void showThisRunLogged(UnifiedRuntime runtime) {
-        EventLog log = runtime.eventLog().orElseThrow();
-        if (!log.flush(CALL_TIMEOUT)) {
-            throw new DemoException("the event log did not commit within " + CALL_TIMEOUT.toSeconds() + " s");
-        }
-        long mine = 0;
-        EventQuery query = EventQuery.builder().limit(EventQuery.MAX_LIMIT).build();
-        EventPage page = log.query(query);
-        while (true) {
-            mine += page.events().stream().filter(r -> r.instanceId().equals(log.instanceId())).count();
-            if (page.nextAfterSeq() == null) {
-                break;
-            }
-            page = log.query(query.withAfterSeq(page.nextAfterSeq()));
-        }
-        out.printf("  This run (%s) has %d events in %s; the next run shows them.%n", log.instanceId(), mine,
-                stateDir.resolve("event_log.sqlite3"));
+        history.printEarlierRuns(runtime.eventLog().orElseThrow());
     }
 
     private void showShutdown(RuntimeShutdownReport report) {

@@ -1,14 +1,12 @@
 package org.metaruntime.core;
 
-import java.util.concurrent.Executor;
-import org.metaruntime.core.internal.ModuleBoundary;
-
 /**
  * A configured module served in the JVM instead of by a process, registered with
  * {@code UnifiedRuntime.builder(config).fakeModule(module)}. The runtime treats it exactly like the real module
  * (same boundary selection, core-id rule, routing checks, errors, health transitions, events and restart policies)
  * through the same boundary interface, but spawns no process. The implementations are the fakes of
- * {@code org.metaruntime.core.testing} ({@code FakeMcpModule}, {@code FakeEventLineModule}).
+ * {@code org.metaruntime.core.testing} ({@code FakeMcpModule}, {@code FakeEventLineModule}); the runtime refuses
+ * any other implementation.
  *
  * <p>Implementations are thread-safe.
  */
@@ -19,11 +17,4 @@ public interface InProcessModule {
 
     /** The boundary this speaks; it must be the one the module's pre-spawn data selects. */
     ModuleBoundaryKind kind();
-
-    /**
-     * The runtime's seam to this module (internal: not covered by compatibility).
-     *
-     * @param executor runs the work that must not block the caller
-     */
-    ModuleBoundary boundary(Executor executor);
 }

@@ -44,6 +44,14 @@ public interface McpModule {
     /** The tools in server order, as sent (name, title, description, schemas, annotations, {@code _meta}). */
     List<McpSchema.Tool> tools();
 
+    /**
+     * What the tool named {@code tool} is for: {@code SeatVerb(seat, verb)} for a name {@code <seat>.<verb>}, else
+     * {@code Own()}. Read from the name alone; nothing is sent to the module.
+     */
+    default ToolRole role(String tool) {
+        return ToolRole.of(tool);
+    }
+
     /** Calls a tool with the module's call timeout and returns the whole result ({@code isError: true} included). */
     McpSchema.CallToolResult callTool(String tool, JsonNode arguments);
 

@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
+import org.metaruntime.core.internal.SeatVerbs;
 import org.metaruntime.core.internal.CallRouter;
 import org.metaruntime.core.internal.HealthFeed;
 import org.metaruntime.core.internal.LazyModules;
@@ -265,6 +266,15 @@ public final class UnifiedRuntime implements AutoCloseable {
     /** The modules whose startup succeeded, in discovery order; empty after {@link #shutdown()}. */
     public Set<String> loadedModules() {
         return registry.loaded();
+    }
+
+    /**
+     * Which seats' verbs the loaded MCP modules implement: seat to module id to verbs, each sorted, read from the
+     * tools each module listed at its last start (a tool named {@code <seat>.<verb>}, see {@link ToolRole}); empty
+     * when no module implements one.
+     */
+    public Map<String, Map<String, List<String>>> seatVerbs() {
+        return SeatVerbs.ofModules(registry.loaded().stream().map(registry::require).toList());
     }
 
     /** The current discovery (it changes with {@link #spawnMember} and {@link #reconcileModules}). */

@@ -510,6 +510,21 @@ class UnifiedRuntimeFakeTest {
         MetaConfig empty = MetaConfig.builder().build();
         assertThatThrownBy(() -> builder(empty).fakeModule(a).start()).isInstanceOf(ConfigException.class)
                 .hasMessageContaining("not configured");
+
+        InProcessModule homemade = new InProcessModule() {
+            @Override
+            public String moduleId() {
+                return "a";
+            }
+
+            @Override
+            public ModuleBoundaryKind kind() {
+                return ModuleBoundaryKind.EVENT_LINE;
+            }
+        };
+        MetaConfig plain = MetaConfig.builder().module(module("a")).discover("a").build();
+        assertThatThrownBy(() -> builder(plain).fakeModule(homemade).start()).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("fakeModules[a]").hasMessageContaining("is not a fake module");
     }
 
     @Test

@@ -1,7 +1,10 @@
 package org.metaruntime.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.metaruntime.gateway.internal.http.HttpServing;
 import org.metaruntime.gateway.internal.manifest.Catalog;
 import org.metaruntime.gateway.internal.manifest.DeclaredTool;
 import org.metaruntime.gateway.internal.manifest.Names;
@@ -21,7 +25,8 @@ import org.metaruntime.gateway.internal.serve.StdioServing;
  * One MCP server for every pod of a set of manifests. Build it from manifest folders (and optionally a
  * Claude Desktop config); {@link Builder#validate()} checks them without starting anything, {@link
  * #serveStdio(InputStream, OutputStream)} starts the pods that start with the gateway and serves MCP.
- * {@link #close()} stops every pod. Thread-safe.
+ * {@link #serveHttp(InetSocketAddress, HttpOptions)} serves it over HTTP to many clients at once. {@link #close()}
+ * stops every pod. Thread-safe.
  *
  * <pre>{@code
  * ValidationReport report = MetaGateway.builder().manifests(Path.of("examples/manifests")).validate();
@@ -51,6 +56,38 @@ public final class MetaGateway implements AutoCloseable {
      */
     public Serving serveStdio(InputStream in, OutputStream out) {
         return StdioServing.start(server(), in, out);
+    }
+
+    /**
+     * Serves MCP over HTTP on {@code address} (port 0: a free one) with the default {@link HttpOptions}: Streamable
+     * HTTP at {@code /mcp}, HTTP+SSE at {@code /sse} and {@code /message}, {@code /healthz} and {@code /metrics}.
+     * Returns once it listens; the first serve starts the pods that start with the gateway.
+     *
+     * @throws IllegalArgumentException when {@code address} is not loopback (a token is then needed)
+     * @throws UncheckedIOException when the port cannot be bound
+     */
+    public Serving serveHttp(InetSocketAddress address) {
+        return serveHttp(address, HttpOptions.defaults());
+    }
+
+    /**
+     * Serves MCP over HTTP on {@code address} with {@code options}.
+     *
+     * @throws IllegalArgumentException when {@code address} is not loopback and {@code options} has no token
+     * @throws UncheckedIOException when the port cannot be bound
+     */
+    public Serving serveHttp(InetSocketAddress address, HttpOptions options) {
+        Objects.requireNonNull(address, "address");
+        Objects.requireNonNull(options, "options");
+        if (options.token().isEmpty() && !HttpServing.isLoopback(address)) {
+            throw new IllegalArgumentException("serving on " + address.getHostString()
+                    + " needs a token (only loopback addresses may serve without one)");
+        }
+        try {
+            return HttpServing.start(server(), address, options);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** The status report: {@code {"pods":{"<name>":{"state","pid","restarts",...}}}}. */

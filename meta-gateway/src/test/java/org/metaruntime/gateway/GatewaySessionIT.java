@@ -32,9 +32,14 @@ class GatewaySessionIT {
         return dir.resolve("pids");
     }
 
+    /** The transport the client uses; the HTTP subclasses run every scenario over their transport. */
+    NodeClient.Transport transport() {
+        return NodeClient.Transport.STDIO;
+    }
+
     private JsonNode session(List<ObjectNode> steps, String... pods) throws Exception {
         Path manifests = NodeClient.manifests(dir, pids(), pods);
-        JsonNode session = NodeClient.session(List.of("--manifests", manifests.toString()), steps);
+        JsonNode session = NodeClient.session(transport(), List.of("--manifests", manifests.toString()), steps);
         NodeClient.assertAllGone(session, pids());
         return session;
     }

@@ -19,9 +19,14 @@ import java.util.stream.Stream;
 
 /**
  * A real MCP client session: {@code client.mjs} runs the TypeScript SDK's {@code Client} over its
- * {@code StdioClientTransport}, which spawns {@code bin/meta-gateway}; it runs the steps and prints what it saw.
+ * {@code StdioClientTransport}, which spawns {@code bin/meta-gateway}, or over its Streamable HTTP or SSE
+ * client transport to a {@code bin/meta-gateway --transport http} this class starts; it runs the steps and prints
+ * what it saw.
  */
 final class NodeClient {
+
+    /** How the client reaches the gateway. */
+    enum Transport { STDIO, STREAMABLE_HTTP, SSE }
 
     static final ObjectMapper JSON = new ObjectMapper();
     static final Path NODE_DIR = Path.of("src", "test", "node").toAbsolutePath();
@@ -47,16 +52,53 @@ final class NodeClient {
 
     /** Runs a session of {@code bin/meta-gateway gatewayArgs} with {@code steps}; returns what the client printed. */
     static JsonNode session(List<String> gatewayArgs, List<ObjectNode> steps) throws IOException, InterruptedException {
+        return session(Transport.STDIO, gatewayArgs, steps);
+    }
+
+    /**
+     * Runs a session over {@code transport}. Over HTTP the gateway is started first and stopped with SIGTERM after
+     * the client ended (its exit code must be 0); its pid and stderr are put in the result as over stdio.
+     */
+    static JsonNode session(Transport transport, List<String> gatewayArgs, List<ObjectNode> steps) throws IOException, InterruptedException {
         ObjectNode script = JSON.createObjectNode();
-        script.put("command", Repo.tool("sh"));
-        ArrayNode args = script.putArray("args").add(Repo.COMMAND.toString());
-        gatewayArgs.forEach(args::add);
-        script.put("cwd", Repo.ROOT.toString());
         script.putArray("steps").addAll(steps);
+        if (transport == Transport.STDIO) {
+            script.put("command", Repo.tool("sh"));
+            ArrayNode args = script.putArray("args").add(Repo.COMMAND.toString());
+            gatewayArgs.forEach(args::add);
+            script.put("cwd", Repo.ROOT.toString());
+            return run(script);
+        }
+        HttpGateway gateway = HttpGateway.start(gatewayArgs);
+        try {
+            script.put("transport", transport == Transport.SSE ? "sse" : "http");
+            script.put("url", transport == Transport.SSE ? gateway.base() + "/sse" : gateway.url());
+            ObjectNode result = (ObjectNode) run(script);
+            gateway.stopCleanly();
+            result.put("gatewayPid", gateway.pid());
+            result.put("stderr", gateway.stderr());
+            return result;
+        } finally {
+            gateway.close();
+        }
+    }
+
+    /** Runs {@code client.mjs} with {@code script}; returns what it printed, also when it could not connect. */
+    static JsonNode runRaw(ObjectNode script) throws IOException, InterruptedException {
+        return run(script, false);
+    }
+
+    /** Runs {@code client.mjs} with {@code script}; returns what it printed. */
+    static JsonNode run(ObjectNode script) throws IOException, InterruptedException {
+        return run(script, true);
+    }
+
+    private static JsonNode run(ObjectNode script, boolean mustConnect) throws IOException, InterruptedException {
         Path out = Files.createTempFile("client-out", ".json");
         Path err = Files.createTempFile("client-err", ".txt");
+        Path in = Files.writeString(Files.createTempFile("client-script", ".json"), script.toString());
         try {
-            Process node = new ProcessBuilder(Repo.tool("node"), NODE_DIR.resolve("client.mjs").toString(), script.toString())
+            Process node = new ProcessBuilder(Repo.tool("node"), NODE_DIR.resolve("client.mjs").toString(), "@" + in)
                     .directory(NODE_DIR.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
             node.getOutputStream().close();
             if (!node.waitFor(150, TimeUnit.SECONDS)) {
@@ -67,11 +109,14 @@ final class NodeClient {
             String printed = Files.readString(out, StandardCharsets.UTF_8);
             assertThat(printed).as("client output (stderr: %s)", Files.readString(err)).isNotBlank();
             JsonNode result = JSON.readTree(printed);
-            assertThat(result.has("connectError")).as("connect error: %s", result).isFalse();
+            if (mustConnect) {
+                assertThat(result.has("connectError")).as("connect error: %s", result).isFalse();
+            }
             return result;
         } finally {
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);
+            Files.deleteIfExists(in);
         }
     }
 

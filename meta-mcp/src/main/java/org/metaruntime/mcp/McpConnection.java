@@ -133,10 +133,18 @@ public final class McpConnection implements AutoCloseable {
                 opened.complete(c);
             } else {
                 c.closeAsync(DEFAULT_CLOSE_TIMEOUT, StopLadder.immediate()).whenComplete((ignored, x) ->
-                        opened.completeExceptionally(Waits.unwrap(e)));
+                        opened.completeExceptionally(withStderrTail(Waits.unwrap(e), c.stderrTail())));
             }
         });
         return opened;
+    }
+
+    /** A failed handshake names what the server wrote to stderr (a server that hangs says why, if it says anything). */
+    private static Throwable withStderrTail(Throwable failure, String stderrTail) {
+        if (failure instanceof McpBoundaryException e && e.stderrTail().isEmpty() && !stderrTail.isEmpty()) {
+            return new McpBoundaryException(e.error(), e.getCause() == null ? e : e.getCause(), e.exitCode(), stderrTail);
+        }
+        return failure;
     }
 
     // ---- what the connection is

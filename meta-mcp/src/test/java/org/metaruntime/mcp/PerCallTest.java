@@ -92,7 +92,7 @@ class PerCallTest {
     @Test
     void aServerThatIgnoresEofIsStoppedWithinTheGraces() {
         assertThat(McpPerCall.call(Peers.python("py", dir.resolve("pid"), "--ignore-eof", "--ignore-sigterm"), "echo",
-                JSON.createObjectNode().put("text", "x"), Duration.ofSeconds(2), McpClientOptions.defaults()))
+                JSON.createObjectNode().put("text", "x"), T, McpClientOptions.defaults()))
                 .isEqualTo(TextNode.valueOf("x"));
     }
 }

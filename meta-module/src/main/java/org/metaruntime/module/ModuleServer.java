@@ -24,7 +24,7 @@ import org.metaruntime.module.internal.SessionLimits;
  * public static void main(String[] args) {
  *     ModuleServer.builder("text-tools")
  *             .tool("word_count", "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}}}",
- *                     args -> Map.of("words", args.path("text").asText().split("\\s+").length))
+ *                     arguments -> Map.of("words", arguments.path("text").asText().split("\\s+").length))
  *             .build()
  *             .serve();
  * }

@@ -11,9 +11,12 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The protocol answers of one session, over in-memory streams. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ModuleServerSessionTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -92,6 +95,37 @@ class ModuleServerSessionTest {
         assertThat(s.answers().get("8").at("/result/isError").asBoolean()).isTrue();
         assertThat(s.answers()).hasSize(8);
         assertThat(s.log()).contains("not a JSON-RPC 2.0 request");
+    }
+
+    @Test
+    void aCallBeyondTheWorkersAndTheQueueIsRefusedAtOnce() throws Exception {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        ModuleServer one = ModuleServer.builder("one").maxConcurrentCalls(1).maxQueuedCalls(0)
+                .tool("wait", "{\"type\":\"object\"}", a -> {
+                    release.await();
+                    return "done";
+                }).build();
+        java.io.PipedOutputStream toServer = new java.io.PipedOutputStream();
+        java.io.PipedInputStream in = new java.io.PipedInputStream(toServer, 1 << 16);
+        java.io.PipedInputStream fromServer = new java.io.PipedInputStream(1 << 16);
+        java.io.PipedOutputStream out = new java.io.PipedOutputStream(fromServer);
+        Thread serving = new Thread(() -> one.serve(in, out, new PrintStream(new ByteArrayOutputStream(), true,
+                StandardCharsets.UTF_8)));
+        serving.start();
+        java.io.BufferedReader answers = new java.io.BufferedReader(new java.io.InputStreamReader(fromServer,
+                StandardCharsets.UTF_8));
+        toServer.write((ChildModule.call(1, "wait", "{}") + "\n" + ChildModule.call(2, "wait", "{}") + "\n")
+                .getBytes(StandardCharsets.UTF_8));
+        toServer.flush();
+        JsonNode refused = JSON.readTree(answers.readLine());
+        assertThat(refused.get("id").asInt()).isEqualTo(2);
+        assertThat(refused.at("/error/code").asInt()).isEqualTo(-32000);
+        assertThat(refused.at("/error/message").asText()).contains("busy");
+        release.countDown();
+        assertThat(JSON.readTree(answers.readLine()).at("/result/content/0/text").asText()).isEqualTo("done");
+        toServer.close();
+        serving.join(30_000);
+        assertThat(serving.isAlive()).isFalse();
     }
 
     @Test

@@ -1,6 +1,8 @@
 package org.metaruntime.core.internal;
 
 import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import org.metaruntime.core.ModuleBoundaryKind;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.UnifiedEvent;
@@ -13,9 +15,20 @@ public interface EventLineBoundary extends ModuleBoundary {
         return ModuleBoundaryKind.EVENT_LINE;
     }
 
+    /** Starts a fresh one-shot run and returns at once. */
+    OneShot run(Duration timeout);
+
     /**
-     * A fresh one-shot run; returns the normalised first event. Interrupting the calling thread stops the run's
-     * process tree.
+     * A one-shot run in progress.
+     *
+     * @param event  completes with the normalised first event, or with a {@link BoundaryFailure}, once the run's
+     *               process tree is gone
+     * @param cancel stops the run's process tree; idempotent and non-blocking
      */
-    EventEnvelope<UnifiedEvent> runOnce(Duration timeout) throws InterruptedException;
+    record OneShot(CompletableFuture<EventEnvelope<UnifiedEvent>> event, Runnable cancel) {
+        public OneShot {
+            Objects.requireNonNull(event, "event");
+            Objects.requireNonNull(cancel, "cancel");
+        }
+    }
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalInt;
-import java.util.concurrent.Executor;
 import org.metaruntime.core.ModuleBoundaryKind;
 import org.metaruntime.core.ModuleConfig;
 import org.metaruntime.core.ModuleRouteError;
@@ -28,15 +27,12 @@ final class EventLineRouter implements ModuleRouter {
 
     private final EventLineBoundary boundary;
     private final ModuleConfig module;
-    private final Executor executor;
-
     private final StopLadder stopLadder;
 
-    EventLineRouter(EventLineBoundary boundary, ModuleConfig module, Executor executor, StopLadder stopLadder) {
-        this.stopLadder = Objects.requireNonNull(stopLadder, "stopLadder");
+    EventLineRouter(EventLineBoundary boundary, ModuleConfig module, StopLadder stopLadder) {
         this.boundary = Objects.requireNonNull(boundary, "boundary");
         this.module = Objects.requireNonNull(module, "module");
-        this.executor = Objects.requireNonNull(executor, "executor");
+        this.stopLadder = Objects.requireNonNull(stopLadder, "stopLadder");
     }
 
     @Override
@@ -85,7 +81,8 @@ final class EventLineRouter implements ModuleRouter {
 
     @Override
     public BoundaryCall route(ModuleRouteRequest request, CallSpec call, ModuleSupervisor<ModuleChild> supervisor) {
-        return Blocking.call(executor, () -> payload(module.id(), boundary.runOnce(call.timeout())));
+        EventLineBoundary.OneShot run = boundary.run(call.timeout());
+        return BoundaryCall.of(run.event().thenApply(event -> payload(module.id(), event)), run.cancel());
     }
 
     @Override

@@ -57,7 +57,7 @@ public final class ModuleRegistry {
             ModuleConfig module = config.modules().get(i);
             InProcessModule stand = inProcess.get(module.id());
             try {
-                ModuleBoundary boundary = stand != null ? stand.boundary(executor)
+                ModuleBoundary boundary = stand != null ? InProcessBoundaries.of(stand, executor)
                         : ProcessBoundaries.create(module, config.preSpawnFor(module.id()),
                         config.boundaryOf(module.id()), options);
                 slots.add(new ModuleSlot(module, ModuleRouter.of(boundary, module, executor,
@@ -78,6 +78,10 @@ public final class ModuleRegistry {
     public static void validate(MetaConfig config, Collection<InProcessModule> inProcess) {
         for (InProcessModule module : inProcess) {
             String field = "fakeModules[" + module.moduleId() + "]";
+            if (!InProcessBoundaries.known(module)) {
+                throw new ConfigException(field, module.getClass().getName()
+                        + " is not a fake module of org.metaruntime.core.testing");
+            }
             if (!config.isConfigured(module.moduleId())) {
                 throw new ConfigException(field, "fake module '" + module.moduleId() + "' is not configured",
                         new ConfigResolutionError.ModuleNotConfigured(module.moduleId()));

@@ -26,7 +26,7 @@ public interface ModuleRouter {
             return new McpRouter(mcp, module, executor, graces);
         }
         if (boundary instanceof EventLineBoundary eventLine) {
-            return new EventLineRouter(eventLine, module, executor, graces);
+            return new EventLineRouter(eventLine, module, graces);
         }
         throw new IllegalArgumentException("module '" + module.id() + "': a boundary must be an MCP or an event-line "
                 + "boundary, got " + boundary.getClass().getName());

@@ -8,6 +8,7 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import org.metaruntime.core.ConfigResolutionError;
 import org.metaruntime.core.MetaConfig;
@@ -20,6 +21,7 @@ import org.metaruntime.core.RuntimeBoundaryError;
 import org.metaruntime.core.RuntimeFromConfigError;
 import org.metaruntime.core.RuntimeFromConfigException;
 import org.metaruntime.core.RuntimeOptions;
+import org.metaruntime.eventline.EventLineCall;
 import org.metaruntime.eventline.EventLineChild;
 import org.metaruntime.eventline.EventLineError;
 import org.metaruntime.eventline.EventLineException;
@@ -120,12 +122,15 @@ public final class ProcessBoundaries {
         RuntimeOptions defaults = RuntimeOptions.defaults();
         EventLineBoundary boundary = (EventLineBoundary) create(module, preSpawn, ModuleBoundaryKind.EVENT_LINE,
                 defaults);
+        EventLineBoundary.OneShot run = boundary.run(timeout);
         try {
-            return boundary.runOnce(timeout);
-        } catch (BoundaryFailure failure) {
+            return run.event().get();
+        } catch (ExecutionException e) {
+            BoundaryFailure failure = failure(module.id(), e.getCause());
             throw new RuntimeFromConfigException(module.id(), new RuntimeFromConfigError.Runtime(failure.error()),
                     failure.exitCode(), failure.stderrTail(), failure);
         } catch (InterruptedException e) {
+            run.cancel();
             Thread.currentThread().interrupt();
             throw new RuntimeFromConfigException(module.id(), new RuntimeFromConfigError.Runtime(
                     new RuntimeBoundaryError.Process(new ProcessBoundaryError.Io("interrupted"))), e);
@@ -218,12 +223,15 @@ public final class ProcessBoundaries {
         }
 
         @Override
-        public EventEnvelope<UnifiedEvent> runOnce(Duration timeout) {
-            try {
-                return runner.runOnce(spec, timeout, exitGrace);
-            } catch (RuntimeException e) {
-                throw failure(spec.moduleId(), e);
-            }
+        public OneShot run(Duration timeout) {
+            EventLineCall call = runner.call(spec, timeout, exitGrace);
+            CompletableFuture<EventEnvelope<UnifiedEvent>> event = call.result().handle((value, error) -> {
+                if (error != null) {
+                    throw failure(spec.moduleId(), error);
+                }
+                return value;
+            });
+            return new OneShot(event, call::cancel);
         }
 
         /** A kept event-line process after its first line. */

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import org.metaruntime.core.EventOptions;
@@ -107,11 +108,19 @@ public final class RuntimeEvents {
         }
     }
 
-    /** The {@code mcp.ready} event of an MCP module that listed {@code tools}. */
+    /**
+     * The {@code mcp.ready} event of an MCP module that listed {@code tools}: {@code {"tools": [sorted]}}, plus
+     * {@code "seat_verbs": {"<seat>": [verbs sorted]}} when some are named {@code <seat>.<verb>}.
+     */
     public EventEnvelope<UnifiedEvent> mcpReady(String moduleId, List<String> tools) {
         ObjectNode payload = JSON.objectNode();
         ArrayNode names = payload.putArray("tools");
         tools.stream().sorted().forEach(names::add);
+        Map<String, List<String>> seats = SeatVerbs.ofTools(tools);
+        if (!seats.isEmpty()) {
+            ObjectNode seatVerbs = payload.putObject("seat_verbs");
+            seats.forEach((seat, verbs) -> verbs.forEach(seatVerbs.putArray(seat)::add));
+        }
         long ts = now();
         return EventEnvelope.module("evt-mcp-ready-" + moduleId + "-" + ts, ts, moduleId, "mcp.ready", payload);
     }

@@ -9,6 +9,7 @@ import java.util.Deque;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
@@ -17,6 +18,7 @@ import org.metaruntime.core.RuntimeBoundaryError;
 import org.metaruntime.core.internal.BoundaryFailure;
 import org.metaruntime.core.internal.ChildExit;
 import org.metaruntime.core.internal.EventLineBoundary;
+import org.metaruntime.core.internal.InProcessBoundaries;
 import org.metaruntime.core.internal.ModuleBoundary;
 import org.metaruntime.core.internal.ModuleChild;
 import org.metaruntime.events.EventEnvelope;
@@ -40,6 +42,10 @@ import org.metaruntime.supervisor.ProcessBoundaryError;
  * {@link Builder#exitAfterStart(int)} ends it, or the runtime stops it. Thread-safe.
  */
 public final class FakeEventLineModule implements FakeModule {
+
+    static {
+        InProcessBoundaries.register(FakeEventLineModule.class, FakeEventLineModule::boundary);
+    }
 
     private final String moduleId;
     private final IntFunction<EventEnvelope<UnifiedEvent>> firstEvent;
@@ -126,8 +132,7 @@ public final class FakeEventLineModule implements FakeModule {
         return firstEvent.apply(run);
     }
 
-    @Override
-    public ModuleBoundary boundary(Executor executor) {
+    private ModuleBoundary boundary(Executor executor) {
         return new EventLineBoundary() {
             @Override
             public ModuleChild start(Duration timeout) {
@@ -141,8 +146,10 @@ public final class FakeEventLineModule implements FakeModule {
             }
 
             @Override
-            public EventEnvelope<UnifiedEvent> runOnce(Duration timeout) {
-                return spawn();
+            public OneShot run(Duration timeout) {
+                CompletableFuture<EventEnvelope<UnifiedEvent>> event =
+                        CompletableFuture.supplyAsync(FakeEventLineModule.this::spawn, executor);
+                return new OneShot(event, () -> event.cancel(false));
             }
         };
     }

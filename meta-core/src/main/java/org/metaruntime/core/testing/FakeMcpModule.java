@@ -24,6 +24,7 @@ import org.metaruntime.core.internal.CallSpec;
 import org.metaruntime.core.internal.ChildExit;
 import org.metaruntime.core.internal.McpBoundary;
 import org.metaruntime.core.internal.McpChild;
+import org.metaruntime.core.internal.InProcessBoundaries;
 import org.metaruntime.core.internal.ModuleBoundary;
 import org.metaruntime.mcp.McpBoundaryError;
 
@@ -44,6 +45,10 @@ import org.metaruntime.mcp.McpBoundaryError;
  * <p>Thread-safe.
  */
 public final class FakeMcpModule implements FakeModule {
+
+    static {
+        InProcessBoundaries.register(FakeMcpModule.class, FakeMcpModule::boundary);
+    }
 
     private final String moduleId;
     private final Map<String, FakeTool> tools;
@@ -122,8 +127,7 @@ public final class FakeMcpModule implements FakeModule {
         return connection;
     }
 
-    @Override
-    public ModuleBoundary boundary(Executor executor) {
+    private ModuleBoundary boundary(Executor executor) {
         Objects.requireNonNull(executor, "executor");
         return new McpBoundary() {
             @Override

@@ -11,12 +11,12 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -74,7 +74,7 @@ public final class McpSession {
         int session = SESSIONS.incrementAndGet();
         AtomicInteger threads = new AtomicInteger();
         BlockingQueue<Runnable> queue = limits.maxQueuedCalls() == 0
-                ? new ArrayBlockingQueue<>(1) : new LinkedBlockingQueue<>(limits.maxQueuedCalls());
+                ? new SynchronousQueue<>() : new LinkedBlockingQueue<>(limits.maxQueuedCalls());
         ThreadPoolExecutor workers = new ThreadPoolExecutor(limits.maxConcurrentCalls(), limits.maxConcurrentCalls(),
                 10, TimeUnit.SECONDS, queue, task -> {
                     Thread thread = new Thread(task, "meta-module-" + session + "-call-" + threads.incrementAndGet());

@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One run of the stop ladder for one child, as a chain of short steps on the shared timer (no thread waits):
- * close stdin and wait up to {@code stdinGrace} for the child to exit; collect the tree (descendants and
- * token carriers) before signalling anything; SIGTERM every member and wait up to {@code termGrace} for all to
+ * record the child's descendants, close stdin and wait up to {@code stdinGrace} for the child to exit; collect
+ * the tree (descendants and token carriers) before signalling anything; SIGTERM every member and wait up to {@code termGrace} for all to
  * be gone; SIGKILL whatever is left (including anything found anew) and wait up to {@code killWait}; report.
  * Each wait ends as soon as there is nothing left to wait for, so the whole run is bounded by the sum of the
  * graces plus the cost of a few passes over the process table.
@@ -75,8 +75,11 @@ public final class StopSequence {
             terminate();
             return;
         }
-        closeStdin.run();
+        // Recorded while the child surely lives: once stdin is closed it may exit at once, and its children are
+        // re-parented before the tree is read (then only their token finds them, which a child caught in the
+        // middle of an exec does not show).
         tree.snapshot(requestedNanos);
+        closeStdin.run();
         AtomicBoolean once = new AtomicBoolean();
         Runnable next = guarded(() -> {
             if (once.compareAndSet(false, true)) {
@@ -173,7 +176,8 @@ public final class StopSequence {
         return () -> {
             try {
                 step.run();
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                // The timer would swallow it and the stop would never end: end it here, whatever the failure.
                 LOG.error("module '{}': the stop ladder failed; killing pid {} and its known descendants",
                         moduleId, process.pid(), e);
                 process.destroyForcibly();

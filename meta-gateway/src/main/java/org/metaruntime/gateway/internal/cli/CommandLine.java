@@ -1,9 +1,11 @@
 package org.metaruntime.gateway.internal.cli;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.metaruntime.gateway.internal.manifest.Durations;
 import org.metaruntime.gateway.internal.manifest.Names;
 
 /**
@@ -12,17 +14,19 @@ import org.metaruntime.gateway.internal.manifest.Names;
  * @param logLevel one of trace, debug, info, warn, error, off
  */
 record CommandLine(List<Path> manifests, Path config, boolean validate, String transport, String host, int port,
-                   Path tokenFile, String separator, String logLevel, boolean help) {
+                   Path tokenFile, List<String> allowedOrigins, Duration sessionTimeout, String separator, String logLevel,
+                   boolean help) {
 
     static final String USAGE = "usage: meta-gateway --manifests DIR [--manifests DIR2 ...] [--config claude_desktop_config.json]"
             + " [--validate] [--transport stdio|http|sse] [--host 127.0.0.1] [--port 3000] [--token-file FILE]"
-            + " [--separator __] [--log-level info]";
+            + " [--allow-origin ORIGIN ...] [--session-timeout 30m] [--separator __] [--log-level info]";
 
     private static final Set<String> TRANSPORTS = Set.of("stdio", "http", "sse");
     private static final Set<String> LEVELS = Set.of("trace", "debug", "info", "warn", "error", "off");
 
     CommandLine {
         manifests = List.copyOf(manifests);
+        allowedOrigins = List.copyOf(allowedOrigins);
     }
 
     /** Thrown for a bad command line; its message says what is wrong. */
@@ -42,6 +46,8 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
         String host = "127.0.0.1";
         int port = 3000;
         Path tokenFile = null;
+        List<String> origins = new ArrayList<>();
+        Duration sessionTimeout = null;
         String separator = Names.DEFAULT_SEPARATOR;
         String logLevel = "info";
         for (int i = 0; i < args.length; i++) {
@@ -55,7 +61,8 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
             switch (arg) {
                 case "-h":
                 case "--help":
-                    return new CommandLine(manifests, config, validate, transport, host, port, tokenFile, separator, logLevel, true);
+                    return new CommandLine(manifests, config, validate, transport, host, port, tokenFile, origins, sessionTimeout,
+                            separator, logLevel, true);
                 case "--validate":
                     if (value != null) {
                         throw new UsageException("--validate takes no value");
@@ -103,6 +110,18 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                 case "--token-file":
                     tokenFile = Path.of(value);
                     break;
+                case "--allow-origin":
+                    if (!value.strip().toLowerCase(java.util.Locale.ROOT).matches("https?://[^/?#\\s]+/?")) {
+                        throw new UsageException("--allow-origin is scheme://host[:port], not " + value);
+                    }
+                    origins.add(value);
+                    break;
+                case "--session-timeout":
+                    sessionTimeout = Durations.parse(value).orElse(null);
+                    if (sessionTimeout == null) {
+                        throw new UsageException("--session-timeout is a duration such as 30m, 90s, 500ms, not " + value);
+                    }
+                    break;
                 case "--separator":
                     if (!Names.validSeparator(value)) {
                         throw new UsageException("--separator must be 1 to 8 of letters, digits, '_' and '-', not " + value);
@@ -122,6 +141,7 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
         if (manifests.isEmpty() && config == null) {
             throw new UsageException("give --manifests DIR or --config FILE");
         }
-        return new CommandLine(manifests, config, validate, transport, host, port, tokenFile, separator, logLevel, false);
+        return new CommandLine(manifests, config, validate, transport, host, port, tokenFile, origins, sessionTimeout,
+                separator, logLevel, false);
     }
 }

@@ -57,5 +57,9 @@ public final class GatewayCommand {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", level);
         System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
         System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss.SSS");
+        if (!"debug".equals(level) && !"trace".equals(level)) {
+            // The HTTP server's own start and stop lines are noise at info.
+            System.setProperty("org.slf4j.simpleLogger.log.org.eclipse.jetty", "warn");
+        }
     }
 }

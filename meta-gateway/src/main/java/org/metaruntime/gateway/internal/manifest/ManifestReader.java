@@ -213,8 +213,9 @@ final class ManifestReader {
             text(tool, at, "title", false);
             text(tool, at, "description", false);
             mapping(tool, at, "annotations", false);
-            if (name != null && !Names.clientSafe(name)) {
-                problem(at + "/name", "tool name \"" + name + "\" is not accepted by clients: " + Names.rule());
+            if (name != null && !Names.declarable(name)) {
+                problem(at + "/name", "tool name \"" + name + "\" is not accepted by clients: " + Names.rule()
+                        + " (or <seat>.<verb>)");
             } else if (name != null && seen.containsKey(name)) {
                 problem(at + "/name", "tool \"" + name + "\" is declared twice in pod " + pod + " (first at line " + seen.get(name) + ")");
             } else if (name != null) {

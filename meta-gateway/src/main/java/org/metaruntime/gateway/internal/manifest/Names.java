@@ -1,6 +1,7 @@
 package org.metaruntime.gateway.internal.manifest;
 
 import java.util.regex.Pattern;
+import org.metaruntime.core.ToolRole;
 
 /** The name rules clients impose on tool names, applied to pods, tools and outward names. Stateless. */
 public final class Names {
@@ -26,9 +27,20 @@ public final class Names {
         return separator != null && SEPARATOR.matcher(separator).matches();
     }
 
-    /** The outward name of {@code tool} of {@code pod}. */
+    /**
+     * The outward name of {@code tool} of {@code pod}: {@code <pod><separator><tool>}, where a seat verb
+     * {@code <seat>.<verb>} (a dot clients do not accept) becomes {@code <seat>_<verb>}.
+     */
     public static String outward(String pod, String separator, String tool) {
+        if (ToolRole.of(tool) instanceof ToolRole.SeatVerb sv) {
+            return pod + separator + sv.seat() + "_" + sv.verb();
+        }
         return pod + separator + tool;
+    }
+
+    /** Whether a pod may declare a tool named {@code name}: clients accept it, or it is a seat verb. */
+    public static boolean declarable(String name) {
+        return clientSafe(name) || ToolRole.of(name) instanceof ToolRole.SeatVerb;
     }
 
     /** The rule in words, for messages. */

@@ -51,11 +51,26 @@ public final class ClientSession {
         send(JsonRpc.notification(method, params));
     }
 
+    /** Sends a notification that belongs to the client's request {@code relatedRequestId} (its progress). */
+    public void notify(String method, JsonNode params, JsonNode relatedRequestId) {
+        if (!closed) {
+            outbound.send(JsonRpc.notification(method, params), relatedRequestId);
+        }
+    }
+
     /**
      * Sends a request to the client and completes with its result, or with an {@link RpcException} for an
      * error answer, a timeout or the session's end.
      */
     public CompletableFuture<JsonNode> request(String method, JsonNode params, Duration timeout) {
+        return request(method, params, timeout, null);
+    }
+
+    /**
+     * Like {@link #request(String, JsonNode, Duration)}, for a request made while the client's request
+     * {@code relatedRequestId} runs (null: none).
+     */
+    public CompletableFuture<JsonNode> request(String method, JsonNode params, Duration timeout, JsonNode relatedRequestId) {
         long requestId = nextRequestId.getAndIncrement();
         CompletableFuture<JsonNode> answer = new CompletableFuture<>();
         if (closed) {
@@ -64,7 +79,12 @@ public final class ClientSession {
         }
         pending.put(requestId, answer);
         answer.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((r, e) -> pending.remove(requestId));
-        send(JsonRpc.request(LongNode.valueOf(requestId), method, params));
+        ObjectNode message = JsonRpc.request(LongNode.valueOf(requestId), method, params);
+        if (relatedRequestId == null) {
+            send(message);
+        } else if (!closed) {
+            outbound.send(message, relatedRequestId);
+        }
         return answer.exceptionally(e -> {
             Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
             if (cause instanceof RpcException rpc) {

@@ -1,5 +1,6 @@
 package org.metaruntime.gateway.internal.rpc;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** Where a client session's messages go (a transport's writer). Implementations are thread-safe. */
@@ -7,4 +8,12 @@ public interface Outbound {
 
     /** Sends one message; never blocks for long; drops it when the client is gone. */
     void send(ObjectNode message);
+
+    /**
+     * Sends a message that belongs to the client's request {@code relatedRequestId} (its progress, a request made
+     * while it runs). A transport with one channel per request sends it there; by default like {@link #send}.
+     */
+    default void send(ObjectNode message, JsonNode relatedRequestId) {
+        send(message);
+    }
 }

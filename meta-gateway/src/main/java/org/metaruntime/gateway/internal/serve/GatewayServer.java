@@ -138,6 +138,11 @@ public final class GatewayServer implements AutoCloseable {
         session.close();
     }
 
+    /** Tells {@code observer} of every finished tool call (metrics). */
+    public void observeCalls(CallObserver observer) {
+        stats.observe(observer);
+    }
+
     /** The status report now. */
     public ObjectNode status() {
         return StatusReport.build(catalog, backend, table, stats);

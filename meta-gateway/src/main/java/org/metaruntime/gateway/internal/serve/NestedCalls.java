@@ -110,6 +110,7 @@ final class NestedCalls implements PodBackend.PodCallHandler {
                 parent != null ? parent.clientRequest() : request -> CompletableFuture.failedFuture(new RpcException(
                         JsonRpc.METHOD_NOT_FOUND, "pod " + route.pod() + ": no client is behind this call")),
                 new CallScope(next, parent == null ? Long.MAX_VALUE : parent.scope().deadlineNanos()));
+        long started = System.nanoTime();
         PodBackend.PodCall call = backend.pod(route.pod()).call(route.tool(), arguments, context);
         Runnable cancel = call::cancel;
         if (parent != null) {
@@ -120,11 +121,12 @@ final class NestedCalls implements PodBackend.PodCallHandler {
                 parent.scope().finished(cancel);
             }
             if (error == null) {
-                stats.served(route.pod());
+                stats.served(route.pod(), route.tool(), System.nanoTime() - started);
                 return result;
             }
-            stats.failed(route.pod());
-            throw ToolCalls.map(route, timeout, error);
+            RpcException mapped = ToolCalls.map(route, timeout, error);
+            stats.failed(route.pod(), route.tool(), System.nanoTime() - started, mapped.code());
+            throw mapped;
         });
     }
 

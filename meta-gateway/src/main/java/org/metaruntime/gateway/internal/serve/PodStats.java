@@ -1,21 +1,44 @@
 package org.metaruntime.gateway.internal.serve;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Calls served and failed per pod. Thread-safe. */
+/** Calls served and failed per pod; tells the observers of each call. Thread-safe. */
 final class PodStats {
+
+    private static final Logger log = LoggerFactory.getLogger(PodStats.class);
 
     private final Map<String, AtomicLong> served = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> failed = new ConcurrentHashMap<>();
+    private final List<CallObserver> observers = new CopyOnWriteArrayList<>();
 
-    void served(String pod) {
-        served.computeIfAbsent(pod, p -> new AtomicLong()).incrementAndGet();
+    void observe(CallObserver observer) {
+        observers.add(observer);
     }
 
-    void failed(String pod) {
+    void served(String pod, String tool, long nanos) {
+        served.computeIfAbsent(pod, p -> new AtomicLong()).incrementAndGet();
+        tell(pod, tool, nanos, 0);
+    }
+
+    void failed(String pod, String tool, long nanos, int errorCode) {
         failed.computeIfAbsent(pod, p -> new AtomicLong()).incrementAndGet();
+        tell(pod, tool, nanos, errorCode);
+    }
+
+    private void tell(String pod, String tool, long nanos, int errorCode) {
+        for (CallObserver observer : observers) {
+            try {
+                observer.completed(pod, tool, nanos, errorCode);
+            } catch (RuntimeException e) {
+                log.warn("a call observer failed", e);
+            }
+        }
     }
 
     long servedOf(String pod) {

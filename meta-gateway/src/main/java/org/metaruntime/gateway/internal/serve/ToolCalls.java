@@ -84,19 +84,21 @@ final class ToolCalls {
                 token == null ? null : progress -> {
                     ObjectNode out = progress.deepCopy();
                     out.set("progressToken", token);
-                    session.notify("notifications/progress", out);
+                    session.notify("notifications/progress", out, request.id());
                 },
-                podRequest -> clientRequest(session, route, podRequest),
+                podRequest -> clientRequest(session, request.id(), route, podRequest),
                 new CallScope(List.of(route.chainName()), Long.MAX_VALUE));
+        long started = System.nanoTime();
         PodBackend.PodCall call = backend.pod(route.pod()).call(route.tool(), arguments, context);
         request.onCancel(call::cancel);
         return call.result().handle((result, error) -> {
             if (error == null) {
-                stats.served(route.pod());
+                stats.served(route.pod(), route.tool(), System.nanoTime() - started);
                 return result;
             }
-            stats.failed(route.pod());
-            throw map(route, timeout, error);
+            RpcException mapped = map(route, timeout, error);
+            stats.failed(route.pod(), route.tool(), System.nanoTime() - started, mapped.code());
+            throw mapped;
         });
     }
 
@@ -117,14 +119,15 @@ final class ToolCalls {
         }
     }
 
-    private CompletableFuture<JsonNode> clientRequest(ClientSession session, ToolTable.Route route, ObjectNode podRequest) {
+    private CompletableFuture<JsonNode> clientRequest(ClientSession session, JsonNode callId, ToolTable.Route route,
+                                                      ObjectNode podRequest) {
         String method = podRequest.path("method").asText();
         String capability = CAPABILITY_OF.get(method);
         if (capability == null || !session.hasCapability(capability)) {
             return CompletableFuture.failedFuture(new RpcException(JsonRpc.METHOD_NOT_FOUND, "pod " + route.pod() + " tool "
                     + route.tool() + ": the client did not declare the " + (capability == null ? method : capability) + " capability"));
         }
-        return session.request(method, podRequest.get("params"), CLIENT_REQUEST_TIMEOUT);
+        return session.request(method, podRequest.get("params"), CLIENT_REQUEST_TIMEOUT, callId);
     }
 
     /** A failed call to {@code route} bounded by {@code timeout}, as the RPC error its caller gets. */

@@ -1,0 +1,212 @@
+package org.metaruntime.gateway;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.eclipse.jetty.server.Handler;
+
+/**
+ * How a gateway serves over HTTP: the bearer token, the browser origins it accepts besides loopback ones, the
+ * bound of request bodies, when idle sessions expire, and extra endpoints served behind the same checks.
+ * Immutable and thread-safe; build with {@link #builder()}.
+ *
+ * <pre>{@code
+ * HttpOptions options = HttpOptions.builder()
+ *         .token(System.getenv("META_GATEWAY_TOKEN"))          // every request: Authorization: Bearer <token>
+ *         .allowOrigin("https://console.example.com")
+ *         .build();
+ * Serving serving = gateway.serveHttp(new InetSocketAddress("0.0.0.0", 3000), options);
+ * }</pre>
+ */
+public final class HttpOptions {
+
+    /** Default bound of a request body: 4 MiB. */
+    public static final long DEFAULT_MAX_REQUEST_BYTES = 4L * 1024 * 1024;
+    /** Default time after which a session without requests or open streams expires: 30 minutes. */
+    public static final Duration DEFAULT_SESSION_IDLE_TIMEOUT = Duration.ofMinutes(30);
+    /** Default interval of the keep-alive comments on quiet event streams: 15 seconds. */
+    public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(15);
+    /** Default time calls in flight get to finish when serving stops: 5 seconds. */
+    public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(5);
+
+    private final String token;
+    private final Set<String> allowedOrigins;
+    private final long maxRequestBytes;
+    private final Duration sessionIdleTimeout;
+    private final Duration keepAlive;
+    private final Duration shutdownTimeout;
+    private final Map<String, Handler> handlers;
+
+    private HttpOptions(Builder b) {
+        this.token = b.token;
+        this.allowedOrigins = Set.copyOf(b.allowedOrigins);
+        this.maxRequestBytes = b.maxRequestBytes;
+        this.sessionIdleTimeout = b.sessionIdleTimeout;
+        this.keepAlive = b.keepAlive;
+        this.shutdownTimeout = b.shutdownTimeout;
+        this.handlers = Map.copyOf(b.handlers);
+    }
+
+    /** A builder with the defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The defaults: no token (loopback only), loopback origins, 4 MiB bodies, sessions expire after 30 idle minutes. */
+    public static HttpOptions defaults() {
+        return builder().build();
+    }
+
+    /** The bearer token every request but {@code /healthz} must carry; empty: none (only allowed on loopback). */
+    public Optional<String> token() {
+        return Optional.ofNullable(token);
+    }
+
+    /** Origins accepted besides loopback ones, as {@code scheme://host[:port]}, lower case. */
+    public Set<String> allowedOrigins() {
+        return allowedOrigins;
+    }
+
+    /** The largest request body accepted; larger ones are answered 413. */
+    public long maxRequestBytes() {
+        return maxRequestBytes;
+    }
+
+    /** How long a session without requests, calls in flight or open streams lives. */
+    public Duration sessionIdleTimeout() {
+        return sessionIdleTimeout;
+    }
+
+    /** How often a quiet event stream gets a keep-alive comment (which also finds clients that are gone). */
+    public Duration keepAlive() {
+        return keepAlive;
+    }
+
+    /** How long calls in flight get to finish when serving stops, before they are cancelled. */
+    public Duration shutdownTimeout() {
+        return shutdownTimeout;
+    }
+
+    /** Extra endpoints by Jetty path spec ({@code /meta/events/*}), served behind the token and Origin checks. */
+    public Map<String, Handler> handlers() {
+        return handlers;
+    }
+
+    /** Builds {@link HttpOptions}. Not thread-safe. */
+    public static final class Builder {
+        private String token;
+        private final Set<String> allowedOrigins = new LinkedHashSet<>();
+        private long maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
+        private Duration sessionIdleTimeout = DEFAULT_SESSION_IDLE_TIMEOUT;
+        private Duration keepAlive = DEFAULT_KEEP_ALIVE;
+        private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+        private final Map<String, Handler> handlers = new LinkedHashMap<>();
+
+        private Builder() {
+        }
+
+        /**
+         * Sets the bearer token (null: none). Surrounding white space is removed.
+         *
+         * @throws IllegalArgumentException when it is empty or has characters a header cannot carry
+         */
+        public Builder token(String token) {
+            if (token == null) {
+                this.token = null;
+                return this;
+            }
+            String trimmed = token.strip();
+            if (trimmed.isEmpty() || !StandardCharsets.US_ASCII.newEncoder().canEncode(trimmed)
+                    || trimmed.chars().anyMatch(c -> c <= ' ' || c == 127)) {
+                throw new IllegalArgumentException("a token is one or more visible ASCII characters");
+            }
+            this.token = trimmed;
+            return this;
+        }
+
+        /**
+         * Accepts browser requests from {@code origin} ({@code https://app.example.com}, with a port when it is not
+         * the scheme's default).
+         */
+        public Builder allowOrigin(String origin) {
+            String o = Objects.requireNonNull(origin, "origin").strip().toLowerCase(Locale.ROOT);
+            while (o.endsWith("/")) {
+                o = o.substring(0, o.length() - 1);
+            }
+            if (!o.matches("https?://[^/?#\\s]+")) {
+                throw new IllegalArgumentException("an origin is scheme://host[:port], not " + origin);
+            }
+            allowedOrigins.add(o);
+            return this;
+        }
+
+        /** Sets the largest request body accepted (at least 1 KiB). */
+        public Builder maxRequestBytes(long bytes) {
+            if (bytes < 1024) {
+                throw new IllegalArgumentException("maxRequestBytes must be at least 1024, not " + bytes);
+            }
+            this.maxRequestBytes = bytes;
+            return this;
+        }
+
+        /** Sets how long an idle session lives (positive). */
+        public Builder sessionIdleTimeout(Duration timeout) {
+            this.sessionIdleTimeout = positive(timeout, "sessionIdleTimeout");
+            return this;
+        }
+
+        /** Sets the keep-alive interval of event streams (positive). */
+        public Builder keepAlive(Duration interval) {
+            this.keepAlive = positive(interval, "keepAlive");
+            return this;
+        }
+
+        /** Sets how long calls in flight get to finish when serving stops (zero: cancel them at once). */
+        public Builder shutdownTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "shutdownTimeout");
+            if (timeout.isNegative()) {
+                throw new IllegalArgumentException("shutdownTimeout must not be negative");
+            }
+            this.shutdownTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * Serves {@code handler} at {@code pathSpec} (a Jetty path spec: {@code /meta/events/*}, {@code /x}), behind
+         * the same token and Origin checks as {@code /mcp}. The paths of the gateway itself cannot be taken.
+         */
+        public Builder handler(String pathSpec, Handler handler) {
+            Objects.requireNonNull(pathSpec, "pathSpec");
+            Objects.requireNonNull(handler, "handler");
+            if (!pathSpec.startsWith("/")) {
+                throw new IllegalArgumentException("a path spec starts with /: " + pathSpec);
+            }
+            for (String own : new String[] {"/mcp", "/sse", "/message", "/healthz", "/metrics"}) {
+                if (pathSpec.equals(own) || pathSpec.equals(own + "/*") || pathSpec.equals("/") || pathSpec.equals("/*")) {
+                    throw new IllegalArgumentException("the gateway serves " + pathSpec + " itself");
+                }
+            }
+            handlers.put(pathSpec, handler);
+            return this;
+        }
+
+        /** The options. */
+        public HttpOptions build() {
+            return new HttpOptions(this);
+        }
+
+        private static Duration positive(Duration d, String what) {
+            Objects.requireNonNull(d, what);
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(what + " must be positive, not " + d);
+            }
+            return d;
+        }
+    }
+}

@@ -1,0 +1,174 @@
+package org.metaruntime.gateway.internal.http;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.jetty.http.pathmap.PathSpec;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.server.handler.PathMappingsHandler;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.metaruntime.gateway.HttpOptions;
+import org.metaruntime.gateway.Serving;
+import org.metaruntime.gateway.internal.serve.GatewayServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gateway over HTTP on one port: Streamable HTTP at {@code /mcp}, HTTP+SSE at {@code /sse} and
+ * {@code /message}, {@code /healthz}, {@code /metrics} and the host's extra handlers, all behind the
+ * {@link AccessCheck}. {@link #close()} stops accepting, lets calls in flight finish within the shutdown
+ * timeout, cancels the rest and stops the server. Thread-safe.
+ */
+public final class HttpServing implements Serving {
+
+    private static final Logger log = LoggerFactory.getLogger(HttpServing.class);
+
+    private final Server jetty;
+    private final ServerConnector connector;
+    private final SessionRegistry sessions;
+    private final Duration shutdownTimeout;
+    private final CountDownLatch ended = new CountDownLatch(1);
+    private final AtomicBoolean closing = new AtomicBoolean();
+
+    private HttpServing(GatewayServer server, InetSocketAddress address, HttpOptions options) {
+        this.shutdownTimeout = options.shutdownTimeout();
+        this.sessions = new SessionRegistry(options.sessionIdleTimeout(), options.keepAlive());
+        QueuedThreadPool threads = new QueuedThreadPool(256, 4, 60_000);
+        threads.setName("meta-gateway-http");
+        threads.setDaemon(true);
+        this.jetty = new Server(threads);
+        HttpConfiguration config = new HttpConfiguration();
+        config.setSendServerVersion(false);
+        config.setSendDateHeader(false);
+        this.connector = new ServerConnector(jetty, 1, 1, new HttpConnectionFactory(config));
+        connector.setHost(address.getHostString());
+        connector.setPort(address.getPort());
+        connector.setIdleTimeout(Math.max(60_000, options.keepAlive().toMillis() * 4));
+        jetty.addConnector(connector);
+
+        GatewayMetrics metrics = new GatewayMetrics(server, sessions);
+        HealthAndMetrics health = new HealthAndMetrics(server, sessions, metrics);
+        LegacySse legacy = new LegacySse(server, sessions, options.maxRequestBytes());
+        PathMappingsHandler paths = new PathMappingsHandler();
+        paths.addMapping(PathSpec.from("/mcp"), new StreamableHttp(server, sessions, options.maxRequestBytes()));
+        paths.addMapping(PathSpec.from("/sse"), legacy);
+        paths.addMapping(PathSpec.from("/message"), legacy);
+        paths.addMapping(PathSpec.from(AccessCheck.HEALTH_PATH), health);
+        paths.addMapping(PathSpec.from("/metrics"), health);
+        for (Map.Entry<String, Handler> extra : options.handlers().entrySet()) {
+            paths.addMapping(PathSpec.from(extra.getKey()), extra.getValue());
+        }
+        jetty.setHandler(new AccessCheck(options.token().orElse(null), options.allowedOrigins(), paths));
+        ErrorHandler errors = new ErrorHandler();
+        errors.setShowStacks(false);
+        errors.setShowMessageInTitle(false);
+        jetty.setErrorHandler(errors);
+        jetty.setStopTimeout(1000);
+    }
+
+    /**
+     * Serves {@code server} on {@code address} (port 0: a free one); returns once it listens.
+     *
+     * @throws IllegalArgumentException when the address is not loopback and no token is set
+     * @throws IOException when the port cannot be bound
+     */
+    public static HttpServing start(GatewayServer server, InetSocketAddress address, HttpOptions options) throws IOException {
+        if (options.token().isEmpty() && !isLoopback(address)) {
+            throw new IllegalArgumentException("serving on " + address.getHostString()
+                    + " needs a token (only loopback addresses may serve without one)");
+        }
+        HttpServing serving = new HttpServing(server, address, options);
+        try {
+            serving.jetty.start();
+        } catch (Exception e) {
+            serving.sessions.close();
+            try {
+                serving.jetty.stop();
+            } catch (Exception stop) {
+                e.addSuppressed(stop);
+            }
+            throw e instanceof IOException io ? io : new IOException("cannot serve on " + address + ": " + e.getMessage(), e);
+        }
+        return serving;
+    }
+
+    /** Whether {@code address} is a loopback address (a name is resolved). */
+    public static boolean isLoopback(InetSocketAddress address) {
+        InetAddress resolved = address.getAddress();
+        if (resolved != null) {
+            return resolved.isLoopbackAddress();
+        }
+        return AccessCheck.isLoopback(address.getHostString());
+    }
+
+    @Override
+    public int port() {
+        return connector.getLocalPort();
+    }
+
+    /** The host it is bound to, as given. */
+    public String host() {
+        return connector.getHost();
+    }
+
+    /** The URL of its Streamable HTTP endpoint. */
+    public String url() {
+        String host = host();
+        if (host.contains(":") && !host.startsWith("[")) {
+            host = "[" + host + "]";
+        }
+        return "http://" + host + ":" + port() + "/mcp";
+    }
+
+    @Override
+    public void awaitEnd() throws InterruptedException {
+        ended.await();
+    }
+
+    @Override
+    public boolean awaitEnd(Duration timeout) throws InterruptedException {
+        return ended.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Stops accepting sessions, waits for calls in flight (bounded by the shutdown timeout), ends every session, stops. */
+    @Override
+    public void close() {
+        if (!closing.compareAndSet(false, true)) {
+            try {
+                ended.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return;
+        }
+        try {
+            sessions.stopAccepting();
+            long deadline = System.nanoTime() + shutdownTimeout.toNanos();
+            while (sessions.callsInFlight() > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            int left = sessions.callsInFlight();
+            if (left > 0) {
+                log.info("{} calls still in flight after {} ms: cancelling them", left, shutdownTimeout.toMillis());
+            }
+            sessions.close();
+            jetty.stop();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            log.warn("stopping the HTTP server failed", e);
+        } finally {
+            ended.countDown();
+        }
+    }
+}

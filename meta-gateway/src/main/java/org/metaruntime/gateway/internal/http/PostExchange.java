@@ -1,0 +1,131 @@
+package org.metaruntime.gateway.internal.http;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * The answer to one POSTed request of Streamable HTTP: a plain JSON response when the answer is the first thing
+ * to send, else an event stream carrying what belongs to the request (progress, the server's requests during
+ * it) and then the answer. When the connection breaks before the answer, {@code onBroken} is told once (the
+ * request is then cancelled). Thread-safe.
+ */
+final class PostExchange {
+
+    private enum State { WAITING, STREAMING, DONE }
+
+    private final Response response;
+    private final Callback callback;
+    private final boolean streamAllowed;
+    private final Consumer<Throwable> onBroken;
+    private final long startNanos = System.nanoTime();
+    private State state = State.WAITING;
+    private SseStream stream;
+
+    PostExchange(Request request, Response response, Callback callback, Consumer<Throwable> onBroken) {
+        this.response = response;
+        this.callback = callback;
+        this.streamAllowed = Exchanges.accepts(request, "text/event-stream");
+        this.onBroken = onBroken;
+        request.addFailureListener(this::failed);
+        // Quiet waits are kept alive by comments on the stream; the connection's idle timeout must not end them.
+        request.addIdleTimeoutListener(timeout -> done());
+    }
+
+    /** Sends the answer and ends the exchange. */
+    void answer(String json) {
+        SseStream s;
+        synchronized (this) {
+            if (state == State.DONE) {
+                return;
+            }
+            boolean streaming = state == State.STREAMING;
+            state = State.DONE;
+            if (!streaming) {
+                byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+                response.setStatus(200);
+                response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+                response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
+                response.write(true, ByteBuffer.wrap(bytes), Callback.from(callback::succeeded, x -> {
+                    callback.failed(x);
+                }));
+                return;
+            }
+            s = stream;
+        }
+        s.message(json);
+        s.close();
+    }
+
+    /** Sends a message that belongs to the request on its stream; false when it cannot (ended, or JSON only). */
+    boolean send(String json) {
+        SseStream s;
+        synchronized (this) {
+            if (state == State.DONE || !streamAllowed) {
+                return false;
+            }
+            s = streaming();
+        }
+        return s.message(json);
+    }
+
+    /** Keeps a quiet exchange alive: after {@code quietNanos} without a byte it becomes a stream and gets a comment. */
+    void keepAlive(long quietNanos) {
+        SseStream s;
+        synchronized (this) {
+            if (state == State.DONE || !streamAllowed) {
+                return;
+            }
+            if (state == State.WAITING) {
+                if (System.nanoTime() - startNanos < quietNanos) {
+                    return;
+                }
+                streaming().comment();
+                return;
+            }
+            s = stream;
+        }
+        if (s.quietNanos() >= quietNanos) {
+            s.comment();
+        }
+    }
+
+    synchronized boolean done() {
+        return state == State.DONE;
+    }
+
+    private SseStream streaming() {
+        if (state == State.WAITING) {
+            state = State.STREAMING;
+            stream = new SseStream(response, callback, failure -> {
+                if (failure != null) {
+                    failed(failure);
+                }
+            });
+        }
+        return stream;
+    }
+
+    private void failed(Throwable failure) {
+        SseStream s;
+        synchronized (this) {
+            if (state == State.DONE && (stream == null || stream.ended())) {
+                return;
+            }
+            boolean waiting = state == State.WAITING;
+            state = State.DONE;
+            s = stream;
+            if (waiting) {
+                callback.failed(failure);
+            }
+        }
+        if (s != null) {
+            s.abort(failure);
+        }
+        onBroken.accept(failure);
+    }
+}

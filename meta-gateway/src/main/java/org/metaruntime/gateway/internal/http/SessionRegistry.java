@@ -1,0 +1,122 @@
+package org.metaruntime.gateway.internal.http;
+
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The open sessions of both HTTP transports, by id: unguessable ids, a bound on their number, keep-alive comments
+ * on quiet streams and the expiry of idle sessions, on one timer thread. Thread-safe.
+ */
+final class SessionRegistry implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(SessionRegistry.class);
+
+    /** At most this many sessions at once; more are refused with 503. */
+    static final int MAX_SESSIONS = 10_000;
+
+    private final SecureRandom random = new SecureRandom();
+    private final Map<String, HttpSession> sessions = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService timer;
+    private final long idleNanos;
+    private final long keepAliveNanos;
+    private volatile boolean accepting = true;
+
+    SessionRegistry(Duration idleTimeout, Duration keepAlive) {
+        this.idleNanos = idleTimeout.toNanos();
+        this.keepAliveNanos = keepAlive.toNanos();
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "meta-gateway-http-sessions");
+            t.setDaemon(true);
+            return t;
+        });
+        executor.setRemoveOnCancelPolicy(true);
+        this.timer = executor;
+        long tick = Math.max(20, Math.min(keepAlive.toMillis(), idleTimeout.toMillis()) / 4);
+        timer.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
+    }
+
+    /** A new unguessable session id (128 random bits, hex). */
+    String newId() {
+        byte[] bytes = new byte[16];
+        random.nextBytes(bytes);
+        return HexFormat.of().formatHex(bytes);
+    }
+
+    /** Adds a session; false when no more are accepted (too many, or serving stops). */
+    boolean add(HttpSession session) {
+        if (!accepting || sessions.size() >= MAX_SESSIONS) {
+            return false;
+        }
+        sessions.put(session.id(), session);
+        return true;
+    }
+
+    HttpSession get(String id) {
+        return id == null ? null : sessions.get(id);
+    }
+
+    void remove(HttpSession session) {
+        sessions.remove(session.id(), session);
+    }
+
+    int size() {
+        return sessions.size();
+    }
+
+    /** Number of open sessions of {@code type}. */
+    long count(Class<? extends HttpSession> type) {
+        return sessions.values().stream().filter(type::isInstance).count();
+    }
+
+    /** Calls in flight over every session. */
+    int callsInFlight() {
+        int n = 0;
+        for (HttpSession session : sessions.values()) {
+            n += session.callsInFlight();
+        }
+        return n;
+    }
+
+    /** Refuses new sessions from now on. */
+    void stopAccepting() {
+        accepting = false;
+    }
+
+    boolean accepting() {
+        return accepting;
+    }
+
+    private void tick() {
+        for (HttpSession session : sessions.values()) {
+            try {
+                session.keepAlive(keepAliveNanos);
+                if (session.idleFor(idleNanos)) {
+                    log.info("session {} expired after {} ms idle", session.id(), TimeUnit.NANOSECONDS.toMillis(idleNanos));
+                    sessions.remove(session.id(), session);
+                    session.close("the session expired");
+                }
+            } catch (RuntimeException e) {
+                log.warn("session {}: keep-alive or expiry failed", session.id(), e);
+            }
+        }
+    }
+
+    /** Ends every session and the timer. */
+    @Override
+    public void close() {
+        accepting = false;
+        timer.shutdownNow();
+        for (HttpSession session : sessions.values()) {
+            sessions.remove(session.id(), session);
+            session.close("the gateway is stopping");
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package org.metaruntime.gateway.internal.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.metaruntime.gateway.internal.rpc.JsonRpc;
+import org.metaruntime.gateway.internal.serve.GatewayServer;
+
+/**
+ * MCP Streamable HTTP (revision 2025-11-25) at {@code /mcp}: {@code POST} carries one JSON-RPC message (a request
+ * is answered as JSON, or as an event stream when something belongs to it before the answer), {@code GET} opens
+ * the server's stream, {@code DELETE} ends the session. {@code initialize} opens a session and answers its id in
+ * {@code Mcp-Session-Id}; every later request carries it. Thread-safe.
+ */
+final class StreamableHttp extends Handler.Abstract.NonBlocking {
+
+    static final String SESSION_HEADER = "Mcp-Session-Id";
+    static final String VERSION_HEADER = "MCP-Protocol-Version";
+
+    private final GatewayServer server;
+    private final SessionRegistry sessions;
+    private final long maxRequestBytes;
+
+    StreamableHttp(GatewayServer server, SessionRegistry sessions, long maxRequestBytes) {
+        this.server = server;
+        this.sessions = sessions;
+        this.maxRequestBytes = maxRequestBytes;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+        String method = request.getMethod();
+        String version = request.getHeaders().get(VERSION_HEADER);
+        if (version != null && !GatewayServer.PROTOCOL_VERSIONS.contains(version)) {
+            Exchanges.rpcError(response, callback, 400, null, JsonRpc.INVALID_REQUEST, "unsupported " + VERSION_HEADER + " "
+                    + version + " (supported: " + String.join(", ", GatewayServer.PROTOCOL_VERSIONS) + ")");
+            return true;
+        }
+        if (HttpMethod.POST.is(method)) {
+            post(request, response, callback);
+        } else if (HttpMethod.GET.is(method)) {
+            get(request, response, callback);
+        } else if (HttpMethod.DELETE.is(method)) {
+            delete(request, response, callback);
+        } else {
+            response.getHeaders().put(HttpHeader.ALLOW, "GET, POST, DELETE");
+            Exchanges.rpcError(response, callback, 405, null, JsonRpc.INVALID_REQUEST, "/mcp answers GET, POST and DELETE");
+        }
+        return true;
+    }
+
+    private void post(Request request, Response response, Callback callback) {
+        if (!Exchanges.isJson(request)) {
+            Exchanges.rpcError(response, callback, 415, null, JsonRpc.INVALID_REQUEST, "a POST to /mcp carries application/json");
+            return;
+        }
+        Exchanges.readJson(request, response, callback, maxRequestBytes, message -> onMessage(request, response, callback, message));
+    }
+
+    private void onMessage(Request request, Response response, Callback callback, JsonNode message) {
+        JsonNode id = message.get("id");
+        boolean isRequest = message.has("method") && id != null && !id.isNull();
+        if (isRequest && !id.isTextual() && !id.isIntegralNumber()) {
+            Exchanges.rpcError(response, callback, 400, null, JsonRpc.INVALID_REQUEST, "id must be a string or an integer");
+            return;
+        }
+        String sessionId = request.getHeaders().get(SESSION_HEADER);
+        StreamableSession session;
+        if (isRequest && "initialize".equals(message.path("method").asText())) {
+            if (sessionId != null) {
+                Exchanges.rpcError(response, callback, 400, id, JsonRpc.INVALID_REQUEST,
+                        "initialize opens a new session: send it without " + SESSION_HEADER);
+                return;
+            }
+            session = new StreamableSession(sessions.newId(), server);
+            if (!sessions.add(session)) {
+                session.close("refused");
+                Exchanges.rpcError(response, callback, 503, id, JsonRpc.INTERNAL_ERROR, sessions.accepting()
+                        ? "too many sessions (at most " + SessionRegistry.MAX_SESSIONS + ")" : "the gateway is stopping");
+                return;
+            }
+        } else {
+            session = find(sessionId, response, callback, id);
+            if (session == null) {
+                return;
+            }
+        }
+        response.getHeaders().put(SESSION_HEADER, session.id());
+        session.entered();
+        try {
+            if (!isRequest) {
+                session.dispatch(server.dispatcher(), message);
+                Exchanges.empty(response, callback, 202);
+                return;
+            }
+            PostExchange[] self = new PostExchange[1];
+            PostExchange exchange = new PostExchange(request, response, callback, cause -> session.broken(id, self[0], cause));
+            self[0] = exchange;
+            if (!session.expect(id, exchange)) {
+                Exchanges.rpcError(response, callback, 400, id, JsonRpc.INVALID_REQUEST, "request " + id + " is in flight already");
+                return;
+            }
+            session.dispatch(server.dispatcher(), message);
+        } finally {
+            session.left();
+        }
+    }
+
+    private void get(Request request, Response response, Callback callback) {
+        if (!Exchanges.accepts(request, "text/event-stream")) {
+            Exchanges.rpcError(response, callback, 406, null, JsonRpc.INVALID_REQUEST, "GET /mcp opens an event stream: Accept text/event-stream");
+            return;
+        }
+        StreamableSession session = find(request.getHeaders().get(SESSION_HEADER), response, callback, null);
+        if (session == null) {
+            return;
+        }
+        if (session.hasStream()) {
+            Exchanges.rpcError(response, callback, 409, null, JsonRpc.INVALID_REQUEST, "session " + session.id()
+                    + " has a GET stream open already");
+            return;
+        }
+        response.getHeaders().put(SESSION_HEADER, session.id());
+        SseStream[] self = new SseStream[1];
+        SseStream stream = new SseStream(response, callback, failure -> session.detach(self[0]));
+        self[0] = stream;
+        if (!session.attach(stream)) {
+            stream.abort(new IllegalStateException("a second GET stream"));
+            return;
+        }
+        request.addIdleTimeoutListener(timeout -> stream.ended());
+        stream.comment();
+    }
+
+    private void delete(Request request, Response response, Callback callback) {
+        StreamableSession session = find(request.getHeaders().get(SESSION_HEADER), response, callback, null);
+        if (session == null) {
+            return;
+        }
+        sessions.remove(session);
+        session.close("the client ended the session");
+        Exchanges.empty(response, callback, 200);
+    }
+
+    private StreamableSession find(String sessionId, Response response, Callback callback, JsonNode id) {
+        if (sessionId == null) {
+            Exchanges.rpcError(response, callback, 400, id, JsonRpc.INVALID_REQUEST, "missing " + SESSION_HEADER
+                    + " (initialize first)");
+            return null;
+        }
+        HttpSession found = sessions.get(sessionId);
+        if (!(found instanceof StreamableSession session) || session.isClosed()) {
+            Exchanges.rpcError(response, callback, 404, id, JsonRpc.INVALID_REQUEST, "unknown or expired session " + sessionId
+                    + ": initialize again");
+            return null;
+        }
+        return session;
+    }
+}

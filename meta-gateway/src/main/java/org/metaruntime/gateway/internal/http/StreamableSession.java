@@ -1,0 +1,215 @@
+package org.metaruntime.gateway.internal.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayDeque;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.metaruntime.gateway.internal.rpc.ClientSession;
+import org.metaruntime.gateway.internal.rpc.Dispatcher;
+import org.metaruntime.gateway.internal.rpc.JsonRpc;
+import org.metaruntime.gateway.internal.rpc.Outbound;
+import org.metaruntime.gateway.internal.serve.GatewayServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client of Streamable HTTP: its {@link ClientSession} and where each message to it goes. An answer goes to
+ * the POST that carried its request; a message belonging to a request in flight (progress, sampling) goes on that
+ * POST's stream; anything else goes on the client's GET stream, or waits (bounded) until it opens one. A broken
+ * stream ends that stream only: a broken POST cancels its request at the pod, a broken GET stream leaves the
+ * session as it is. Thread-safe.
+ */
+final class StreamableSession implements HttpSession, Outbound {
+
+    private static final Logger log = LoggerFactory.getLogger(StreamableSession.class);
+
+    /** Messages kept for a client without a GET stream; beyond it the oldest are dropped. */
+    static final int MAX_BACKLOG = 1024;
+
+    private final String id;
+    private final GatewayServer server;
+    private final ClientSession client;
+    private final Map<JsonNode, PostExchange> open = new ConcurrentHashMap<>();
+    private final ArrayDeque<String> backlog = new ArrayDeque<>();
+    private final AtomicInteger handling = new AtomicInteger();
+    private SseStream standalone;
+    private volatile long lastSeenNanos = System.nanoTime();
+    private volatile boolean closed;
+
+    StreamableSession(String id, GatewayServer server) {
+        this.id = id;
+        this.server = server;
+        this.client = server.openSession(this);
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    ClientSession client() {
+        return client;
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /** An HTTP request of this session starts; pair with {@link #left()}. */
+    void entered() {
+        handling.incrementAndGet();
+        lastSeenNanos = System.nanoTime();
+    }
+
+    void left() {
+        lastSeenNanos = System.nanoTime();
+        handling.decrementAndGet();
+    }
+
+    /** Registers the exchange answering request {@code requestId}; false when that id is in flight already. */
+    boolean expect(JsonNode requestId, PostExchange exchange) {
+        return open.putIfAbsent(requestId, exchange) == null;
+    }
+
+    /** The POST of request {@code requestId} broke before its answer: the request is cancelled. */
+    void broken(JsonNode requestId, PostExchange exchange, Throwable cause) {
+        if (!open.remove(requestId, exchange)) {
+            return;
+        }
+        log.info("session {}: the connection of request {} broke ({}); cancelling it", id, requestId, cause.toString());
+        ObjectNode params = JsonRpc.NODES.objectNode();
+        params.set("requestId", requestId);
+        params.put("reason", "the client's connection broke");
+        server.dispatcher().onMessage(client, JsonRpc.notification("notifications/cancelled", params));
+    }
+
+    /** Whether the client's GET stream is open. */
+    boolean hasStream() {
+        synchronized (backlog) {
+            return standalone != null && !standalone.ended();
+        }
+    }
+
+    /** Attaches the client's GET stream; false when one is open already. Sends what waited for it. */
+    boolean attach(SseStream stream) {
+        synchronized (backlog) {
+            if (standalone != null && !standalone.ended()) {
+                return false;
+            }
+            standalone = stream;
+            while (!backlog.isEmpty()) {
+                stream.message(backlog.poll());
+            }
+            return true;
+        }
+    }
+
+    void detach(SseStream stream) {
+        synchronized (backlog) {
+            if (standalone == stream) {
+                standalone = null;
+            }
+        }
+        lastSeenNanos = System.nanoTime();
+    }
+
+    @Override
+    public void send(ObjectNode message) {
+        send(message, null);
+    }
+
+    @Override
+    public void send(ObjectNode message, JsonNode relatedRequestId) {
+        String json = JsonRpc.write(message);
+        JsonNode messageId = message.get("id");
+        if (!message.has("method") && messageId != null && !messageId.isNull()) {
+            PostExchange exchange = open.remove(messageId);
+            if (exchange != null) {
+                exchange.answer(json);
+            } else {
+                log.debug("session {}: the answer to {} has no open request to go to", id, messageId);
+            }
+            return;
+        }
+        if (relatedRequestId != null) {
+            PostExchange exchange = open.get(relatedRequestId);
+            if (exchange != null && exchange.send(json)) {
+                return;
+            }
+        }
+        synchronized (backlog) {
+            if (standalone != null && standalone.message(json)) {
+                return;
+            }
+            if (backlog.size() >= MAX_BACKLOG) {
+                backlog.poll();
+                log.debug("session {}: backlog full, the oldest message was dropped", id);
+            }
+            backlog.add(json);
+        }
+    }
+
+    @Override
+    public void keepAlive(long quietNanos) {
+        for (PostExchange exchange : open.values()) {
+            exchange.keepAlive(quietNanos);
+        }
+        SseStream s;
+        synchronized (backlog) {
+            s = standalone;
+        }
+        if (s != null && s.quietNanos() >= quietNanos) {
+            s.comment();
+        }
+    }
+
+    @Override
+    public boolean idleFor(long idleNanos) {
+        if (handling.get() > 0 || !open.isEmpty()) {
+            return false;
+        }
+        synchronized (backlog) {
+            if (standalone != null && !standalone.ended()) {
+                return false;
+            }
+        }
+        return System.nanoTime() - lastSeenNanos >= idleNanos;
+    }
+
+    @Override
+    public int callsInFlight() {
+        return open.size();
+    }
+
+    @Override
+    public void close(String reason) {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        server.closeSession(client);
+        String error = null;
+        for (Map.Entry<JsonNode, PostExchange> entry : open.entrySet()) {
+            if (open.remove(entry.getKey(), entry.getValue())) {
+                error = JsonRpc.write(JsonRpc.error(entry.getKey(), JsonRpc.INTERNAL_ERROR, reason, null));
+                entry.getValue().answer(error);
+            }
+        }
+        SseStream s;
+        synchronized (backlog) {
+            s = standalone;
+            standalone = null;
+            backlog.clear();
+        }
+        if (s != null) {
+            s.close();
+        }
+    }
+
+    /** Feeds one message of the client to the dispatcher. */
+    void dispatch(Dispatcher dispatcher, JsonNode message) {
+        dispatcher.onMessage(client, message);
+    }
+}

@@ -1,0 +1,220 @@
+package org.metaruntime.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code bin/meta-gateway --transport http} at the HTTP level: the token (401), the Origin check (403), bounded
+ * bodies (413), the session header rules, idle expiry, DELETE, /healthz and /metrics, the command line's refusals;
+ * and the TypeScript SDK client refused with a wrong token on both transports.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class HttpEndpointsIT {
+
+    static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\","
+            + "\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}";
+    static final String TOKEN = "s3cret-token-for-tests";
+
+    @TempDir
+    Path dir;
+
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    @AfterEach
+    void nothingLeft() {
+        Repo.assertNoProcessLeft();
+    }
+
+    private List<String> args(String... more) throws Exception {
+        Path manifests = NodeClient.manifests(dir, dir.resolve("pids"), "fixture");
+        List<String> args = new java.util.ArrayList<>(List.of("--manifests", manifests.toString()));
+        args.addAll(List.of(more));
+        return args;
+    }
+
+    private HttpResponse<String> post(String url, String body, String... headers) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> get(String url, String... headers) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET();
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String session(HttpResponse<String> initialized) {
+        return initialized.headers().firstValue("Mcp-Session-Id").orElseThrow();
+    }
+
+    @Test
+    void aTokenIsNeededForEverythingButHealthz() throws Exception {
+        try (HttpGateway gateway = HttpGateway.start(args(), Map.of("META_GATEWAY_TOKEN", TOKEN))) {
+            HttpResponse<String> none = post(gateway.url(), INIT);
+            assertThat(none.statusCode()).isEqualTo(401);
+            assertThat(none.headers().firstValue("WWW-Authenticate").orElse("")).startsWith("Bearer");
+            assertThat(post(gateway.url(), INIT, "Authorization", "Bearer wrong").statusCode()).isEqualTo(401);
+            assertThat(post(gateway.url(), INIT, "Authorization", "Bearer " + TOKEN + "x").statusCode()).isEqualTo(401);
+            assertThat(get(gateway.base() + "/metrics").statusCode()).isEqualTo(401);
+            assertThat(get(gateway.base() + "/sse").statusCode()).isEqualTo(401);
+            HttpResponse<String> ok = post(gateway.url(), INIT, "Authorization", "Bearer " + TOKEN);
+            assertThat(ok.statusCode()).isEqualTo(200);
+            assertThat(NodeClient.JSON.readTree(ok.body()).at("/result/serverInfo/name").asText()).isEqualTo("meta-gateway");
+            HttpResponse<String> health = get(gateway.base() + "/healthz");
+            assertThat(health.statusCode()).isEqualTo(200);
+            JsonNode body = NodeClient.JSON.readTree(health.body());
+            assertThat(body.get("status").asText()).isEqualTo("ok");
+            assertThat(body.at("/pods/fixture").asText()).isEqualTo("NotStarted");
+
+            for (String transport : List.of("http", "sse")) {
+                ObjectNode script = NodeClient.JSON.createObjectNode().put("transport", transport)
+                        .put("url", transport.equals("sse") ? gateway.base() + "/sse" : gateway.url());
+                script.putObject("headers").put("Authorization", "Bearer nope");
+                script.putArray("steps").add(NodeClient.step("listTools"));
+                JsonNode refused = NodeClient.runRaw(script);
+                assertThat(refused.at("/connectError/error").toString()).as(transport).contains("401");
+                script.putObject("headers").put("Authorization", "Bearer " + TOKEN);
+                JsonNode served = NodeClient.runRaw(script);
+                assertThat(served.at("/steps/0/ok/tools/0/name").asText()).as(transport).isEqualTo("meta__status");
+            }
+            gateway.stopCleanly();
+        }
+    }
+
+    @Test
+    void aTokenFileServesAnotherHostAndWithoutATokenTheCommandRefuses() throws Exception {
+        Repo.Run refused = Repo.gateway("--manifests", "examples/manifests", "--transport", "http", "--host", "0.0.0.0", "--port", "0");
+        assertThat(refused.exitCode()).as(refused.stderr()).isEqualTo(2);
+        assertThat(refused.stderr()).contains("--token-file").contains("usage: meta-gateway");
+        Repo.Run empty = Repo.gateway("--manifests", "examples/manifests", "--transport", "http", "--token-file",
+                Files.writeString(dir.resolve("empty"), "\n").toString());
+        assertThat(empty.exitCode()).isEqualTo(2);
+        Path tokenFile = Files.writeString(dir.resolve("token"), TOKEN + "\n");
+        try (HttpGateway gateway = HttpGateway.start(args("--host", "0.0.0.0", "--token-file", tokenFile.toString()))) {
+            assertThat(gateway.url()).startsWith("http://0.0.0.0:");
+            String local = gateway.url().replace("0.0.0.0", "127.0.0.1");
+            assertThat(post(local, INIT).statusCode()).isEqualTo(401);
+            assertThat(post(local, INIT, "Authorization", "Bearer " + TOKEN).statusCode()).isEqualTo(200);
+            gateway.stopCleanly();
+        }
+    }
+
+    @Test
+    void aForeignOriginIsRefusedLoopbackAndAllowedOnesPass() throws Exception {
+        try (HttpGateway gateway = HttpGateway.start(args("--allow-origin", "https://console.example.com"))) {
+            HttpResponse<String> foreign = post(gateway.url(), INIT, "Origin", "http://evil.example");
+            assertThat(foreign.statusCode()).isEqualTo(403);
+            assertThat(foreign.body()).contains("origin http://evil.example is not allowed");
+            assertThat(post(gateway.url(), INIT, "Origin", "http://127.0.0.1.evil.example:8080").statusCode()).isEqualTo(403);
+            assertThat(post(gateway.url(), INIT, "Origin", "null").statusCode()).isEqualTo(403);
+            assertThat(get(gateway.base() + "/sse", "Origin", "http://evil.example").statusCode()).isEqualTo(403);
+            HttpResponse<String> loopback = post(gateway.url(), INIT, "Origin", "http://localhost:6274");
+            assertThat(loopback.statusCode()).isEqualTo(200);
+            assertThat(loopback.headers().firstValue("Access-Control-Allow-Origin")).hasValue("http://localhost:6274");
+            assertThat(post(gateway.url(), INIT, "Origin", "https://console.example.com").statusCode()).isEqualTo(200);
+            gateway.stopCleanly();
+        }
+    }
+
+    @Test
+    void anOversizedBodyIs413AndTheSessionKeepsServing() throws Exception {
+        try (HttpGateway gateway = HttpGateway.start(args())) {
+            String sid = session(post(gateway.url(), INIT));
+            String big = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"fixture__echo\",\"arguments\":{\"text\":\""
+                    + "x".repeat(5 * 1024 * 1024) + "\"}}}";
+            HttpResponse<String> tooBig = post(gateway.url(), big, "Mcp-Session-Id", sid);
+            assertThat(tooBig.statusCode()).isEqualTo(413);
+            assertThat(tooBig.body()).contains("over 4194304 bytes");
+            HttpResponse<String> echoed = post(gateway.url(), "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":"
+                    + "{\"name\":\"fixture__echo\",\"arguments\":{\"text\":\"after\"}}}", "Mcp-Session-Id", sid);
+            assertThat(echoed.statusCode()).isEqualTo(200);
+            assertThat(NodeClient.JSON.readTree(echoed.body()).at("/result/content/0/text").asText()).isEqualTo("after");
+
+            ObjectNode script = NodeClient.JSON.createObjectNode().put("transport", "http").put("url", gateway.url());
+            ObjectNode call = NodeClient.step("call").put("name", "fixture__echo");
+            call.putObject("arguments").put("text", "y".repeat(5 * 1024 * 1024));
+            script.putArray("steps").add(call).add(NodeClient.call("fixture__echo", "{\"text\": \"still\"}"));
+            JsonNode client = NodeClient.runRaw(script);
+            assertThat(client.at("/steps/0/error").toString()).contains("413");
+            assertThat(client.at("/steps/1/ok/content/0/text").asText()).isEqualTo("still");
+            gateway.stopCleanly();
+        }
+    }
+
+    @Test
+    void sessionHeadersDeleteAndIdleExpiry() throws Exception {
+        try (HttpGateway gateway = HttpGateway.start(args("--session-timeout", "1s"))) {
+            String ping = "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}";
+            assertThat(post(gateway.url(), ping).statusCode()).as("no session header").isEqualTo(400);
+            assertThat(post(gateway.url(), ping, "Mcp-Session-Id", "0123").statusCode()).as("unknown session").isEqualTo(404);
+            String sid = session(post(gateway.url(), INIT));
+            assertThat(post(gateway.url(), ping, "Mcp-Session-Id", sid, "MCP-Protocol-Version", "1999-01-01").statusCode()).isEqualTo(400);
+            assertThat(post(gateway.url(), "not json", "Mcp-Session-Id", sid).statusCode()).isEqualTo(400);
+            assertThat(post(gateway.url(), "[" + ping + "]", "Mcp-Session-Id", sid).statusCode()).isEqualTo(400);
+            HttpResponse<String> pong = post(gateway.url(), ping, "Mcp-Session-Id", sid, "MCP-Protocol-Version", "2025-11-25");
+            assertThat(pong.statusCode()).isEqualTo(200);
+            assertThat(pong.body()).isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":9,\"result\":{}}");
+            assertThat(post(gateway.url(), "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", "Mcp-Session-Id", sid)
+                    .statusCode()).isEqualTo(202);
+            HttpResponse<String> deleted = http.send(HttpRequest.newBuilder(URI.create(gateway.url())).header("Mcp-Session-Id", sid)
+                    .DELETE().build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(deleted.statusCode()).isEqualTo(200);
+            assertThat(post(gateway.url(), ping, "Mcp-Session-Id", sid).statusCode()).isEqualTo(404);
+
+            String idle = session(post(gateway.url(), INIT));
+            // Any request would keep it alive: wait for the log line, then ask.
+            await().atMost(Duration.ofSeconds(30)).until(() -> gateway.stderr().contains("session " + idle + " expired"));
+            assertThat(post(gateway.url(), ping, "Mcp-Session-Id", idle).statusCode()).isEqualTo(404);
+            gateway.stopCleanly();
+        }
+    }
+
+    @Test
+    void metricsCountCallsErrorsAndSessions() throws Exception {
+        try (HttpGateway gateway = HttpGateway.start(args())) {
+            String sid = session(post(gateway.url(), INIT));
+            for (int i = 0; i < 3; i++) {
+                post(gateway.url(), "{\"jsonrpc\":\"2.0\",\"id\":" + (10 + i) + ",\"method\":\"tools/call\",\"params\":"
+                        + "{\"name\":\"fixture__echo\",\"arguments\":{\"text\":\"m\"}}}", "Mcp-Session-Id", sid);
+            }
+            HttpResponse<String> timedOut = post(gateway.url(), "{\"jsonrpc\":\"2.0\",\"id\":20,\"method\":\"tools/call\",\"params\":"
+                    + "{\"name\":\"fixture__sleep\",\"arguments\":{\"seconds\":20}}}", "Mcp-Session-Id", sid);
+            assertThat(timedOut.body()).contains("-32001");
+            HttpResponse<String> metrics = get(gateway.base() + "/metrics");
+            assertThat(metrics.statusCode()).isEqualTo(200);
+            assertThat(metrics.headers().firstValue("Content-Type").orElse("")).startsWith("text/plain");
+            String text = metrics.body();
+            assertThat(text).contains("meta_gateway_tool_calls_seconds_count{pod=\"fixture\",tool=\"echo\"} 3");
+            assertThat(text).contains("meta_gateway_tool_calls_seconds_bucket{pod=\"fixture\",tool=\"echo\",le=");
+            assertThat(text).contains("meta_gateway_tool_call_errors_total{code=\"-32001\",pod=\"fixture\",tool=\"sleep\"} 1");
+            assertThat(text).contains("meta_gateway_sessions_open{transport=\"streamable-http\"} 1");
+            assertThat(text).contains("meta_gateway_pods_running 1");
+            assertThat(text).contains("meta_gateway_pod_restarts_total{pod=\"fixture\"} 0");
+            gateway.stopCleanly();
+        }
+    }
+}
