@@ -27,10 +27,15 @@ class PodToPodIT {
     @TempDir
     Path dir;
 
+    /** The transport the client uses; {@link PodToPodHttpIT} runs every scenario over Streamable HTTP. */
+    NodeClient.Transport transport() {
+        return NodeClient.Transport.STDIO;
+    }
+
     private JsonNode session(List<ObjectNode> steps) throws Exception {
         Path pids = dir.resolve("pids");
         Path manifests = NodeClient.manifests(dir, pids, "alpha", "beta", "gamma", "delta");
-        JsonNode session = NodeClient.session(List.of("--manifests", manifests.toString()), steps);
+        JsonNode session = NodeClient.session(transport(), List.of("--manifests", manifests.toString()), steps);
         NodeClient.assertAllGone(session, pids);
         return session;
     }
