@@ -8,6 +8,7 @@ import static org.metaruntime.supervisor.ModuleHealthState.STARTING;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.TextNode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,6 +28,7 @@ import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleHealthTransition;
 import org.metaruntime.supervisor.ProcessBoundaryError;
+import org.metaruntime.testing.FixtureScripts;
 import org.metaruntime.testing.ManualScheduler;
 
 /** Calls as handles, health as a stream, lazy modules and membership, with real child processes. */
@@ -54,15 +56,16 @@ class CallsTest {
     }
 
     private ModuleConfig.Builder eventLine(String id, String mode) {
-        return ModuleConfig.builder(id).command(Fixtures.pythonCommand("eventline_module.py", id))
+        return ModuleConfig.builder(id).command(FixtureScripts.eventLineModuleCommand(id))
                 .env("FIXTURE_PIDFILE", pidfile().toString()).env("FIXTURE_MODE", mode)
                 .env("FIXTURE_COUNTER", dir.resolve(id + ".count").toString());
     }
 
-    /** The MCP fixture, tagged with this test's directory so the process table can be searched for it. */
-    private ModuleConfig.Builder mcp(String id) {
-        return ModuleConfig.builder(id).command(Fixtures.pythonCommand("mcp_server.py", dir.toString()))
-                .env("FIXTURE_PIDFILE", pidfile().toString());
+    /** The MCP fixture with {@code switches}, tagged with this test's directory so the process table can be searched for it. */
+    private ModuleConfig.Builder mcp(String id, String... switches) {
+        List<String> arguments = new ArrayList<>(List.of(dir.toString(), "--pid-file", pidfile().toString()));
+        arguments.addAll(List.of(switches));
+        return ModuleConfig.builder(id).command(FixtureScripts.mcpServerCommand(arguments.toArray(String[]::new)));
     }
 
     private UnifiedRuntime start(MetaConfig config) {
@@ -167,7 +170,7 @@ class CallsTest {
 
         List<ModuleCall> first = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
-            first.add(runtime.call(new ModuleRouteRequest("tools", "echo", MAPPER.createObjectNode().put("i", i)),
+            first.add(runtime.call(new ModuleRouteRequest("tools", "echo_arguments", MAPPER.createObjectNode().put("i", i)),
                     CallOptions.timeout(T)));
         }
         for (int i = 0; i < 8; i++) {
@@ -288,12 +291,11 @@ class CallsTest {
     @Test
     void cancellingAnMcpCallTellsTheServerFreesTheSlotAndAQueuedCallIsNeverSent() throws Exception {
         MetaConfig config = MetaConfig.builder()
-                .mcp(mcp("tools").maxInFlightCalls(1).env("FIXTURE_STDIN_LOG", dir.resolve("stdin.log").toString())
-                        .build())
+                .mcp(mcp("tools", "--record", dir.resolve("stdin.log").toString()).maxInFlightCalls(1).build())
                 .discover("tools").build();
         UnifiedRuntime runtime = start(config);
         ModuleCall slow = runtime.call(new ModuleRouteRequest("tools", "slow",
-                MAPPER.createObjectNode().put("seconds", 60)), CallOptions.timeout(T));
+                MAPPER.createObjectNode().put("ms", 60_000)), CallOptions.timeout(T));
         await().atMost(20, TimeUnit.SECONDS).until(() -> sent("tools/call").size() == 1);
         ModuleCall queued = runtime.call(new ModuleRouteRequest("tools", "echo",
                 MAPPER.createObjectNode().put("queued", true)), CallOptions.timeout(T));
@@ -329,8 +331,8 @@ class CallsTest {
                     throw new IllegalStateException("a listener bug never fails the call");
                 }).build());
         a.response().thenRun(() -> seenAtResponse.add(first.size()));
-        assertThat(a.response().get(30, TimeUnit.SECONDS).payload().get("steps").asInt()).isEqualTo(3);
-        assertThat(b.response().get(30, TimeUnit.SECONDS).payload().get("steps").asInt()).isEqualTo(5);
+        assertThat(a.response().get(30, TimeUnit.SECONDS).payload()).isEqualTo(TextNode.valueOf("done 3"));
+        assertThat(b.response().get(30, TimeUnit.SECONDS).payload()).isEqualTo(TextNode.valueOf("done 5"));
         assertThat(first).containsExactly(new ProgressUpdate(1, 3.0, "step 1"), new ProgressUpdate(2, 3.0, "step 2"),
                 new ProgressUpdate(3, 3.0, "step 3"));
         assertThat(second).extracting(ProgressUpdate::progress).containsExactly(1.0, 2.0, 3.0, 4.0, 5.0);
@@ -348,19 +350,21 @@ class CallsTest {
         McpModule tools = runtime.mcp("tools");
         assertThat(tools.moduleId()).isEqualTo("tools");
         assertThat(tools.tools()).extracting(io.modelcontextprotocol.spec.McpSchema.Tool::name)
-                .containsExactly("echo", "add", "fail", "slow", "crash", "progress", "notify");
+                .containsExactly("echo", "echo_arguments", "add", "whoami", "json_text", "structured", "multi_text",
+                        "mixed", "error", "large", "slow", "hang", "crash", "garbage", "change_tools",
+                        "add_tool_silently", "ask_client", "cancelled", "unicode", "progress", "notify");
         assertThat(tools.tools().get(0).inputSchema()).containsEntry("type", "object");
 
-        io.modelcontextprotocol.spec.McpSchema.CallToolResult failed = tools.callTool("fail", MAPPER.createObjectNode());
+        io.modelcontextprotocol.spec.McpSchema.CallToolResult failed = tools.callTool("error", MAPPER.createObjectNode());
         assertThat(failed.isError()).isTrue();
         assertThat(((io.modelcontextprotocol.spec.McpSchema.TextContent) failed.content().get(0)).text())
-                .isEqualTo("the tool failed on purpose");
-        io.modelcontextprotocol.spec.McpSchema.CallToolResult echoed = tools.callTool("echo",
+                .isEqualTo("tool failed on purpose");
+        io.modelcontextprotocol.spec.McpSchema.CallToolResult echoed = tools.callTool("echo_arguments",
                 MAPPER.createObjectNode().put("n", 1), CallOptions.timeout(T));
         assertThat(echoed.structuredContent()).isEqualTo(java.util.Map.of("n", 1));
         com.fasterxml.jackson.databind.node.ObjectNode meta = MAPPER.createObjectNode().put("host/trace", "t-1");
         meta.putArray("host/chain").add("a.b");
-        io.modelcontextprotocol.spec.McpSchema.CallToolResult withMeta = tools.callTool("echo",
+        io.modelcontextprotocol.spec.McpSchema.CallToolResult withMeta = tools.callTool("echo_arguments",
                 MAPPER.createObjectNode().put("with_meta", true), CallOptions.builder().timeout(T).meta(meta).build());
         assertThat(MAPPER.valueToTree(withMeta.structuredContent()).get("meta")).as("the call's _meta").isEqualTo(meta);
         assertThat(tools.startCall("add", MAPPER.createObjectNode().put("a", 2).put("b", 2), CallOptions.defaults())
@@ -395,13 +399,13 @@ class CallsTest {
     @Test
     void shutdownStopsTheServerOfAPerCallCallInFlightEvenOneThatIgnoresStdinAndSigterm() {
         MetaConfig config = MetaConfig.builder()
-                .mcp(mcp("stubborn").mcpSessionMode(org.metaruntime.mcp.McpSessionMode.PER_CALL)
-                        .env("FIXTURE_STUBBORN", "1").build())
+                .mcp(mcp("stubborn", "--ignore-sigterm", "--ignore-eof")
+                        .mcpSessionMode(org.metaruntime.mcp.McpSessionMode.PER_CALL).build())
                 .discover("stubborn").build();
         UnifiedRuntime runtime = start(config);
         await().atMost(20, TimeUnit.SECONDS).until(() -> processesOfThisTest().isEmpty());   // the probe's server
         ModuleCall call = runtime.call(new ModuleRouteRequest("stubborn", "slow",
-                MAPPER.createObjectNode().put("seconds", 60)), CallOptions.timeout(T));
+                MAPPER.createObjectNode().put("ms", 60_000)), CallOptions.timeout(T));
         // the per-call server is running (its pid is written after the probe's) and holds the call
         await().atMost(20, TimeUnit.SECONDS).until(() -> Fixtures.pids(pidfile()).size() == 2
                 && processesOfThisTest().size() == 1);

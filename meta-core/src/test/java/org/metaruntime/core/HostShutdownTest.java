@@ -22,6 +22,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.FixtureScripts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,8 +73,8 @@ class HostShutdownTest {
         }
 
         private static ModuleConfig mcp(String python, Path dir, String id) {
-            return ModuleConfig.builder(id).command(python, SoakSupport.script("mcp_server.py").toString())
-                    .env("FIXTURE_PIDFILE", dir.resolve("pids-" + id).toString()).build();
+            return ModuleConfig.builder(id).command(python, FixtureScripts.mcpServer().toString(), "--pid-file",
+                    dir.resolve("pids-" + id).toString()).build();
         }
     }
 

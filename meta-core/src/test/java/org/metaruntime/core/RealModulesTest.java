@@ -34,6 +34,7 @@ import org.metaruntime.mcp.McpSessionMode;
 import org.metaruntime.supervisor.ModuleHealthTransition;
 import org.metaruntime.supervisor.ProcessBoundaryError;
 import org.metaruntime.supervisor.RestartPolicy;
+import org.metaruntime.testing.FixtureScripts;
 
 /** The runtime with real child processes: python and sh fixtures, and a python MCP server. */
 @Timeout(60)
@@ -60,14 +61,13 @@ class RealModulesTest {
     }
 
     private ModuleConfig.Builder eventLine(String id, String mode) {
-        return ModuleConfig.builder(id).command(Fixtures.pythonCommand("eventline_module.py", id))
+        return ModuleConfig.builder(id).command(FixtureScripts.eventLineModuleCommand(id))
                 .env("FIXTURE_PIDFILE", pidfile().toString()).env("FIXTURE_MODE", mode)
                 .env("FIXTURE_COUNTER", dir.resolve(id + ".count").toString());
     }
 
     private ModuleConfig.Builder mcp(String id) {
-        return ModuleConfig.builder(id).command(Fixtures.pythonCommand("mcp_server.py"))
-                .env("FIXTURE_PIDFILE", pidfile().toString());
+        return ModuleConfig.builder(id).command(FixtureScripts.mcpServerCommand("--pid-file", pidfile().toString()));
     }
 
     private static RuntimeOptions.Builder options() {
@@ -260,10 +260,12 @@ class RealModulesTest {
                 .preSpawn(PreSpawnData.mcp("tools")).build();
         UnifiedRuntime runtime = start(config, options().supervisionBackoff(Duration.ZERO).supervisionJitter(0).build());
         assertThat(payloads(runtime, "tools", "mcp.ready").get(0))
-                .isEqualTo(MAPPER.readTree("{\"tools\":[\"add\",\"crash\",\"echo\",\"fail\",\"notify\",\"progress\",\"slow\"]}"));
+                .isEqualTo(MAPPER.readTree("{\"tools\":[\"add\",\"add_tool_silently\",\"ask_client\",\"cancelled\",\"change_tools\","
+                        + "\"crash\",\"echo\",\"echo_arguments\",\"error\",\"garbage\",\"hang\",\"json_text\",\"large\","
+                        + "\"mixed\",\"multi_text\",\"notify\",\"progress\",\"slow\",\"structured\",\"unicode\",\"whoami\"]}"));
         assertThat(runtime.mergedEvents().stream().filter(e -> e.eventId().startsWith("evt-mcp-ready-tools-"))).hasSize(1);
 
-        JsonNode echoed = runtime.routeModuleCall(new ModuleRouteRequest("tools", "echo",
+        JsonNode echoed = runtime.routeModuleCall(new ModuleRouteRequest("tools", "echo_arguments",
                 MAPPER.readTree("{\"text\":\"héllo 🌍\"}")), T).payload();
         assertThat(echoed.get("text").asText()).isEqualTo("héllo 🌍");
         assertThat(runtime.routeModuleCall(new ModuleRouteRequest("tools", "add",
@@ -271,7 +273,7 @@ class RealModulesTest {
 
         List<CompletableFuture<ModuleRouteResponse>> calls = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
-            calls.add(runtime.routeModuleCallAsync(new ModuleRouteRequest("tools", "echo",
+            calls.add(runtime.routeModuleCallAsync(new ModuleRouteRequest("tools", "echo_arguments",
                     MAPPER.createObjectNode().put("i", i)), T));
         }
         for (int i = 0; i < 20; i++) {
@@ -282,9 +284,9 @@ class RealModulesTest {
         assertThat(routeError(runtime, "tools", "nope", T)).isInstanceOf(ModuleRouteError.ModuleRuntime.class)
                 .extracting(e -> ((RuntimeBoundaryError.Mcp) ((ModuleRouteError.ModuleRuntime) e).error()).error())
                 .isInstanceOf(McpBoundaryError.ToolNotFound.class);
-        assertThat(routeError(runtime, "tools", "fail", T)).isInstanceOfSatisfying(ModuleRouteError.ModuleRuntime.class,
+        assertThat(routeError(runtime, "tools", "error", T)).isInstanceOfSatisfying(ModuleRouteError.ModuleRuntime.class,
                 e -> assertThat(((McpBoundaryError.ToolReturnedError) ((RuntimeBoundaryError.Mcp) e.error()).error()).text())
-                        .isEqualTo("the tool failed on purpose"));
+                        .isEqualTo("tool failed on purpose"));
         assertThat(routeError(runtime, "tools", "slow", Duration.ofMillis(300))).isEqualTo(
                 new ModuleRouteError.ModuleRuntime(new RuntimeBoundaryError.Mcp(
                         new McpBoundaryError.Timeout("tools", "call_tool:slow", 300))));
@@ -294,7 +296,7 @@ class RealModulesTest {
         assertThat(crashed).isInstanceOf(ModuleRouteError.ModuleRuntime.class);
         await().atMost(20, TimeUnit.SECONDS).untilAsserted(() -> assertThat(of(runtime, "tools")).endsWith(
                 t("tools", HEALTHY, FAILED, 2), t("tools", FAILED, RESTARTING, 2), t("tools", RESTARTING, HEALTHY, 3)));
-        assertThat(payloads(runtime, "tools", "supervisor.warning").get(0).get("exit_code").asInt()).isEqualTo(9);
+        assertThat(payloads(runtime, "tools", "supervisor.warning").get(0).get("exit_code").asInt()).isEqualTo(3);
         assertThat(runtime.routeModuleCall(new ModuleRouteRequest("tools", "add",
                 MAPPER.readTree("{\"a\":1,\"b\":1}")), T).payload().asInt()).isEqualTo(2);
         assertThat(Fixtures.pids(pidfile())).hasSize(2);

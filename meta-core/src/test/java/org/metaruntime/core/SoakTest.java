@@ -37,6 +37,7 @@ import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleHealthTransition;
 import org.metaruntime.supervisor.ModuleSupervisorReport;
 import org.metaruntime.supervisor.ProcessBoundaryError;
+import org.metaruntime.testing.FixtureScripts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -99,8 +100,8 @@ class SoakTest {
         for (int i = 0; i < MCP_MODULES; i++) {
             String id = "mcp" + i;
             mcp.add(id);
-            config.module(ModuleConfig.builder(id).command(python, SoakSupport.script("mcp_server.py").toString())
-                    .env("FIXTURE_PIDFILE", pidfile(id).toString()).build()).preSpawn(PreSpawnData.mcp(id));
+            config.module(ModuleConfig.builder(id).command(python, FixtureScripts.mcpServer().toString(), "--pid-file",
+                    pidfile(id).toString()).build()).preSpawn(PreSpawnData.mcp(id));
         }
         for (int i = 0; i < EVENT_LINE_MODULES; i++) {
             String id = "line" + i;
@@ -187,8 +188,8 @@ class SoakTest {
 
     /** An event-line module whose runs after the first hang and print garbage {@code faultPercent} % each. */
     private ModuleConfig eventLineModule(String python, String id, int faultPercent) {
-        return ModuleConfig.builder(id).command(python, SoakSupport.script("eventline_module.py").toString())
-                .env("FIXTURE_PIDFILE", pidfile(id).toString()).env("FIXTURE_MODULE", id)
+        return ModuleConfig.builder(id).command(python, FixtureScripts.eventLineModule().toString())
+                .env("FIXTURE_MODE", "chaos").env("FIXTURE_PIDFILE", pidfile(id).toString()).env("FIXTURE_MODULE", id)
                 .env("FIXTURE_COUNTER", dir.resolve("count-" + id).toString())
                 .env("FIXTURE_HANG_PERCENT", Integer.toString(faultPercent))
                 .env("FIXTURE_GARBAGE_PERCENT", Integer.toString(faultPercent)).build();
@@ -207,8 +208,8 @@ class SoakTest {
     /** Loads the classes and pools a run uses, so the descriptor baseline counts the JDK's own (jar files). */
     private void warmUp(String python) {
         MetaConfig config = MetaConfig.builder()
-                .module(ModuleConfig.builder("warm").command(python, SoakSupport.script("mcp_server.py").toString())
-                        .env("FIXTURE_PIDFILE", pidfile("warm").toString()).build())
+                .module(ModuleConfig.builder("warm").command(python, FixtureScripts.mcpServer().toString(),
+                        "--pid-file", pidfile("warm").toString()).build())
                 .module(eventLineModule(python, "warmline", 0))
                 .discover("warm", "warmline").preSpawn(PreSpawnData.mcp("warm")).build();
         try (UnifiedRuntime runtime = UnifiedRuntime.builder(config).options(options().build()).start()) {
@@ -226,14 +227,15 @@ class SoakTest {
 
     private static String pickOp(Random random) {
         int roll = random.nextInt(100);
-        return roll < 80 ? "echo" : roll < 92 ? "garbage" : roll < 96 ? "hang" : "late";
+        return roll < 80 ? "whoami" : roll < 92 ? "garbage" : roll < 96 ? "hang" : "slow";
     }
 
     private static Outcome callMcp(UnifiedRuntime runtime, String id, String op, String token) {
-        boolean answers = op.equals("echo") || op.equals("garbage");
+        boolean answers = op.equals("whoami") || op.equals("garbage");
         Duration timeout = answers ? CALL_TIMEOUT : HANG_TIMEOUT;
+        // slow answers after the caller's timeout, cancelled or not: the late answer must be dropped
         JsonNode params = MAPPER.createObjectNode().put("token", token)
-                .put("seconds", (HANG_TIMEOUT.toMillis() + 400) / 1000.0);
+                .put("ms", HANG_TIMEOUT.toMillis() + 400).put("answer_even_if_cancelled", true);
         return routeAndWait(runtime, new ModuleRouteRequest(id, op, params), timeout, op, token);
     }
 
@@ -407,7 +409,7 @@ class SoakTest {
     }
 
     private static String checkMcp(Outcome o) throws Exception {
-        boolean answers = o.op().equals("echo") || o.op().equals("garbage");
+        boolean answers = o.op().equals("whoami") || o.op().equals("garbage");
         if (o.kind().equals("payload")) {
             if (!answers) {
                 return "an answer to a call that never answers in time";
@@ -475,7 +477,7 @@ class SoakTest {
         assertThat(manualRestarts).as("a module stopped by its intensity was restarted by hand").isPositive();
         assertThat(byKind.keySet()).anyMatch(k -> k.startsWith("garbage payload"))
                 .anyMatch(k -> k.startsWith("hang error ModuleRuntime:Timeout"))
-                .anyMatch(k -> k.startsWith("late error ModuleRuntime:Timeout"))
+                .anyMatch(k -> k.startsWith("slow error ModuleRuntime:Timeout"))
                 .anyMatch(k -> k.startsWith("run error ModuleRuntime:InvalidJson"))
                 .anyMatch(k -> k.startsWith("run error ModuleRuntime:Timeout"))
                 .anyMatch(k -> k.contains("ModuleUnavailable"));

@@ -20,6 +20,7 @@ import org.metaruntime.supervisor.ProcessSpec;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.StopReport;
 import org.metaruntime.supervisor.StopStage;
+import org.metaruntime.testing.FixtureScripts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -90,8 +91,8 @@ class StartStopCyclesTest {
             Path pidfile = dir.resolve("pids-" + i);
             boolean mcp = i % 2 == 0;
             ModuleConfig module = mcp
-                    ? ModuleConfig.builder("one").command(python, SoakSupport.script("mcp_server.py").toString())
-                    .env("FIXTURE_PIDFILE", pidfile.toString()).build()
+                    ? ModuleConfig.builder("one").command(python, FixtureScripts.mcpServer().toString(), "--pid-file",
+                    pidfile.toString()).build()
                     : ModuleConfig.builder("one").command("sh", SoakSupport.script("cycle_child.sh").toString(),
                     "event").env("FIXTURE_PIDFILE", pidfile.toString()).build();
             MetaConfig.Builder config = MetaConfig.builder().module(module).discover("one");
@@ -102,7 +103,7 @@ class StartStopCyclesTest {
                     .stopStdinGrace(Duration.ofMillis(200)).stopTermGrace(Duration.ofMillis(500)).build()).start();
             assertThat(runtime.loadedModules()).containsExactly("one");
             if (mcp) {
-                assertThat(runtime.routeModuleCall(new ModuleRouteRequest("one", "echo",
+                assertThat(runtime.routeModuleCall(new ModuleRouteRequest("one", "whoami",
                         MAPPER.createObjectNode().put("token", "t" + i)), Duration.ofSeconds(20)).payload()
                         .path("token").asText()).isEqualTo("t" + i);
             }

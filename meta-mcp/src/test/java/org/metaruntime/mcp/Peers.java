@@ -3,7 +3,7 @@ package org.metaruntime.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,23 +11,25 @@ import java.util.ArrayList;
 import java.util.List;
 import org.metaruntime.mcp.testpeers.JavaSdkServer;
 import org.metaruntime.supervisor.ProcessSpec;
+import org.metaruntime.testing.FixtureScripts;
+import org.metaruntime.testing.ProcessLeaks;
 import org.metaruntime.testing.Tools;
 
 /** Builds process specs for the three test peers and checks that their processes are gone. */
 final class Peers {
 
-    static final Path FIXTURE = Path.of("src", "test", "resources", "fixtures", "mcp_server.py").toAbsolutePath();
     static final Path EVERYTHING = Path.of("src", "test", "node", "node_modules", "@modelcontextprotocol",
             "server-everything", "dist", "index.js").toAbsolutePath();
 
     private Peers() {
     }
 
-    /** The python fixture with {@code switches}; its pid is written to {@code pidFile}. */
+    /** The python MCP server fixture with {@code switches}; its pid is appended to {@code pidFile}. */
     static ProcessSpec python(String moduleId, Path pidFile, String... switches) {
-        List<String> command = new ArrayList<>(List.of(tool("python3"), FIXTURE.toString(), "--pid-file", pidFile.toString()));
+        List<String> command = new ArrayList<>(List.of("--pid-file", pidFile.toString()));
         command.addAll(List.of(switches));
-        return ProcessSpec.builder(moduleId).command(command).build();
+        return ProcessSpec.builder(moduleId).command(FixtureScripts.mcpServerCommand(command.toArray(String[]::new)))
+                .build();
     }
 
     /** The MCP Java SDK server in a child JVM. */
@@ -51,12 +53,19 @@ final class Peers {
         return Tools.required(name);
     }
 
+    /** The pid the last process appended to {@code pidFile}, once there is one. */
     static long readPid(Path pidFile) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> !pidsIn(pidFile).isEmpty());
+        List<Long> pids = pidsIn(pidFile);
+        return pids.get(pids.size() - 1);
+    }
+
+    /** The pids in {@code pidFile}; none while it is missing or its first line is half written. */
+    private static List<Long> pidsIn(Path pidFile) {
         try {
-            await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(pidFile) && Files.size(pidFile) > 0);
-            return Long.parseLong(Files.readString(pidFile).trim());
-        } catch (IOException e) {
-            throw new AssertionError(e);
+            return ProcessLeaks.pidsIn(pidFile);
+        } catch (NumberFormatException | UncheckedIOException e) {
+            return List.of();
         }
     }
 
@@ -65,15 +74,12 @@ final class Peers {
      * (a slow interpreter start) is checked as one of this JVM's descendants instead.
      */
     static void assertGone(Path pidFile) {
-        try {
-            if (Files.exists(pidFile) && Files.size(pidFile) > 0) {
-                assertGone(Long.parseLong(Files.readString(pidFile).trim()));
-                return;
-            }
-        } catch (IOException | NumberFormatException e) {
-            // written half: check the descendants
+        List<Long> pids = pidsIn(pidFile);
+        if (pids.isEmpty()) {
+            assertNoProcessLeft();   // not written yet, or half: check the descendants
+            return;
         }
-        assertNoProcessLeft();
+        pids.forEach(Peers::assertGone);
     }
 
     /** Waits until process {@code pid} is gone. */

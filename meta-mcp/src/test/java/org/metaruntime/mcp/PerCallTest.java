@@ -47,7 +47,7 @@ class PerCallTest {
     void missingToolIsToolNotFound() {
         McpBoundaryError e = errorOf("nope", T);
         assertThat(e).isInstanceOf(McpBoundaryError.ToolNotFound.class);
-        assertThat(((McpBoundaryError.ToolNotFound) e).availableTools()).startsWith("echo", "json_text");
+        assertThat(((McpBoundaryError.ToolNotFound) e).availableTools()).startsWith("echo", "echo_arguments");
     }
 
     @Test

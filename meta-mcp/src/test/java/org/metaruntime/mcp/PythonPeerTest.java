@@ -29,9 +29,9 @@ class PythonPeerTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration T = Duration.ofSeconds(20);
-    private static final List<String> FIXTURE_TOOLS = List.of("echo", "json_text", "structured", "multi_text", "mixed",
-            "error", "large", "slow", "hang", "crash", "garbage", "change_tools", "add_tool_silently", "ask_client",
-            "cancelled", "unicode", "progress");
+    private static final List<String> FIXTURE_TOOLS = List.of("echo", "echo_arguments", "add", "whoami",
+            "json_text", "structured", "multi_text", "mixed", "error", "large", "slow", "hang", "crash", "garbage",
+            "change_tools", "add_tool_silently", "ask_client", "cancelled", "unicode", "progress", "notify");
 
     @TempDir
     Path dir;
@@ -165,7 +165,10 @@ class PythonPeerTest {
     @Test
     void garbageOnStdoutIsSkipped() {
         McpConnection c = open("--garbage-before");
-        assertThat(c.callTool("garbage", null, T)).isEqualTo(TextNode.valueOf("after garbage"));
+        JsonNode answer = c.callTool("garbage", args("token", "g-1"), T);
+        assertThat(answer.get("tool").asText()).isEqualTo("garbage");
+        assertThat(answer.get("token").asText()).isEqualTo("g-1");
+        assertThat(answer.get("pid").asLong()).isEqualTo(c.pid());
         assertThat(c.callTool("echo", args("text", "still here"), T)).isEqualTo(TextNode.valueOf("still here"));
     }
 
@@ -396,7 +399,7 @@ class PythonPeerTest {
 
     @Test
     void rejectsBadArguments() {
-        assertThatThrownBy(() -> McpConnection.open(null, McpClientOptions.defaults(), T)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> McpConnection.open((org.metaruntime.supervisor.ProcessSpec) null, McpClientOptions.defaults(), T)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> McpConnection.open(Peers.python("py", dir.resolve("pid")), McpClientOptions.defaults(), Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(SharedTimer.leases()).isZero();

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The gateway against a direct connection: the same MCP TypeScript SDK client calls the same raw python MCP
- * server ({@code meta-mcp/src/test/resources/fixtures/mcp_server.py}, tool {@code echo}) either directly or
+ * server ({@code meta-testing/src/main/resources/org/metaruntime/testing/mcp_server.py}, tool {@code echo}) either directly or
  * through {@code meta-gateway} (stdio, the server declared in a manifest as a lazy pod). Cold: the direct client's
  * spawn + initialize + first call, against the first call to a lazy pod of a running gateway (which spawns and
  * initializes it), and against a whole gateway session started from nothing. One run, interleaved:
@@ -67,7 +67,7 @@ public final class GatewayComparison {
             throw new IllegalStateException("build the gateway first: mvn -B -q -pl meta-gateway -am package -DskipTests");
         }
         String python = realPython();
-        Path server = repo.resolve("meta-mcp/src/test/resources/fixtures/mcp_server.py");
+        Path server = repo.resolve("meta-testing/src/main/resources/org/metaruntime/testing/mcp_server.py");
         int coldRuns = Integer.parseInt(opts.getOrDefault("cold-runs", "5"));
         Path manifests = Files.createTempDirectory("gateway-bench");
         Path lazyManifests = Files.createTempDirectory("gateway-bench-lazy");

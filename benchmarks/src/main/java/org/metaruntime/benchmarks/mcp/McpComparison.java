@@ -85,7 +85,7 @@ public final class McpComparison {
         Path repo = Path.of(opts.getOrDefault("repo", ".")).toAbsolutePath().normalize();
         int rounds = Integer.parseInt(opts.getOrDefault("rounds", "7"));
         McpComparison bench = new McpComparison(realPython(),
-                repo.resolve("meta-mcp/src/test/resources/fixtures/mcp_server.py"), repo.resolve("benchmarks/node"),
+                repo.resolve("meta-testing/src/main/resources/org/metaruntime/testing/mcp_server.py"), repo.resolve("benchmarks/node"),
                 Integer.parseInt(opts.getOrDefault("warm-calls", "20000")),
                 Integer.parseInt(opts.getOrDefault("inflight-calls", "20000")),
                 Integer.parseInt(opts.getOrDefault("cold-runs", "5")));

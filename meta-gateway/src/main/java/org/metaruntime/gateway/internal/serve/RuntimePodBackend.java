@@ -72,10 +72,14 @@ final class RuntimePodBackend implements PodBackend {
         ((ThreadPoolExecutor) executor).allowCoreThreadTimeOut(true);
         MetaConfig.Builder config = MetaConfig.builder();
         for (PodManifest pod : catalog.pods()) {
-            ModuleConfig.Builder module = ModuleConfig.builder(pod.name())
-                    .command(pod.command())
-                    .workdir(pod.workdir())
-                    .env(pod.env())
+            ModuleConfig.Builder module = ModuleConfig.builder(pod.name());
+            if (pod.isRemote()) {
+                module.url(pod.url());
+                pod.headers().forEach(module::header);
+            } else {
+                module.command(pod.command()).workdir(pod.workdir()).env(pod.env());
+            }
+            module.healthCheck(pod.healthCheck().enabled() ? pod.healthCheck().interval() : Duration.ZERO)
                     .startMode(StartMode.LAZY)
                     .startupTimeout(pod.startupTimeout())
                     .callTimeout(pod.callTimeout())
