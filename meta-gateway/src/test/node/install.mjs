@@ -2,10 +2,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const here = dirname(fileURLToPath(import.meta.url));
+// The folder to install: the first argument, else this script's own folder.
+const here = process.argv[2] ? resolve(process.argv[2]) : dirname(fileURLToPath(import.meta.url));
 const lock = readFileSync(join(here, 'package-lock.json'));
 const digest = createHash('sha256').update(lock).digest('hex');
 const stamp = join(here, 'node_modules', '.meta-lock-sha256');

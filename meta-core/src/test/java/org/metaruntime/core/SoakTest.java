@@ -197,7 +197,7 @@ class SoakTest {
 
     static RuntimeOptions.Builder options() {
         return RuntimeOptions.builder().shutdownHook(false)
-                .startupTimeout(Duration.ofSeconds(5))
+                .startupTimeout(Duration.ofSeconds(20))
                 .stopStdinGrace(Duration.ofMillis(300)).stopTermGrace(Duration.ofMillis(500))
                 .stopKillWait(Duration.ofSeconds(2))
                 .eventLineExitGrace(Duration.ofMillis(100))

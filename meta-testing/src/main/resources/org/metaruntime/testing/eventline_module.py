@@ -17,7 +17,7 @@ Behaviour from the environment (the way an event-line module is configured):
     crash_later  the event, then exit 7 after 0.3 s with a line on stderr
     fail_first   empty while the run count is at most FIXTURE_FAILURES (default 1), then ok
     chaos        the first run is ok; a later run hangs (FIXTURE_HANG_PERCENT) or prints garbage
-                 (FIXTURE_GARBAGE_PERCENT, and always on the second run when above 0) at random; after its
+                 (FIXTURE_GARBAGE_PERCENT, and always on runs 2, 6, 10, ... when above 0) at random; after its
                  first line the process stays until it is stopped or its parent is gone
 The event: {"event_type": "ready", "payload": {"pid", "run", "token": META_PROCESS_TOKEN, "env": the MODULE_*,
 HOME, PATH and META_MODULE_BOUNDARY variables, "text": "héllo 🌍"}}.
@@ -70,7 +70,7 @@ if mode == "chaos":
     garbage = float(os.environ.get("FIXTURE_GARBAGE_PERCENT", "0"))
     if run > 1 and roll < hang:
         pass
-    elif run > 1 and (roll < hang + garbage or (run == 2 and garbage > 0)):
+    elif run > 1 and (roll < hang + garbage or (run % 4 == 2 and garbage > 0)):
         print("this is not json", flush=True)
     else:
         print(json.dumps(event(), ensure_ascii=False), flush=True)
