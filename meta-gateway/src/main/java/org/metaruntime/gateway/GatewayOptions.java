@@ -1,7 +1,9 @@
 package org.metaruntime.gateway;
 
 import java.util.Objects;
+import java.util.Optional;
 import org.metaruntime.core.RuntimeOptions;
+import org.metaruntime.events.EventLog;
 import org.metaruntime.gateway.internal.manifest.Names;
 
 /**
@@ -15,11 +17,13 @@ public final class GatewayOptions {
 
     private final String separator;
     private final RuntimeOptions runtime;
+    private final EventLog eventLog;
     private final int maxCallDepth;
 
     private GatewayOptions(Builder b) {
         this.separator = b.separator;
         this.runtime = b.runtime;
+        this.eventLog = b.eventLog;
         this.maxCallDepth = b.maxCallDepth;
     }
 
@@ -46,6 +50,11 @@ public final class GatewayOptions {
         return runtime;
     }
 
+    /** The event log the pods' runtime appends every event to (the host's: flushed when the gateway closes, not closed). */
+    public Optional<EventLog> eventLog() {
+        return Optional.ofNullable(eventLog);
+    }
+
     /**
      * The most entries a chain of pod-to-pod calls may have, the client's call included (default 8): a pod's call
      * whose target would get a longer chain fails with -32004.
@@ -58,6 +67,7 @@ public final class GatewayOptions {
     public static final class Builder {
         private String separator = Names.DEFAULT_SEPARATOR;
         private RuntimeOptions runtime = RuntimeOptions.defaults();
+        private EventLog eventLog;
         private int maxCallDepth = DEFAULT_MAX_CALL_DEPTH;
 
         private Builder() {
@@ -92,6 +102,15 @@ public final class GatewayOptions {
         /** Sets the runtime's options. */
         public Builder runtime(RuntimeOptions runtime) {
             this.runtime = Objects.requireNonNull(runtime, "runtime");
+            return this;
+        }
+
+        /**
+         * Sets the event log of the pods' runtime (null: none); serve it over HTTP with
+         * {@link EventEndpoints#mount}.
+         */
+        public Builder eventLog(EventLog eventLog) {
+            this.eventLog = eventLog;
             return this;
         }
 

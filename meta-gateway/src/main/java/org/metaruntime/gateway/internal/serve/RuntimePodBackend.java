@@ -96,7 +96,9 @@ final class RuntimePodBackend implements PodBackend {
                 .requestHandler(NestedCalls.METHOD, this::podCall)
                 .build();
         RuntimeOptions runtimeOptions = options.runtime().toBuilder().mcp(mcp).coreModuleIds(Set.of()).build();
-        this.runtime = UnifiedRuntime.builder(config.build()).options(runtimeOptions).start();
+        UnifiedRuntime.Builder builder = UnifiedRuntime.builder(config.build()).options(runtimeOptions);
+        options.eventLog().ifPresent(builder::eventLog);
+        this.runtime = builder.start();
         subscriptions.add(runtime.subscribeHealth(transition -> {
             RuntimePod pod = pods.get(transition.moduleId());
             PodListener l = listener;
