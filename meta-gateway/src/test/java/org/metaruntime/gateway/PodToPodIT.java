@@ -32,10 +32,12 @@ class PodToPodIT {
         return NodeClient.Transport.STDIO;
     }
 
-    private JsonNode session(List<ObjectNode> steps) throws Exception {
+    private JsonNode session(List<ObjectNode> steps, String... options) throws Exception {
         Path pids = dir.resolve("pids");
         Path manifests = NodeClient.manifests(dir, pids, "alpha", "beta", "gamma", "delta");
-        JsonNode session = NodeClient.session(transport(), List.of("--manifests", manifests.toString()), steps);
+        List<String> args = new ArrayList<>(List.of("--manifests", manifests.toString()));
+        args.addAll(List.of(options));
+        JsonNode session = NodeClient.session(transport(), args, steps);
         NodeClient.assertAllGone(session, pids);
         return session;
     }
@@ -160,6 +162,16 @@ class PodToPodIT {
         assertThat(deepest.at("/data/chain")).hasSize(9);
         assertThat(deepest.at("/data/maxDepth").asInt()).isEqualTo(8);
         assertThat(deepest.get("message").asText()).contains("more than the maximum of 8");
+    }
+
+    @Test
+    void theMaximumDepthIsSetOnTheCommandLine() throws Exception {
+        JsonNode session = session(List.of(via("alpha__call", "beta.echo", text("two deep")),
+                via("alpha__call", "beta.call", nested("gamma.echo", text("three deep")))), "--max-call-depth", "2");
+        assertThat(answer(ok(session, 0), 1).at("/result/structuredContent/echo").asText()).isEqualTo("two deep");
+        JsonNode refused = answer(ok(session, 1), 2).get("error");
+        assertThat(refused.get("code").asInt()).as(refused.toString()).isEqualTo(-32004);
+        assertThat(refused.at("/data/maxDepth").asInt()).isEqualTo(2);
     }
 
     @Test

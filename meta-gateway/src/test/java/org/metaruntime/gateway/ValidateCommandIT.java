@@ -82,7 +82,7 @@ class ValidateCommandIT {
     void aBadCommandLineExits2WithAUsageLine() throws Exception {
         for (String[] args : new String[][] {{}, {"--manifests"}, {"--manifests", "x", "--frobnicate"},
                 {"--manifests", "x", "--transport", "carrier-pigeon"}, {"--manifests", "x", "--separator", "."},
-                {"--manifests", "x", "--port", "99999"}, {"stray"}}) {
+                {"--manifests", "x", "--port", "99999"}, {"--manifests", "x", "--max-call-depth", "0"}, {"stray"}}) {
             Repo.Run run = Repo.gateway(args);
             assertThat(run.exitCode()).as(String.join(" ", args)).isEqualTo(2);
             assertThat(run.stdout()).isEmpty();
