@@ -234,6 +234,16 @@ class ManifestValidationTest {
     }
 
     @Test
+    void contractWithoutIdOrWithAnUnknownKey() throws IOException {
+        write("a.yaml", GOOD.replace("contract: { id: \"x.tools.echo\", version: \"1.0.0\" }", "contract: { version: \"1.0.0\" }"));
+        assertSingle("a.yaml", 12, "contract.id is missing");
+        write("a.yaml", GOOD.replace("version: \"1.0.0\"", "version: \"1.0.0\", range: \"^1\""));
+        assertSingle("a.yaml", 12, "range");
+        write("a.yaml", GOOD.replace("version: \"1.0.0\"", "version: 1"));
+        assertSingle("a.yaml", 12, "must be a string");
+    }
+
+    @Test
     void wrongApiVersion() throws IOException {
         write("a.yaml", GOOD.replace("mcp-meta/v1", "mcp-meta/v2"));
         assertSingle("a.yaml", 1, "apiVersion must be mcp-meta/v1, not \"mcp-meta/v2\"");

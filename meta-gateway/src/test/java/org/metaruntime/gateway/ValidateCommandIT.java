@@ -26,10 +26,11 @@ class ValidateCommandIT {
     void theExampleManifestsAreValid() throws Exception {
         Repo.Run run = Repo.gateway("--manifests", "examples/manifests", "--validate");
         assertThat(run.exitCode()).as(run.stderr()).isZero();
-        assertThat(run.lines()).last().isEqualTo("ok: 4 pods, 6 tools");
+        assertThat(run.lines()).last().isEqualTo("ok: 5 pods, 9 tools");
         assertThat(run.lines()).contains("greeter__greet sha256:" + sha256("{\"properties\":{\"language\":{\"enum\":[\"en\",\"ja\",\"fr\"],"
                 + "\"type\":\"string\"},\"name\":{\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"}"));
-        assertThat(run.lines()).hasSize(7);
+        assertThat(run.lines()).contains("caller__ping sha256:" + sha256("{\"type\":\"object\"}"));
+        assertThat(run.lines()).hasSize(10);
     }
 
     @Test
@@ -74,7 +75,7 @@ class ValidateCommandIT {
         Files.writeString(config, "{\"mcpServers\": {\"memory\": {\"command\": \"npx\", \"args\": [\"-y\", \"x\"]}}}");
         Repo.Run run = Repo.gateway("--manifests", "examples/manifests", "--config", config.toString(), "--validate");
         assertThat(run.exitCode()).as(run.stderr()).isZero();
-        assertThat(run.lines()).last().isEqualTo("ok: 5 pods, 6 tools");
+        assertThat(run.lines()).last().isEqualTo("ok: 6 pods, 9 tools");
     }
 
     @Test

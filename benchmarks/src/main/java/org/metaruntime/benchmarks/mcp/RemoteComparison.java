@@ -80,6 +80,13 @@ public final class RemoteComparison {
                 Integer.parseInt(opts.getOrDefault("inflight-calls", "4000")),
                 Integer.parseInt(opts.getOrDefault("connect-runs", "10")));
         int rounds = Integer.parseInt(opts.getOrDefault("rounds", "3"));
+        if (!Files.isDirectory(bench.nodeDir.resolve("node_modules/@modelcontextprotocol/sdk"))) {
+            Process npm = new ProcessBuilder("npm", "ci", "--no-audit", "--no-fund").directory(bench.nodeDir.toFile())
+                    .inheritIO().start();
+            if (npm.waitFor() != 0) {
+                throw new IllegalStateException("npm ci failed in " + bench.nodeDir);
+            }
+        }
         System.out.println(Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("java.vm.name")
                 + " " + System.getProperty("java.version"));
         int port = freePort();

@@ -143,10 +143,11 @@ public final class ProcessBoundaries {
         }
     }
 
-    /** The options of one MCP call: its timeout, and its progress listener as meta-mcp calls it. */
+    /** The options of one MCP call: its timeout, its {@code _meta} entries, and its progress listener as meta-mcp calls it. */
     static McpCallOptions mcpCall(CallSpec call) {
         McpCallOptions.Builder options = McpCallOptions.builder(call.timeout())
                 .resetTimeoutOnProgress(call.options().resetTimeoutOnProgress());
+        call.options().meta().ifPresent(options::meta);
         call.options().onProgress().ifPresent(listener -> options.onProgress(
                 p -> listener.accept(new ProgressUpdate(p.progress(), p.total(), p.message()))));
         return options.build();

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.metaruntime.gateway.internal.contract.CanonicalJson;
 
 /**
  * Reads one {@code ToolPod} manifest, reporting every problem it finds with its line. Names are checked
