@@ -3,7 +3,7 @@
 //   hello {name}          "Hello, <name>! (from TypeScript)"
 //   greeting.say {name}   the same: this bundle's implementation of verb "say" of seat "greeting"
 //
-// Compiled by examples/bundles/node/install.mjs into examples/bundles/node/dist/hello.js.
+// Compiled by the examples build (build/npm-ci.mjs --tsc) into examples/bundles/typescript/dist/hello.js.
 import { ModuleServer, ToolError } from '@metaruntime/module';
 
 const name = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };

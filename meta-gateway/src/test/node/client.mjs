@@ -136,6 +136,13 @@ async function run(step) {
     case 'waitLogs': await waitUntil(() => logs.length >= step.count, step.timeoutMs ?? 20000); return { ok: logs.length };
     case 'waitListChanged': await waitUntil(() => listChanged >= step.count, step.timeoutMs ?? 20000); return { ok: listChanged };
     case 'sleep': await new Promise((r) => setTimeout(r, step.ms)); return { ok: step.ms };
+    case 'waitLines': { // until the file has `count` lines starting with `prefix` (what pods recorded)
+      const { existsSync, readFileSync } = await import('node:fs');
+      const lines = () => (existsSync(step.path) ? readFileSync(step.path, 'utf8').split('\n') : [])
+        .filter((l) => l.startsWith(step.prefix));
+      await waitUntil(() => lines().length >= step.count, step.timeoutMs ?? 20000);
+      return { ok: lines() };
+    }
     default: throw new Error('unknown step ' + step.op);
   }
 }

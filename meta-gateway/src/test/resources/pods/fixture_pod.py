@@ -3,7 +3,11 @@
 
 Tools: echo {text}, slow {seconds, steps} (progress; records a cancellation), sample {prompt} (asks the client
 for sampling during the call), log {level, text}, crash {code}, sleep {seconds} (no progress), grow (adds a tool
-and sends notifications/tools/list_changed), meta {} (returns the _meta the call carried).
+and sends notifications/tools/list_changed), meta {} (returns the _meta the call carried), and call / relay /
+forward {tool, args, expect, count, forward_chain, ids}: calls another tool through the gateway (__mcp_meta_call__),
+count requests at once, forwarding the call's _meta["mcp-meta/chain"] unless forward_chain is false, with its own ids
+("own"), the id of the tools/call it serves for the first ("same"), or 1..count ("small"); returns every answer
+as structuredContent {"responses": [...]}.
 Also resources (fixture://greeting, template fixture://items/{id}), prompts (greet), completion.
 Environment: FIXTURE_PID_DIR (writes <pid> there), FIXTURE_RECORD (appends "cancelled <id>" lines),
 FIXTURE_STDERR (writes that text to stderr at start).
@@ -34,7 +38,30 @@ TOOLS = [
     {"name": "grow", "description": "Adds a tool", "inputSchema": {"type": "object"}},
     {"name": "meta", "description": "Returns the call's _meta", "inputSchema": {"type": "object"}},
     {"name": "image", "description": "Returns mixed content", "inputSchema": {"type": "object"}},
-]
+] + [{"name": n, "description": "Calls another tool", "inputSchema": {"type": "object"}} for n in ("call", "relay", "forward")]
+
+
+def call_other(rid, args, meta):
+    params = {"tool": args.get("tool"), "args": args.get("args") or {}}
+    if "expect" in args:
+        params["expect"] = args["expect"]
+    if args.get("forward_chain", True) and "mcp-meta/chain" in meta:
+        params["_meta"] = {"mcp-meta/chain": meta["mcp-meta/chain"]}
+    count = int(args.get("count", 1))
+    ids = args.get("ids", "own")
+    answers = [None] * count
+
+    def one(i):
+        wanted = rid if ids == "same" and i == 0 else (i + 1 if ids == "small" else None)
+        answers[i] = ask_client("__mcp_meta_call__", params, 60, wanted)
+
+    threads = [threading.Thread(target=one, args=(i,), daemon=True) for i in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    record("nested %s done" % args.get("tool"))
+    return text_result(json.dumps(answers, ensure_ascii=False), {"responses": answers})
 
 
 def send(message):
@@ -51,10 +78,10 @@ def record(text):
             f.write(text + "\n")
 
 
-def ask_client(method, params, timeout=30):
+def ask_client(method, params, timeout=30, rid=None):
     with pending_lock:
         next_id[0] += 1
-        rid = next_id[0]
+        rid = next_id[0] if rid is None else rid
         event = threading.Event()
         pending[rid] = [event, None]
     send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
@@ -120,6 +147,8 @@ def call_tool(rid, params):
                             {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
                             {"type": "resource_link", "uri": "fixture://greeting", "name": "greeting"}],
                 "structuredContent": {"kind": "mixed"}}
+    if name in ("call", "relay", "forward"):
+        return call_other(rid, args, meta)
     if name and name.startswith("extra"):
         return text_result(name)
     raise KeyError(name)

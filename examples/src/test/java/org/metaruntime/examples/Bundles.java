@@ -79,7 +79,7 @@ final class Bundles {
                 root().resolve("python"), Map.of(), "hello", hello, "Hello, " + NAME + "! (from Python)", quick));
 
         Path typescript = root().resolve("typescript/dist/hello.js");
-        assertThat(typescript).as("the TypeScript bundle, compiled by the build (bundles/typescript/install.mjs)").isRegularFile();
+        assertThat(typescript).as("the TypeScript bundle, compiled by the build (build/npm-ci.mjs --tsc)").isRegularFile();
         bundles.add(new Bundle("typescript", "TypeScript", List.of(Tools.required("node"), typescript.toString()),
                 root().resolve("typescript"), Map.of(), "hello", hello, "Hello, " + NAME + "! (from TypeScript)", quick));
 
@@ -150,7 +150,7 @@ final class Bundles {
 
     private static Path prebuilt(String relative) {
         Path binary = root().resolve("prebuilt/node_modules").resolve(relative);
-        assertThat(binary).as("installed by the build (bundles/prebuilt/install.mjs: npm ci)").isRegularFile();
+        assertThat(binary).as("installed by the build (build/npm-ci.mjs: npm ci)").isRegularFile();
         return binary;
     }
 

@@ -1,12 +1,13 @@
 package org.metaruntime.core;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * How one call runs: its timeout and who hears its progress.
+ * How one call runs: its timeout, who hears its progress, and the {@code _meta} entries an MCP call carries.
  *
  * <pre>{@code
  * CallOptions options = CallOptions.builder()
@@ -29,11 +30,13 @@ public final class CallOptions {
     private final Duration timeout;
     private final Consumer<ProgressUpdate> onProgress;
     private final boolean resetTimeoutOnProgress;
+    private final ObjectNode meta;
 
     private CallOptions(Builder b) {
         this.timeout = b.timeout;
         this.onProgress = b.onProgress;
         this.resetTimeoutOnProgress = b.resetTimeoutOnProgress;
+        this.meta = b.meta == null ? null : b.meta.deepCopy();
     }
 
     /** The module's call timeout, no progress listener. */
@@ -65,6 +68,14 @@ public final class CallOptions {
         return resetTimeoutOnProgress;
     }
 
+    /**
+     * The entries an MCP module's {@code tools/call} carries in its {@code _meta} (next to the progress token), a
+     * copy; empty for none. Event-line calls ignore them.
+     */
+    public Optional<ObjectNode> meta() {
+        return Optional.ofNullable(meta).map(ObjectNode::deepCopy);
+    }
+
     /** {@code timeout} as a call uses it: rounded up to a whole millisecond, at most {@link #MAX_TIMEOUT}. */
     public static Duration effective(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
@@ -81,7 +92,7 @@ public final class CallOptions {
     @Override
     public String toString() {
         return "CallOptions[timeout=" + timeout + ", onProgress=" + (onProgress != null) + ", resetTimeoutOnProgress="
-                + resetTimeoutOnProgress + "]";
+                + resetTimeoutOnProgress + ", meta=" + meta + "]";
     }
 
     /** Builds {@link CallOptions}. Not thread-safe. */
@@ -89,6 +100,7 @@ public final class CallOptions {
         private Duration timeout;
         private Consumer<ProgressUpdate> onProgress;
         private boolean resetTimeoutOnProgress;
+        private ObjectNode meta;
 
         private Builder() {
         }
@@ -115,6 +127,15 @@ public final class CallOptions {
         /** Whether each progress update starts the timeout again. Default {@code false}. */
         public Builder resetTimeoutOnProgress(boolean reset) {
             this.resetTimeoutOnProgress = reset;
+            return this;
+        }
+
+        /**
+         * Entries put into the {@code _meta} of an MCP module's {@code tools/call} (copied), for servers that read
+         * request metadata; {@code progressToken} is the runtime's own and is not taken from here.
+         */
+        public Builder meta(ObjectNode meta) {
+            this.meta = Objects.requireNonNull(meta, "meta").deepCopy();
             return this;
         }
 

@@ -97,9 +97,13 @@ public final class MetaConfig {
     /**
      * The boundary of {@code moduleId}: {@link ModuleBoundaryKind#MCP} when its first pre-spawn data
      * {@linkplain PreSpawnData#selectsMcp() selects MCP}, else {@link ModuleBoundaryKind#EVENT_LINE}. The
-     * module's own {@link ModuleConfig#env()} and whether it is a core module play no part.
+     * module's own {@link ModuleConfig#env()} and whether it is a core module play no part. A remote module (one with
+     * a {@linkplain ModuleConfig#url() url}) is always MCP.
      */
     public ModuleBoundaryKind boundaryOf(String moduleId) {
+        if (module(moduleId).map(ModuleConfig::isRemote).orElse(false)) {
+            return ModuleBoundaryKind.MCP;
+        }
         return preSpawnFor(moduleId).map(PreSpawnData::selectsMcp).orElse(false)
                 ? ModuleBoundaryKind.MCP : ModuleBoundaryKind.EVENT_LINE;
     }
@@ -125,8 +129,11 @@ public final class MetaConfig {
             if (!ids.add(module.id())) {
                 throw new ConfigException(field + ".id", "the module id '" + module.id() + "' is configured twice");
             }
+            if (module.isRemote()) {
+                continue;
+            }
             if (module.command().isEmpty()) {
-                throw new ConfigException(field + ".command", "module '" + module.id() + "' has an empty command");
+                throw new ConfigException(field + ".command", "module '" + module.id() + "' has an empty command (and no url)");
             }
             if (module.command().get(0).isBlank()) {
                 throw new ConfigException(field + ".command[0]",

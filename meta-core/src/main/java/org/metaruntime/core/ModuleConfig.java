@@ -1,5 +1,6 @@
 package org.metaruntime.core;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -10,6 +11,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.metaruntime.core.internal.Checks;
+import org.metaruntime.mcp.McpHttpEndpoint;
 import org.metaruntime.mcp.McpSessionMode;
 import org.metaruntime.supervisor.RestartPolicy;
 
@@ -22,6 +24,18 @@ import org.metaruntime.supervisor.RestartPolicy;
  *         .workdir(Path.of("modules/weather"))
  *         .env(Map.of("UNITS", "metric"))
  *         .restartPolicy(RestartPolicy.ON_FAILURE)
+ *         .build();
+ * }</pre>
+ *
+ * <p>A module reached over the network instead of spawned is a <em>remote MCP module</em>: give it a
+ * {@link Builder#url(URI) url} (an MCP Streamable HTTP endpoint) instead of a command, and the headers its server
+ * needs:
+ *
+ * <pre>{@code
+ * ModuleConfig search = ModuleConfig.builder("search")
+ *         .url(URI.create("https://search.tools.svc.cluster.local/mcp"))
+ *         .header("Authorization", "Bearer " + token)
+ *         .healthCheck(Duration.ofSeconds(10))
  *         .build();
  * }</pre>
  *
@@ -45,6 +59,12 @@ public final class ModuleConfig {
     private final Integer maxInFlightCalls;
     private final StartMode startMode;
     private final Duration idleTimeout;
+    private final URI url;
+    private final Map<String, String> headers;
+    private final Duration healthCheck;
+
+    /** The interval of health-check pings of a remote module unless it sets its own. */
+    public static final Duration DEFAULT_REMOTE_HEALTH_CHECK = Duration.ofSeconds(30);
 
     private ModuleConfig(Builder b) {
         this.id = b.id;
@@ -59,6 +79,9 @@ public final class ModuleConfig {
         this.maxInFlightCalls = b.maxInFlightCalls;
         this.startMode = b.startMode;
         this.idleTimeout = b.idleTimeout;
+        this.url = b.url;
+        this.headers = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.headers));
+        this.healthCheck = b.healthCheck;
     }
 
     /** A builder for the module {@code id}. */
@@ -80,6 +103,9 @@ public final class ModuleConfig {
         b.maxInFlightCalls = maxInFlightCalls;
         b.startMode = startMode;
         b.idleTimeout = idleTimeout;
+        b.url = url;
+        b.headers.putAll(headers);
+        b.healthCheck = healthCheck;
         return b;
     }
 
@@ -143,6 +169,38 @@ public final class ModuleConfig {
         return Optional.ofNullable(idleTimeout);
     }
 
+    /** The MCP Streamable HTTP endpoint of a remote module; empty for a module that is spawned. */
+    public Optional<URI> url() {
+        return Optional.ofNullable(url);
+    }
+
+    /** Whether the module is remote (it has a {@link #url()}): MCP, reached over HTTP, never spawned. */
+    public boolean isRemote() {
+        return url != null;
+    }
+
+    /** The headers sent with every request to a remote module, in order (values are secrets: never logged). */
+    public Map<String, String> headers() {
+        return headers;
+    }
+
+    /**
+     * The interval of the module's health-check pings (an MCP {@code ping} every interval; three misses in a row are
+     * a failure): the one set with {@link Builder#healthCheck(Duration)}, else {@link #DEFAULT_REMOTE_HEALTH_CHECK}
+     * for a remote module; empty when off (the default for a spawned module, or {@code healthCheck(Duration.ZERO)}).
+     */
+    public Optional<Duration> healthCheckInterval() {
+        if (healthCheck != null) {
+            return healthCheck.isZero() ? Optional.empty() : Optional.of(healthCheck);
+        }
+        return url != null ? Optional.of(DEFAULT_REMOTE_HEALTH_CHECK) : Optional.empty();
+    }
+
+    /** The endpoint of a remote module for the MCP client; empty for a module that is spawned. */
+    public Optional<McpHttpEndpoint> endpoint() {
+        return url == null ? Optional.empty() : Optional.of(new McpHttpEndpoint(id, url, headers));
+    }
+
     @Override
     public boolean equals(Object o) {
         if (this == o) {
@@ -157,18 +215,20 @@ public final class ModuleConfig {
                 && mcpSessionMode == other.mcpSessionMode && Objects.equals(startupTimeout, other.startupTimeout)
                 && Objects.equals(callTimeout, other.callTimeout) && Objects.equals(shutdownGrace, other.shutdownGrace)
                 && Objects.equals(maxInFlightCalls, other.maxInFlightCalls) && startMode == other.startMode
-                && Objects.equals(idleTimeout, other.idleTimeout);
+                && Objects.equals(idleTimeout, other.idleTimeout) && Objects.equals(url, other.url)
+                && headers.equals(other.headers) && Objects.equals(healthCheck, other.healthCheck);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(id, command, workdir, env, restartPolicy, mcpSessionMode, startupTimeout, callTimeout,
-                shutdownGrace, maxInFlightCalls, startMode, idleTimeout);
+                shutdownGrace, maxInFlightCalls, startMode, idleTimeout, url, headers, healthCheck);
     }
 
     @Override
     public String toString() {
-        return "ModuleConfig[id=" + id + ", command=" + command + ", workdir=" + workdir + ", env=" + env.keySet()
+        return "ModuleConfig[id=" + id + (url != null ? ", url=" + url + ", headers=" + headers.keySet()
+                : ", command=" + command + ", workdir=" + workdir + ", env=" + env.keySet())
                 + ", restartPolicy=" + restartPolicy + ", mcpSessionMode=" + mcpSessionMode + "]";
     }
 
@@ -186,6 +246,9 @@ public final class ModuleConfig {
         private Integer maxInFlightCalls;
         private StartMode startMode = StartMode.EAGER;
         private Duration idleTimeout;
+        private URI url;
+        private final Map<String, String> headers = new LinkedHashMap<>();
+        private Duration healthCheck;
 
         private Builder(String id) {
             this.id = id;
@@ -284,11 +347,73 @@ public final class ModuleConfig {
         }
 
         /**
+         * Makes this a remote MCP module: the runtime connects to the MCP Streamable HTTP endpoint {@code url}
+         * ({@code http} or {@code https}) instead of spawning a command, and probes, lists, routes, calls and
+         * supervises it as a stdio MCP module (a lost server is a failure; restarting it means connecting and
+         * initialising again, with backoff). A remote module is MCP without a pre-spawn marker, keeps one session
+         * ({@code PERSISTENT}), and pings its server every 30 s unless {@link #healthCheck(Duration)} says otherwise.
+         *
+         * @throws ConfigException when {@code url} is not an absolute http(s) URL with a host
+         */
+        public Builder url(URI url) {
+            Objects.requireNonNull(url, "url");
+            McpHttpEndpoint.problem(url).ifPresent(p -> {
+                throw new ConfigException("modules[" + id + "].url", p);
+            });
+            this.url = url;
+            return this;
+        }
+
+        /**
+         * Adds a header sent with every request to a remote module (e.g. {@code Authorization}); a later one of the
+         * same name wins.
+         *
+         * @throws ConfigException when the name is not an HTTP token, is one the MCP client sets itself, or the
+         *                         value has a line break
+         */
+        public Builder header(String name, String value) {
+            McpHttpEndpoint.headerProblem(name, value).ifPresent(p -> {
+                throw new ConfigException("modules[" + id + "].headers", p);
+            });
+            headers.put(name, value);
+            return this;
+        }
+
+        /**
+         * Pings the module's MCP server every {@code interval} (stdio or remote): a ping not answered within the
+         * interval is a miss, and three misses in a row are a failure of the module (it is restarted by its policy).
+         * {@link Duration#ZERO} turns pings off. Default: off for a spawned module, 30 s for a remote one.
+         */
+        public Builder healthCheck(Duration interval) {
+            this.healthCheck = Checks.nonNegative(interval, "modules[" + id + "].healthCheck");
+            return this;
+        }
+
+        /**
          * The configuration.
          *
-         * @throws ConfigException when an idle timeout is set on an eager module
+         * @throws ConfigException when an idle timeout is set on an eager module, or a remote module also has a
+         *                         command, a workdir, an environment or {@code PER_CALL} sessions, or headers are set
+         *                         without a url
          */
         public ModuleConfig build() {
+            if (url != null) {
+                String field = "modules[" + id + "]";
+                if (!command.isEmpty()) {
+                    throw new ConfigException(field + ".url", "module '" + id + "' has both a command and a url");
+                }
+                if (workdir != null || !env.isEmpty()) {
+                    throw new ConfigException(field + (workdir != null ? ".workdir" : ".env"), "module '" + id
+                            + "' is remote (it has a url): it has no process, so a workdir or environment does not apply");
+                }
+                if (mcpSessionMode == McpSessionMode.PER_CALL) {
+                    throw new ConfigException(field + ".mcpSessionMode", "module '" + id
+                            + "' is remote: it keeps one session (PERSISTENT); PER_CALL applies to spawned servers");
+                }
+            } else if (!headers.isEmpty()) {
+                throw new ConfigException("modules[" + id + "].headers", "module '" + id
+                        + "' has headers but no url: headers go to a remote module");
+            }
             if (idleTimeout != null && startMode != StartMode.LAZY) {
                 throw new ConfigException("modules[" + id + "].idleTimeout",
                         "an idle timeout needs startMode(StartMode.LAZY): an eager module keeps its child");

@@ -56,7 +56,7 @@ class CallsTest {
     }
 
     private ModuleConfig.Builder eventLine(String id, String mode) {
-        return ModuleConfig.builder(id).command(Fixtures.pythonCommand("eventline_module.py", id))
+        return ModuleConfig.builder(id).command(FixtureScripts.eventLineModuleCommand(id))
                 .env("FIXTURE_PIDFILE", pidfile().toString()).env("FIXTURE_MODE", mode)
                 .env("FIXTURE_COUNTER", dir.resolve(id + ".count").toString());
     }
@@ -362,6 +362,11 @@ class CallsTest {
         io.modelcontextprotocol.spec.McpSchema.CallToolResult echoed = tools.callTool("echo_arguments",
                 MAPPER.createObjectNode().put("n", 1), CallOptions.timeout(T));
         assertThat(echoed.structuredContent()).isEqualTo(java.util.Map.of("n", 1));
+        com.fasterxml.jackson.databind.node.ObjectNode meta = MAPPER.createObjectNode().put("host/trace", "t-1");
+        meta.putArray("host/chain").add("a.b");
+        io.modelcontextprotocol.spec.McpSchema.CallToolResult withMeta = tools.callTool("echo_arguments",
+                MAPPER.createObjectNode().put("with_meta", true), CallOptions.builder().timeout(T).meta(meta).build());
+        assertThat(MAPPER.valueToTree(withMeta.structuredContent()).get("meta")).as("the call's _meta").isEqualTo(meta);
         assertThat(tools.startCall("add", MAPPER.createObjectNode().put("a", 2).put("b", 2), CallOptions.defaults())
                 .result().get(30, TimeUnit.SECONDS).content()).hasSize(1);
 

@@ -27,12 +27,6 @@ final class Fixtures {
         }
     }
 
-    static List<String> pythonCommand(String script, String... args) {
-        List<String> command = new java.util.ArrayList<>(List.of(python(), script(script).toString()));
-        command.addAll(List.of(args));
-        return command;
-    }
-
     /** {@code manual} as the runtime's {@link Scheduler}: its tasks run when the test says so. */
     static Scheduler scheduler(ManualScheduler manual) {
         return (task, delay) -> manual.schedule(task, delay)::cancel;

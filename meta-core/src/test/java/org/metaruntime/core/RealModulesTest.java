@@ -61,7 +61,7 @@ class RealModulesTest {
     }
 
     private ModuleConfig.Builder eventLine(String id, String mode) {
-        return ModuleConfig.builder(id).command(Fixtures.pythonCommand("eventline_module.py", id))
+        return ModuleConfig.builder(id).command(FixtureScripts.eventLineModuleCommand(id))
                 .env("FIXTURE_PIDFILE", pidfile().toString()).env("FIXTURE_MODE", mode)
                 .env("FIXTURE_COUNTER", dir.resolve(id + ".count").toString());
     }

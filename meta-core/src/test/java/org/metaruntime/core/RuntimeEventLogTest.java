@@ -31,6 +31,7 @@ import org.metaruntime.events.MobStructuralEventEnvelope;
 import org.metaruntime.events.Subscription;
 import org.metaruntime.events.UnifiedEvent;
 import org.metaruntime.events.spi.MobEventSource;
+import org.metaruntime.testing.FixtureScripts;
 
 /** A runtime with {@code persistentState}: the merged envelopes in the event log, mob events resumed. */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
@@ -58,7 +59,7 @@ class RuntimeEventLogTest {
 
     private UnifiedRuntime.Builder builder() {
         MetaConfig config = MetaConfig.builder()
-                .module(ModuleConfig.builder("weather").command(Fixtures.pythonCommand("eventline_module.py", "weather"))
+                .module(ModuleConfig.builder("weather").command(FixtureScripts.eventLineModuleCommand("weather"))
                         .env("FIXTURE_PIDFILE", dir.resolve("pids").toString()).env("FIXTURE_MODE", "ok").build())
                 .discover("weather").build();
         return UnifiedRuntime.builder(config).options(RuntimeOptions.builder().startupTimeout(T).shutdownHook(false)

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.FixtureScripts;
 
 /** A host JVM that exits without closing its runtime still stops the runtime's children (the shutdown hook). */
 @Timeout(60)
@@ -37,7 +38,7 @@ class ShutdownHookTest {
         Path pidfile = dir.resolve("pids");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process host = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Host.class.getName(),
-                Fixtures.python(), Fixtures.script("eventline_module.py").toString(), pidfile.toString())
+                Fixtures.python(), FixtureScripts.eventLineModule().toString(), pidfile.toString())
                 .redirectErrorStream(true).start();
         String output = new String(host.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(host.waitFor(30, TimeUnit.SECONDS)).isTrue();

@@ -188,8 +188,8 @@ class SoakTest {
 
     /** An event-line module whose runs after the first hang and print garbage {@code faultPercent} % each. */
     private ModuleConfig eventLineModule(String python, String id, int faultPercent) {
-        return ModuleConfig.builder(id).command(python, SoakSupport.script("eventline_module.py").toString())
-                .env("FIXTURE_PIDFILE", pidfile(id).toString()).env("FIXTURE_MODULE", id)
+        return ModuleConfig.builder(id).command(python, FixtureScripts.eventLineModule().toString())
+                .env("FIXTURE_MODE", "chaos").env("FIXTURE_PIDFILE", pidfile(id).toString()).env("FIXTURE_MODULE", id)
                 .env("FIXTURE_COUNTER", dir.resolve("count-" + id).toString())
                 .env("FIXTURE_HANG_PERCENT", Integer.toString(faultPercent))
                 .env("FIXTURE_GARBAGE_PERCENT", Integer.toString(faultPercent)).build();
@@ -197,7 +197,7 @@ class SoakTest {
 
     static RuntimeOptions.Builder options() {
         return RuntimeOptions.builder().shutdownHook(false)
-                .startupTimeout(Duration.ofSeconds(5))
+                .startupTimeout(Duration.ofSeconds(20))
                 .stopStdinGrace(Duration.ofMillis(300)).stopTermGrace(Duration.ofMillis(500))
                 .stopKillWait(Duration.ofSeconds(2))
                 .eventLineExitGrace(Duration.ofMillis(100))

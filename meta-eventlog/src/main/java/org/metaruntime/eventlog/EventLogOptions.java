@@ -22,7 +22,7 @@ import java.util.UUID;
  * @param instanceId        the runtime instance stored in every row (default: {@code <pid>@<host>-<random>})
  * @param queueCapacity     envelopes waiting for the writer at most (default 65,536); beyond it appends are
  *                          dropped and counted in a gap row
- * @param maxBatch          rows committed in one transaction at most (default 4,096)
+ * @param maxBatch          rows committed in one transaction at most (default 16,384)
  * @param retentionMaxAge   rows logged longer ago than this are deleted; {@link Duration#ZERO} (the default)
  *                          keeps them whatever their age
  * @param retentionMaxRows  only the newest this many envelope rows are kept; 0 (the default) keeps all
@@ -96,7 +96,7 @@ public record EventLogOptions(String instanceId, int queueCapacity, int maxBatch
     public static final class Builder {
         private String instanceId;
         private int queueCapacity = 65_536;
-        private int maxBatch = 4096;
+        private int maxBatch = 16_384;
         private Duration retentionMaxAge = Duration.ZERO;
         private long retentionMaxRows;
         private Duration retentionInterval = Duration.ofMinutes(1);

@@ -1,24 +1,30 @@
 package org.metaruntime.gateway;
 
 import java.util.Objects;
+import java.util.Optional;
 import org.metaruntime.core.RuntimeOptions;
+import org.metaruntime.events.EventLog;
 import org.metaruntime.gateway.internal.manifest.Names;
 
 /**
  * How a gateway names and runs its pods. Immutable and thread-safe; build with {@link #builder()}.
  *
  * <pre>{@code
- * GatewayOptions options = GatewayOptions.builder().separator("-").build();   // outward names pod-tool
+ * GatewayOptions options = GatewayOptions.builder().separator("-").maxCallDepth(4).build();   // outward names pod-tool
  * }</pre>
  */
 public final class GatewayOptions {
 
     private final String separator;
     private final RuntimeOptions runtime;
+    private final EventLog eventLog;
+    private final int maxCallDepth;
 
     private GatewayOptions(Builder b) {
         this.separator = b.separator;
         this.runtime = b.runtime;
+        this.eventLog = b.eventLog;
+        this.maxCallDepth = b.maxCallDepth;
     }
 
     /** A builder with the defaults. */
@@ -26,7 +32,10 @@ public final class GatewayOptions {
         return new Builder();
     }
 
-    /** The defaults: separator {@code __}, the runtime's default options. */
+    /** The default {@link #maxCallDepth()}. */
+    public static final int DEFAULT_MAX_CALL_DEPTH = 8;
+
+    /** The defaults: separator {@code __}, the runtime's default options, call chains of at most 8. */
     public static GatewayOptions defaults() {
         return builder().build();
     }
@@ -41,12 +50,40 @@ public final class GatewayOptions {
         return runtime;
     }
 
+    /** The event log the pods' runtime appends every event to (the host's: flushed when the gateway closes, not closed). */
+    public Optional<EventLog> eventLog() {
+        return Optional.ofNullable(eventLog);
+    }
+
+    /**
+     * The most entries a chain of pod-to-pod calls may have, the client's call included (default 8): a pod's call
+     * whose target would get a longer chain fails with -32004.
+     */
+    public int maxCallDepth() {
+        return maxCallDepth;
+    }
+
     /** Builds {@link GatewayOptions}. Not thread-safe. */
     public static final class Builder {
         private String separator = Names.DEFAULT_SEPARATOR;
         private RuntimeOptions runtime = RuntimeOptions.defaults();
+        private EventLog eventLog;
+        private int maxCallDepth = DEFAULT_MAX_CALL_DEPTH;
 
         private Builder() {
+        }
+
+        /**
+         * Sets the most entries a chain of pod-to-pod calls may have.
+         *
+         * @throws IllegalArgumentException when it is less than 1
+         */
+        public Builder maxCallDepth(int maxCallDepth) {
+            if (maxCallDepth < 1) {
+                throw new IllegalArgumentException("maxCallDepth must be at least 1, not " + maxCallDepth);
+            }
+            this.maxCallDepth = maxCallDepth;
+            return this;
         }
 
         /**
@@ -65,6 +102,15 @@ public final class GatewayOptions {
         /** Sets the runtime's options. */
         public Builder runtime(RuntimeOptions runtime) {
             this.runtime = Objects.requireNonNull(runtime, "runtime");
+            return this;
+        }
+
+        /**
+         * Sets the event log of the pods' runtime (null: none); serve it over HTTP with
+         * {@link EventEndpoints#mount}.
+         */
+        public Builder eventLog(EventLog eventLog) {
+            this.eventLog = eventLog;
             return this;
         }
 

@@ -101,7 +101,7 @@ public final class MetaGateway implements AutoCloseable {
                 throw new IllegalStateException("the gateway is closed");
             }
             if (server == null) {
-                server = new GatewayServer(catalog, PodBackends.create(catalog, options));
+                server = new GatewayServer(catalog, PodBackends.create(catalog, options), options.maxCallDepth());
                 server.start();
             }
             return server;

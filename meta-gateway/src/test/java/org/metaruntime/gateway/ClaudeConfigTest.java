@@ -49,7 +49,7 @@ class ClaudeConfigTest {
                 file + ":2: server name \"bad.name\" is not accepted by clients as a pod name: letters, digits, '_' and '-' only, 1 to 64 characters",
                 file + ":3: mcpServers.both has both command and url: give one",
                 file + ":5: mcpServers.none needs command or url",
-                file + ":6: unknown key \"comand\" in mcpServers.typo (known: command, args, env, url, type)",
+                file + ":6: unknown key \"comand\" in mcpServers.typo (known: command, args, env, url, type, headers)",
                 file + ":7: mcpServers.notext.env.N must be a string");
     }
 

@@ -103,4 +103,19 @@ class InspectorIT {
             gateway.stopCleanly();
         }
     }
+
+    @Test
+    void aPythonPodCallsTheNodePodThroughTheGateway() throws Exception {
+        JsonNode result = inspector("--method", "tools/call", "--tool-name", "caller__greet_team", "--tool-arg", "names=Ada, Grace",
+                "--tool-arg", "language=fr");
+        assertThat(result.at("/structuredContent/greetings").toString()).isEqualTo("[\"Bonjour, Ada 🎉\",\"Bonjour, Grace 🎉\"]");
+    }
+
+    @Test
+    void aCycleOfPodCallsIsRefused() throws Exception {
+        JsonNode result = inspector("--method", "tools/call", "--tool-name", "caller__ping");
+        JsonNode refused = result.at("/structuredContent/answer/result/structuredContent/answer/error");
+        assertThat(refused.get("code").asInt()).as(result.toString()).isEqualTo(-32004);
+        assertThat(refused.at("/data/chain").toString()).isEqualTo("[\"caller.ping\",\"caller.pong\",\"caller.ping\"]");
+    }
 }

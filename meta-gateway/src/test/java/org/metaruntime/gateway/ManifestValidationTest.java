@@ -109,6 +109,32 @@ class ManifestValidationTest {
     }
 
     @Test
+    void aRemotePodWithHeadersIsValid() throws IOException {
+        write("a.yaml", GOOD.replace("  command: [\"python3\", \"main.py\"]", "  url: https://tools.example/mcp\n"
+                + "  headers: { Authorization: \"Bearer ${PATH}\" }\n  healthCheck: { interval: 10s }"));
+        assertThat(problems()).isEmpty();
+    }
+
+    @Test
+    void headersOfARemotePodAreChecked() throws IOException {
+        write("a.yaml", GOOD.replace("  command: [\"python3\", \"main.py\"]", "  url: https://tools.example/mcp\n"
+                + "  headers: { Mcp-Session-Id: x }"));
+        assertSingle("a.yaml", 8, "set by the MCP client itself");
+        write("a.yaml", GOOD.replace("  command: [\"python3\", \"main.py\"]", "  url: https://tools.example/mcp\n"
+                + "  headers: { Authorization: \"Bearer ${META_TEST_SURELY_UNSET_VARIABLE}\" }"));
+        assertSingle("a.yaml", 8, "META_TEST_SURELY_UNSET_VARIABLE, not set for the gateway");
+    }
+
+    @Test
+    void headersWithoutAUrlAndEnvWithAUrlAreProblems() throws IOException {
+        write("a.yaml", GOOD.replace("  callTimeout: 30s", "  headers: { X-A: b }"));
+        assertSingle("a.yaml", 8, "spec.headers go to a remote server");
+        write("a.yaml", GOOD.replace("  command: [\"python3\", \"main.py\"]", "  url: https://tools.example/mcp\n"
+                + "  env: { A: b }"));
+        assertSingle("a.yaml", 8, "spec.env applies to a local process");
+    }
+
+    @Test
     void workdirThatDoesNotExist() throws IOException {
         write("a.yaml", GOOD.replace("  callTimeout: 30s", "  workdir: ./pods/missing"));
         assertSingle("a.yaml", 8, "workdir ./pods/missing does not exist");
@@ -205,6 +231,16 @@ class ManifestValidationTest {
     void contractVersionThatIsNotSemver() throws IOException {
         write("a.yaml", GOOD.replace("version: \"1.0.0\"", "version: \"1.0\""));
         assertSingle("a.yaml", 12, "contract version \"1.0\" is not a semantic version");
+    }
+
+    @Test
+    void contractWithoutIdOrWithAnUnknownKey() throws IOException {
+        write("a.yaml", GOOD.replace("contract: { id: \"x.tools.echo\", version: \"1.0.0\" }", "contract: { version: \"1.0.0\" }"));
+        assertSingle("a.yaml", 12, "contract.id is missing");
+        write("a.yaml", GOOD.replace("version: \"1.0.0\"", "version: \"1.0.0\", range: \"^1\""));
+        assertSingle("a.yaml", 12, "range");
+        write("a.yaml", GOOD.replace("version: \"1.0.0\"", "version: 1"));
+        assertSingle("a.yaml", 12, "must be a string");
     }
 
     @Test

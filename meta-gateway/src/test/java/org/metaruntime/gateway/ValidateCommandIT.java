@@ -26,10 +26,11 @@ class ValidateCommandIT {
     void theExampleManifestsAreValid() throws Exception {
         Repo.Run run = Repo.gateway("--manifests", "examples/manifests", "--validate");
         assertThat(run.exitCode()).as(run.stderr()).isZero();
-        assertThat(run.lines()).last().isEqualTo("ok: 4 pods, 6 tools");
+        assertThat(run.lines()).last().isEqualTo("ok: 5 pods, 9 tools");
         assertThat(run.lines()).contains("greeter__greet sha256:" + sha256("{\"properties\":{\"language\":{\"enum\":[\"en\",\"ja\",\"fr\"],"
                 + "\"type\":\"string\"},\"name\":{\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"}"));
-        assertThat(run.lines()).hasSize(7);
+        assertThat(run.lines()).contains("caller__ping sha256:" + sha256("{\"type\":\"object\"}"));
+        assertThat(run.lines()).hasSize(10);
     }
 
     @Test
@@ -74,14 +75,14 @@ class ValidateCommandIT {
         Files.writeString(config, "{\"mcpServers\": {\"memory\": {\"command\": \"npx\", \"args\": [\"-y\", \"x\"]}}}");
         Repo.Run run = Repo.gateway("--manifests", "examples/manifests", "--config", config.toString(), "--validate");
         assertThat(run.exitCode()).as(run.stderr()).isZero();
-        assertThat(run.lines()).last().isEqualTo("ok: 5 pods, 6 tools");
+        assertThat(run.lines()).last().isEqualTo("ok: 6 pods, 9 tools");
     }
 
     @Test
     void aBadCommandLineExits2WithAUsageLine() throws Exception {
         for (String[] args : new String[][] {{}, {"--manifests"}, {"--manifests", "x", "--frobnicate"},
                 {"--manifests", "x", "--transport", "carrier-pigeon"}, {"--manifests", "x", "--separator", "."},
-                {"--manifests", "x", "--port", "99999"}, {"stray"}}) {
+                {"--manifests", "x", "--port", "99999"}, {"--manifests", "x", "--max-call-depth", "0"}, {"stray"}}) {
             Repo.Run run = Repo.gateway(args);
             assertThat(run.exitCode()).as(String.join(" ", args)).isEqualTo(2);
             assertThat(run.stdout()).isEmpty();

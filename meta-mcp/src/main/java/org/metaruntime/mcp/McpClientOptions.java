@@ -3,7 +3,10 @@ package org.metaruntime.mcp;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.metaruntime.supervisor.StopLadder;
@@ -16,6 +19,7 @@ import org.metaruntime.supervisor.StopLadder;
  * McpClientOptions options = McpClientOptions.builder()
  *         .maxInFlight(16)
  *         .root(new McpRoot("file:///srv/data", "data"))
+ *         .requestHandler("x/lookup", (moduleId, params) -> lookups.answerAsync(params))   // a server's own method
  *         .build();
  * }</pre>
  */
@@ -38,9 +42,7 @@ public final class McpClientOptions {
     private final int maxInFlight;
     private final int maxQueued;
     private final List<McpRoot> roots;
-    private final McpClientRequestHandler samplingHandler;
-    private final McpClientRequestHandler elicitationHandler;
-    private final McpClientRequestHandler rootsHandler;
+    private final Map<String, McpClientRequestHandler> requestHandlers;
     private final StopLadder stopLadder;
     private final StopLadder perCallStopLadder;
     private final boolean announceSampling;
@@ -51,9 +53,7 @@ public final class McpClientOptions {
         this.maxInFlight = b.maxInFlight;
         this.maxQueued = b.maxQueued;
         this.roots = List.copyOf(b.roots);
-        this.samplingHandler = b.samplingHandler;
-        this.elicitationHandler = b.elicitationHandler;
-        this.rootsHandler = b.rootsHandler;
+        this.requestHandlers = Collections.unmodifiableMap(new LinkedHashMap<>(b.requestHandlers));
         this.stopLadder = b.stopLadder;
         this.perCallStopLadder = b.perCallStopLadder;
         this.announceSampling = b.announceSampling;
@@ -89,7 +89,7 @@ public final class McpClientOptions {
      * {@link #roots()} are returned.
      */
     public Optional<McpClientRequestHandler> rootsHandler() {
-        return Optional.ofNullable(rootsHandler);
+        return requestHandler(McpSchema.METHOD_ROOTS_LIST);
     }
 
     /** The roots returned to {@code roots/list} (default none). */
@@ -99,12 +99,25 @@ public final class McpClientOptions {
 
     /** The handler for {@code sampling/createMessage}; empty means the request gets a JSON-RPC error. */
     public Optional<McpClientRequestHandler> samplingHandler() {
-        return Optional.ofNullable(samplingHandler);
+        return requestHandler(McpSchema.METHOD_SAMPLING_CREATE_MESSAGE);
     }
 
     /** The handler for {@code elicitation/create}; empty means the request gets a JSON-RPC error. */
     public Optional<McpClientRequestHandler> elicitationHandler() {
-        return Optional.ofNullable(elicitationHandler);
+        return requestHandler(McpSchema.METHOD_ELICITATION_CREATE);
+    }
+
+    /** The connection's handler of server requests of {@code method}, if one is registered. */
+    public Optional<McpClientRequestHandler> requestHandler(String method) {
+        return Optional.ofNullable(requestHandlers.get(method));
+    }
+
+    /**
+     * Every registered handler of server-to-client requests, by method (sampling, elicitation and roots ones
+     * included), in registration order.
+     */
+    public Map<String, McpClientRequestHandler> requestHandlers() {
+        return requestHandlers;
     }
 
     /**
@@ -154,9 +167,7 @@ public final class McpClientOptions {
         b.maxInFlight = maxInFlight;
         b.maxQueued = maxQueued;
         b.roots.addAll(roots);
-        b.samplingHandler = samplingHandler;
-        b.elicitationHandler = elicitationHandler;
-        b.rootsHandler = rootsHandler;
+        b.requestHandlers.putAll(requestHandlers);
         b.stopLadder = stopLadder;
         b.perCallStopLadder = perCallStopLadder;
         b.announceSampling = announceSampling;
@@ -170,9 +181,7 @@ public final class McpClientOptions {
         private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
         private int maxQueued = DEFAULT_MAX_QUEUED;
         private final List<McpRoot> roots = new ArrayList<>();
-        private McpClientRequestHandler samplingHandler;
-        private McpClientRequestHandler elicitationHandler;
-        private McpClientRequestHandler rootsHandler;
+        private final Map<String, McpClientRequestHandler> requestHandlers = new LinkedHashMap<>();
         private StopLadder stopLadder = StopLadder.defaults();
         private StopLadder perCallStopLadder = DEFAULT_PER_CALL_STOP_LADDER;
         private boolean announceSampling;
@@ -216,19 +225,37 @@ public final class McpClientOptions {
 
         /** Answers {@code sampling/createMessage} (and announces the sampling capability). */
         public Builder samplingHandler(McpClientRequestHandler handler) {
-            this.samplingHandler = Objects.requireNonNull(handler, "handler");
-            return this;
+            return requestHandler(McpSchema.METHOD_SAMPLING_CREATE_MESSAGE, handler);
         }
 
         /** Answers {@code elicitation/create} (and announces the elicitation capability). */
         public Builder elicitationHandler(McpClientRequestHandler handler) {
-            this.elicitationHandler = Objects.requireNonNull(handler, "handler");
-            return this;
+            return requestHandler(McpSchema.METHOD_ELICITATION_CREATE, handler);
         }
 
         /** Answers {@code roots/list} (instead of the configured roots) when no call's handler does. */
         public Builder rootsHandler(McpClientRequestHandler handler) {
-            this.rootsHandler = Objects.requireNonNull(handler, "handler");
+            return requestHandler(McpSchema.METHOD_ROOTS_LIST, handler);
+        }
+
+        /**
+         * Answers the server's requests of {@code method} on every connection built with these options: any method
+         * a server sends to its client, such as a method of its own. The server's request ids are its own: answers go
+         * back under the id it chose, whatever ids the client's requests use, and several such requests may be in
+         * flight at once. The handler's stage may fail with {@link McpClientRequestException} to answer a JSON-RPC
+         * error of its choice. {@code sampling/createMessage}, {@code elicitation/create} and {@code roots/list}
+         * registered here are the same as {@link #samplingHandler}, {@link #elicitationHandler} and
+         * {@link #rootsHandler}; {@code ping} is always answered by the client itself.
+         *
+         * @throws IllegalArgumentException for {@code ping} or a blank method
+         */
+        public Builder requestHandler(String method, McpClientRequestHandler handler) {
+            Objects.requireNonNull(method, "method");
+            Objects.requireNonNull(handler, "handler");
+            if (method.isBlank() || method.equals(McpSchema.METHOD_PING)) {
+                throw new IllegalArgumentException("no handler can be registered for \"" + method + "\"");
+            }
+            requestHandlers.put(method, handler);
             return this;
         }
 

@@ -4,12 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Answers a request an MCP server sends to the host ({@code sampling/createMessage} or
- * {@code elicitation/create}). Registered through {@link McpClientOptions.Builder}.
+ * Answers a request an MCP server sends to the host ({@code sampling/createMessage}, {@code elicitation/create},
+ * {@code roots/list}, or any method of the server's own). Registered through {@link McpClientOptions.Builder}
+ * (for the connection) or {@link McpCallOptions.Builder} (for one call).
  *
  * <p>Called on the module's stdout reader thread: it must return at once (do the work elsewhere and
  * complete the returned stage later) and must not throw. A stage completed exceptionally becomes a
- * JSON-RPC error for the server. Implementations must be thread-safe: one handler serves every
+ * JSON-RPC error for the server: the code, message and data of a {@link McpClientRequestException}, else -32603. Implementations must be thread-safe: one handler serves every
  * connection built with the same options.
  *
  * <pre>{@code

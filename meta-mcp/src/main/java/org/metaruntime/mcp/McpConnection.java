@@ -2,6 +2,7 @@ package org.metaruntime.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.modelcontextprotocol.spec.McpClientSession;
+import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.InitializeResult;
 import java.time.Duration;
@@ -15,6 +16,8 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import org.metaruntime.mcp.internal.CallWindow;
 import org.metaruntime.mcp.internal.Handshake;
+import org.metaruntime.mcp.internal.HttpClientTransport;
+import org.metaruntime.mcp.internal.SharedHttpClient;
 import org.metaruntime.mcp.internal.NotificationHub;
 import org.metaruntime.mcp.internal.ProcessClientTransport;
 import org.metaruntime.mcp.internal.ServerRequests;
@@ -31,10 +34,12 @@ import org.metaruntime.supervisor.StopReport;
 import reactor.core.publisher.Mono;
 
 /**
- * An initialized MCP session with one module's stdio server: the child process, the MCP Java SDK's client
- * session on the runtime's own process transport, the server's tools, and the whole MCP surface (tools,
- * resources, prompts, completion, notifications). Thread-safe: any number of threads may call at once; calls are
- * multiplexed by JSON-RPC id.
+ * An initialized MCP session with one module's server: a stdio server (the child process, on the runtime's own
+ * process transport) or a remote server over MCP Streamable HTTP ({@link #open(McpHttpEndpoint, McpClientOptions,
+ * Duration)}); the MCP Java SDK's client session, the server's tools, and the whole MCP surface (tools, resources,
+ * prompts, completion, notifications, {@link #ping}). Both kinds share every rule below: ids, the call window,
+ * cancellation, progress, the whole result, the errors. Thread-safe: any number of threads may call at once; calls
+ * are multiplexed by JSON-RPC id.
  *
  * <p>At most {@link McpClientOptions#maxInFlight()} calls are sent and unanswered at a time; further calls wait
  * in a FIFO queue (at most {@link McpClientOptions#maxQueued()}, beyond which a call fails at once with
@@ -42,8 +47,11 @@ import reactor.core.publisher.Mono;
  * passed, or that was cancelled, is never sent. On a call's timeout the client sends {@code notifications/cancelled}
  * for its id and drops a late answer. When the process dies, every call in flight or queued fails at once with
  * {@link McpBoundaryError.ToolCallFailed}, the exception carrying the exit code and stderr tail ({@link #exitFuture()}
- * tells the owner). Always {@link #close(Duration) close} a connection, even after its process died: closing
- * releases the shared timer and stops what is left of the process tree.
+ * tells the owner). A remote session ends when its server cannot be reached, answers 5xx, or forgets the session
+ * (HTTP 404) and initialising a new one does not cure it: every call in flight or queued fails at once with the
+ * reason ({@link #sessionEnd()} tells the owner). Always {@link #close(Duration) close} a connection, even after its
+ * process died or its server went away: closing releases the shared timer and HTTP client and stops what is left of
+ * the process tree (remote: ends the session on the server).
  *
  * <pre>{@code
  * ProcessSpec spec = ProcessSpec.builder("weather").command("python3", "weather_server.py").build();
@@ -67,7 +75,9 @@ public final class McpConnection implements AutoCloseable {
     private final String moduleId;
     private final McpClientOptions options;
     private final ScheduledExecutorService timer;
-    private final ProcessClientTransport transport;
+    private final ProcessClientTransport transport; // null for a remote server
+    private final HttpClientTransport http; // null for a stdio server
+    private final McpHttpEndpoint endpoint;
     private final CallWindow window;
     private final ToolCatalog catalog;
     private final Surface surface;
@@ -75,16 +85,23 @@ public final class McpConnection implements AutoCloseable {
     private final SessionLifecycle lifecycle;
     private volatile InitializeResult init;
 
-    private McpConnection(String moduleId, McpClientOptions options) {
+    private McpConnection(String moduleId, McpClientOptions options, McpHttpEndpoint endpoint) {
         this.moduleId = moduleId;
         this.options = options;
+        this.endpoint = endpoint;
         this.timer = SharedTimer.acquire();
-        this.transport = new ProcessClientTransport(moduleId);
-        this.window = new CallWindow(moduleId, options.maxInFlight(), options.maxQueued(), timer, transport);
+        this.transport = endpoint == null ? new ProcessClientTransport(moduleId) : null;
+        this.http = endpoint == null ? null : new HttpClientTransport(endpoint, SharedHttpClient.acquire());
+        this.window = new CallWindow(moduleId, options.maxInFlight(), options.maxQueued(), timer,
+                endpoint == null ? transport : http);
         this.catalog = new ToolCatalog(window, options.bareTools().orElse(null));
         this.surface = new Surface(window);
         this.notifications = new NotificationHub(moduleId);
         this.lifecycle = new SessionLifecycle(moduleId, options, timer, transport, window, catalog, notifications);
+        if (http != null) {
+            http.bind(lifecycle, lifecycle::lost);
+            lifecycle.remote(http);
+        }
     }
 
     /**
@@ -113,7 +130,7 @@ public final class McpConnection implements AutoCloseable {
         Objects.requireNonNull(options, "options");
         Duration bounded = Waits.validated(timeout);
         long deadline = deadline(bounded);
-        McpConnection c = new McpConnection(spec.moduleId(), options);
+        McpConnection c = new McpConnection(spec.moduleId(), options, null);
         try {
             c.transport.start(spec, c.lifecycle);
         } catch (ProcessBoundaryException e) {
@@ -121,15 +138,67 @@ public final class McpConnection implements AutoCloseable {
             return CompletableFuture.failedFuture(new McpBoundaryException(
                     new McpBoundaryError.ConnectionFailed(spec.moduleId(), e.error().message()), e));
         }
-        c.lifecycle.session(new McpClientSession(SESSION_REQUEST_TIMEOUT, c.transport,
+        return c.handshake(bounded, deadline);
+    }
+
+    /**
+     * Connects to a remote server over MCP Streamable HTTP and runs {@code initialize} (then sends
+     * {@code notifications/initialized}). The session id the server gives is sent back with every later request.
+     *
+     * <pre>{@code
+     * McpHttpEndpoint endpoint = McpHttpEndpoint.of("search", URI.create("http://127.0.0.1:3001/mcp"));
+     * try (McpConnection connection = McpConnection.open(endpoint, McpClientOptions.defaults(), Duration.ofSeconds(30))) {
+     *     connection.callTool("echo", arguments, Duration.ofSeconds(10));
+     * }
+     * }</pre>
+     *
+     * @param timeout bounds connecting and {@code initialize}; must be positive
+     * @throws McpBoundaryException {@code ConnectionFailed} (nothing listens, an HTTP error, an invalid answer) or
+     *                              {@code Timeout} with operation {@code connect}
+     */
+    public static McpConnection open(McpHttpEndpoint endpoint, McpClientOptions options, Duration timeout) {
+        CompletableFuture<McpConnection> opening = openAsync(endpoint, options, timeout);
+        try {
+            return opening.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            opening.thenAccept(c -> c.closeAsync(DEFAULT_CLOSE_TIMEOUT, StopLadder.immediate()));
+            throw new McpBoundaryException(new McpBoundaryError.Interrupted(endpoint.moduleId(), "connect"));
+        } catch (ExecutionException e) {
+            throw Waits.rethrow(e.getCause());
+        }
+    }
+
+    /** {@link #open(McpHttpEndpoint, McpClientOptions, Duration)} without blocking on {@code initialize}. */
+    static CompletableFuture<McpConnection> openAsync(McpHttpEndpoint endpoint, McpClientOptions options,
+                                                      Duration timeout) {
+        Objects.requireNonNull(endpoint, "endpoint");
+        Objects.requireNonNull(options, "options");
+        Duration bounded = Waits.validated(timeout);
+        long deadline = deadline(bounded);
+        if (options.bareTools().isPresent()) {
+            throw new IllegalArgumentException("module '" + endpoint.moduleId()
+                    + "': a remote server must speak MCP (declared tools for a bare server apply to stdio servers only)");
+        }
+        return new McpConnection(endpoint.moduleId(), options, endpoint).handshake(bounded, deadline);
+    }
+
+    /** Starts the SDK session and runs the handshake; a failed handshake closes the connection first. */
+    private CompletableFuture<McpConnection> handshake(Duration bounded, long deadline) {
+        McpConnection c = this;
+        McpClientTransport sdkTransport = transport != null ? transport : http;
+        c.lifecycle.session(new McpClientSession(SESSION_REQUEST_TIMEOUT, sdkTransport,
                 new ServerRequests(c.moduleId, options, c.window).handlers(), Map.of(), Function.<Mono<Void>>identity()));
         if (options.bareTools().isPresent()) {
             return CompletableFuture.completedFuture(c); // a bare server: no handshake
         }
         CompletableFuture<McpConnection> opened = new CompletableFuture<>();
-        Handshake.run(c.window, c.transport, options, bounded.toMillis(), deadline).whenComplete((result, e) -> {
+        Handshake.run(c.window, transport != null ? transport : http, options, bounded.toMillis(), deadline).whenComplete((result, e) -> {
             if (e == null) {
                 c.init = result;
+                if (http != null) {
+                    http.protocolVersion(result.protocolVersion());
+                }
                 opened.complete(c);
             } else {
                 c.closeAsync(DEFAULT_CLOSE_TIMEOUT, StopLadder.immediate()).whenComplete((ignored, x) ->
@@ -154,9 +223,60 @@ public final class McpConnection implements AutoCloseable {
         return moduleId;
     }
 
-    /** The server's process id. */
+    /**
+     * The server's process id.
+     *
+     * @throws IllegalStateException for a remote server, which has no local process
+     */
     public long pid() {
+        if (transport == null) {
+            throw new IllegalStateException("module '" + moduleId + "' is a remote server at " + endpoint.url()
+                    + ": it has no local process");
+        }
         return transport.process().pid();
+    }
+
+    /** Whether the server is remote (MCP Streamable HTTP) rather than a local stdio process. */
+    public boolean isRemote() {
+        return endpoint != null;
+    }
+
+    /** The remote server's endpoint; empty for a stdio server. */
+    public java.util.Optional<McpHttpEndpoint> endpoint() {
+        return java.util.Optional.ofNullable(endpoint);
+    }
+
+    /** The remote session's id as the server gave it ({@code Mcp-Session-Id}); empty for stdio or a sessionless server. */
+    public java.util.Optional<String> sessionId() {
+        return http == null ? java.util.Optional.empty() : java.util.Optional.ofNullable(http.sessionId());
+    }
+
+    /** How many times the remote server forgot the session (HTTP 404) and a new one was initialised in its place. */
+    public long sessionRenewals() {
+        return http == null ? 0 : http.reinitialisations();
+    }
+
+    /**
+     * Completes when the session has ended, for any reason: closed by the host, the stdio server's exit, or a remote
+     * server lost (unreachable, 5xx, a forgotten session that a new {@code initialize} did not cure).
+     */
+    public CompletableFuture<McpSessionEnd> sessionEnd() {
+        return lifecycle.ended().thenApply(t -> new McpSessionEnd(t.reason(), lifecycle.closedByHost()));
+    }
+
+    /**
+     * Sends an MCP {@code ping} and waits for its answer.
+     *
+     * @throws McpBoundaryException {@code RequestFailed} (the session ended, an HTTP error), {@code JsonRpcError},
+     *                              {@code Interrupted} or {@code Timeout} with operation {@code ping}
+     */
+    public void ping(Duration timeout) {
+        Waits.get(pingAsync(timeout), moduleId, "ping");
+    }
+
+    /** {@link #ping} without blocking: completes when the server answered, or fails as {@link #ping} throws. */
+    public CompletableFuture<Void> pingAsync(Duration timeout) {
+        return surface.ping(Waits.validated(timeout).toMillis(), deadline(timeout));
     }
 
     /** The protocol version agreed in {@code initialize} (null for a bare server). */
@@ -177,14 +297,17 @@ public final class McpConnection implements AutoCloseable {
         return i == null ? null : i.serverInfo();
     }
 
-    /** The last bytes the server wrote to stderr (bounded by the process spec). */
+    /** The last bytes the server wrote to stderr (bounded by the process spec); empty for a remote server. */
     public String stderrTail() {
-        return transport.process().stderrTail();
+        return transport == null ? "" : transport.process().stderrTail();
     }
 
-    /** Completes when the server process exits, for any reason (see {@link ProcessExit#requestedByRuntime()}). */
+    /**
+     * Completes when the server process exits, for any reason (see {@link ProcessExit#requestedByRuntime()}); for a
+     * remote server, which has no process, it never completes: use {@link #sessionEnd()}.
+     */
     public CompletableFuture<ProcessExit> exitFuture() {
-        return transport.process().exitFuture();
+        return transport == null ? new CompletableFuture<>() : transport.process().exitFuture();
     }
 
     /** True until the connection is closed or the process is gone. */

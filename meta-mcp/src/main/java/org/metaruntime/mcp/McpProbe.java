@@ -35,7 +35,23 @@ public final class McpProbe {
         Objects.requireNonNull(options, "options");
         timeout = Waits.validated(timeout);
         long deadline = System.nanoTime() + timeout.toNanos();
-        McpConnection connection = McpConnection.open(spec, options, timeout);
+        return listed(McpConnection.open(spec, options, timeout), timeout, deadline);
+    }
+
+    /**
+     * Probes a remote module over MCP Streamable HTTP: connect, {@code initialize}, {@code tools/list}, with the
+     * errors of {@link #probe(ProcessSpec, McpClientOptions, Duration)} ({@code ConnectionFailed} when nothing
+     * answers at the endpoint). On failure the session is closed before the error is thrown.
+     */
+    public static McpProbeResult probe(McpHttpEndpoint endpoint, McpClientOptions options, Duration timeout) {
+        Objects.requireNonNull(endpoint, "endpoint");
+        Objects.requireNonNull(options, "options");
+        timeout = Waits.validated(timeout);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        return listed(McpConnection.open(endpoint, options, timeout), timeout, deadline);
+    }
+
+    private static McpProbeResult listed(McpConnection connection, Duration timeout, long deadline) {
         List<String> tools;
         try {
             long remaining = Math.max(1, deadline - System.nanoTime());

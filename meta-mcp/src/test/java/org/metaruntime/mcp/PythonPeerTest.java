@@ -399,7 +399,7 @@ class PythonPeerTest {
 
     @Test
     void rejectsBadArguments() {
-        assertThatThrownBy(() -> McpConnection.open(null, McpClientOptions.defaults(), T)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> McpConnection.open((org.metaruntime.supervisor.ProcessSpec) null, McpClientOptions.defaults(), T)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> McpConnection.open(Peers.python("py", dir.resolve("pid")), McpClientOptions.defaults(), Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(SharedTimer.leases()).isZero();

@@ -1,6 +1,8 @@
 package org.metaruntime.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,7 +11,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -96,5 +100,48 @@ class ServerRequestRoutingTest {
         assertThat(answer(c, "sampling/createMessage", perCall).at("/result/by").asText()).isEqualTo("connection");
         hanging.cancel();
         assertThat(answer(c, "sampling/createMessage", perCall).at("/result/by").asText()).isEqualTo("call");
+    }
+
+    @Test
+    void aServersOwnMethodIsAnsweredUnderTheServersIdsWithSeveralInFlight() throws Exception {
+        Map<String, CompletableFuture<JsonNode>> waiting = new ConcurrentHashMap<>();
+        McpConnection c = open(McpClientOptions.builder()
+                .requestHandler("x/lookup", (module, params) -> {
+                    CompletableFuture<JsonNode> answer = new CompletableFuture<>();
+                    waiting.put(params.path("key").asText(), answer);
+                    return answer;
+                })
+                .requestHandler("x/refuse", (module, params) -> CompletableFuture.failedFuture(
+                        new McpClientRequestException(-32004, "refused: " + module, JSON.createObjectNode().put("why", "test"))))
+                .build());
+        List<McpToolCall> calls = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            // the server asks under the very id of the tools/call it is serving
+            ObjectNode arguments = ask("x/lookup").put("same_id", true);
+            arguments.putObject("params").put("key", "k" + i);
+            calls.add(c.startCall("ask_client", arguments, McpCallOptions.of(T)));
+        }
+        await().atMost(T).until(() -> waiting.size() == 4);
+        for (int i = 3; i >= 0; i--) {
+            waiting.get("k" + i).complete(JSON.createObjectNode().put("value", "v" + i));
+        }
+        for (int i = 0; i < 4; i++) {
+            JsonNode response = JSON.valueToTree(calls.get(i).result().get(20, TimeUnit.SECONDS).structuredContent()).get("response");
+            assertThat(response.at("/result/value").asText()).as(response.toString()).isEqualTo("v" + i);
+        }
+        JsonNode refused = answer(c, "x/refuse", McpCallOptions.of(T)).get("error");
+        assertThat(refused.get("code").asInt()).isEqualTo(-32004);
+        assertThat(refused.get("message").asText()).isEqualTo("refused: py");
+        assertThat(refused.at("/data/why").asText()).isEqualTo("test");
+        assertThat(answer(c, "x/unknown", McpCallOptions.of(T)).at("/error/code").asInt()).isEqualTo(-32601);
+    }
+
+    @Test
+    void pingHasNoHandlerOfTheHost() {
+        assertThatThrownBy(() -> McpClientOptions.builder().requestHandler("ping", answering("host")))
+                .isInstanceOf(IllegalArgumentException.class);
+        McpClientOptions options = McpClientOptions.builder().requestHandler("sampling/createMessage", answering("h")).build();
+        assertThat(options.samplingHandler()).isPresent();
+        assertThat(options.toBuilder().build().requestHandlers()).containsOnlyKeys("sampling/createMessage");
     }
 }

@@ -23,6 +23,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *   step, garbage on stdout, ignore SIGTERM or end of stdin, record stdin, a pid file) and tools for every
  *   behaviour the tests need (echo, progress, slow, hang, crash, garbage, server-to-client requests, list
  *   changes...). Its docstring lists them.</li>
+ *   <li>{@link #eventLineModule()}: an event-line module (stdlib python) configured through its environment
+ *   ({@code FIXTURE_MODE}: answer, stay, stay silent, print garbage, wait, crash, fail its first runs, or fail at
+ *   random; a pid file and a run counter). Its docstring lists the variables.</li>
  * </ul>
  *
  * <pre>{@code
@@ -46,8 +49,22 @@ public final class FixtureScripts {
 
     /** {@code python3 mcp_server.py switches...}: the command that starts the MCP server fixture. */
     public static List<String> mcpServerCommand(String... switches) {
-        List<String> command = new ArrayList<>(List.of(Python.executable(), mcpServer().toString()));
-        command.addAll(List.of(switches));
+        return pythonCommand(mcpServer(), switches);
+    }
+
+    /** The python event-line module fixture ({@code eventline_module.py}). */
+    public static Path eventLineModule() {
+        return script("eventline_module.py");
+    }
+
+    /** {@code python3 eventline_module.py arguments...}: the command that starts the event-line module fixture. */
+    public static List<String> eventLineModuleCommand(String... arguments) {
+        return pythonCommand(eventLineModule(), arguments);
+    }
+
+    private static List<String> pythonCommand(Path script, String... arguments) {
+        List<String> command = new ArrayList<>(List.of(Python.executable(), script.toString()));
+        command.addAll(List.of(arguments));
         return command;
     }
 

@@ -16,6 +16,7 @@ import java.util.Map;
 import javax.sql.DataSource;
 import org.metaruntime.eventlog.EventLogOptions;
 import org.metaruntime.eventlog.EventLogs;
+import org.metaruntime.eventlog.internal.QueryBuilder;
 import org.metaruntime.events.EventCodec;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.EventLog;
@@ -48,7 +49,8 @@ import org.sqlite.SQLiteDataSource;
  *
  * <pre>
  * java -Xmx2g -cp benchmarks/target/benchmarks.jar org.metaruntime.benchmarks.eventlog.EventLogHarness \
- *     [--rows 1000000] [--repeat 300] [--pg jdbc:postgresql://127.0.0.1:5432/bench?user=postgres]
+ *     [--rows 1000000] [--repeat 300] [--rounds 3] [--max-batch n] [--explain] [--no-analyze]
+ *     [--pg jdbc:postgresql://127.0.0.1:5432/bench?user=postgres] [--no-sqlite] [--queries-only]
  * </pre>
  */
 public final class EventLogHarness {
@@ -68,6 +70,10 @@ public final class EventLogHarness {
         int repeat = 300;
         boolean analyze = true;
         int rounds = 3;
+        int maxBatch = EventLogOptions.defaults().maxBatch();
+        boolean explain = false;
+        boolean sqlite = true;
+        boolean queriesOnly = false;
         String pg = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -76,6 +82,10 @@ public final class EventLogHarness {
                 case "--pg" -> pg = args[++i];
                 case "--no-analyze" -> analyze = false;
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--max-batch" -> maxBatch = Integer.parseInt(args[++i]);
+                case "--explain" -> explain = true;
+                case "--no-sqlite" -> sqlite = false;
+                case "--queries-only" -> queriesOnly = true;
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -84,8 +94,10 @@ public final class EventLogHarness {
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         List<EventEnvelope<UnifiedEvent>> envelopes = envelopes(rows);
         Path dir = Files.createTempDirectory("meta-eventlog-bench-");
-        run("sqlite", sqlite(dir.resolve("baseline.sqlite3")), sqlite(dir.resolve("event_log.sqlite3")),
-                envelopes, repeat, analyze, rounds);
+        if (sqlite) {
+            run("sqlite", sqlite(dir.resolve("baseline.sqlite3")), sqlite(dir.resolve("event_log.sqlite3")),
+                    envelopes, repeat, analyze, rounds, maxBatch, explain);
+        }
         try (var files = Files.list(dir)) {
             for (Path file : files.toList()) {
                 Files.delete(file);
@@ -94,13 +106,24 @@ public final class EventLogHarness {
         Files.delete(dir);
         if (pg != null) {
             DataSource ds = postgres(pg);
-            run("postgresql", ds, ds, envelopes, repeat, analyze, rounds);
+            if (queriesOnly) {
+                // The rows a previous run left in the database (same --rows): the query part alone.
+                try (EventLog log = EventLogs.jdbc(ds, EventLogOptions.builder().instanceId("bench").build())) {
+                    System.out.println("== postgresql, queries over the rows already there");
+                    if (analyze) {
+                        analyze(ds);
+                    }
+                    queries(log, envelopes.size(), repeat, explain ? ds : null, "postgresql");
+                }
+                return;
+            }
+            run("postgresql", ds, ds, envelopes, repeat, analyze, rounds, maxBatch, explain);
         }
     }
 
     private static void run(String name, DataSource baseline, DataSource logSource,
-                            List<EventEnvelope<UnifiedEvent>> envelopes, int repeat, boolean analyze, int rounds)
-            throws Exception {
+                            List<EventEnvelope<UnifiedEvent>> envelopes, int repeat, boolean analyze, int rounds,
+                            int maxBatch, boolean explain) throws Exception {
         System.out.println("== " + name);
         dropTables(baseline);
         int single = Math.min(2_000, envelopes.size());
@@ -114,9 +137,9 @@ public final class EventLogHarness {
             dropTables(baseline);
             dropTables(logSource);
             EventLogOptions options = EventLogOptions.builder().instanceId("bench")
-                    .queueCapacity(envelopes.size() + 16).build();
+                    .queueCapacity(envelopes.size() + 16).maxBatch(maxBatch).build();
             EventLog log = EventLogs.jdbc(logSource, options);
-            long writer = writerThreadId();
+            long writer = threadId("meta-eventlog-writer");
             long writerCpu0 = THREADS.getThreadCpuTime(writer);
             long start = System.nanoTime();
             for (EventEnvelope<UnifiedEvent> envelope : envelopes) {
@@ -128,19 +151,24 @@ public final class EventLogHarness {
             }
             long done = System.nanoTime();
             double rate = envelopes.size() / ((done - start) / 1e9);
-            double rateCpu = envelopes.size() / ((THREADS.getThreadCpuTime(writer) - writerCpu0) / 1e9);
+            long writerCpu = THREADS.getThreadCpuTime(writer) - writerCpu0;
+            double rateCpu = envelopes.size() / (writerCpu / 1e9);
+            long checkpointer = threadId("meta-eventlog-checkpoint");
+            long checkpointCpu = checkpointer < 0 ? 0 : THREADS.getThreadCpuTime(checkpointer);
             long gaps = log.query(EventQuery.builder().eventType(EventLog.GAP_EVENT_TYPE).build()).events().size();
             System.out.printf(Locale.ROOT, "round %d: baseline %,.0f rows/s; log append + group commit %,.0f"
                     + " envelopes/s sustained (%.2f x baseline); append() %.0f ns/call; gap rows %d; load %.1f%n",
                     round, floor, rate, rate / floor, (appended - start) / (double) envelopes.size(), gaps,
                     java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
             System.out.printf(Locale.ROOT, "round %d per CPU second of the writing thread: baseline %,.0f rows;"
-                    + " log writer %,.0f envelopes (%.2f x)%n", round, floorCpu, rateCpu, rateCpu / floorCpu);
+                    + " log writer %,.0f envelopes (%.2f x); writer and checkpointer together %,.0f envelopes%n",
+                    round, floorCpu, rateCpu, rateCpu / floorCpu,
+                    envelopes.size() / ((writerCpu + checkpointCpu) / 1e9));
             if (round == rounds) {
                 if (analyze) {
                     analyze(logSource);
                 }
-                queries(log, envelopes.size(), repeat);
+                queries(log, envelopes.size(), repeat, explain ? logSource : null, name);
             }
             log.close();
         }
@@ -149,13 +177,14 @@ public final class EventLogHarness {
     private static final java.lang.management.ThreadMXBean THREADS =
             java.lang.management.ManagementFactory.getThreadMXBean();
 
-    private static long writerThreadId() {
+    /** The id of the live thread called {@code name}, or -1. */
+    private static long threadId(String name) {
         for (java.lang.management.ThreadInfo info : THREADS.dumpAllThreads(false, false)) {
-            if (info.getThreadName().equals("meta-eventlog-writer")) {
+            if (info.getThreadName().equals(name)) {
                 return info.getThreadId();
             }
         }
-        throw new IllegalStateException("no writer thread");
+        return -1;
     }
 
     private static void dropTables(DataSource ds) throws Exception {
@@ -166,7 +195,8 @@ public final class EventLogHarness {
         }
     }
 
-    private static void queries(EventLog log, int rows, int repeat) {
+    private static void queries(EventLog log, int rows, int repeat, DataSource explain, String dialect)
+            throws Exception {
         long middle = rows / 2;
         Map<String, EventQuery> queries = new LinkedHashMap<>();
         queries.put("no filter, first page (baseline)", EventQuery.builder().build());
@@ -200,6 +230,20 @@ public final class EventLogHarness {
             }
             System.out.printf(Locale.ROOT, "| %s | %d | %.3f | %.3f | %.1f x |%n", q.getKey(), got, median,
                     ms[(int) Math.ceil(repeat * 0.99) - 1], median / base);
+        }
+        if (explain != null) {
+            for (Map.Entry<String, EventQuery> q : queries.entrySet()) {
+                System.out.println("plan of " + q.getKey() + ":");
+                String prefix = dialect.equals("sqlite") ? "EXPLAIN QUERY PLAN " : "EXPLAIN (ANALYZE, BUFFERS) ";
+                try (Connection c = explain.getConnection();
+                     PreparedStatement p = QueryBuilder.eventsSql(q.getValue()).prepare(c, prefix);
+                     java.sql.ResultSet rs = p.executeQuery()) {
+                    int columns = rs.getMetaData().getColumnCount();
+                    while (rs.next()) {
+                        System.out.println("    " + rs.getString(columns));
+                    }
+                }
+            }
         }
     }
 

@@ -43,12 +43,14 @@ public final class ModuleStartup {
     private final RuntimeEvents events;
     private final RuntimeThreads threads;
     private final Clock clock;
+    private final HealthPings pings;
 
     public ModuleStartup(RuntimeOptions options, RuntimeEvents events, RuntimeThreads threads, Clock clock) {
         this.options = Objects.requireNonNull(options, "options");
         this.events = Objects.requireNonNull(events, "events");
         this.threads = Objects.requireNonNull(threads, "threads");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.pings = new HealthPings(threads.scheduler(), threads.executor());
     }
 
     /** Starts {@code discovered} in parallel (bounded), then appends their blocks in order. */
@@ -144,6 +146,13 @@ public final class ModuleStartup {
         return outcome;
     }
 
+    /** The failure of a remote module whose session was lost. */
+    private static ChildFailure lost(String moduleId, String reason) {
+        return new ChildFailure("module '" + moduleId + "' lost its session: " + reason, java.util.OptionalInt.empty(), "",
+                new org.metaruntime.mcp.McpBoundaryException(new org.metaruntime.mcp.McpBoundaryError.ConnectionFailed(
+                        moduleId, reason)));
+    }
+
     private void warn(ModuleSlot slot, ChildFailure failure, String errorType) {
         slot.event(events.warning(slot.id(), failure, errorType), events::insert);
     }
@@ -170,9 +179,11 @@ public final class ModuleStartup {
             slot.event(ready, events::insert);
             child.exit().thenAcceptBoth(supervisor, (exit, sup) -> {
                 if (!exit.requestedByRuntime() && slot.router().isFailure(exit)) {
-                    sup.childFailed(child, ChildFailure.exited(exit.exitCode().orElse(-1), exit.stderrTail()));
+                    sup.childFailed(child, exit.lostReason() != null ? lost(slot.id(), exit.lostReason())
+                            : ChildFailure.exited(exit.exitCode().orElse(-1), exit.stderrTail()));
                 }
             });
+            pings.watch(slot, child, supervisor);
         }
 
         @Override

@@ -79,15 +79,21 @@ public final class ProcessBoundaries {
     /** The real boundary of {@code module} for the selected {@code kind}; nothing is spawned yet. */
     public static ModuleBoundary create(ModuleConfig module, Optional<PreSpawnData> preSpawn, ModuleBoundaryKind kind,
                                         RuntimeOptions options) {
+        if (module.isRemote()) {
+            return new RemoteMcp(module.endpoint().orElseThrow(), mcpOptions(module, options));
+        }
         ProcessSpec spec = spec(module, preSpawn, options);
         if (kind == ModuleBoundaryKind.MCP) {
-            McpClientOptions mcp = options.mcp().toBuilder()
-                    .maxInFlight(options.maxInFlightCallsFor(module))
-                    .stopLadder(options.stopLadderFor(module))
-                    .build();
-            return new Mcp(spec, mcp);
+            return new Mcp(spec, mcpOptions(module, options));
         }
         return new EventLine(spec, EventLineRunner.create(), options.eventLine().exitGrace().orElse(null));
+    }
+
+    private static McpClientOptions mcpOptions(ModuleConfig module, RuntimeOptions options) {
+        return options.mcp().toBuilder()
+                .maxInFlight(options.maxInFlightCallsFor(module))
+                .stopLadder(options.stopLadderFor(module))
+                .build();
     }
 
     /**
@@ -137,10 +143,11 @@ public final class ProcessBoundaries {
         }
     }
 
-    /** The options of one MCP call: its timeout, and its progress listener as meta-mcp calls it. */
+    /** The options of one MCP call: its timeout, its {@code _meta} entries, and its progress listener as meta-mcp calls it. */
     static McpCallOptions mcpCall(CallSpec call) {
         McpCallOptions.Builder options = McpCallOptions.builder(call.timeout())
                 .resetTimeoutOnProgress(call.options().resetTimeoutOnProgress());
+        call.options().meta().ifPresent(options::meta);
         call.options().onProgress().ifPresent(listener -> options.onProgress(
                 p -> listener.accept(new ProgressUpdate(p.progress(), p.total(), p.message()))));
         return options.build();
@@ -295,8 +302,39 @@ public final class ProcessBoundaries {
             return handle(spec.moduleId(), McpPerCall.start(spec, tool, arguments, mcpCall(call), options));
         }
 
-        /** An open MCP connection: its calls are multiplexed on the one server process. */
-        private static final class Connection implements McpChild {
+    }
+
+    /**
+     * The boundary of a remote MCP module: each start connects to the endpoint, initialises and lists the tools; the
+     * session serves every call. A lost server ends the child like a stdio server's exit.
+     */
+    static final class RemoteMcp implements McpBoundary {
+        private final org.metaruntime.mcp.McpHttpEndpoint endpoint;
+        private final McpClientOptions options;
+
+        RemoteMcp(org.metaruntime.mcp.McpHttpEndpoint endpoint, McpClientOptions options) {
+            this.endpoint = endpoint;
+            this.options = options;
+        }
+
+        @Override
+        public McpChild start(Duration timeout) {
+            try {
+                McpProbeResult probe = McpProbe.probe(endpoint, options, timeout);
+                return new Connection(probe.connection(), probe.tools());
+            } catch (RuntimeException e) {
+                throw failure(endpoint.moduleId(), e);
+            }
+        }
+
+        @Override
+        public BoundaryCall callOnce(String tool, JsonNode arguments, CallSpec call, Executor executor) {
+            throw new IllegalStateException("module '" + endpoint.moduleId() + "' is remote: it keeps one session");
+        }
+    }
+
+    /** An open MCP connection: its calls are multiplexed on the one session (a stdio server process, or remote). */
+    static final class Connection implements McpChild {
             private final McpConnection connection;
             private final List<String> tools;
             private final CompletableFuture<ChildExit> exit;
@@ -304,12 +342,15 @@ public final class ProcessBoundaries {
             Connection(McpConnection connection, List<String> tools) {
                 this.connection = connection;
                 this.tools = List.copyOf(tools);
-                this.exit = connection.exitFuture().thenApply(ProcessBoundaries::exitOf);
+                this.exit = connection.isRemote()
+                        ? connection.sessionEnd().thenApply(end -> new ChildExit(OptionalInt.empty(), "",
+                                end.closedByHost(), end.reason()))
+                        : connection.exitFuture().thenApply(ProcessBoundaries::exitOf);
             }
 
             @Override
             public OptionalLong pid() {
-                return OptionalLong.of(connection.pid());
+                return connection.isRemote() ? OptionalLong.empty() : OptionalLong.of(connection.pid());
             }
 
             @Override
@@ -356,5 +397,4 @@ public final class ProcessBoundaries {
                 }
             }
         }
-    }
 }

@@ -45,8 +45,12 @@ public final class LogWriter implements Runnable {
     private volatile boolean abandoned;
     private volatile boolean overflowing;
     private long gaps;
+    private final WalCheckpointer checkpointer;
     private Connection connection;
     private Dialect dialect;
+    private PreparedStatement insertFull;
+    private PreparedStatement raiseHead;
+    private PreparedStatement readHead;
 
     /** A writer for {@code dataSource}; start it on a thread of its own. */
     public LogWriter(DataSource dataSource, EventLogOptions options, Progress progress) {
@@ -55,6 +59,7 @@ public final class LogWriter implements Runnable {
         this.progress = progress;
         this.retention = new Retention(options);
         this.queue = new ArrayBlockingQueue<>(options.queueCapacity());
+        this.checkpointer = new WalCheckpointer(dataSource);
     }
 
     /** Queues an envelope or a mob event without waiting; a full queue counts it as dropped. */
@@ -116,7 +121,8 @@ public final class LogWriter implements Runnable {
                 LOG.log(System.Logger.Level.ERROR, "event log closed with " + lost
                         + " envelopes that could not be committed");
             }
-            ConnectionPool.closeQuietly(connection);
+            discard();
+            checkpointer.close();
             progress.stop();
         }
     }
@@ -187,6 +193,7 @@ public final class LogWriter implements Runnable {
             }
         }
         c.commit();
+        checkpointer.committed(events.size() + mobs.size());
     }
 
     /**
@@ -200,16 +207,17 @@ public final class LogWriter implements Runnable {
         int rest = events.size() % perStatement;
         int row = 0;
         if (full > 0) {
-            try (PreparedStatement insert = c.prepareStatement(QueryBuilder.insertEvents(perStatement))) {
-                for (int s = 0; s < full; s++) {
-                    for (int k = 0; k < perStatement; k++, row++) {
-                        bindEvent(insert, k * QueryBuilder.EVENT_COLUMNS, firstSeq + row, now, events.get(row),
-                                envelopes.get(row));
-                    }
-                    insert.addBatch();
-                }
-                insert.executeBatch();
+            if (insertFull == null) {
+                insertFull = c.prepareStatement(QueryBuilder.insertEvents(perStatement));
             }
+            for (int s = 0; s < full; s++) {
+                for (int k = 0; k < perStatement; k++, row++) {
+                    bindEvent(insertFull, k * QueryBuilder.EVENT_COLUMNS, firstSeq + row, now, events.get(row),
+                            envelopes.get(row));
+                }
+                insertFull.addBatch();
+            }
+            insertFull.executeBatch();
         }
         if (rest > 0) {
             try (PreparedStatement insert = c.prepareStatement(QueryBuilder.insertEvents(rest))) {
@@ -239,22 +247,22 @@ public final class LogWriter implements Runnable {
     }
 
     /** Raises the head by {@code n} (its row lock orders concurrent writers) and returns the first new seq. */
-    private static long reserve(Connection c, int n) throws SQLException {
-        try (PreparedStatement raise = c.prepareStatement(QueryBuilder.RAISE_HEAD)) {
-            raise.setLong(1, n);
-            raise.setString(2, Schema.EVENT_SEQUENCE);
-            if (raise.executeUpdate() != 1) {
+    private long reserve(Connection c, int n) throws SQLException {
+        if (raiseHead == null) {
+            raiseHead = c.prepareStatement(QueryBuilder.RAISE_HEAD);
+            readHead = c.prepareStatement(QueryBuilder.READ_HEAD);
+        }
+        raiseHead.setLong(1, n);
+        raiseHead.setString(2, Schema.EVENT_SEQUENCE);
+        if (raiseHead.executeUpdate() != 1) {
+            throw new SQLException("the event log's head row is missing");
+        }
+        readHead.setString(1, Schema.EVENT_SEQUENCE);
+        try (ResultSet rs = readHead.executeQuery()) {
+            if (!rs.next()) {
                 throw new SQLException("the event log's head row is missing");
             }
-        }
-        try (PreparedStatement read = c.prepareStatement(QueryBuilder.READ_HEAD)) {
-            read.setString(1, Schema.EVENT_SEQUENCE);
-            try (ResultSet rs = read.executeQuery()) {
-                if (!rs.next()) {
-                    throw new SQLException("the event log's head row is missing");
-                }
-                return rs.getLong(1) - n + 1;
-            }
+            return rs.getLong(1) - n + 1;
         }
     }
 
@@ -285,8 +293,11 @@ public final class LogWriter implements Runnable {
     private Connection connection() throws SQLException {
         if (connection == null) {
             connection = dataSource.getConnection();
-            connection.setAutoCommit(false);
             dialect = Dialect.of(connection);
+            if (dialect == Dialect.SQLITE) {
+                checkpointer.attach(connection);
+            }
+            connection.setAutoCommit(false);
         }
         return connection;
     }
@@ -302,8 +313,25 @@ public final class LogWriter implements Runnable {
             } catch (SQLException ignored) {
                 // The connection is discarded below.
             }
-            ConnectionPool.closeQuietly(connection);
-            connection = null;
         }
+        discard();
+    }
+
+    /** Closes the connection and the statements prepared on it. */
+    private void discard() {
+        for (PreparedStatement statement : new PreparedStatement[] {insertFull, raiseHead, readHead}) {
+            if (statement != null) {
+                try {
+                    statement.close();
+                } catch (SQLException ignored) {
+                    // The connection is closed next.
+                }
+            }
+        }
+        insertFull = null;
+        raiseHead = null;
+        readHead = null;
+        ConnectionPool.closeQuietly(connection);
+        connection = null;
     }
 }

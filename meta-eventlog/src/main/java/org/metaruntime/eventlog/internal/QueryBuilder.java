@@ -51,8 +51,23 @@ public final class QueryBuilder {
 
     /** The statement for one page of {@code query}: columns seq, instance_id, logged_ms, envelope. */
     public static PreparedStatement events(Connection connection, EventQuery query) throws SQLException {
+        return eventsSql(query).prepare(connection, "");
+    }
+
+    /** The SQL of one page of {@code query} with its parameters (for {@link #events} and for query plans). */
+    public static Sql eventsSql(EventQuery query) {
         EventFilter filter = query.filter();
-        StringBuilder sql = new StringBuilder("SELECT seq, instance_id, logged_ms, envelope FROM event_log WHERE seq > ?");
+        boolean time = filter.fromMs() > 0 || filter.toMs() < Long.MAX_VALUE;
+        boolean filtered = time || filter.source() != null || filter.module() != null || filter.agentId() != null
+                || filter.eventType() != null;
+        // A filtered page first finds its seqs, then reads only those rows by primary key. The inner select
+        // needs nothing but the columns of an index ending in (or ordered by) seq, so it is read from the
+        // index entries alone, and a planner that would rather walk the primary key in seq order testing
+        // each row (its cost model does not know that a module's entries come in seq order) has no reason to.
+        StringBuilder sql = new StringBuilder(filtered
+                ? "SELECT seq, instance_id, logged_ms, envelope FROM event_log WHERE seq IN (SELECT seq FROM event_log"
+                        + " WHERE seq > ?"
+                : "SELECT seq, instance_id, logged_ms, envelope FROM event_log WHERE seq > ?");
         List<Object> args = new ArrayList<>();
         args.add(query.afterSeq());
         equal(sql, args, "source", filter.source());
@@ -67,14 +82,34 @@ public final class QueryBuilder {
             sql.append(" AND timestamp_ms <= ?");
             args.add(filter.toMs());
         }
-        boolean timeOnly = filter.module() == null && filter.agentId() == null && filter.eventType() == null
-                && (filter.fromMs() > 0 || filter.toMs() < Long.MAX_VALUE);
-        // A time range alone: order by an expression so that the planner reads the range through the time
-        // index and sorts it, instead of walking the whole log in seq order looking for the range (timestamps
-        // follow seq, which the planner cannot know).
-        sql.append(timeOnly ? " ORDER BY seq + 0 LIMIT ?" : " ORDER BY seq LIMIT ?");
+        boolean timeOnly = time && filter.module() == null && filter.agentId() == null && filter.eventType() == null;
+        // A time range alone: ordered by an expression, so that the planner reads the range through
+        // (timestamp_ms, seq, source) and sorts it, instead of walking the log in seq order looking for the
+        // range (timestamps follow seq, which the planner cannot know).
+        sql.append(timeOnly ? " ORDER BY seq + 0 LIMIT ?) ORDER BY seq"
+                : filtered ? " ORDER BY seq LIMIT ?) ORDER BY seq" : " ORDER BY seq LIMIT ?");
         args.add(query.limit() + 1);
-        return bind(connection, sql.toString(), args);
+        return new Sql(sql.toString(), args);
+    }
+
+    /**
+     * A statement's text and parameters (strings, integers and longs).
+     *
+     * @param text the SQL
+     * @param args its parameters, in order
+     */
+    public record Sql(String text, List<Object> args) {
+
+        /** Validates and copies. */
+        public Sql {
+            java.util.Objects.requireNonNull(text, "text");
+            args = List.copyOf(args);
+        }
+
+        /** Prepares {@code prefix + text} on {@code connection} and binds the parameters. */
+        public PreparedStatement prepare(Connection connection, String prefix) throws SQLException {
+            return bind(connection, prefix + text, args);
+        }
     }
 
     /** The statement for one page of structural mob events: columns cursor, envelope. */

@@ -13,10 +13,16 @@ import java.util.List;
  *       the transaction that inserts its rows, so the row lock orders commits and {@code seq} follows commit
  *       order even when several runtimes share the log.</li>
  *   <li>{@code event_log}: one row per envelope, the envelope text exactly as written, plus the columns the
- *       filters use. Each index ends in {@code seq}, so a filtered page is an index range read in {@code seq}
- *       order; the module and agent indexes are partial (only the rows that have one). There is no index on
- *       {@code logged_ms}: rows are logged in time order, so retention by age finds its cutoff by a binary
- *       search on {@code seq}.</li>
+ *       filters use. Four indexes besides the table's own key, each ordered by {@code seq} within its leading
+ *       column, so a filtered page is an index range read in {@code seq} order that stops after
+ *       {@code limit + 1} rows: {@code (module, seq, event_type)} and {@code (agent_id, seq, event_type)}
+ *       (partial: only the rows that have one; the event type is read from the index entry, so a module or
+ *       agent filtered by type needs no index of its own), {@code (event_type, seq)} and
+ *       {@code (timestamp_ms, seq, source)} (a time range is read through it and sorted by {@code seq}; the
+ *       source is checked in the index entry, before the row is read). Every index costs each append a B-tree insert, and one whose key does not
+ *       grow with {@code seq} (such as {@code (module, event_type, seq)}, hundreds of insertion points) costs
+ *       several times one that does. There is no index on {@code logged_ms}: rows are logged in time order, so
+ *       retention by age finds its cutoff by a binary search on {@code seq}.</li>
  *   <li>{@code mob_event}: one row per structural mob event, keyed by mob and cursor.</li>
  * </ul>
  */
@@ -45,14 +51,12 @@ public final class Schema {
                         + "agent_id TEXT, "
                         + "event_type TEXT NOT NULL, "
                         + "envelope TEXT NOT NULL)",
-                "CREATE INDEX IF NOT EXISTS event_log_module ON event_log (module, seq) WHERE module IS NOT NULL",
-                "CREATE INDEX IF NOT EXISTS event_log_module_type ON event_log (module, event_type, seq)"
+                "CREATE INDEX IF NOT EXISTS event_log_by_module ON event_log (module, seq, event_type)"
                         + " WHERE module IS NOT NULL",
-                "CREATE INDEX IF NOT EXISTS event_log_agent ON event_log (agent_id, seq) WHERE agent_id IS NOT NULL",
-                "CREATE INDEX IF NOT EXISTS event_log_agent_type ON event_log (agent_id, event_type, seq)"
+                "CREATE INDEX IF NOT EXISTS event_log_by_agent ON event_log (agent_id, seq, event_type)"
                         + " WHERE agent_id IS NOT NULL",
                 "CREATE INDEX IF NOT EXISTS event_log_type ON event_log (event_type, seq)",
-                "CREATE INDEX IF NOT EXISTS event_log_time ON event_log (timestamp_ms, seq)",
+                "CREATE INDEX IF NOT EXISTS event_log_time ON event_log (timestamp_ms, seq, source)",
                 "CREATE TABLE IF NOT EXISTS mob_event ("
                         + "mob_id TEXT NOT NULL, "
                         + "cursor BIGINT NOT NULL, "

@@ -233,6 +233,14 @@ public final class CallWindow {
         }
     }
 
+    /** Fails the request on the wire with id {@code id} (the transport could not deliver it) with {@code reason}. */
+    public void onRequestFailed(String id, String reason) {
+        Request r = onTheWire.remove(id);
+        if (r != null) {
+            r.fail(reason);
+        }
+    }
+
     /** Fails everything on the wire or queued with {@code t}; later requests fail at once. Idempotent. */
     public boolean terminate(Termination t) {
         if (!terminated.compareAndSet(null, t)) {

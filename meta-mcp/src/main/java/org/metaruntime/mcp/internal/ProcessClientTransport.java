@@ -44,6 +44,10 @@ public final class ProcessClientTransport implements McpClientTransport, Process
         /** A stdout line over {@code limit} bytes was skipped; {@code knownId} is its JSON-RPC id if readable. */
         void lineTooLong(int limit, String knownId);
 
+        /** A request could not be delivered, or the server refused it ({@code reason}); it fails alone. */
+        default void requestFailed(String id, String reason) {
+        }
+
         /** The child's stdout reached EOF. */
         void stdoutClosed();
 

@@ -11,20 +11,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import org.metaruntime.mcp.McpCallOptions;
 import org.metaruntime.mcp.McpClientOptions;
+import org.metaruntime.mcp.McpClientRequestException;
 import org.metaruntime.mcp.McpClientRequestHandler;
 import org.metaruntime.mcp.McpRoot;
 import reactor.core.publisher.Mono;
 
 /**
- * Answers the requests a server sends to the client: {@code ping}; and {@code sampling/createMessage},
+ * Answers the requests a server sends to the client: {@code ping}; {@code sampling/createMessage},
  * {@code elicitation/create} and {@code roots/list}, each by the handler of the call in flight when exactly one
  * call on the wire names a handler for it, else by the connection's handler (for {@code roots/list}: its handler,
- * else the configured roots), else with JSON-RPC error -32601. Handlers run on the module's stdout thread and return a
- * stage; nothing here waits for the host. Thread-safe.
+ * else the configured roots), else with JSON-RPC error -32601; and any other method the connection has a handler
+ * for. Handlers run on the module's stdout thread and return a stage; nothing here waits for the host. A stage
+ * failed with {@link McpClientRequestException} is answered with its code, message and data. Thread-safe.
  */
 public final class ServerRequests {
 
@@ -50,6 +53,8 @@ public final class ServerRequests {
                 McpCallOptions::samplingHandler, options.samplingHandler().orElse(null)));
         handlers.put(McpSchema.METHOD_ELICITATION_CREATE, routed(McpSchema.METHOD_ELICITATION_CREATE,
                 McpCallOptions::elicitationHandler, options.elicitationHandler().orElse(null)));
+        options.requestHandlers().forEach((method, handler) -> handlers.putIfAbsent(method,
+                routed(method, o -> Optional.empty(), handler)));
         return handlers;
     }
 
@@ -71,8 +76,19 @@ public final class ServerRequests {
                 return Mono.error(new IllegalStateException("the handler returned no answer"));
             }
             return Mono.fromCompletionStage(answer);
-        }).onErrorMap(e -> !(e instanceof McpError), e -> McpError.builder(McpSchema.ErrorCodes.INTERNAL_ERROR)
-                .message("the host failed to answer " + method + ": " + e.getMessage()).build());
+        }).onErrorMap(e -> !(e instanceof McpError), e -> error(method, e));
+    }
+
+    private static McpError error(String method, Throwable e) {
+        Throwable cause = e;
+        while (cause instanceof CompletionException && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        if (cause instanceof McpClientRequestException answer) {
+            return McpError.builder(answer.code()).message(answer.getMessage()).data(answer.data()).build();
+        }
+        return McpError.builder(McpSchema.ErrorCodes.INTERNAL_ERROR)
+                .message("the host failed to answer " + method + ": " + cause.getMessage()).build();
     }
 
     /** The handler of the one call on the wire that names one, else null. */

@@ -47,6 +47,8 @@ public final class SessionLifecycle implements ProcessClientTransport.Inbound {
     private CompletableFuture<McpBoundaryError> closing; // guarded by closeLock; completes with null when ok
     private volatile boolean closed;
     private volatile StopReport stopReport;
+    private volatile HttpClientTransport remote;
+    private final CompletableFuture<Termination> ended = new CompletableFuture<>();
 
     /** The lifecycle of one connection's session; {@code timer} is the lease the connection took. */
     public SessionLifecycle(String moduleId, McpClientOptions options, ScheduledExecutorService timer,
@@ -64,6 +66,21 @@ public final class SessionLifecycle implements ProcessClientTransport.Inbound {
     /** The SDK session answering the server's requests, closed when the session ends. */
     public void session(McpClientSession session) {
         this.session = session;
+    }
+
+    /** A remote session's transport ({@code transport} is then null): close ends the session on the server. */
+    public void remote(HttpClientTransport remote) {
+        this.remote = remote;
+    }
+
+    /** Completes with why the session ended, once it has, for whatever reason. */
+    public CompletableFuture<Termination> ended() {
+        return ended;
+    }
+
+    /** Whether the session was ended by {@link #close}. */
+    public boolean closedByHost() {
+        return closed;
     }
 
     /** What the stop ladder did on close (null before close). */
@@ -95,6 +112,16 @@ public final class SessionLifecycle implements ProcessClientTransport.Inbound {
             LOG.debug("module '{}' logged: {}", moduleId, notification.params());
         }
         notifications.publish(notification);
+    }
+
+    @Override
+    public void requestFailed(String id, String reason) {
+        window.onRequestFailed(id, reason);
+    }
+
+    /** A remote session cannot go on (server unreachable, 5xx, a forgotten session that re-initialising did not cure). */
+    public void lost(String reason) {
+        terminate(Termination.of(reason));
     }
 
     @Override
@@ -149,6 +176,15 @@ public final class SessionLifecycle implements ProcessClientTransport.Inbound {
         terminate(Termination.of("the connection to module '" + moduleId + "' was closed"));
         notifications.closeAll();
         long timeoutMs = Math.max(1, timeout.toMillis());
+        HttpClientTransport http = remote;
+        if (http != null) {
+            http.deleteSession(Duration.ofMillis(Math.max(1, timeoutMs / 10 * 9))).whenComplete((ok, e) -> result.complete(null));
+            result.whenComplete((error, e) -> {
+                SharedTimer.release();
+                SharedHttpClient.release();
+            });
+            return result.copy();
+        }
         ModuleProcess process = transport.process();
         process.closeStdin(); // at once: the ladder's first step starts on another thread
         ScheduledFuture<?> bound = schedule(() -> result.complete(new McpBoundaryError.Timeout(moduleId, "close",
@@ -202,7 +238,14 @@ public final class SessionLifecycle implements ProcessClientTransport.Inbound {
         if (!closed) {
             LOG.warn("module '{}': MCP session ended: {}", moduleId, t.reason());
         }
-        transport.shutdown();
+        if (transport != null) {
+            transport.shutdown();
+        }
+        HttpClientTransport http = remote;
+        if (http != null) {
+            http.shutdown();
+        }
+        ended.complete(t);
         McpClientSession s = session;
         if (s != null) {
             s.close();

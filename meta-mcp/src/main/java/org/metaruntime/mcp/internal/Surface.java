@@ -72,6 +72,12 @@ public final class Surface {
                 timeoutMs, deadline);
     }
 
+    /** {@code ping}: completes when the server answered. */
+    public CompletableFuture<Void> ping(long timeoutMs, long deadline) {
+        return request(McpSchema.METHOD_PING, "ping", Json.MAPPER.createObjectNode(), JsonNode.class, timeoutMs, deadline)
+                .thenApply(ignored -> null);
+    }
+
     private <T> CompletableFuture<List<T>> list(String method, String operation, String field, Class<T> type,
                                                 long timeoutMs, long deadline) {
         String moduleId = window.moduleId();

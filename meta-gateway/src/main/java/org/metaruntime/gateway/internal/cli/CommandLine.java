@@ -14,12 +14,12 @@ import org.metaruntime.gateway.internal.manifest.Names;
  * @param logLevel one of trace, debug, info, warn, error, off
  */
 record CommandLine(List<Path> manifests, Path config, boolean validate, String transport, String host, int port,
-                   Path tokenFile, List<String> allowedOrigins, Duration sessionTimeout, String separator, String logLevel,
-                   boolean help) {
+                   Path tokenFile, List<String> allowedOrigins, Duration sessionTimeout, String separator, int maxCallDepth,
+                   String logLevel, boolean help) {
 
     static final String USAGE = "usage: meta-gateway --manifests DIR [--manifests DIR2 ...] [--config claude_desktop_config.json]"
             + " [--validate] [--transport stdio|http|sse] [--host 127.0.0.1] [--port 3000] [--token-file FILE]"
-            + " [--allow-origin ORIGIN ...] [--session-timeout 30m] [--separator __] [--log-level info]";
+            + " [--allow-origin ORIGIN ...] [--session-timeout 30m] [--separator __] [--max-call-depth 8] [--log-level info]";
 
     private static final Set<String> TRANSPORTS = Set.of("stdio", "http", "sse");
     private static final Set<String> LEVELS = Set.of("trace", "debug", "info", "warn", "error", "off");
@@ -49,6 +49,7 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
         List<String> origins = new ArrayList<>();
         Duration sessionTimeout = null;
         String separator = Names.DEFAULT_SEPARATOR;
+        int maxCallDepth = org.metaruntime.gateway.GatewayOptions.DEFAULT_MAX_CALL_DEPTH;
         String logLevel = "info";
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -62,7 +63,7 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                 case "-h":
                 case "--help":
                     return new CommandLine(manifests, config, validate, transport, host, port, tokenFile, origins, sessionTimeout,
-                            separator, logLevel, true);
+                            separator, maxCallDepth, logLevel, true);
                 case "--validate":
                     if (value != null) {
                         throw new UsageException("--validate takes no value");
@@ -128,6 +129,16 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                     }
                     separator = value;
                     break;
+                case "--max-call-depth":
+                    try {
+                        maxCallDepth = Integer.parseInt(value);
+                    } catch (NumberFormatException e) {
+                        maxCallDepth = 0;
+                    }
+                    if (maxCallDepth < 1) {
+                        throw new UsageException("--max-call-depth must be a whole number of at least 1, not " + value);
+                    }
+                    break;
                 case "--log-level":
                     if (!LEVELS.contains(value)) {
                         throw new UsageException("--log-level must be one of trace, debug, info, warn, error, off, not " + value);
@@ -142,6 +153,6 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
             throw new UsageException("give --manifests DIR or --config FILE");
         }
         return new CommandLine(manifests, config, validate, transport, host, port, tokenFile, origins, sessionTimeout,
-                separator, logLevel, false);
+                separator, maxCallDepth, logLevel, false);
     }
 }

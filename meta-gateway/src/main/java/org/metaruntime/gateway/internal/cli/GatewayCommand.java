@@ -37,7 +37,7 @@ public final class GatewayCommand {
         }
         configureLogging(line.logLevel());
         MetaGateway.Builder builder = MetaGateway.builder()
-                .options(GatewayOptions.builder().separator(line.separator()).build());
+                .options(GatewayOptions.builder().separator(line.separator()).maxCallDepth(line.maxCallDepth()).build());
         line.manifests().forEach(builder::manifests);
         if (line.config() != null) {
             builder.claudeConfig(line.config());

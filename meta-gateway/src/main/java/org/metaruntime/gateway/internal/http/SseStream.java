@@ -14,7 +14,7 @@ import org.eclipse.jetty.util.IteratingCallback;
  * blocking the sender. A failed write ends this stream only (its owner is told once); a stream whose client
  * does not read more than {@link #MAX_QUEUED_BYTES} is failed the same way. Thread-safe.
  */
-final class SseStream {
+public final class SseStream {
 
     /** The most bytes queued for a client that does not read; beyond it the stream is failed. */
     static final long MAX_QUEUED_BYTES = 32L * 1024 * 1024;
@@ -36,7 +36,7 @@ final class SseStream {
      *
      * @param onEnd told once when the stream ends: null after {@link #close()}, the failure otherwise
      */
-    SseStream(Response response, Callback callback, Consumer<Throwable> onEnd) {
+    public SseStream(Response response, Callback callback, Consumer<Throwable> onEnd) {
         this.response = response;
         this.callback = callback;
         this.onEnd = onEnd;
@@ -51,18 +51,26 @@ final class SseStream {
         return enqueue("event: " + event + "\ndata: " + data + "\n\n");
     }
 
+    /**
+     * Queues one event with an {@code id} (what a client sends back as {@code Last-Event-ID}), a type and
+     * {@code data} (one line). False when the stream has ended.
+     */
+    public boolean event(String id, String event, String data) {
+        return enqueue("id: " + id + "\nevent: " + event + "\ndata: " + data + "\n\n");
+    }
+
     /** Queues a JSON-RPC message as a {@code message} event. */
     boolean message(String json) {
         return event("message", json);
     }
 
     /** Queues a comment (keep-alive); it also finds a client that is gone. */
-    boolean comment() {
+    public boolean comment() {
         return enqueue(": keep-alive\n\n");
     }
 
     /** Nanos since the last write completed (or the stream started). */
-    long quietNanos() {
+    public long quietNanos() {
         return System.nanoTime() - lastWriteNanos;
     }
 
@@ -73,7 +81,7 @@ final class SseStream {
     }
 
     /** Ends the stream once what is queued is written. */
-    void close() {
+    public void close() {
         synchronized (queue) {
             if (closing || ended) {
                 return;

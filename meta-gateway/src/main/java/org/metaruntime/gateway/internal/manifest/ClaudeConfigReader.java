@@ -8,6 +8,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -16,7 +17,7 @@ import java.util.Set;
  */
 final class ClaudeConfigReader {
 
-    private static final Set<String> ENTRY_KEYS = Set.of("command", "args", "env", "url", "type");
+    private static final Set<String> ENTRY_KEYS = Set.of("command", "args", "env", "url", "type", "headers");
 
     private ClaudeConfigReader() {
     }
@@ -46,7 +47,7 @@ final class ClaudeConfigReader {
             server.fieldNames().forEachRemaining(key -> {
                 if (!ENTRY_KEYS.contains(key)) {
                     problems.add(tree, at + "/" + key, "unknown key \"" + key + "\" in mcpServers." + name
-                            + " (known: command, args, env, url, type)");
+                            + " (known: command, args, env, url, type, headers)");
                 }
             });
             List<String> command = new ArrayList<>();
@@ -92,6 +93,32 @@ final class ClaudeConfigReader {
                     problems.add(tree, at + "/url", "mcpServers." + name + ".url must be an http or https URL, not " + urlNode);
                 }
             }
+            Map<String, String> headers = new LinkedHashMap<>();
+            JsonNode headersNode = server.get("headers");
+            if (headersNode != null) {
+                if (!headersNode.isObject() || urlNode == null) {
+                    problems.add(tree, at + "/headers", "mcpServers." + name
+                            + ".headers must be an object of strings, for a server with a url");
+                } else {
+                    headersNode.fields().forEachRemaining(e -> {
+                        String where = at + "/headers/" + e.getKey();
+                        Optional<String> value = e.getValue().isTextual()
+                                ? Headers.expand(e.getValue().textValue(), System.getenv()) : Optional.empty();
+                        Optional<String> wrong = value.isEmpty() ? Optional.of(e.getValue().isTextual()
+                                ? "names the environment variable(s) " + Headers.missing(e.getValue().textValue(),
+                                System.getenv()) + ", not set for the gateway" : "must be a string")
+                                : Headers.problem(e.getKey(), value.get());
+                        if (wrong.isPresent()) {
+                            problems.add(tree, where, "mcpServers." + name + ".headers." + e.getKey() + ": " + wrong.get());
+                        } else {
+                            headers.put(e.getKey(), value.get());
+                        }
+                    });
+                }
+            }
+            if (url != null && (envNode != null || args != null)) {
+                problems.add(tree, at, "mcpServers." + name + " has a url: args and env apply to a local command");
+            }
             if (cmd != null && urlNode != null) {
                 problems.add(tree, at, "mcpServers." + name + " has both command and url: give one");
             } else if (cmd == null && urlNode == null) {
@@ -101,7 +128,8 @@ final class ClaudeConfigReader {
                 pods.add(new PodManifest(name, null, tree.file(), tree.line(at), url == null ? command : List.of(), url,
                         tree.file().toAbsolutePath().getParent(), env, PodManifest.DEFAULT_CALL_TIMEOUT,
                         PodManifest.DEFAULT_STARTUP_TIMEOUT, PodManifest.DEFAULT_SHUTDOWN_TIMEOUT, false,
-                        PodManifest.HealthCheck.DISABLED, List.of()));
+                        url == null ? PodManifest.HealthCheck.DISABLED : PodManifest.HealthCheck.REMOTE_DEFAULT, List.of(),
+                        headers));
             }
         }
         return pods;

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.metaruntime.gateway.internal.contract.CanonicalJson;
 
 /**
  * Reads one {@code ToolPod} manifest, reporting every problem it finds with its line. Names are checked
@@ -30,7 +31,7 @@ final class ManifestReader {
     private static final Set<String> ROOT_KEYS = keys("apiVersion", "kind", "metadata", "spec");
     private static final Set<String> METADATA_KEYS = keys("name", "description");
     private static final Set<String> SPEC_KEYS = keys("command", "url", "workdir", "env", "callTimeout", "startupTimeout",
-            "shutdownTimeout", "preWarm", "healthCheck", "tools");
+            "shutdownTimeout", "preWarm", "healthCheck", "tools", "headers");
     private static final Set<String> HEALTH_KEYS = keys("enabled", "interval");
     private static final Set<String> TOOL_KEYS = keys("name", "title", "description", "contract", "inputSchema",
             "outputSchema", "annotations");
@@ -97,17 +98,27 @@ final class ManifestReader {
         }
         Path workdir = workdir(spec);
         Map<String, String> env = env(spec);
+        Map<String, String> headers = headers(spec);
+        if (spec.has("url")) {
+            for (String local : List.of("workdir", "env")) {
+                if (spec.has(local)) {
+                    problem("/spec/" + local, "spec." + local + " applies to a local process; a pod with a url has none");
+                }
+            }
+        } else if (spec.has("headers")) {
+            problem("/spec/headers", "spec.headers go to a remote server: give spec.url, or drop the headers");
+        }
         Duration callTimeout = duration(spec, "/spec", "callTimeout", PodManifest.DEFAULT_CALL_TIMEOUT);
         Duration startupTimeout = duration(spec, "/spec", "startupTimeout", PodManifest.DEFAULT_STARTUP_TIMEOUT);
         Duration shutdownTimeout = duration(spec, "/spec", "shutdownTimeout", PodManifest.DEFAULT_SHUTDOWN_TIMEOUT);
         boolean preWarm = bool(spec, "/spec", "preWarm", false);
-        PodManifest.HealthCheck health = healthCheck(spec);
+        PodManifest.HealthCheck health = healthCheck(spec, spec.has("url"));
         List<DeclaredTool> tools = tools(spec, name);
         if (problems.size() > before) {
             return Optional.empty();
         }
         return Optional.of(new PodManifest(name, description, tree.file(), tree.line("/metadata/name"), command, url,
-                workdir, env, callTimeout, startupTimeout, shutdownTimeout, preWarm, health, tools));
+                workdir, env, callTimeout, startupTimeout, shutdownTimeout, preWarm, health, tools, headers));
     }
 
     private List<String> command(JsonNode spec) {
@@ -178,10 +189,40 @@ final class ManifestReader {
         return out;
     }
 
-    private PodManifest.HealthCheck healthCheck(JsonNode spec) {
+    private Map<String, String> headers(JsonNode spec) {
+        JsonNode headers = mapping(spec, "/spec", "headers", false);
+        Map<String, String> out = new LinkedHashMap<>();
+        if (headers == null) {
+            return out;
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = headers.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String at = "/spec/headers/" + e.getKey().replace("~", "~0").replace("/", "~1");
+            if (!e.getValue().isTextual()) {
+                problem(at, "spec.headers." + e.getKey() + " must be a string");
+                continue;
+            }
+            String raw = e.getValue().textValue();
+            Optional<String> value = Headers.expand(raw, System.getenv());
+            if (value.isEmpty()) {
+                problem(at, "spec.headers." + e.getKey() + " names the environment variable(s) "
+                        + Headers.missing(raw, System.getenv()) + ", not set for the gateway");
+                continue;
+            }
+            Optional<String> wrong = Headers.problem(e.getKey(), value.get());
+            if (wrong.isPresent()) {
+                problem(at, "spec.headers." + e.getKey() + ": " + wrong.get());
+            } else {
+                out.put(e.getKey(), value.get());
+            }
+        }
+        return out;
+    }
+
+    private PodManifest.HealthCheck healthCheck(JsonNode spec, boolean remote) {
         JsonNode health = mapping(spec, "/spec", "healthCheck", false);
         if (health == null) {
-            return PodManifest.HealthCheck.DISABLED;
+            return remote ? PodManifest.HealthCheck.REMOTE_DEFAULT : PodManifest.HealthCheck.DISABLED;
         }
         unknownKeys(health, "/spec/healthCheck", HEALTH_KEYS);
         boolean enabled = bool(health, "/spec/healthCheck", "enabled", true);

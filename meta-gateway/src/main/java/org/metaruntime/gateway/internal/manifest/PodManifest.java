@@ -18,7 +18,7 @@ import java.util.Objects;
 public record PodManifest(String name, String description, Path file, int line, List<String> command, URI url,
                           Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
                           Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck,
-                          List<DeclaredTool> tools) {
+                          List<DeclaredTool> tools, Map<String, String> headers) {
 
     /** Default bound of one {@code tools/call}. */
     public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(30);
@@ -33,6 +33,8 @@ public record PodManifest(String name, String description, Path file, int line, 
         public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(30);
         /** No pings. */
         public static final HealthCheck DISABLED = new HealthCheck(false, DEFAULT_INTERVAL);
+        /** A remote pod that declares no health check is pinged every 30 s. */
+        public static final HealthCheck REMOTE_DEFAULT = new HealthCheck(true, DEFAULT_INTERVAL);
 
         public HealthCheck {
             Objects.requireNonNull(interval, "interval");
@@ -52,6 +54,20 @@ public record PodManifest(String name, String description, Path file, int line, 
         Objects.requireNonNull(shutdownTimeout, "shutdownTimeout");
         Objects.requireNonNull(healthCheck, "healthCheck");
         tools = tools == null ? List.of() : List.copyOf(tools);
+        headers = headers == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(headers));
+    }
+
+    /** A pod without request headers (a local process, or a remote server that needs none). */
+    public PodManifest(String name, String description, Path file, int line, List<String> command, URI url,
+                       Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
+                       Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck, List<DeclaredTool> tools) {
+        this(name, description, file, line, command, url, workdir, env, callTimeout, startupTimeout, shutdownTimeout,
+                preWarm, healthCheck, tools, Map.of());
+    }
+
+    /** Whether the pod is a remote MCP server (it has a url) rather than a local process. */
+    public boolean isRemote() {
+        return url != null;
     }
 
     /** Whether the manifest declares the pod's tools (else they are listed live after a pre-warm). */

@@ -50,6 +50,13 @@ public final class GatewayServer implements AutoCloseable {
     private volatile CompletableFuture<Void> listReady = CompletableFuture.completedFuture(null);
 
     public GatewayServer(Catalog catalog, PodBackend backend) {
+        this(catalog, backend, NestedCalls.DEFAULT_MAX_DEPTH);
+    }
+
+    /**
+     * @param maxCallDepth the most entries a pod-to-pod call chain may have (the client's call counts as one)
+     */
+    public GatewayServer(Catalog catalog, PodBackend backend, int maxCallDepth) {
         this.catalog = catalog;
         this.backend = backend;
         this.table = new ToolTable(catalog, StatusReport.toolDefinition());
@@ -78,6 +85,7 @@ public final class GatewayServer implements AutoCloseable {
                 .build();
         table.rebuild(name -> List.of());
         backend.listen(listener);
+        backend.servePodCalls(new NestedCalls(catalog, table, backend, stats, calls, maxCallDepth));
     }
 
     /**

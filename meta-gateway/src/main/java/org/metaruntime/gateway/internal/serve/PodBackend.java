@@ -22,6 +22,22 @@ public interface PodBackend extends AutoCloseable {
     /** Tells {@code listener} about what pods do on their own (tool list changes, log lines, ...). */
     void listen(PodListener listener);
 
+    /** Answers the pods' {@code __mcp_meta_call__} requests with {@code handler}. */
+    void servePodCalls(PodCallHandler handler);
+
+    /** Answers one pod's request to call another registered tool. */
+    @FunctionalInterface
+    interface PodCallHandler {
+        /**
+         * @param pod    the pod that asked
+         * @param params the request's params
+         * @param parent the call of that pod the request belongs to (named by its {@code _meta["mcp-meta/call"]},
+         *               else the pod's only call in flight, else its oldest), or null when it has none in flight
+         * @return the target's {@code CallToolResult}, or fails with an {@code RpcException}; never blocks
+         */
+        CompletableFuture<JsonNode> call(String pod, JsonNode params, CallContext parent);
+    }
+
     /** Stops every pod (each bounded by its shutdown timeout) and releases the runtime. */
     @Override
     void close();
@@ -75,9 +91,11 @@ public interface PodBackend extends AutoCloseable {
      * @param onProgress    the pod's progress notifications ({@code progress}, {@code total}, {@code message})
      * @param clientRequest the pod's requests during the call (sampling, elicitation, roots), by method, to the
      *                      calling client; completes with the client's result or fails with an RPC error
+     * @param scope         the call's chain (sent as {@code _meta["mcp-meta/chain"]}), deadline and nested calls;
+     *                      ended by the backend when the call ends
      */
     record CallContext(String callId, Duration timeout, Consumer<ObjectNode> onProgress,
-                       Function<ObjectNode, CompletableFuture<JsonNode>> clientRequest) {
+                       Function<ObjectNode, CompletableFuture<JsonNode>> clientRequest, CallScope scope) {
     }
 
     /** A pod's state for the status report. */

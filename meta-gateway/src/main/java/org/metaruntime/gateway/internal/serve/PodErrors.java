@@ -84,9 +84,18 @@ final class PodErrors {
                 return new PodFailure(Kind.UNAVAILABLE, "the pod exited with code " + exitCode.getAsInt()
                         + " (the runtime restarts it)", exitCode, stderrTail);
             }
+            if (remoteLost(reason)) {
+                return new PodFailure(Kind.UNAVAILABLE, reason, exitCode, stderrTail);
+            }
             return new PodFailure(Kind.FAILED, reason, exitCode, stderrTail);
         }
         return new PodFailure(Kind.FAILED, reason, exitCode, stderrTail);
+    }
+
+    /** A remote pod's session was lost (its server unreachable, 5xx, or a session it forgot twice): it reconnects. */
+    private static boolean remoteLost(String reason) {
+        return reason != null && reason.contains("the server at ") && (reason.contains(" cannot be reached (")
+                || reason.contains(" answered HTTP 5") || reason.contains(" forgot session "));
     }
 
     private static Throwable unwrap(Throwable error) {

@@ -4,16 +4,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
+import org.metaruntime.mcp.McpClientRequestException;
 
 /**
- * Routes a pod's requests to the client (sampling, elicitation, roots) to the call they belong to: the call
- * named by the request's {@code _meta["mcp-meta/call"]}, else the pod's only call in flight, else its oldest.
- * Thread-safe.
+ * Finds the call a pod's request belongs to (the call named by the request's {@code _meta["mcp-meta/call"]}, else
+ * the pod's only call in flight, else its oldest) and routes its requests to the client (sampling, elicitation,
+ * roots) to that call's client. Thread-safe.
  */
 final class PodRequests {
 
@@ -40,24 +42,46 @@ final class PodRequests {
         };
     }
 
-    /** A pod's request {@code method} with {@code params}: forwarded to the client of the call it belongs to. */
-    CompletableFuture<JsonNode> route(String pod, String method, JsonNode params) {
-        InFlight target = null;
+    /**
+     * The call of {@code pod} a request with {@code params} belongs to: the one its {@code _meta["mcp-meta/call"]}
+     * names, else the pod's only call in flight, else its oldest; null when it has none.
+     */
+    PodBackend.CallContext callOf(String pod, JsonNode params) {
         JsonNode id = params == null ? null : params.path("_meta").get(CALL_KEY);
         if (id != null && id.isTextual()) {
-            target = byId.get(id.textValue());
+            InFlight named = byId.get(id.textValue());
+            if (named != null) {
+                return named.context();
+            }
         }
+        ConcurrentSkipListMap<Long, InFlight> calls = byPod.get(pod);
+        Map.Entry<Long, InFlight> oldest = calls == null ? null : calls.firstEntry();
+        return oldest == null ? null : oldest.getValue().context();
+    }
+
+    /** A pod's request {@code method} with {@code params}: forwarded to the client of the call it belongs to. */
+    CompletableFuture<JsonNode> route(String pod, String method, JsonNode params) {
+        PodBackend.CallContext target = callOf(pod, params);
         if (target == null) {
-            ConcurrentSkipListMap<Long, InFlight> calls = byPod.get(pod);
-            Map.Entry<Long, InFlight> oldest = calls == null ? null : calls.firstEntry();
-            target = oldest == null ? null : oldest.getValue();
-        }
-        if (target == null) {
-            return CompletableFuture.failedFuture(new RpcException(JsonRpc.METHOD_NOT_FOUND,
-                    "pod " + pod + ": " + method + " is only answered during a tools/call"));
+            return CompletableFuture.failedFuture(new McpClientRequestException(JsonRpc.METHOD_NOT_FOUND,
+                    "pod " + pod + ": " + method + " is only answered during a tools/call", null));
         }
         ObjectNode request = JsonRpc.NODES.objectNode().put("method", method);
         request.set("params", params == null ? JsonRpc.NODES.objectNode() : params);
-        return target.context().clientRequest().apply(request);
+        return answer(target.clientRequest().apply(request));
+    }
+
+    /** {@code answer} with an RPC error turned into the JSON-RPC error the pod gets (same code, message, data). */
+    static CompletableFuture<JsonNode> answer(CompletableFuture<JsonNode> answer) {
+        return answer.handle((result, error) -> {
+            if (error == null) {
+                return result;
+            }
+            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            if (cause instanceof RpcException rpc) {
+                throw new McpClientRequestException(rpc.code(), rpc.getMessage(), rpc.data());
+            }
+            throw cause instanceof RuntimeException e ? e : new CompletionException(cause);
+        });
     }
 }

@@ -33,6 +33,7 @@ import org.metaruntime.gateway.internal.manifest.Catalog;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.mcp.McpClientOptions;
+import org.metaruntime.mcp.McpClientRequestException;
 import org.metaruntime.mcp.McpToolCall;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleSupervisorReport;
@@ -58,6 +59,7 @@ final class RuntimePodBackend implements PodBackend {
     private final ExecutorService executor;
     private final List<Subscription> subscriptions = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile PodListener listener;
+    private volatile PodCallHandler podCalls;
 
     RuntimePodBackend(Catalog catalog, GatewayOptions options) {
         this.catalog = catalog;
@@ -70,10 +72,14 @@ final class RuntimePodBackend implements PodBackend {
         ((ThreadPoolExecutor) executor).allowCoreThreadTimeOut(true);
         MetaConfig.Builder config = MetaConfig.builder();
         for (PodManifest pod : catalog.pods()) {
-            ModuleConfig.Builder module = ModuleConfig.builder(pod.name())
-                    .command(pod.command())
-                    .workdir(pod.workdir())
-                    .env(pod.env())
+            ModuleConfig.Builder module = ModuleConfig.builder(pod.name());
+            if (pod.isRemote()) {
+                module.url(pod.url());
+                pod.headers().forEach(module::header);
+            } else {
+                module.command(pod.command()).workdir(pod.workdir()).env(pod.env());
+            }
+            module.healthCheck(pod.healthCheck().enabled() ? pod.healthCheck().interval() : Duration.ZERO)
                     .startMode(StartMode.LAZY)
                     .startupTimeout(pod.startupTimeout())
                     .callTimeout(pod.callTimeout())
@@ -87,9 +93,12 @@ final class RuntimePodBackend implements PodBackend {
                 .samplingHandler((pod, params) -> requests.route(pod, "sampling/createMessage", params))
                 .elicitationHandler((pod, params) -> requests.route(pod, "elicitation/create", params))
                 .rootsHandler((pod, params) -> requests.route(pod, "roots/list", params))
+                .requestHandler(NestedCalls.METHOD, this::podCall)
                 .build();
         RuntimeOptions runtimeOptions = options.runtime().toBuilder().mcp(mcp).coreModuleIds(Set.of()).build();
-        this.runtime = UnifiedRuntime.builder(config.build()).options(runtimeOptions).start();
+        UnifiedRuntime.Builder builder = UnifiedRuntime.builder(config.build()).options(runtimeOptions);
+        options.eventLog().ifPresent(builder::eventLog);
+        this.runtime = builder.start();
         subscriptions.add(runtime.subscribeHealth(transition -> {
             RuntimePod pod = pods.get(transition.moduleId());
             PodListener l = listener;
@@ -120,6 +129,25 @@ final class RuntimePodBackend implements PodBackend {
     @Override
     public void listen(PodListener listener) {
         this.listener = listener;
+    }
+
+    @Override
+    public void servePodCalls(PodCallHandler handler) {
+        this.podCalls = handler;
+    }
+
+    /** A pod's {@code __mcp_meta_call__}, on its stdout thread. */
+    private CompletableFuture<JsonNode> podCall(String pod, JsonNode params) {
+        PodCallHandler handler = podCalls;
+        if (handler == null) {
+            return CompletableFuture.failedFuture(new McpClientRequestException(JsonRpc.METHOD_NOT_FOUND,
+                    "pod " + pod + ": " + NestedCalls.METHOD + " is not served here", null));
+        }
+        try {
+            return PodRequests.answer(handler.call(pod, params, requests.callOf(pod, params)));
+        } catch (RuntimeException e) {
+            return PodRequests.answer(CompletableFuture.failedFuture(e));
+        }
     }
 
     @Override
@@ -244,15 +272,26 @@ final class RuntimePodBackend implements PodBackend {
             CompletableFuture<JsonNode> result = new CompletableFuture<>();
             AtomicReference<McpToolCall> handle = new AtomicReference<>();
             AtomicBoolean cancelled = new AtomicBoolean();
-            CallOptions.Builder options = CallOptions.builder().timeout(context.timeout());
-            if (context.onProgress() != null) {
-                options.onProgress(p -> context.onProgress().accept(progress(p)));
-            }
-            CallOptions callOptions = options.build();
+            ObjectNode meta = JsonRpc.NODES.objectNode().put(PodRequests.CALL_KEY, context.callId());
+            context.scope().chain().forEach(meta.putArray(NestedCalls.CHAIN_KEY)::add);
             boolean starting = !running();
             Runnable start = () -> {
                 try {
-                    McpToolCall call = module().startCall(tool, arguments, callOptions);
+                    McpModule module = module();
+                    if (starting) {
+                        module.tools(); // the pod's start is not the call's time: its timeout runs from here
+                    }
+                    Duration timeout = context.scope().start(System.nanoTime(), context.timeout());
+                    if (timeout.isNegative() || timeout.isZero()) {
+                        result.completeExceptionally(new PodFailure(PodFailure.Kind.TIMEOUT,
+                                "the calling call has no time left", OptionalInt.empty(), ""));
+                        return;
+                    }
+                    CallOptions.Builder options = CallOptions.builder().timeout(timeout).meta(meta);
+                    if (context.onProgress() != null) {
+                        options.onProgress(p -> context.onProgress().accept(progress(p)));
+                    }
+                    McpToolCall call = module.startCall(tool, arguments, options.build());
                     handle.set(call);
                     if (cancelled.get()) {
                         call.cancel();
@@ -273,7 +312,10 @@ final class RuntimePodBackend implements PodBackend {
             } else {
                 start.run();
             }
-            result.whenComplete((r, e) -> unregister.run());
+            result.whenComplete((r, e) -> {
+                unregister.run();
+                context.scope().end();
+            });
             return new PodCall() {
                 @Override
                 public CompletableFuture<JsonNode> result() {
@@ -283,6 +325,7 @@ final class RuntimePodBackend implements PodBackend {
                 @Override
                 public void cancel() {
                     cancelled.set(true);
+                    context.scope().end();
                     McpToolCall call = handle.get();
                     if (call != null) {
                         call.cancel();

@@ -9,7 +9,7 @@ import org.metaruntime.gateway.internal.rpc.JsonRpc;
 /**
  * The gateway's status, served as the resource {@code meta://status} and by the tool {@code meta__status}:
  * {@code {"pods":{"<name>":{"state","pid","restarts","lastError","stderrTail","callsServed","callsFailed",
- * "tools":[{"name","schemaHash"}]}}}}. Stateless.
+ * "tools":[{"name","schemaHash","contract"?}]}}}} ({@code contract}: {@code {id, version}} when declared). Stateless.
  */
 final class StatusReport {
 
@@ -41,7 +41,10 @@ final class StatusReport {
             pod.put("callsFailed", stats.failedOf(manifest.name()));
             ArrayNode tools = pod.putArray("tools");
             for (ToolTable.Route route : table.ofPod(manifest.name())) {
-                tools.addObject().put("name", route.tool()).put("schemaHash", route.schemaHash());
+                ObjectNode tool = tools.addObject().put("name", route.tool()).put("schemaHash", route.schemaHash());
+                if (route.contract() != null) {
+                    tool.putObject("contract").put("id", route.contract().id()).put("version", route.contract().version());
+                }
             }
         }
         return root;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
 import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -78,13 +79,15 @@ final class ToolCalls {
         PodManifest manifest = catalog.pod(route.pod()).orElseThrow();
         ClientSession session = request.session();
         JsonNode token = request.progressToken();
-        PodBackend.CallContext context = new PodBackend.CallContext("c" + callIds.incrementAndGet(), manifest.callTimeout(),
+        Duration timeout = manifest.callTimeout();
+        PodBackend.CallContext context = new PodBackend.CallContext(nextCallId(), timeout,
                 token == null ? null : progress -> {
                     ObjectNode out = progress.deepCopy();
                     out.set("progressToken", token);
                     session.notify("notifications/progress", out, request.id());
                 },
-                podRequest -> clientRequest(session, request.id(), route, podRequest));
+                podRequest -> clientRequest(session, request.id(), route, podRequest),
+                new CallScope(List.of(route.chainName()), Long.MAX_VALUE));
         long started = System.nanoTime();
         PodBackend.PodCall call = backend.pod(route.pod()).call(route.tool(), arguments, context);
         request.onCancel(call::cancel);
@@ -93,13 +96,19 @@ final class ToolCalls {
                 stats.served(route.pod(), route.tool(), System.nanoTime() - started);
                 return result;
             }
-            RpcException mapped = map(route, manifest, error);
+            RpcException mapped = map(route, timeout, error);
             stats.failed(route.pod(), route.tool(), System.nanoTime() - started, mapped.code());
             throw mapped;
         });
     }
 
-    private void validate(ToolTable.Route route, JsonNode arguments) {
+    /** A new id of a call, unique in this gateway (sent to pods as {@code _meta["mcp-meta/call"]}). */
+    String nextCallId() {
+        return "c" + callIds.incrementAndGet();
+    }
+
+    /** Checks {@code arguments} against the route's declared input schema; -32602 with the violations. */
+    void validate(ToolTable.Route route, JsonNode arguments) {
         JsonSchemaValidator.ValidationResponse response = validator.validate(route.inputSchemaMap(), arguments);
         if (!response.valid()) {
             String detail = response.errorMessage();
@@ -121,7 +130,8 @@ final class ToolCalls {
         return session.request(method, podRequest.get("params"), CLIENT_REQUEST_TIMEOUT, callId);
     }
 
-    private static RpcException map(ToolTable.Route route, PodManifest manifest, Throwable error) {
+    /** A failed call to {@code route} bounded by {@code timeout}, as the RPC error its caller gets. */
+    static RpcException map(ToolTable.Route route, Duration timeout, Throwable error) {
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
         if (cause instanceof RpcException rpc) {
             return rpc;
@@ -136,9 +146,8 @@ final class ToolCalls {
         }
         switch (failure.kind()) {
             case TIMEOUT:
-                data.put("timeoutMs", manifest.callTimeout().toMillis());
-                return failure(route, JsonRpc.TIMEOUT, "the call timed out after " + manifest.callTimeout().toMillis()
-                        + " ms (callTimeout)", data);
+                data.put("timeoutMs", timeout.toMillis());
+                return failure(route, JsonRpc.TIMEOUT, "the call timed out after " + timeout.toMillis() + " ms", data);
             case UNAVAILABLE:
                 return failure(route, JsonRpc.UNAVAILABLE, "the pod is not available: " + failure.getMessage(), data);
             case START_FAILED:
@@ -158,7 +167,8 @@ final class ToolCalls {
         }
     }
 
-    private static RpcException failure(ToolTable.Route route, int code, String message, ObjectNode data) {
+    /** An RPC error naming the route's pod and tool. */
+    static RpcException failure(ToolTable.Route route, int code, String message, ObjectNode data) {
         ObjectNode d = data == null ? JsonRpc.NODES.objectNode() : data;
         d.put("pod", route.pod()).put("tool", route.tool());
         return new RpcException(code, "pod " + route.pod() + " tool " + route.tool() + ": " + message, d);

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import org.metaruntime.gateway.internal.manifest.Catalog;
-import org.metaruntime.gateway.internal.manifest.CanonicalJson;
+import org.metaruntime.gateway.internal.contract.CanonicalJson;
 import org.metaruntime.gateway.internal.manifest.DeclaredTool;
 import org.metaruntime.gateway.internal.manifest.Names;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
@@ -26,9 +26,14 @@ final class ToolTable {
 
     private static final Logger log = LoggerFactory.getLogger(ToolTable.class);
 
-    /** One served tool. */
+    /** One served tool; {@code contract} is null when it declares none. */
     record Route(String outward, String pod, String tool, ObjectNode definition, String schemaHash, JsonNode inputSchema,
-                 Map<String, Object> inputSchemaMap, boolean declared) {
+                 Map<String, Object> inputSchemaMap, boolean declared, DeclaredTool.Contract contract) {
+
+        /** Its name on call chains: {@code pod.tool}. */
+        String chainName() {
+            return pod + "." + tool;
+        }
     }
 
     @SuppressWarnings("unchecked")
@@ -63,7 +68,7 @@ final class ToolTable {
                     ObjectNode definition = JsonRpc.NODES.objectNode().put("name", outward);
                     definition.setAll(tool.definition());
                     next.put(outward, new Route(outward, pod.name(), tool.name(), definition, tool.schemaHash(),
-                            definition.get("inputSchema"), asMap(definition.get("inputSchema")), true));
+                            definition.get("inputSchema"), asMap(definition.get("inputSchema")), true, tool.contract()));
                     list.add(definition);
                 }
                 continue;
@@ -83,7 +88,7 @@ final class ToolTable {
                 ObjectNode definition = live.deepCopy().put("name", outward);
                 JsonNode input = live.get("inputSchema");
                 next.put(outward, new Route(outward, pod.name(), name, definition,
-                        input == null ? "" : CanonicalJson.schemaHash(input), null, null, false));
+                        input == null ? "" : hash(pod.name(), name, input), null, null, false, null));
                 list.add(definition);
             }
         }
@@ -95,6 +100,25 @@ final class ToolTable {
 
     Optional<Route> route(String outward) {
         return Optional.ofNullable(routes.get(outward));
+    }
+
+    /** The route of {@code tool} of {@code pod} (the pod's own name of the tool). */
+    Optional<Route> route(String pod, String tool) {
+        for (Route route : routes.values()) {
+            if (route.pod().equals(pod) && route.tool().equals(tool)) {
+                return Optional.of(route);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String hash(String pod, String tool, JsonNode input) {
+        try {
+            return CanonicalJson.schemaHash(input);
+        } catch (IllegalArgumentException e) {
+            log.warn("pod {}: tool \"{}\" has no schema hash: {}", pod, tool, e.getMessage());
+            return "";
+        }
     }
 
     /** The {@code tools} array of {@code tools/list}. */

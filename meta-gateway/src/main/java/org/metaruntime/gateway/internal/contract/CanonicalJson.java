@@ -1,4 +1,4 @@
-package org.metaruntime.gateway.internal.manifest;
+package org.metaruntime.gateway.internal.contract;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
@@ -14,7 +14,8 @@ import java.util.List;
 /**
  * RFC 8785 (JSON Canonicalization Scheme) serialisation, and the {@code sha256:} schema hash built on it.
  * Numbers are IEEE 754 doubles printed the ECMAScript way (shortest round-trip digits); object keys are
- * sorted by UTF-16 code units. Stateless.
+ * sorted by UTF-16 code units. NaN, infinities and lone surrogates have no canonical form: writing them throws
+ * {@link IllegalArgumentException}. Stateless.
  */
 public final class CanonicalJson {
 
@@ -94,7 +95,12 @@ public final class CanonicalJson {
                 case '\r': out.append("\\r"); break;
                 case '\t': out.append("\\t"); break;
                 default:
-                    if (c < 0x20) {
+                    if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                        out.append(c).append(s.charAt(++i));
+                    } else if (Character.isSurrogate(c)) {
+                        throw new IllegalArgumentException("RFC 8785 has no form for a lone surrogate (\\u"
+                                + Integer.toHexString(c) + ")");
+                    } else if (c < 0x20) {
                         out.append(String.format("\\u%04x", (int) c));
                     } else {
                         out.append(c);
@@ -102,6 +108,34 @@ public final class CanonicalJson {
             }
         }
         out.append('"');
+    }
+
+    /**
+     * The decimal with the fewest digits that reads back as {@code d}; of two such, the one closer to {@code d},
+     * and of two as close, the one with an even last digit (ECMAScript's rule).
+     */
+    private static BigDecimal shortest(double d) {
+        BigDecimal exact = new BigDecimal(d);
+        for (int precision = 1; precision <= 17; precision++) {
+            BigDecimal down = exact.round(new MathContext(precision, RoundingMode.DOWN));
+            BigDecimal up = exact.round(new MathContext(precision, RoundingMode.UP));
+            boolean downOk = down.doubleValue() == d;
+            boolean upOk = up.doubleValue() == d;
+            if (downOk && upOk && down.compareTo(up) != 0) {
+                int c = exact.subtract(down).abs().compareTo(up.subtract(exact).abs());
+                if (c != 0) {
+                    return c < 0 ? down : up;
+                }
+                return down.unscaledValue().testBit(0) ? up : down;
+            }
+            if (downOk) {
+                return down;
+            }
+            if (upOk) {
+                return up;
+            }
+        }
+        return exact.round(MathContext.DECIMAL64);
     }
 
     /** ECMAScript {@code Number.prototype.toString} of {@code d}. */
@@ -112,15 +146,7 @@ public final class CanonicalJson {
         if (d == 0) {
             return "0";
         }
-        BigDecimal exact = new BigDecimal(d);
-        BigDecimal shortest = exact;
-        for (int precision = 1; precision <= 17; precision++) {
-            BigDecimal candidate = exact.round(new MathContext(precision, RoundingMode.HALF_EVEN));
-            if (candidate.doubleValue() == d) {
-                shortest = candidate;
-                break;
-            }
-        }
+        BigDecimal shortest = shortest(d);
         shortest = shortest.stripTrailingZeros();
         String digits = shortest.unscaledValue().abs().toString();
         int k = digits.length();

@@ -1,0 +1,119 @@
+package org.metaruntime.core.internal;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.metaruntime.mcp.McpBoundaryError;
+import org.metaruntime.mcp.McpBoundaryException;
+import org.metaruntime.mcp.McpConnection;
+import org.metaruntime.supervisor.ChildFailure;
+import org.metaruntime.supervisor.ModuleSupervisor;
+import org.metaruntime.supervisor.Scheduler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Health-check pings of MCP modules: for each adopted MCP child whose module has a
+ * {@linkplain org.metaruntime.core.ModuleConfig#healthCheckInterval() health-check interval}, an MCP {@code ping}
+ * every interval on the runtime's scheduler; a ping not answered within the interval is a miss, and {@value #MISSES}
+ * misses in a row are reported to the module's supervisor as a failure of that child (which restarts it by its
+ * policy). An answer (a JSON-RPC error too) resets the count. The pings of a child end with the child. Thread-safe.
+ */
+public final class HealthPings {
+
+    /** Misses in a row that make a failure. */
+    public static final int MISSES = 3;
+
+    private static final Logger LOG = LoggerFactory.getLogger("org.metaruntime.core.UnifiedRuntime");
+
+    private final Scheduler scheduler;
+    private final java.util.concurrent.Executor executor;
+
+    /** Pings on {@code scheduler}; a failure is reported on {@code executor} (stopping the child may block). */
+    public HealthPings(Scheduler scheduler, java.util.concurrent.Executor executor) {
+        this.scheduler = scheduler;
+        this.executor = executor;
+    }
+
+    /** Starts pinging {@code child} of {@code slot} when its module asks for it; does nothing otherwise. */
+    public void watch(ModuleSlot slot, ModuleChild child, CompletableFuture<ModuleSupervisor<ModuleChild>> supervisor) {
+        Optional<Duration> interval = slot.module().healthCheckInterval();
+        if (interval.isEmpty() || !(child instanceof McpChild) || child.exit().isDone()) {
+            return;
+        }
+        ((McpChild) child).connection().ifPresent(connection ->
+                new Watch(slot.id(), connection, interval.get(), child, supervisor).next());
+    }
+
+    /** A JSON-RPC error is an answer: the server is there (a bare JSON-RPC server may not know {@code ping}). */
+    private static boolean answered(Throwable cause) {
+        return cause instanceof McpBoundaryException
+                && ((McpBoundaryException) cause).error() instanceof McpBoundaryError.JsonRpcError;
+    }
+
+    /** The pings of one child. */
+    private final class Watch {
+        private final String moduleId;
+        private final McpConnection connection;
+        private final Duration interval;
+        private final ModuleChild child;
+        private final CompletableFuture<ModuleSupervisor<ModuleChild>> supervisor;
+        private final AtomicInteger misses = new AtomicInteger();
+        private final AtomicBoolean failed = new AtomicBoolean();
+
+        Watch(String moduleId, McpConnection connection, Duration interval, ModuleChild child,
+              CompletableFuture<ModuleSupervisor<ModuleChild>> supervisor) {
+            this.moduleId = moduleId;
+            this.connection = connection;
+            this.interval = interval;
+            this.child = child;
+            this.supervisor = supervisor;
+        }
+
+        private boolean over() {
+            return failed.get() || child.exit().isDone() || !connection.isOpen();
+        }
+
+        void next() {
+            if (over()) {
+                return;
+            }
+            try {
+                scheduler.schedule(this::ping, interval);
+            } catch (RejectedExecutionException e) {
+                LOG.debug("module '{}': health-check pings end: the scheduler is closed", moduleId);
+            }
+        }
+
+        private void ping() {
+            if (over()) {
+                return;
+            }
+            connection.pingAsync(interval).whenComplete((ok, error) -> {
+                Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+                if (error == null || answered(cause)) {
+                    misses.set(0);
+                    return;
+                }
+                if (over()) {
+                    return;
+                }
+                int n = misses.incrementAndGet();
+                LOG.warn("module '{}': health-check ping missed ({} of {} in a row): {}", moduleId, n, MISSES,
+                        cause.getMessage());
+                if (n >= MISSES && failed.compareAndSet(false, true)) {
+                    ChildFailure failure = new ChildFailure("module '" + moduleId + "' missed " + MISSES
+                            + " health-check pings in a row (one every " + interval.toMillis() + " ms); last: "
+                            + cause.getMessage(), OptionalInt.empty(), child.stderrTail(), cause);
+                    supervisor.thenAcceptAsync(sup -> sup.childFailed(child, failure), executor);
+                }
+            });
+            next();
+        }
+    }
+}

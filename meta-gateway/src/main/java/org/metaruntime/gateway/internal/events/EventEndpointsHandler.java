@@ -1,0 +1,265 @@
+package org.metaruntime.gateway.internal.events;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.component.Graceful;
+import org.metaruntime.events.EventLog;
+import org.metaruntime.events.EventLogException;
+import org.metaruntime.events.EventQuery;
+import org.metaruntime.events.MobEventPage;
+import org.metaruntime.events.MobEventProjection;
+import org.metaruntime.events.MobEventQuery;
+import org.metaruntime.events.MobStructuralEventEnvelope;
+import org.metaruntime.events.Subscription;
+import org.metaruntime.gateway.internal.http.SseStream;
+
+/**
+ * {@code GET /meta/events}, {@code /meta/events/stream}, {@code /meta/mob_events} and
+ * {@code /meta/mob_events/stream} over one {@link EventLog}.
+ *
+ * <p>A page is one {@link EventLog#query} (or {@link EventLog#mobEvents}). An event stream is a tail of the log
+ * ({@link EventLog#subscribe}) after {@code Last-Event-ID} (or {@code after_seq}): every matching row once, in
+ * {@code seq} order, each as {@code id: <seq>}, {@code event: envelope}, {@code data: <envelope>}. A mob event
+ * stream reads the log's mob events after the last cursor it sent every {@code mobPoll} ({@code id} is the
+ * cursor). Quiet streams get a comment every {@code keepAlive}; a stream whose client is gone, or reads too
+ * slowly (see {@link SseStream}), ends and its tail with it: the client resumes with {@code Last-Event-ID}.
+ *
+ * <p>Thread-safe. Streams and their timer live while the handler is started (with the HTTP server).
+ */
+public final class EventEndpointsHandler extends Handler.Abstract implements Graceful {
+
+    /** The path of a page of envelopes. */
+    public static final String EVENTS = "/meta/events";
+    /** The path of the envelope stream. */
+    public static final String EVENTS_STREAM = "/meta/events/stream";
+    /** The path of a page of structural mob events. */
+    public static final String MOB_EVENTS = "/meta/mob_events";
+    /** The path of the structural mob event stream. */
+    public static final String MOB_EVENTS_STREAM = "/meta/mob_events/stream";
+
+    private static final System.Logger LOG = System.getLogger(EventEndpointsHandler.class.getName());
+
+    private final EventLog log;
+    private final long keepAliveNanos;
+    private final long mobPollMillis;
+    private final Set<OpenStream> open = ConcurrentHashMap.newKeySet();
+    private volatile ScheduledExecutorService timer;
+    private volatile boolean shutdown;
+
+    /** Serves {@code log}; {@code keepAlive} and {@code mobPoll} must be positive. */
+    public EventEndpointsHandler(EventLog log, Duration keepAlive, Duration mobPoll) {
+        this.log = Objects.requireNonNull(log, "log");
+        if (keepAlive.isNegative() || keepAlive.isZero() || mobPoll.isNegative() || mobPoll.isZero()) {
+            throw new IllegalArgumentException("keepAlive and mobPoll must be positive: " + keepAlive + ", " + mobPoll);
+        }
+        this.keepAliveNanos = keepAlive.toNanos();
+        this.mobPollMillis = Math.max(1, mobPoll.toMillis());
+    }
+
+    @Override
+    protected void doStart() throws Exception {
+        ScheduledExecutorService t = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "meta-gateway-event-streams");
+            thread.setDaemon(true);
+            return thread;
+        });
+        long period = Math.max(1_000_000, keepAliveNanos / 2);
+        t.scheduleWithFixedDelay(this::keepAlive, period, period, TimeUnit.NANOSECONDS);
+        timer = t;
+        shutdown = false;
+        super.doStart();
+    }
+
+    /** When the server begins to stop: ends every stream (their clients resume with {@code Last-Event-ID}). */
+    @Override
+    public CompletableFuture<Void> shutdown() {
+        shutdown = true;
+        endStreams();
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public boolean isShutdown() {
+        return shutdown;
+    }
+
+    private void endStreams() {
+        for (OpenStream stream : List.copyOf(open)) {
+            stream.end();
+            stream.sse.close();
+        }
+    }
+
+    @Override
+    protected void doStop() throws Exception {
+        endStreams();
+        ScheduledExecutorService t = timer;
+        if (t != null) {
+            t.shutdownNow();
+            t.awaitTermination(5, TimeUnit.SECONDS);
+        }
+        super.doStop();
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+        String path = request.getHttpURI().getPath();
+        if (!path.equals(EVENTS) && !path.equals(EVENTS_STREAM) && !path.equals(MOB_EVENTS)
+                && !path.equals(MOB_EVENTS_STREAM)) {
+            json(response, callback, 404, EventRequests.error("no such endpoint: " + path));
+            return true;
+        }
+        if (!HttpMethod.GET.is(request.getMethod())) {
+            response.getHeaders().put(HttpHeader.ALLOW, "GET");
+            json(response, callback, 405, EventRequests.error("GET only"));
+            return true;
+        }
+        if (shutdown) {
+            json(response, callback, 503, EventRequests.error("the gateway is stopping"));
+            return true;
+        }
+        try {
+            switch (path) {
+                case EVENTS -> json(response, callback, 200, EventRequests.page(log.query(EventRequests.events(request, false))));
+                case MOB_EVENTS -> json(response, callback, 200,
+                        EventRequests.page(log.mobEvents(EventRequests.mobEvents(request, false))));
+                case EVENTS_STREAM -> eventStream(EventRequests.events(request, true), response, callback);
+                default -> mobStream(EventRequests.mobEvents(request, true), response, callback);
+            }
+        } catch (IllegalArgumentException e) {
+            json(response, callback, 400, EventRequests.error(e.getMessage()));
+        } catch (EventLogException | IllegalStateException e) {
+            json(response, callback, 503, EventRequests.error("the event log cannot be read: " + e.getMessage()));
+        }
+        return true;
+    }
+
+    private void eventStream(EventQuery from, Response response, Callback callback) {
+        OpenStream stream = open(response, callback);
+        try {
+            Subscription tail = log.subscribe(from, row -> {
+                if (!stream.sse.event(Long.toString(row.seq()), "envelope", row.json())) {
+                    stream.end();
+                }
+            });
+            stream.attach(tail::close);
+        } catch (IllegalStateException closed) {
+            stream.end();
+            stream.sse.close();
+        }
+    }
+
+    private void mobStream(MobEventQuery from, Response response, Callback callback) {
+        OpenStream stream = open(response, callback);
+        long[] after = {from.afterCursor()};
+        Runnable poll = () -> {
+            try {
+                MobEventPage page;
+                do {
+                    page = log.mobEvents(from.withAfterCursor(after[0]));
+                    for (MobStructuralEventEnvelope event : page.events()) {
+                        if (!stream.sse.event(Long.toString(event.cursor()), "envelope",
+                                MobEventProjection.toJson(event))) {
+                            stream.end();
+                            return;
+                        }
+                        after[0] = event.cursor();
+                    }
+                } while (page.nextAfterCursor() != null && !stream.ended());
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "a mob event stream could not read the event log; retrying", e);
+            }
+        };
+        ScheduledFuture<?> task = timer.scheduleWithFixedDelay(poll, 0, mobPollMillis, TimeUnit.MILLISECONDS);
+        stream.attach(() -> task.cancel(false));
+    }
+
+    /** Starts a stream: its headers and a first comment go out at once, so the client sees it open. */
+    private OpenStream open(Response response, Callback callback) {
+        OpenStream stream = new OpenStream();
+        stream.sse = new SseStream(response, callback, failure -> stream.end());
+        open.add(stream);
+        stream.sse.comment();
+        return stream;
+    }
+
+    private void keepAlive() {
+        for (OpenStream stream : open) {
+            if (stream.sse.quietNanos() >= keepAliveNanos) {
+                stream.sse.comment();
+            }
+        }
+    }
+
+    private static void json(Response response, Callback callback, int status, String json) {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
+        response.write(true, ByteBuffer.wrap(bytes), callback);
+    }
+
+    /** One open stream and what feeds it; ending it stops the feed once. */
+    private final class OpenStream {
+        private volatile SseStream sse;
+        private AutoCloseable feed;
+        private boolean ended;
+
+        void attach(AutoCloseable newFeed) {
+            boolean endNow;
+            synchronized (this) {
+                endNow = ended;
+                if (!endNow) {
+                    feed = newFeed;
+                }
+            }
+            if (endNow) {
+                closeQuietly(newFeed);
+            }
+        }
+
+        synchronized boolean ended() {
+            return ended;
+        }
+
+        void end() {
+            AutoCloseable f;
+            synchronized (this) {
+                if (ended) {
+                    return;
+                }
+                ended = true;
+                f = feed;
+                feed = null;
+            }
+            open.remove(this);
+            if (f != null) {
+                closeQuietly(f);
+            }
+        }
+
+        private void closeQuietly(AutoCloseable f) {
+            try {
+                f.close();
+            } catch (Exception e) {
+                LOG.log(System.Logger.Level.DEBUG, "closing an event stream's feed failed", e);
+            }
+        }
+    }
+}

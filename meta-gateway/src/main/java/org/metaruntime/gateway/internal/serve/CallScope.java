@@ -1,0 +1,80 @@
+package org.metaruntime.gateway.internal.serve;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What the pod-to-pod calls made during one call inherit from it: the call chain its pod got (every call from the
+ * client's down to this one, as {@code pod.tool}), its deadline (its timeout from the moment it is sent to the pod,
+ * a lazy pod's start not counted, and never later than the deadline of the call it was made for), and its end: when
+ * the call ends, in any way, the nested calls still in flight are cancelled. Thread-safe.
+ */
+final class CallScope {
+
+    private final List<String> chain;
+    private final long boundNanos;
+    private volatile long deadlineNanos;
+    private final Set<Runnable> nested = ConcurrentHashMap.newKeySet();
+    private volatile boolean ended;
+
+    /**
+     * @param chain      the chain the call's pod gets, this call included
+     * @param boundNanos the latest its deadline may be, on the {@link System#nanoTime()} clock (the deadline of the
+     *                   call it was made for), or {@link Long#MAX_VALUE} for no bound
+     */
+    CallScope(List<String> chain, long boundNanos) {
+        this.chain = List.copyOf(chain);
+        this.boundNanos = boundNanos;
+        this.deadlineNanos = boundNanos;
+    }
+
+    List<String> chain() {
+        return chain;
+    }
+
+    /**
+     * The call is sent to its pod now: its deadline is {@code timeout} from now, or the bound when that is sooner.
+     *
+     * @return the time the call has (zero or negative when the bound has passed)
+     */
+    Duration start(long nowNanos, Duration timeout) {
+        long end = nowNanos + Math.min(timeout.toNanos(), Long.MAX_VALUE / 4);
+        deadlineNanos = Math.min(end, boundNanos);
+        return Duration.ofNanos(deadlineNanos - nowNanos);
+    }
+
+    /** When the call's time is up (once it was sent; before, the bound). */
+    long deadlineNanos() {
+        return deadlineNanos;
+    }
+
+    /** Nanoseconds left until the deadline (negative when it has passed). */
+    long remainingNanos(long nowNanos) {
+        return deadlineNanos - nowNanos;
+    }
+
+    /** Registers a nested call's cancel; it runs at once when this call has already ended. */
+    void nested(Runnable cancel) {
+        nested.add(cancel);
+        if (ended && nested.remove(cancel)) {
+            cancel.run();
+        }
+    }
+
+    /** A nested call finished by itself. */
+    void finished(Runnable cancel) {
+        nested.remove(cancel);
+    }
+
+    /** The call ended: cancels the nested calls still in flight. Idempotent. */
+    void end() {
+        ended = true;
+        for (Runnable cancel : nested) {
+            if (nested.remove(cancel)) {
+                cancel.run();
+            }
+        }
+    }
+}

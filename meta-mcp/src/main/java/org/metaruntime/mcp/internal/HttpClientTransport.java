@@ -1,0 +1,530 @@
+package org.metaruntime.mcp.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCNotification;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.metaruntime.mcp.McpConnection;
+import org.metaruntime.mcp.McpHttpEndpoint;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+/**
+ * The client side of MCP Streamable HTTP: every message the connection writes is one {@code POST} to the endpoint;
+ * the answer is a JSON body or an SSE stream of messages (the server's notifications and requests about that
+ * request, then its answer), each routed like a stdout line of a stdio server: answers to the connection's
+ * {@link CallWindow}, notifications to {@link ProcessClientTransport.Inbound#notification}, the server's requests to
+ * the SDK client session. The {@code Mcp-Session-Id} the server gives at {@code initialize} and the agreed protocol
+ * version go with every later request. A {@code 404} for the session (or a {@code 400} whose body names the session,
+ * as some servers answer for a session they do not know) re-initialises a new session once (shared by every request
+ * that met it) and sends the request again on it. An unreachable server, a reset connection, a 5xx
+ * answer or a 404 that re-initialising does not cure ends the session ({@code lost}); another 4xx answer fails only
+ * that request. Writes never block: requests go out on the shared HTTP client. Thread-safe.
+ */
+public final class HttpClientTransport implements McpClientTransport, CallWindow.Wire {
+
+    private static final Logger LOG = LoggerFactory.getLogger(McpConnection.class);
+    private static final String REINIT_ID = "meta-reinit-";
+    private static final int BODY_SAMPLE_CHARS = 300;
+    /** The largest SSE event accepted; a larger one is skipped. */
+    static final int MAX_EVENT_CHARS = 64 * 1024 * 1024;
+
+    private final String moduleId;
+    private final McpHttpEndpoint endpoint;
+    private final HttpClient client;
+    private volatile ProcessClientTransport.Inbound inbound;
+    private volatile Consumer<String> lost;
+    private final Map<Object, Exchange> exchanges = new ConcurrentHashMap<>();
+    private final Map<String, CompletableFuture<JsonNode>> reinitAnswers = new ConcurrentHashMap<>();
+    private final AtomicLong exchangeIds = new AtomicLong();
+    private final AtomicLong reinits = new AtomicLong();
+    private final Object reinitLock = new Object();
+    private CompletableFuture<Void> reinit; // guarded by reinitLock
+    private String reinitOf; // guarded by reinitLock: the session the running re-initialisation replaces
+    private volatile String sessionId;
+    private volatile String protocolVersion;
+    private volatile ObjectNode initialize;
+    private volatile boolean ended;
+    private volatile Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler;
+
+    /** A transport to {@code endpoint} on the shared {@code client}; {@link #bind} it before the first write. */
+    public HttpClientTransport(McpHttpEndpoint endpoint, HttpClient client) {
+        this.moduleId = endpoint.moduleId();
+        this.endpoint = endpoint;
+        this.client = client;
+    }
+
+    /**
+     * Routes what the transport hears to {@code inbound}; {@code lost} is told why the session cannot go on (it may
+     * be told more than once: the session ends at the first).
+     */
+    public void bind(ProcessClientTransport.Inbound inbound, Consumer<String> lost) {
+        this.inbound = inbound;
+        this.lost = lost;
+    }
+
+    /** The session id the server gave, or null (none yet, or the server keeps no sessions). */
+    public String sessionId() {
+        return sessionId;
+    }
+
+    /** The protocol version agreed in {@code initialize}; sent as {@code MCP-Protocol-Version} from now on. */
+    public void protocolVersion(String version) {
+        this.protocolVersion = version;
+    }
+
+    /** How many times a forgotten session was replaced by a new one. */
+    public long reinitialisations() {
+        return reinits.get();
+    }
+
+    // ---- McpClientTransport (the SDK session answers the server's requests through it)
+
+    @Override
+    public Mono<Void> connect(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
+        if (this.handler != null) {
+            return Mono.error(new IllegalStateException("the transport of module '" + moduleId + "' is already connected"));
+        }
+        this.handler = handler;
+        return Mono.empty();
+    }
+
+    @Override
+    public Mono<Void> sendMessage(JSONRPCMessage message) {
+        return Mono.defer(() -> {
+            try {
+                write(Json.MAPPER.writeValueAsString(message));
+                return Mono.empty();
+            } catch (IOException | RuntimeException e) {
+                return Mono.error(e);
+            }
+        });
+    }
+
+    @Override
+    public Mono<Void> closeGracefully() {
+        return Mono.empty(); // the connection ends the session itself, with its own timeout
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
+        if (typeRef.getType() == JsonNode.class) {
+            return (T) (data instanceof JsonNode ? data : Json.MAPPER.valueToTree(data));
+        }
+        return Json.MCP_MAPPER.convertValue(data, typeRef);
+    }
+
+    // ---- CallWindow.Wire
+
+    @Override
+    public void write(String json) {
+        if (ended) {
+            throw new IllegalStateException("the session with module '" + moduleId + "' has ended");
+        }
+        JsonNode message;
+        try {
+            message = Json.MAPPER.readTree(json);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("not a JSON-RPC message: " + e.getMessage(), e);
+        }
+        String method = message.path("method").asText(null);
+        if (McpSchema.METHOD_INITIALIZE.equals(method) && message.has("id")) {
+            initialize = (ObjectNode) message;
+        } else if (CallWindow.CANCELLED.equals(method)) {
+            // the request is abandoned: its answer stream is of no use any more
+            Exchange abandoned = exchanges.remove(message.path("params").path("requestId").asText());
+            if (abandoned != null) {
+                abandoned.cancel();
+            }
+        }
+        post(json, message, false);
+    }
+
+    @Override
+    public boolean alive() {
+        return !ended;
+    }
+
+    /** The session ended: streams are closed, whatever the server still sends is dropped. */
+    public void shutdown() {
+        ended = true;
+        for (Exchange e : new ArrayList<>(exchanges.values())) {
+            e.cancel();
+        }
+        exchanges.clear();
+        reinitAnswers.values().forEach(f -> f.cancel(false));
+    }
+
+    /**
+     * Ends the session on the server ({@code DELETE} with the session id, when there is one), within
+     * {@code timeout}; completes (never exceptionally) when done or when the time is up.
+     */
+    public CompletableFuture<Void> deleteSession(Duration timeout) {
+        String sid = sessionId;
+        if (sid == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        HttpRequest.Builder request = HttpRequest.newBuilder(endpoint.url()).DELETE().timeout(timeout)
+                .header("Mcp-Session-Id", sid);
+        headers(request);
+        try {
+            return client.sendAsync(request.build(), HttpResponse.BodyHandlers.discarding())
+                    .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                    .handle((response, e) -> {
+                        if (e != null) {
+                            LOG.debug("module '{}': ending session {} failed: {}", moduleId, sid, e.toString());
+                        }
+                        return null;
+                    });
+        } catch (RuntimeException e) {
+            return CompletableFuture.completedFuture(null);
+        }
+    }
+
+    // ---- sending
+
+    private void headers(HttpRequest.Builder request) {
+        endpoint.headers().forEach(request::header);
+        String version = protocolVersion;
+        if (version != null) {
+            request.header("MCP-Protocol-Version", version);
+        }
+    }
+
+    /** POSTs one message; {@code resent} when it is sent again on a new session after a 404. */
+    private void post(String json, JsonNode message, boolean resent) {
+        String sid = message.path("id").asText("").startsWith(REINIT_ID) ? null : sessionId;
+        HttpRequest.Builder request = HttpRequest.newBuilder(endpoint.url())
+                .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8))
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream");
+        headers(request);
+        if (sid != null) {
+            request.header("Mcp-Session-Id", sid);
+        }
+        JsonNode id = message.get("id");
+        boolean isRequest = message.has("method") && id != null && !id.isNull();
+        Object key = isRequest ? id.asText() : "meta-post-" + exchangeIds.incrementAndGet();
+        Exchange exchange = new Exchange(key);
+        exchanges.put(key, exchange);
+        boolean initializing = isRequest && McpSchema.METHOD_INITIALIZE.equals(message.path("method").asText());
+        CompletableFuture<HttpResponse<String>> sent;
+        try {
+            sent = client.sendAsync(request.build(), info -> exchange.body(info, initializing));
+        } catch (RuntimeException e) {
+            exchanges.remove(key, exchange);
+            throw e;
+        }
+        exchange.future = sent;
+        sent.whenComplete((response, error) -> {
+            exchanges.remove(key, exchange);
+            if (ended || exchange.cancelled) {
+                return;
+            }
+            if (error != null) {
+                unreachable(error);
+            } else {
+                answered(response, json, message, sid, resent);
+            }
+        });
+    }
+
+    private void unreachable(Throwable error) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        cause = rootCause(cause);
+        String what = cause instanceof ConnectException ? "connection refused"
+                : cause instanceof HttpTimeoutException ? "timed out connecting"
+                : cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+        lost.accept("the server at " + endpoint.url() + " cannot be reached (" + what + ")");
+    }
+
+    private void answered(HttpResponse<String> response, String json, JsonNode message, String sid, boolean resent) {
+        int status = response.statusCode();
+        if (status / 100 == 2) {
+            return; // the body was routed as it arrived
+        }
+        String body = response.body() == null ? "" : Json.sample(response.body().strip(), BODY_SAMPLE_CHARS);
+        String reason = "the server at " + endpoint.url() + " answered HTTP " + status + (body.isEmpty() ? "" : ": " + body);
+        if (sid != null && (status == 404 || status == 400 && body.toLowerCase(java.util.Locale.ROOT).contains("session"))) {
+            if (resent) {
+                lost.accept(reason + " again on the new session " + sid);
+                return;
+            }
+            LOG.info("module '{}': the server forgot session {} (HTTP 404); initialising a new session", moduleId, sid);
+            reinitialise(sid).whenComplete((ok, e) -> {
+                if (e != null) {
+                    lost.accept("the server forgot session " + sid + " (HTTP 404) and initialising a new one failed: "
+                            + rootCause(e).getMessage());
+                } else if (!ended) {
+                    post(json, message, true);
+                }
+            });
+            return;
+        }
+        if (status >= 500) {
+            lost.accept(reason);
+            return;
+        }
+        JsonNode id = message.get("id");
+        if (message.has("method") && id != null && !id.isNull()) {
+            String text = id.asText();
+            if (text.startsWith(REINIT_ID)) {
+                CompletableFuture<JsonNode> answer = reinitAnswers.remove(text);
+                if (answer != null) {
+                    answer.completeExceptionally(new IOException(reason));
+                }
+            } else {
+                inbound.requestFailed(text, reason);
+            }
+        } else {
+            LOG.warn("module '{}': a message to the server was refused: {}", moduleId, reason);
+        }
+    }
+
+    private static Throwable rootCause(Throwable e) {
+        Throwable t = e;
+        while (t instanceof CompletionException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t instanceof java.util.concurrent.TimeoutException
+                ? new IOException("no answer to initialize in time") : t;
+    }
+
+    // ---- a new session after a 404
+
+    private CompletableFuture<Void> reinitialise(String staleSession) {
+        synchronized (reinitLock) {
+            if (!staleSession.equals(sessionId)) {
+                return CompletableFuture.completedFuture(null); // replaced already
+            }
+            if (reinit != null && staleSession.equals(reinitOf)) {
+                return reinit;
+            }
+            reinitOf = staleSession;
+            reinit = runReinitialise();
+            return reinit;
+        }
+    }
+
+    private CompletableFuture<Void> runReinitialise() {
+        ObjectNode init = initialize;
+        if (init == null) {
+            return CompletableFuture.failedFuture(new IOException("the session was never initialised"));
+        }
+        String id = REINIT_ID + reinits.incrementAndGet();
+        ObjectNode request = init.deepCopy().put("id", id);
+        CompletableFuture<JsonNode> answer = new CompletableFuture<>();
+        reinitAnswers.put(id, answer);
+        post(request.toString(), request, false);
+        return answer.orTimeout(SharedHttpClient.CONNECT_TIMEOUT.toMillis() * 3, TimeUnit.MILLISECONDS)
+                .whenComplete((r, e) -> reinitAnswers.remove(id))
+                .thenAccept(result -> {
+                    if (result.has("error")) {
+                        throw new CompletionException(new IOException("initialize failed: " + result.get("error")));
+                    }
+                    LOG.info("module '{}': new session {} initialised", moduleId, sessionId);
+                    ObjectNode initialized = Json.MAPPER.createObjectNode().put("jsonrpc", McpSchema.JSONRPC_VERSION)
+                            .put("method", McpSchema.METHOD_NOTIFICATION_INITIALIZED);
+                    post(initialized.toString(), initialized, false);
+                });
+    }
+
+    // ---- receiving
+
+    /** One message of a body or SSE event: routed like a stdout line of a stdio server. */
+    void deliver(String text) {
+        if (ended || text.isBlank()) {
+            return;
+        }
+        String trimmed = text.strip();
+        if (trimmed.startsWith("[")) {
+            try {
+                for (JsonNode item : Json.MAPPER.readTree(trimmed)) {
+                    deliver(item.toString());
+                }
+            } catch (IOException e) {
+                LOG.warn("module '{}': skipped a message that is not JSON ({}): {}", moduleId, e.getMessage(),
+                        Json.sample(trimmed, BODY_SAMPLE_CHARS));
+            }
+            return;
+        }
+        JSONRPCMessage message;
+        try {
+            message = ProcessClientTransport.parse(trimmed);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("module '{}': skipped a message that is not JSON-RPC ({}): {}", moduleId, e.getMessage(),
+                    Json.sample(trimmed, BODY_SAMPLE_CHARS));
+            return;
+        }
+        if (message instanceof JSONRPCResponse) {
+            JSONRPCResponse response = (JSONRPCResponse) message;
+            CompletableFuture<JsonNode> reinitAnswer = response.id() instanceof String
+                    ? reinitAnswers.remove(response.id()) : null;
+            if (reinitAnswer != null) {
+                reinitAnswer.complete(response.error() != null ? Json.MAPPER.createObjectNode()
+                        .put("error", response.error().message()) : (JsonNode) response.result());
+                return;
+            }
+            inbound.response(response);
+        } else if (message instanceof JSONRPCNotification) {
+            inbound.notification((JSONRPCNotification) message);
+        } else {
+            Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> h = handler;
+            if (h != null) {
+                h.apply(Mono.just(message)).subscribe(null,
+                        e -> LOG.warn("module '{}': answering a request of the server failed: {}", moduleId, e.toString()));
+            }
+        }
+    }
+
+    /** One POST and its answer stream. */
+    private final class Exchange {
+        private final Object key;
+        private volatile CompletableFuture<HttpResponse<String>> future;
+        private volatile SseLines stream;
+        private volatile boolean cancelled;
+
+        Exchange(Object key) {
+            this.key = key;
+        }
+
+        /** How the body is read: an SSE stream or a JSON body is routed as it comes; an error body is kept. */
+        HttpResponse.BodySubscriber<String> body(HttpResponse.ResponseInfo info, boolean initializing) {
+            if (info.statusCode() / 100 != 2) {
+                return HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8);
+            }
+            if (initializing) {
+                info.headers().firstValue("Mcp-Session-Id").ifPresent(sid -> sessionId = sid);
+            }
+            String type = info.headers().firstValue("Content-Type").orElse("");
+            if (type.regionMatches(true, 0, "text/event-stream", 0, 17)) {
+                SseLines lines = new SseLines(HttpClientTransport.this::deliver, moduleId);
+                stream = lines;
+                if (cancelled) {
+                    lines.cancel();
+                }
+                return HttpResponse.BodySubscribers.fromLineSubscriber(lines, s -> null, StandardCharsets.UTF_8, null);
+            }
+            if (type.regionMatches(true, 0, "application/json", 0, 16)) {
+                return HttpResponse.BodySubscribers.mapping(HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8),
+                        body -> {
+                            deliver(body);
+                            return null;
+                        });
+            }
+            return HttpResponse.BodySubscribers.replacing(null);
+        }
+
+        void cancel() {
+            cancelled = true;
+            SseLines s = stream;
+            if (s != null) {
+                s.cancel();
+            }
+            CompletableFuture<HttpResponse<String>> f = future;
+            if (f != null) {
+                f.cancel(true);
+            }
+            exchanges.remove(key, this);
+        }
+    }
+
+    /** Reads an SSE stream line by line and hands each event's data on. */
+    static final class SseLines implements java.util.concurrent.Flow.Subscriber<String> {
+        private final Consumer<String> events;
+        private final String moduleId;
+        private final StringBuilder data = new StringBuilder();
+        private volatile java.util.concurrent.Flow.Subscription subscription;
+        private volatile boolean cancelled;
+        private boolean oversized;
+
+        SseLines(Consumer<String> events, String moduleId) {
+            this.events = events;
+            this.moduleId = moduleId;
+        }
+
+        @Override
+        public void onSubscribe(java.util.concurrent.Flow.Subscription s) {
+            subscription = s;
+            if (cancelled) {
+                s.cancel();
+            } else {
+                s.request(Long.MAX_VALUE);
+            }
+        }
+
+        @Override
+        public void onNext(String line) {
+            if (line.isEmpty()) {
+                dispatch();
+            } else if (line.startsWith("data:")) {
+                if (oversized) {
+                    return;
+                }
+                int from = line.length() > 5 && line.charAt(5) == ' ' ? 6 : 5;
+                if (data.length() > 0) {
+                    data.append('\n');
+                }
+                data.append(line, from, line.length());
+                if (data.length() > MAX_EVENT_CHARS) {
+                    LOG.warn("module '{}': skipped an SSE event over {} characters", moduleId, MAX_EVENT_CHARS);
+                    data.setLength(0);
+                    oversized = true;
+                }
+            }
+            // "event:", "id:", "retry:" and ":" comments carry nothing the client needs
+        }
+
+        private void dispatch() {
+            if (!oversized && data.length() > 0) {
+                String event = data.toString();
+                data.setLength(0);
+                events.accept(event);
+            }
+            data.setLength(0);
+            oversized = false;
+        }
+
+        @Override
+        public void onError(Throwable throwable) {
+            // the exchange's future fails with it
+        }
+
+        @Override
+        public void onComplete() {
+            dispatch();
+        }
+
+        void cancel() {
+            cancelled = true;
+            java.util.concurrent.Flow.Subscription s = subscription;
+            if (s != null) {
+                s.cancel();
+            }
+        }
+    }
+}
