@@ -1,6 +1,8 @@
 // The MCP TypeScript SDK client side of the gateway comparison: the same client, talking either to the python
 // MCP server directly or to it through meta-gateway.
 // usage: node gateway-bench.mjs <warm|inflight|cold> '<json: {"command", "args", "tool"}>' <count> [concurrency]
+//        node gateway-bench.mjs <warm|inflight> '<json: {"url", "transport": "http"|"sse", "tool"}>' <count> [concurrency]
+//   (a spec with a url talks to a running server over Streamable HTTP or the legacy HTTP+SSE transport)
 //   warm      sequential tools/call after a warm-up, µs per call
 //   inflight  <concurrency> calls in flight until <count> are done, calls/s and lost calls
 //   cold      per run (after one untimed run): spawn + initialize + the first tools/call, ms
@@ -9,6 +11,8 @@
 // Prints one JSON line.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 
 const [mode, specArg, countArg, concurrencyArg] = process.argv.slice(2);
 const spec = JSON.parse(specArg);
@@ -18,7 +22,11 @@ const now = () => process.hrtime.bigint();
 
 async function connect() {
   const client = new Client({ name: 'bench', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: spec.command, args: spec.args, stderr: 'ignore' }));
+  let transport;
+  if (spec.url && spec.transport === 'sse') transport = new SSEClientTransport(new URL(spec.url));
+  else if (spec.url) transport = new StreamableHTTPClientTransport(new URL(spec.url));
+  else transport = new StdioClientTransport({ command: spec.command, args: spec.args, stderr: 'ignore' });
+  await client.connect(transport);
   return client;
 }
 

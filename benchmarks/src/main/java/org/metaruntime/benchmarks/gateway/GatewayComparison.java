@@ -33,21 +33,20 @@ import java.util.concurrent.TimeUnit;
  */
 public final class GatewayComparison {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final int IN_FLIGHT = 64;
+    private static final ObjectMapper JSON = NodeBench.JSON;
 
-    private final Path nodeDir;
+    private final NodeBench bench;
+    private final Rounds rounds = new Rounds();
     private final String directSpec;
     private final String gatewaySpec;
     private final String lazySpec;
     private final int warmCalls;
     private final int inflightCalls;
     private final int coldRuns;
-    private final Map<String, List<Double>> results = new LinkedHashMap<>();
 
     private GatewayComparison(Path nodeDir, String directSpec, String gatewaySpec, String lazySpec, int warmCalls,
                               int inflightCalls, int coldRuns) {
-        this.nodeDir = nodeDir;
+        this.bench = new NodeBench(nodeDir);
         this.directSpec = directSpec;
         this.gatewaySpec = gatewaySpec;
         this.lazySpec = lazySpec;
@@ -66,7 +65,7 @@ public final class GatewayComparison {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("build the gateway first: mvn -B -q -pl meta-gateway -am package -DskipTests");
         }
-        String python = realPython();
+        String python = NodeBench.realPython();
         Path server = repo.resolve("meta-testing/src/main/resources/org/metaruntime/testing/mcp_server.py");
         int coldRuns = Integer.parseInt(opts.getOrDefault("cold-runs", "5"));
         Path manifests = Files.createTempDirectory("gateway-bench");
@@ -91,13 +90,13 @@ public final class GatewayComparison {
         GatewayComparison bench = new GatewayComparison(repo.resolve("benchmarks/node"), direct.toString(), gateway.toString(),
                 lazy.toString(), Integer.parseInt(opts.getOrDefault("warm-calls", "5000")),
                 Integer.parseInt(opts.getOrDefault("inflight-calls", "10000")), coldRuns);
-        bench.ensureNodeModules();
+        bench.bench.ensureNodeModules("@modelcontextprotocol/sdk");
         System.out.println("python: " + python + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
                 + System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         int rounds = Integer.parseInt(opts.getOrDefault("rounds", "5"));
         for (int round = 1; round <= rounds; round++) {
             bench.round(round);
-            System.out.println("round " + round + ": " + bench.lastRound());
+            System.out.println("round " + round + ": " + bench.rounds.lastRound());
         }
         System.out.println();
         System.out.println(bench.table());
@@ -109,15 +108,11 @@ public final class GatewayComparison {
                 + "      inputSchema: { type: object, required: [text], properties: { text: { type: string } } }\n");
     }
 
-    private interface Step {
-        void run() throws Exception;
-    }
-
     private void round(int round) throws Exception {
-        rotated(round, List.of(
+        Rounds.rotated(round, List.of(
                 () -> record("direct.warm.us", node("warm", directSpec, warmCalls).get("usPerCall").asDouble()),
                 () -> record("gateway.warm.us", node("warm", gatewaySpec, warmCalls).get("usPerCall").asDouble())));
-        rotated(round, List.of(
+        Rounds.rotated(round, List.of(
                 () -> {
                     JsonNode r = node("inflight", directSpec, inflightCalls);
                     record("direct.64.cps", r.get("callsPerSecond").asDouble());
@@ -128,83 +123,30 @@ public final class GatewayComparison {
                     record("gateway.64.cps", r.get("callsPerSecond").asDouble());
                     record("gateway.64.lost", r.get("lost").asDouble());
                 }));
-        rotated(round, List.of(
+        Rounds.rotated(round, List.of(
                 () -> record("direct.cold.ms", node("cold", directSpec, coldRuns).get("wholeMs").asDouble()),
                 () -> record("gateway.lazy.ms", node("lazy", lazySpec, coldRuns).get("firstCallMs").asDouble()),
                 () -> record("gateway.whole.ms", node("cold", gatewaySpec, coldRuns).get("wholeMs").asDouble())));
     }
 
-    private static void rotated(int round, List<Step> steps) throws Exception {
-        for (int i = 0; i < steps.size(); i++) {
-            steps.get((round + i) % steps.size()).run();
-        }
-    }
-
     private JsonNode node(String mode, String spec, int count) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("node", nodeDir.resolve("gateway-bench.mjs").toString(), mode, spec,
-                Integer.toString(count), Integer.toString(IN_FLIGHT))
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        p.getOutputStream().close();
-        String out;
-        try (InputStream s = p.getInputStream()) {
-            out = new String(s.readAllBytes(), StandardCharsets.UTF_8).trim();
-        }
-        if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
-            throw new IllegalStateException("node gateway-bench failed: " + out);
-        }
-        return JSON.readTree(out.substring(out.lastIndexOf('\n') + 1));
-    }
-
-    private void ensureNodeModules() throws IOException, InterruptedException {
-        if (Files.isDirectory(nodeDir.resolve("node_modules/@modelcontextprotocol/sdk"))) {
-            return;
-        }
-        Process p = new ProcessBuilder("npm", "ci", "--no-audit", "--no-fund").directory(nodeDir.toFile()).inheritIO().start();
-        if (p.waitFor() != 0) {
-            throw new IllegalStateException("npm ci failed in " + nodeDir);
-        }
-    }
-
-    private static String realPython() throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("python3", "-c", "import sys; print(sys.executable)").start();
-        String path = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        if (p.waitFor() != 0 || path.isEmpty()) {
-            throw new IllegalStateException("python3 not found");
-        }
-        return path;
+        return bench.run(mode, spec, count);
     }
 
     private void record(String key, double value) {
-        results.computeIfAbsent(key, k -> new ArrayList<>()).add(value);
-    }
-
-    private String lastRound() {
-        StringBuilder sb = new StringBuilder();
-        results.forEach((k, v) -> sb.append(k).append('=').append(String.format(Locale.ROOT, "%.1f", v.get(v.size() - 1))).append(' '));
-        return sb.toString().trim();
+        rounds.record(key, value);
     }
 
     private double median(String key) {
-        List<Double> values = new ArrayList<>(results.get(key));
-        Collections.sort(values);
-        int n = values.size();
-        return n % 2 == 1 ? values.get(n / 2) : (values.get(n / 2 - 1) + values.get(n / 2)) / 2;
+        return rounds.median(key);
     }
 
     private double ratio(String numerator, String denominator) {
-        List<Double> n = results.get(numerator);
-        List<Double> d = results.get(denominator);
-        List<Double> ratios = new ArrayList<>();
-        for (int i = 0; i < n.size(); i++) {
-            ratios.add(n.get(i) / d.get(i));
-        }
-        Collections.sort(ratios);
-        int k = ratios.size();
-        return k % 2 == 1 ? ratios.get(k / 2) : (ratios.get(k / 2 - 1) + ratios.get(k / 2)) / 2;
+        return rounds.ratio(numerator, denominator);
     }
 
     private double sum(String key) {
-        return results.get(key).stream().mapToDouble(Double::doubleValue).sum();
+        return rounds.sum(key);
     }
 
     private String table() {

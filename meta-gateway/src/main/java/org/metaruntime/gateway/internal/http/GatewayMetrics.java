@@ -5,6 +5,9 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
@@ -18,14 +21,15 @@ import org.metaruntime.gateway.internal.serve.GatewayServer;
 /**
  * The gateway's metrics in a Prometheus registry: tool calls, their errors (by code) and a latency histogram per
  * pod and tool; pods running and each pod's restarts (read off the status report at each scrape); sessions open
- * per transport. Thread-safe.
+ * per transport; the JVM's memory, threads and garbage collection. Thread-safe.
  */
-final class GatewayMetrics implements CallObserver {
+final class GatewayMetrics implements CallObserver, AutoCloseable {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
     private final Map<String, Counter> errors = new ConcurrentHashMap<>();
     private final GatewayServer server;
+    private final JvmGcMetrics gc = new JvmGcMetrics();
     private volatile JsonNode status;
 
     GatewayMetrics(GatewayServer server, SessionRegistry sessions) {
@@ -42,6 +46,9 @@ final class GatewayMetrics implements CallObserver {
             FunctionCounter.builder("meta_gateway_pod_restarts", this, m -> m.status.path("pods").path(pod).path("restarts").asDouble())
                     .description("Restarts of the pod by the runtime's supervision").tag("pod", pod).register(registry);
         }
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        gc.bindTo(registry);
         server.observeCalls(this);
     }
 
@@ -71,6 +78,12 @@ final class GatewayMetrics implements CallObserver {
             }
         }
         return n;
+    }
+
+    /** Stops listening to the JVM's garbage collections. */
+    @Override
+    public void close() {
+        gc.close();
     }
 
     /** The Prometheus text exposition, with the pod figures as of now. */

@@ -39,6 +39,7 @@ public final class HttpServing implements Serving {
     private final Duration shutdownTimeout;
     private final CountDownLatch ended = new CountDownLatch(1);
     private final AtomicBoolean closing = new AtomicBoolean();
+    private final GatewayMetrics metrics;
 
     private HttpServing(GatewayServer server, InetSocketAddress address, HttpOptions options) {
         this.shutdownTimeout = options.shutdownTimeout();
@@ -56,7 +57,7 @@ public final class HttpServing implements Serving {
         connector.setIdleTimeout(Math.max(60_000, options.keepAlive().toMillis() * 4));
         jetty.addConnector(connector);
 
-        GatewayMetrics metrics = new GatewayMetrics(server, sessions);
+        this.metrics = new GatewayMetrics(server, sessions);
         HealthAndMetrics health = new HealthAndMetrics(server, sessions, metrics);
         LegacySse legacy = new LegacySse(server, sessions, options.maxRequestBytes());
         PathMappingsHandler paths = new PathMappingsHandler();
@@ -92,6 +93,7 @@ public final class HttpServing implements Serving {
             serving.jetty.start();
         } catch (Exception e) {
             serving.sessions.close();
+            serving.metrics.close();
             try {
                 serving.jetty.stop();
             } catch (Exception stop) {
@@ -163,6 +165,7 @@ public final class HttpServing implements Serving {
             }
             sessions.close();
             jetty.stop();
+            metrics.close();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {

@@ -1,0 +1,254 @@
+package org.metaruntime.benchmarks.gateway;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Gateways over HTTP: the same MCP TypeScript SDK client calls the same raw python MCP server
+ * ({@code meta-testing/src/main/resources/org/metaruntime/testing/mcp_server.py}, tool {@code echo}) through {@code meta-gateway
+ * --transport http} (Streamable HTTP at {@code /mcp}, and HTTP+SSE at {@code /sse}), through {@code supergateway}
+ * 4.0.0 ({@code --stateful --outputTransport streamableHttp}, a stdio-to-Streamable-HTTP bridge) and through
+ * {@code mcp-hub} 4.2.1 (an aggregator of stdio servers whose endpoint speaks HTTP+SSE only), with the direct
+ * stdio connection as the baseline. Each server runs for the whole run; every round measures warm sequential
+ * calls and 64 calls in flight on each path, in a rotated order; the table gives medians over rounds and the
+ * medians of ratios taken within a round.
+ *
+ * <pre>
+ * mvn -B -q -pl meta-gateway,benchmarks -am package -DskipTests
+ * java -cp benchmarks/target/benchmarks.jar org.metaruntime.benchmarks.gateway.GatewayHttpComparison [--rounds 5]
+ *      [--warm-calls 3000] [--inflight-calls 10000] [--repo .]
+ * </pre>
+ */
+public final class GatewayHttpComparison {
+
+    private static final Pattern READY = Pattern.compile("meta-gateway listening on (http://\\S+/mcp)");
+    private static final List<String> PATHS = List.of("direct", "meta-gateway", "meta-gateway-sse", "supergateway", "mcp-hub");
+    private static final List<String> PEERS = List.of("supergateway", "mcp-hub");
+
+    private final NodeBench bench;
+    private final Rounds rounds = new Rounds();
+    private final Map<String, String> specs;
+    private final int warmCalls;
+    private final int inflightCalls;
+
+    private GatewayHttpComparison(NodeBench bench, Map<String, String> specs, int warmCalls, int inflightCalls) {
+        this.bench = bench;
+        this.specs = specs;
+        this.warmCalls = warmCalls;
+        this.inflightCalls = inflightCalls;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opts = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            opts.put(args[i].replaceFirst("^--", ""), args[i + 1]);
+        }
+        Path repo = Path.of(opts.getOrDefault("repo", ".")).toAbsolutePath().normalize();
+        Path jar = repo.resolve("meta-gateway/target/meta-gateway.jar");
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("build the gateway first: mvn -B -q -pl meta-gateway -am package -DskipTests");
+        }
+        NodeBench bench = new NodeBench(repo.resolve("benchmarks/node"));
+        bench.ensureNodeModules("supergateway");
+        String python = NodeBench.realPython();
+        Path server = repo.resolve("meta-testing/src/main/resources/org/metaruntime/testing/mcp_server.py");
+        Path work = Files.createTempDirectory("gateway-http-bench");
+        Files.writeString(work.resolve("py.yaml"), "apiVersion: mcp-meta/v1\nkind: ToolPod\nmetadata: { name: py }\n"
+                + "spec:\n  command: [\"" + python + "\", \"" + server + "\"]\n  preWarm: true\n  tools:\n    - name: echo\n"
+                + "      inputSchema: { type: object, required: [text], properties: { text: { type: string } } }\n");
+        Path hubConfig = Files.writeString(work.resolve("hub.json"), "{\"mcpServers\":{\"py\":{\"command\":\"" + python
+                + "\",\"args\":[\"" + server + "\"]}}}");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Path node = bench.dir().resolve("node_modules");
+        int[] ports = freePorts(2);
+        int sgPort = ports[0];
+        int hubPort = ports[1];
+        List<Process> servers = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Thread stopServers = new Thread(() -> stop(servers), "bench-stop-servers");
+        Runtime.getRuntime().addShutdownHook(stopServers);
+        try {
+            Process gateway = start(servers, List.of(java, "-jar", jar.toString(), "--manifests", work.toString(), "--transport",
+                    "http", "--port", "0", "--log-level", "warn"));
+            String url = awaitLine(gateway, READY, 120);
+            startLogged(servers, work.resolve("supergateway.log"), List.of("node", node.resolve("supergateway/dist/index.js").toString(), "--stdio",
+                    python + " " + server, "--port", Integer.toString(sgPort), "--stateful", "--outputTransport", "streamableHttp"));
+            awaitPort(sgPort, 120);
+            Process hub = start(servers, List.of("node", node.resolve("mcp-hub/dist/cli.js").toString(), "--port",
+                    Integer.toString(hubPort), "--config", hubConfig.toString()));
+            awaitLine(hub, Pattern.compile("servers started successfully"), 120);
+            awaitPort(hubPort, 120);
+            Map<String, String> specs = new LinkedHashMap<>();
+            ObjectNode direct = NodeBench.JSON.createObjectNode().put("command", python).put("tool", "echo");
+            direct.putArray("args").add(server.toString());
+            specs.put("direct", direct.toString());
+            specs.put("meta-gateway", spec(url, "http", "py__echo"));
+            specs.put("meta-gateway-sse", spec(url.replaceFirst("/mcp$", "/sse"), "sse", "py__echo"));
+            specs.put("supergateway", spec("http://127.0.0.1:" + sgPort + "/mcp", "http", "echo"));
+            specs.put("mcp-hub", spec("http://127.0.0.1:" + hubPort + "/mcp", "sse", "py__echo"));
+            GatewayHttpComparison comparison = new GatewayHttpComparison(bench, specs,
+                    Integer.parseInt(opts.getOrDefault("warm-calls", "3000")), Integer.parseInt(opts.getOrDefault("inflight-calls", "10000")));
+            System.out.println("python: " + python + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
+                    + System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+            int total = Integer.parseInt(opts.getOrDefault("rounds", "5"));
+            for (int round = 1; round <= total; round++) {
+                comparison.round(round);
+                System.out.println("round " + round + ": " + comparison.rounds.lastRound());
+            }
+            System.out.println();
+            System.out.println(comparison.table());
+        } finally {
+            stop(servers);
+            Runtime.getRuntime().removeShutdownHook(stopServers);
+        }
+    }
+
+    /** Stops every server and what it spawned (SIGTERM, then SIGKILL after 10 s). */
+    private static void stop(List<Process> servers) {
+        for (Process p : servers) {
+            p.descendants().forEach(ProcessHandle::destroy);
+            p.destroy();
+        }
+        for (Process p : servers) {
+            try {
+                if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                    p.descendants().forEach(ProcessHandle::destroyForcibly);
+                    p.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private static String spec(String url, String transport, String tool) {
+        return NodeBench.JSON.createObjectNode().put("url", url).put("transport", transport).put("tool", tool).toString();
+    }
+
+    private void round(int round) throws Exception {
+        List<Rounds.Step> warm = new ArrayList<>();
+        List<Rounds.Step> inflight = new ArrayList<>();
+        for (String path : PATHS) {
+            warm.add(() -> rounds.record(path + ".warm.us", bench.run("warm", specs.get(path), warmCalls).get("usPerCall").asDouble()));
+            inflight.add(() -> {
+                JsonNode r = bench.run("inflight", specs.get(path), inflightCalls);
+                rounds.record(path + ".64.cps", r.get("callsPerSecond").asDouble());
+                rounds.record(path + ".64.lost", r.get("lost").asDouble());
+            });
+        }
+        Rounds.rotated(round, warm);
+        Rounds.rotated(round, inflight);
+    }
+
+    private String table() {
+        StringBuilder t = new StringBuilder();
+        t.append("| path (TS client → … → python server) | warm `tools/call`, µs | × direct | 64 in flight, calls/s (lost) | × direct |\n");
+        t.append("|---|---:|---:|---:|---:|\n");
+        for (String path : PATHS) {
+            t.append(String.format(Locale.ROOT, "| %s | %.0f | %.2f | %,.0f (%.0f) | %.3f |%n", label(path),
+                    rounds.median(path + ".warm.us"), rounds.ratio(path + ".warm.us", "direct.warm.us"),
+                    rounds.median(path + ".64.cps"), rounds.sum(path + ".64.lost"), rounds.ratio(path + ".64.cps", "direct.64.cps")));
+        }
+        List<String> warmPeers = PEERS.stream().map(p -> p + ".warm.us").toList();
+        List<String> cpsPeers = PEERS.stream().map(p -> p + ".64.cps").toList();
+        t.append(String.format(Locale.ROOT, "%nmeta-gateway (Streamable HTTP) warm latency / the faster peer's: %.2f×; "
+                        + "throughput / the better peer's: %.1f×%n",
+                rounds.ratioToBest("meta-gateway.warm.us", warmPeers, true), rounds.ratioToBest("meta-gateway.64.cps", cpsPeers, false)));
+        return t.toString();
+    }
+
+    private static String label(String path) {
+        switch (path) {
+            case "direct": return "direct (stdio, no gateway)";
+            case "meta-gateway": return "meta-gateway, Streamable HTTP";
+            case "meta-gateway-sse": return "meta-gateway, HTTP+SSE";
+            case "supergateway": return "supergateway 4.0.0, Streamable HTTP (stateful)";
+            default: return "mcp-hub 4.2.1, HTTP+SSE";
+        }
+    }
+
+    private static Process start(List<Process> servers, List<String> command) throws IOException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        p.getOutputStream().close();
+        servers.add(p);
+        return p;
+    }
+
+    private static Process startLogged(List<Process> servers, Path log, List<String> command) throws IOException {
+        // Its stdin stays open: supergateway exits when its stdin closes.
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        servers.add(p);
+        return p;
+    }
+
+    /** Reads the process's output until a line matches; returns the first group (or the line); keeps draining it. */
+    private static String awaitLine(Process p, Pattern pattern, int seconds) throws Exception {
+        CompletableFuture<String> found = new CompletableFuture<>();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader lines = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = lines.readLine()) != null) {
+                    Matcher m = pattern.matcher(line);
+                    if (!found.isDone() && m.find()) {
+                        found.complete(m.groupCount() > 0 ? m.group(1) : line);
+                    }
+                }
+                found.completeExceptionally(new IllegalStateException("the server ended before it was ready"));
+            } catch (IOException e) {
+                found.completeExceptionally(e);
+            }
+        }, "bench-server-output");
+        reader.setDaemon(true);
+        reader.start();
+        return found.get(seconds, TimeUnit.SECONDS);
+    }
+
+    /** Waits until something accepts connections on the loopback port. */
+    private static void awaitPort(int port, int seconds) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (true) {
+            try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+                return;
+            } catch (IOException notYet) {
+                if (System.nanoTime() > end) {
+                    throw new IllegalStateException("nothing listens on port " + port + " after " + seconds + " s");
+                }
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    /** Distinct free ports (the sockets are held open together, so no port is handed out twice). */
+    private static int[] freePorts(int n) throws IOException {
+        java.net.ServerSocket[] sockets = new java.net.ServerSocket[n];
+        try {
+            int[] ports = new int[n];
+            for (int i = 0; i < n; i++) {
+                sockets[i] = new java.net.ServerSocket(0);
+                ports[i] = sockets[i].getLocalPort();
+            }
+            return ports;
+        } finally {
+            for (java.net.ServerSocket socket : sockets) {
+                if (socket != null) {
+                    socket.close();
+                }
+            }
+        }
+    }
+}
