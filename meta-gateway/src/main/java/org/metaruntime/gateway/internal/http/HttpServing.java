@@ -45,6 +45,8 @@ public final class HttpServing implements Serving {
         this.shutdownTimeout = options.shutdownTimeout();
         this.sessions = new SessionRegistry(options.sessionIdleTimeout(), options.keepAlive());
         QueuedThreadPool threads = new QueuedThreadPool(256, 4, 60_000);
+        // After a burst, every thread idle for a minute ends (Jetty's default lets one go per minute).
+        threads.setMaxEvictCount(256);
         threads.setName("meta-gateway-http");
         threads.setDaemon(true);
         this.jetty = new Server(threads);
