@@ -68,11 +68,12 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
     private volatile String protocolVersion;
     private volatile ObjectNode initialize;
     private volatile boolean ended;
-    private volatile Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler;
+    private final SdkSessionLink session;
 
     /** A transport to {@code endpoint} on the shared {@code client}; {@link #bind} it before the first write. */
     public HttpClientTransport(McpHttpEndpoint endpoint, HttpClient client) {
         this.moduleId = endpoint.moduleId();
+        this.session = new SdkSessionLink(moduleId);
         this.endpoint = endpoint;
         this.client = client;
     }
@@ -105,23 +106,12 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
 
     @Override
     public Mono<Void> connect(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
-        if (this.handler != null) {
-            return Mono.error(new IllegalStateException("the transport of module '" + moduleId + "' is already connected"));
-        }
-        this.handler = handler;
-        return Mono.empty();
+        return session.connect(handler);
     }
 
     @Override
     public Mono<Void> sendMessage(JSONRPCMessage message) {
-        return Mono.defer(() -> {
-            try {
-                write(Json.MAPPER.writeValueAsString(message));
-                return Mono.empty();
-            } catch (IOException | RuntimeException e) {
-                return Mono.error(e);
-            }
-        });
+        return SdkSessionLink.send(message, this::write);
     }
 
     @Override
@@ -130,12 +120,8 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
-        if (typeRef.getType() == JsonNode.class) {
-            return (T) (data instanceof JsonNode ? data : Json.MAPPER.valueToTree(data));
-        }
-        return Json.MCP_MAPPER.convertValue(data, typeRef);
+        return SdkSessionLink.unmarshal(data, typeRef);
     }
 
     // ---- CallWindow.Wire
@@ -393,11 +379,7 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
         } else if (message instanceof JSONRPCNotification) {
             inbound.notification((JSONRPCNotification) message);
         } else {
-            Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> h = handler;
-            if (h != null) {
-                h.apply(Mono.just(message)).subscribe(null,
-                        e -> LOG.warn("module '{}': answering a request of the server failed: {}", moduleId, e.toString()));
-            }
+            session.dispatch(message);
         }
     }
 

@@ -59,11 +59,12 @@ public final class ProcessClientTransport implements McpClientTransport, Process
     private volatile Inbound inbound;
     private volatile ModuleProcess process;
     private volatile boolean ended;
-    private volatile Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler;
+    private final SdkSessionLink session;
 
     /** A transport for {@code moduleId}; nothing is spawned yet. */
     public ProcessClientTransport(String moduleId) {
         this.moduleId = moduleId;
+        this.session = new SdkSessionLink(moduleId);
     }
 
     /** Spawns the child, reporting to {@code inbound}; throws the process layer's exception when it cannot start. */
@@ -79,23 +80,12 @@ public final class ProcessClientTransport implements McpClientTransport, Process
 
     @Override
     public Mono<Void> connect(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
-        if (this.handler != null) {
-            return Mono.error(new IllegalStateException("the transport of module '" + moduleId + "' is already connected"));
-        }
-        this.handler = handler;
-        return Mono.empty();
+        return session.connect(handler);
     }
 
     @Override
     public Mono<Void> sendMessage(JSONRPCMessage message) {
-        return Mono.defer(() -> {
-            try {
-                process.send(Json.MAPPER.writeValueAsString(message));
-                return Mono.empty();
-            } catch (IOException | RuntimeException e) {
-                return Mono.error(e);
-            }
-        });
+        return SdkSessionLink.send(message, json -> process.send(json));
     }
 
     @Override
@@ -105,12 +95,8 @@ public final class ProcessClientTransport implements McpClientTransport, Process
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
-        if (typeRef.getType() == JsonNode.class) {
-            return (T) (data instanceof JsonNode ? data : Json.MAPPER.valueToTree(data));
-        }
-        return Json.MCP_MAPPER.convertValue(data, typeRef);
+        return SdkSessionLink.unmarshal(data, typeRef);
     }
 
     // ---- CallWindow.Wire
@@ -185,13 +171,7 @@ public final class ProcessClientTransport implements McpClientTransport, Process
     }
 
     private void dispatch(JSONRPCMessage message) {
-        Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> h = handler;
-        if (h == null) {
-            log.debug("module '{}': dropped a request that arrived before the session started", moduleId);
-            return;
-        }
-        h.apply(Mono.just(message)).subscribe(null,
-                e -> log.warn("module '{}': answering a request of the server failed: {}", moduleId, e.toString()));
+        session.dispatch(message);
     }
 
     /** Parses one line into a JSON-RPC message; params and results stay as Jackson trees. */
