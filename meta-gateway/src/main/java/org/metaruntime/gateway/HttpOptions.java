@@ -73,7 +73,11 @@ public final class HttpOptions {
         return allowedOrigins;
     }
 
-    /** The largest request body accepted; larger ones are answered 413. */
+    /**
+     * The largest request body accepted; larger ones are answered 413. A body up to four times this size is read to
+     * its end first, so the client gets the answer and keeps its connection; a larger one is answered and the
+     * connection closed.
+     */
     public long maxRequestBytes() {
         return maxRequestBytes;
     }

@@ -27,16 +27,25 @@ final class Exchanges {
         }
     }
 
-    /** Reads the whole body, failing with {@link TooLarge} past {@code max} bytes (at once when Content-Length says so). */
+    /**
+     * How far past the bound a body is still read (and thrown away) before answering 413, so that the client, which
+     * is usually still sending, reads the answer on a connection that stays open. Past it the connection closes.
+     */
+    static final int DRAIN_FACTOR = 4;
+
+    /** Reads the whole body, failing with {@link TooLarge} past {@code max} bytes. */
     static CompletableFuture<byte[]> body(Request request, long max) {
         CompletableFuture<byte[]> result = new CompletableFuture<>();
+        long drainLimit = max > Long.MAX_VALUE / DRAIN_FACTOR ? Long.MAX_VALUE : max * DRAIN_FACTOR;
         long declared = request.getLength();
-        if (declared > max) {
+        if (declared > drainLimit) {
             result.completeExceptionally(new TooLarge(max));
             return result;
         }
-        ByteArrayOutputStream out = new ByteArrayOutputStream(declared > 0 ? (int) declared : 1024);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(declared > 0 && declared <= max ? (int) declared : 1024);
         new Runnable() {
+            private long seen;
+
             @Override
             public void run() {
                 while (true) {
@@ -50,16 +59,20 @@ final class Exchanges {
                         return;
                     }
                     ByteBuffer bytes = chunk.getByteBuffer();
-                    if (out.size() + (long) bytes.remaining() > max) {
-                        chunk.release();
+                    seen += bytes.remaining();
+                    if (seen <= max) {
+                        byte[] copy = new byte[bytes.remaining()];
+                        bytes.get(copy);
+                        out.write(copy, 0, copy.length);
+                    } else {
+                        out.reset();
+                    }
+                    boolean last = chunk.isLast();
+                    chunk.release();
+                    if (seen > drainLimit || (last && seen > max)) {
                         result.completeExceptionally(new TooLarge(max));
                         return;
                     }
-                    byte[] copy = new byte[bytes.remaining()];
-                    bytes.get(copy);
-                    out.write(copy, 0, copy.length);
-                    boolean last = chunk.isLast();
-                    chunk.release();
                     if (last) {
                         result.complete(out.toByteArray());
                         return;
