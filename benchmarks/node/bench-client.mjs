@@ -3,7 +3,7 @@
 // Prints one JSON line with the measurement.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { expect, inflight, main, perRun, sequential, warmUp } from './timing.mjs';
+import { expect, main, perRun, sessionModes } from './timing.mjs';
 
 const [mode, python, server, countArg, concurrencyArg] = process.argv.slice(2);
 const count = Number(countArg);
@@ -22,19 +22,7 @@ async function echo(client, text) {
 }
 
 await main(mode, {
-  async warm() {
-    const client = await connect();
-    const usPerCall = await sequential(count, (text) => echo(client, text));
-    await client.close();
-    return { calls: count, usPerCall };
-  },
-  async inflight() {
-    const client = await connect();
-    await warmUp(2000, (text) => echo(client, text));
-    const result = await inflight(count, concurrency, (text) => echo(client, text));
-    await client.close();
-    return { calls: count, ...result };
-  },
+  ...sessionModes({ count, concurrency, connect, call: echo }),
   async cold() {
     const msPerRun = await perRun(count, async () => {
       const client = await connect();

@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { expect, inflight, main, perRun, sequential, warmUp } from './timing.mjs';
+import { expect, main, perRun, sessionModes, warmUp } from './timing.mjs';
 
 const [mode, specArg, countArg, concurrencyArg] = process.argv.slice(2);
 const spec = JSON.parse(specArg);
@@ -36,19 +36,7 @@ async function echo(client, text, tool = spec.tool) {
 }
 
 await main(mode, {
-  async warm() {
-    const client = await connect();
-    const usPerCall = await sequential(count, (text) => echo(client, text));
-    await client.close();
-    return { calls: count, usPerCall };
-  },
-  async inflight() {
-    const client = await connect();
-    await warmUp(2000, (text) => echo(client, text));
-    const result = await inflight(count, concurrency, (text) => echo(client, text));
-    await client.close();
-    return { calls: count, ...result };
-  },
+  ...sessionModes({ count, concurrency, connect, call: echo }),
   async cold() {
     const wholeMs = await perRun(count, async () => {
       const client = await connect();

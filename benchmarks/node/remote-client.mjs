@@ -3,7 +3,7 @@
 // Prints one JSON line with the measurement. The server's tool `echo` answers "Echo: <message>".
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { expect, inflight, main, perRun, sequential, warmUp } from './timing.mjs';
+import { expect, main, perRun, sessionModes } from './timing.mjs';
 
 const [mode, url, countArg, concurrencyArg] = process.argv.slice(2);
 const count = Number(countArg);
@@ -27,19 +27,7 @@ async function close({ client, transport }) {
 }
 
 await main(mode, {
-  async warm() {
-    const c = await connect();
-    const usPerCall = await sequential(count, (text) => echo(c.client, text), Math.min(count, 500));
-    await close(c);
-    return { calls: count, usPerCall };
-  },
-  async inflight() {
-    const c = await connect();
-    await warmUp(500, (text) => echo(c.client, text));
-    const result = await inflight(count, concurrency, (text) => echo(c.client, text));
-    await close(c);
-    return { calls: count, ...result };
-  },
+  ...sessionModes({ count, concurrency, connect, close, call: (c, text) => echo(c.client, text), warmups: 500 }),
   async connect() {
     const msPerRun = await perRun(count, async () => {
       const c = await connect();

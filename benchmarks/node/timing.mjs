@@ -48,6 +48,26 @@ export async function perRun(count, run, warmups = 0) {
   return Number(total) / count / 1e6;
 }
 
+// The modes `warm` and `inflight` on one session each: connect(), `warmups` untimed calls, the timed calls, close(s).
+// call(session, text) makes one call.
+export function sessionModes({ count, concurrency, connect, call, close = (s) => s.close(), warmups = 2000 }) {
+  return {
+    async warm() {
+      const session = await connect();
+      const usPerCall = await sequential(count, (text) => call(session, text), Math.min(count, warmups));
+      await close(session);
+      return { calls: count, usPerCall };
+    },
+    async inflight() {
+      const session = await connect();
+      await warmUp(warmups, (text) => call(session, text));
+      const result = await inflight(count, concurrency, (text) => call(session, text));
+      await close(session);
+      return { calls: count, ...result };
+    },
+  };
+}
+
 // Runs modes[mode]() and prints {mode, ...its result} as one JSON line; an unknown mode exits with status 2.
 export async function main(mode, modes) {
   if (!Object.hasOwn(modes, mode)) {
