@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
@@ -35,7 +34,7 @@ public final class ToolCallHandle implements McpToolCall {
         this.resultJson = new View<>(a -> ToolResults.checked(moduleId, tool, a));
         request.future().whenComplete((raw, error) -> {
             if (error != null) {
-                Throwable cause = unwrap(error);
+                Throwable cause = Failures.unwrap(error);
                 result.future.completeExceptionally(cause);
                 payload.future.completeExceptionally(cause);
                 resultJson.future.completeExceptionally(cause);
@@ -109,8 +108,8 @@ public final class ToolCallHandle implements McpToolCall {
                 if (e == null) {
                     window.submit(r);
                 } else {
-                    r.fail(unwrap(e) instanceof McpBoundaryException ? (McpBoundaryException) unwrap(e)
-                            : new McpBoundaryException(r.failure(String.valueOf(unwrap(e)))));
+                    r.fail(Failures.unwrap(e) instanceof McpBoundaryException ? (McpBoundaryException) Failures.unwrap(e)
+                            : new McpBoundaryException(r.failure(String.valueOf(Failures.unwrap(e)))));
                 }
             });
         }
@@ -155,12 +154,5 @@ public final class ToolCallHandle implements McpToolCall {
     @Override
     public void cancel() {
         request.cancel(new McpBoundaryError.Cancelled(moduleId, tool), "cancelled by the host");
-    }
-
-    static Throwable unwrap(Throwable e) {
-        while (e instanceof CompletionException && e.getCause() != null) {
-            e = e.getCause();
-        }
-        return e;
     }
 }
