@@ -13,12 +13,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { expect, main, perRun, sessionModes, warmUp } from './timing.mjs';
 
 const [mode, specArg, countArg, concurrencyArg] = process.argv.slice(2);
 const spec = JSON.parse(specArg);
 const count = Number(countArg);
 const concurrency = Number(concurrencyArg ?? 64);
-const now = () => process.hrtime.bigint();
 
 async function connect() {
   const client = new Client({ name: 'bench', version: '1.0.0' });
@@ -30,68 +30,27 @@ async function connect() {
   return client;
 }
 
-async function echo(client, text) {
-  const result = await client.callTool({ name: spec.tool, arguments: { text } });
-  return result.content[0].text;
+async function echo(client, text, tool = spec.tool) {
+  const result = await client.callTool({ name: tool, arguments: { text } });
+  return expect(text, result.content[0].text);
 }
 
-if (mode === 'warm') {
-  const client = await connect();
-  for (let i = 0; i < Math.min(count, 2000); i++) await echo(client, 'w' + i);
-  const start = now();
-  for (let i = 0; i < count; i++) {
-    if ((await echo(client, 'm' + i)) !== 'm' + i) throw new Error('mismatched answer');
-  }
-  const ns = Number(now() - start);
-  await client.close();
-  console.log(JSON.stringify({ mode, calls: count, usPerCall: ns / count / 1000 }));
-} else if (mode === 'inflight') {
-  const client = await connect();
-  for (let i = 0; i < 2000; i++) await echo(client, 'w' + i);
-  let next = 0;
-  let lost = 0;
-  const start = now();
-  async function worker() {
-    while (next < count) {
-      const i = next++;
-      try {
-        if ((await echo(client, 'c' + i)) !== 'c' + i) lost++;
-      } catch (e) {
-        lost++;
-      }
-    }
-  }
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const ns = Number(now() - start);
-  await client.close();
-  console.log(JSON.stringify({ mode, calls: count, lost, callsPerSecond: count / (ns / 1e9) }));
-} else if (mode === 'cold') {
-  let whole = 0n;
-  for (let i = 0; i <= count; i++) {
-    const start = now();
+await main(mode, {
+  ...sessionModes({ count, concurrency, connect, call: echo }),
+  async cold() {
+    const wholeMs = await perRun(count, async () => {
+      const client = await connect();
+      await echo(client, 'cold');
+      return () => client.close();
+    }, 1);
+    return { runs: count, wholeMs };
+  },
+  async lazy() {
     const client = await connect();
-    if ((await echo(client, 'cold')) !== 'cold') throw new Error('mismatched answer');
-    if (i > 0) whole += now() - start;
+    const tools = spec.tools;
+    await warmUp(2000, (text) => echo(client, text, tools[0]));
+    const firstCallMs = await perRun(tools.length - 1, (i) => echo(client, 'cold', tools[i + 1]));
     await client.close();
-  }
-  console.log(JSON.stringify({ mode, runs: count, wholeMs: Number(whole) / count / 1e6 }));
-} else if (mode === 'lazy') {
-  const client = await connect();
-  const tools = spec.tools;
-  for (let i = 0; i < 2000; i++) {
-    const r = await client.callTool({ name: tools[0], arguments: { text: 'w' + i } });
-    if (r.content[0].text !== 'w' + i) throw new Error('mismatched answer');
-  }
-  let total = 0n;
-  for (const tool of tools.slice(1)) {
-    const start = now();
-    const r = await client.callTool({ name: tool, arguments: { text: 'cold' } });
-    total += now() - start;
-    if (r.content[0].text !== 'cold') throw new Error('mismatched answer');
-  }
-  await client.close();
-  console.log(JSON.stringify({ mode, pods: tools.length - 1, firstCallMs: Number(total) / (tools.length - 1) / 1e6 }));
-} else {
-  console.error('unknown mode ' + mode);
-  process.exit(2);
-}
+    return { pods: tools.length - 1, firstCallMs };
+  },
+});

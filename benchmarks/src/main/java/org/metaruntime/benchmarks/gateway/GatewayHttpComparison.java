@@ -17,6 +17,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.metaruntime.benchmarks.harness.NodeBench;
+import org.metaruntime.benchmarks.harness.Options;
+import org.metaruntime.benchmarks.harness.Ports;
+import org.metaruntime.benchmarks.harness.Rounds;
 
 /**
  * Gateways over HTTP: the same MCP TypeScript SDK client calls the same raw python MCP server
@@ -54,11 +58,9 @@ public final class GatewayHttpComparison {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = new LinkedHashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            opts.put(args[i].replaceFirst("^--", ""), args[i + 1]);
-        }
-        Path repo = Path.of(opts.getOrDefault("repo", ".")).toAbsolutePath().normalize();
+        Options opts = Options.parse(GatewayHttpComparison.class, args, "rounds", "5", "warm-calls", "3000",
+                "inflight-calls", "10000", "repo", ".");
+        Path repo = opts.path("repo");
         Path jar = repo.resolve("meta-gateway/target/meta-gateway.jar");
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("build the gateway first: mvn -B -q -pl meta-gateway -am package -DskipTests");
@@ -68,14 +70,12 @@ public final class GatewayHttpComparison {
         String python = NodeBench.realPython();
         Path server = repo.resolve("meta-testing/src/main/resources/org/metaruntime/testing/mcp_server.py");
         Path work = Files.createTempDirectory("gateway-http-bench");
-        Files.writeString(work.resolve("py.yaml"), "apiVersion: mcp-meta/v1\nkind: ToolPod\nmetadata: { name: py }\n"
-                + "spec:\n  command: [\"" + python + "\", \"" + server + "\"]\n  preWarm: true\n  tools:\n    - name: echo\n"
-                + "      inputSchema: { type: object, required: [text], properties: { text: { type: string } } }\n");
+        GatewayComparison.writePod(work, "py", python, server, true);
         Path hubConfig = Files.writeString(work.resolve("hub.json"), "{\"mcpServers\":{\"py\":{\"command\":\"" + python
                 + "\",\"args\":[\"" + server + "\"]}}}");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path node = bench.dir().resolve("node_modules");
-        int[] ports = freePorts(2);
+        int[] ports = Ports.free(2);
         int sgPort = ports[0];
         int hubPort = ports[1];
         List<Process> servers = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -87,11 +87,11 @@ public final class GatewayHttpComparison {
             String url = awaitLine(gateway, READY, 120);
             startLogged(servers, work.resolve("supergateway.log"), List.of("node", node.resolve("supergateway/dist/index.js").toString(), "--stdio",
                     python + " " + server, "--port", Integer.toString(sgPort), "--stateful", "--outputTransport", "streamableHttp"));
-            awaitPort(sgPort, 120);
+            Ports.await(sgPort, 120);
             Process hub = start(servers, List.of("node", node.resolve("mcp-hub/dist/cli.js").toString(), "--port",
                     Integer.toString(hubPort), "--config", hubConfig.toString()));
             awaitLine(hub, Pattern.compile("servers started successfully"), 120);
-            awaitPort(hubPort, 120);
+            Ports.await(hubPort, 120);
             Map<String, String> specs = new LinkedHashMap<>();
             ObjectNode direct = NodeBench.JSON.createObjectNode().put("command", python).put("tool", "echo");
             direct.putArray("args").add(server.toString());
@@ -101,10 +101,10 @@ public final class GatewayHttpComparison {
             specs.put("supergateway", spec("http://127.0.0.1:" + sgPort + "/mcp", "http", "echo"));
             specs.put("mcp-hub", spec("http://127.0.0.1:" + hubPort + "/mcp", "sse", "py__echo"));
             GatewayHttpComparison comparison = new GatewayHttpComparison(bench, specs,
-                    Integer.parseInt(opts.getOrDefault("warm-calls", "3000")), Integer.parseInt(opts.getOrDefault("inflight-calls", "10000")));
+                    opts.integer("warm-calls"), opts.integer("inflight-calls"));
             System.out.println("python: " + python + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
                     + System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-            int total = Integer.parseInt(opts.getOrDefault("rounds", "5"));
+            int total = opts.integer("rounds");
             for (int round = 1; round <= total; round++) {
                 comparison.round(round);
                 System.out.println("round " + round + ": " + comparison.rounds.lastRound());
@@ -144,9 +144,9 @@ public final class GatewayHttpComparison {
         List<Rounds.Step> warm = new ArrayList<>();
         List<Rounds.Step> inflight = new ArrayList<>();
         for (String path : PATHS) {
-            warm.add(() -> rounds.record(path + ".warm.us", bench.run("warm", specs.get(path), warmCalls).get("usPerCall").asDouble()));
+            warm.add(() -> rounds.record(path + ".warm.us", bench.run("gateway-bench.mjs", "warm", warmCalls, specs.get(path)).get("usPerCall").asDouble()));
             inflight.add(() -> {
-                JsonNode r = bench.run("inflight", specs.get(path), inflightCalls);
+                JsonNode r = bench.run("gateway-bench.mjs", "inflight", inflightCalls, specs.get(path));
                 rounds.record(path + ".64.cps", r.get("callsPerSecond").asDouble());
                 rounds.record(path + ".64.lost", r.get("lost").asDouble());
             });
@@ -216,39 +216,5 @@ public final class GatewayHttpComparison {
         reader.setDaemon(true);
         reader.start();
         return found.get(seconds, TimeUnit.SECONDS);
-    }
-
-    /** Waits until something accepts connections on the loopback port. */
-    private static void awaitPort(int port, int seconds) throws Exception {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (true) {
-            try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
-                return;
-            } catch (IOException notYet) {
-                if (System.nanoTime() > end) {
-                    throw new IllegalStateException("nothing listens on port " + port + " after " + seconds + " s");
-                }
-                Thread.sleep(50);
-            }
-        }
-    }
-
-    /** Distinct free ports (the sockets are held open together, so no port is handed out twice). */
-    private static int[] freePorts(int n) throws IOException {
-        java.net.ServerSocket[] sockets = new java.net.ServerSocket[n];
-        try {
-            int[] ports = new int[n];
-            for (int i = 0; i < n; i++) {
-                sockets[i] = new java.net.ServerSocket(0);
-                ports[i] = sockets[i].getLocalPort();
-            }
-            return ports;
-        } finally {
-            for (java.net.ServerSocket socket : sockets) {
-                if (socket != null) {
-                    socket.close();
-                }
-            }
-        }
     }
 }

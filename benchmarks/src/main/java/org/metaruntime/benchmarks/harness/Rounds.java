@@ -1,4 +1,4 @@
-package org.metaruntime.benchmarks.gateway;
+package org.metaruntime.benchmarks.harness;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -10,39 +10,46 @@ import java.util.Map;
 /**
  * Figures of an interleaved comparison: each round runs every path once, starting with a different one each round;
  * the table uses the median over rounds and the median of ratios taken within one round. Not thread-safe.
+ *
+ * <pre>{@code
+ * Rounds rounds = new Rounds();
+ * Rounds.rotated(round, List.of(() -> rounds.record("a.us", a()), () -> rounds.record("b.us", b())));
+ * double aOverB = rounds.ratio("a.us", "b.us");
+ * }</pre>
  */
-final class Rounds {
+public final class Rounds {
 
     /** One measurement of a round. */
-    interface Step {
+    public interface Step {
         void run() throws Exception;
     }
 
     private final Map<String, List<Double>> results = new LinkedHashMap<>();
 
-    /** Runs {@code steps} in an order rotated by {@code round}. */
-    static void rotated(int round, List<Step> steps) throws Exception {
+    /** Runs {@code steps} in an order rotated by {@code round}, so no path always goes first. */
+    public static void rotated(int round, List<Step> steps) throws Exception {
         for (int i = 0; i < steps.size(); i++) {
             steps.get((round + i) % steps.size()).run();
         }
     }
 
-    void record(String key, double value) {
+    public void record(String key, double value) {
         results.computeIfAbsent(key, k -> new ArrayList<>()).add(value);
     }
 
-    String lastRound() {
+    /** Every key with its value of the last round, {@code key=value} separated by spaces. */
+    public String lastRound() {
         StringBuilder sb = new StringBuilder();
         results.forEach((k, v) -> sb.append(k).append('=').append(String.format(Locale.ROOT, "%.1f", v.get(v.size() - 1))).append(' '));
         return sb.toString().trim();
     }
 
-    double median(String key) {
+    public double median(String key) {
         return median(new ArrayList<>(results.get(key)));
     }
 
     /** The median over rounds of numerator / denominator, both of the same round. */
-    double ratio(String numerator, String denominator) {
+    public double ratio(String numerator, String denominator) {
         List<Double> n = results.get(numerator);
         List<Double> d = results.get(denominator);
         List<Double> ratios = new ArrayList<>();
@@ -53,7 +60,7 @@ final class Rounds {
     }
 
     /** The median over rounds of numerator / the smallest (or largest) of {@code others} in the same round. */
-    double ratioToBest(String numerator, List<String> others, boolean smallestIsBest) {
+    public double ratioToBest(String numerator, List<String> others, boolean smallestIsBest) {
         List<Double> n = results.get(numerator);
         List<Double> ratios = new ArrayList<>();
         for (int i = 0; i < n.size(); i++) {
@@ -67,7 +74,7 @@ final class Rounds {
         return median(ratios);
     }
 
-    double sum(String key) {
+    public double sum(String key) {
         return results.get(key).stream().mapToDouble(Double::doubleValue).sum();
     }
 

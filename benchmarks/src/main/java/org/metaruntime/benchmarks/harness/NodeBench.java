@@ -1,4 +1,4 @@
-package org.metaruntime.benchmarks.gateway;
+package org.metaruntime.benchmarks.harness;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -7,28 +7,44 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** The client side of the gateway comparisons: {@code benchmarks/node/gateway-bench.mjs}, one run per call. */
-final class NodeBench {
+/**
+ * The node side of a comparison: runs a client script of {@code benchmarks/node} (which times its calls with
+ * {@code timing.mjs}) once per measurement and reads the JSON line it prints. Thread-safe.
+ *
+ * <pre>{@code
+ * NodeBench node = new NodeBench(repo.resolve("benchmarks/node"));
+ * node.ensureNodeModules("@modelcontextprotocol/sdk");
+ * double us = node.run("bench-client.mjs", "warm", 5000, python, server).get("usPerCall").asDouble();
+ * }</pre>
+ */
+public final class NodeBench {
 
-    static final ObjectMapper JSON = new ObjectMapper();
-    static final int IN_FLIGHT = 64;
+    public static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path nodeDir;
 
-    NodeBench(Path nodeDir) {
+    public NodeBench(Path nodeDir) {
         this.nodeDir = nodeDir;
     }
 
-    Path dir() {
+    public Path dir() {
         return nodeDir;
     }
 
-    /** Runs {@code gateway-bench.mjs mode spec count 64}; returns the JSON line it printed. */
-    JsonNode run(String mode, String spec, int count) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("node", nodeDir.resolve("gateway-bench.mjs").toString(), mode, spec,
-                Integer.toString(count), Integer.toString(IN_FLIGHT))
+    /**
+     * Runs {@code node <script> <mode> <target...> <count> 64} (64: {@link Timing#IN_FLIGHT}); returns the JSON line it
+     * printed last.
+     */
+    public JsonNode run(String script, String mode, int count, String... target) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("node", nodeDir.resolve(script).toString(), mode));
+        command.addAll(List.of(target));
+        command.add(Integer.toString(count));
+        command.add(Integer.toString(Timing.IN_FLIGHT));
+        Process p = new ProcessBuilder(command).directory(nodeDir.toFile())
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         p.getOutputStream().close();
         String out;
@@ -36,13 +52,13 @@ final class NodeBench {
             out = new String(s.readAllBytes(), StandardCharsets.UTF_8).trim();
         }
         if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
-            throw new IllegalStateException("node gateway-bench " + mode + " " + spec + " failed: " + out);
+            throw new IllegalStateException("node " + script + " " + mode + " failed: " + out);
         }
         return JSON.readTree(out.substring(out.lastIndexOf('\n') + 1));
     }
 
     /** Runs {@code npm ci} in the node folder unless {@code marker} (a path under node_modules) is there. */
-    void ensureNodeModules(String marker) throws IOException, InterruptedException {
+    public void ensureNodeModules(String marker) throws IOException, InterruptedException {
         if (Files.exists(nodeDir.resolve("node_modules").resolve(marker))) {
             return;
         }
@@ -53,7 +69,7 @@ final class NodeBench {
     }
 
     /** The real interpreter behind {@code python3} (a pyenv shim adds ~110 ms to every spawn). */
-    static String realPython() throws IOException, InterruptedException {
+    public static String realPython() throws IOException, InterruptedException {
         Process p = new ProcessBuilder("python3", "-c", "import sys; print(sys.executable)").start();
         String path = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         if (p.waitFor() != 0 || path.isEmpty()) {
