@@ -1,37 +1,30 @@
 package org.metaruntime.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.modelcontextprotocol.spec.McpClientSession;
-import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.InitializeResult;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import org.metaruntime.mcp.internal.CallWindow;
 import org.metaruntime.mcp.internal.Handshake;
-import org.metaruntime.mcp.internal.HttpClientTransport;
-import org.metaruntime.mcp.internal.SharedHttpClient;
 import org.metaruntime.mcp.internal.NotificationHub;
-import org.metaruntime.mcp.internal.ProcessClientTransport;
-import org.metaruntime.mcp.internal.ServerRequests;
-import org.metaruntime.mcp.internal.SharedTimer;
-import org.metaruntime.mcp.internal.Surface;
 import org.metaruntime.mcp.internal.SessionLifecycle;
+import org.metaruntime.mcp.internal.SessionOpener;
+import org.metaruntime.mcp.internal.SessionParts;
+import org.metaruntime.mcp.internal.SessionPeer;
+import org.metaruntime.mcp.internal.Surface;
 import org.metaruntime.mcp.internal.ToolCallHandle;
 import org.metaruntime.mcp.internal.ToolCatalog;
-import org.metaruntime.supervisor.ProcessBoundaryException;
 import org.metaruntime.supervisor.ProcessExit;
 import org.metaruntime.supervisor.ProcessSpec;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.StopReport;
-import reactor.core.publisher.Mono;
 
 /**
  * An initialized MCP session with one module's server: a stdio server (the child process, on the runtime's own
@@ -68,40 +61,28 @@ public final class McpConnection implements AutoCloseable {
     /** The protocol versions this client accepts from a server; the first is the one it offers. */
     public static final List<String> PROTOCOL_VERSIONS = Handshake.PROTOCOL_VERSIONS;
 
-    /** The SDK session's own per-request timeout; it never applies, as requests are sent through the window. */
-    private static final Duration SESSION_REQUEST_TIMEOUT = Duration.ofDays(1);
-    private static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration DEFAULT_CLOSE_TIMEOUT = SessionOpener.CLOSE_TIMEOUT;
 
     private final String moduleId;
     private final McpClientOptions options;
-    private final ScheduledExecutorService timer;
-    private final ProcessClientTransport transport; // null for a remote server
-    private final HttpClientTransport http; // null for a stdio server
-    private final McpHttpEndpoint endpoint;
+    private final SessionPeer peer;
     private final CallWindow window;
     private final ToolCatalog catalog;
     private final Surface surface;
     private final NotificationHub notifications;
     private final SessionLifecycle lifecycle;
-    private volatile InitializeResult init;
+    private final InitializeResult init;
 
-    private McpConnection(String moduleId, McpClientOptions options, McpHttpEndpoint endpoint) {
-        this.moduleId = moduleId;
-        this.options = options;
-        this.endpoint = endpoint;
-        this.timer = SharedTimer.acquire();
-        this.transport = endpoint == null ? new ProcessClientTransport(moduleId) : null;
-        this.http = endpoint == null ? null : new HttpClientTransport(endpoint, SharedHttpClient.acquire());
-        this.window = new CallWindow(moduleId, options.maxInFlight(), options.maxQueued(), timer,
-                endpoint == null ? transport : http);
-        this.catalog = new ToolCatalog(window, options.bareTools().orElse(null));
-        this.surface = new Surface(window);
-        this.notifications = new NotificationHub(moduleId);
-        this.lifecycle = new SessionLifecycle(moduleId, options, timer, transport, window, catalog, notifications);
-        if (http != null) {
-            http.bind(lifecycle, lifecycle::lost);
-            lifecycle.remote(http);
-        }
+    private McpConnection(SessionParts parts) {
+        this.moduleId = parts.moduleId();
+        this.options = parts.options();
+        this.peer = parts.peer();
+        this.window = parts.window();
+        this.catalog = parts.catalog();
+        this.surface = parts.surface();
+        this.notifications = parts.notifications();
+        this.lifecycle = parts.lifecycle();
+        this.init = parts.init();
     }
 
     /**
@@ -112,16 +93,7 @@ public final class McpConnection implements AutoCloseable {
      *                              with operation {@code connect}; the process is stopped before it is thrown
      */
     public static McpConnection open(ProcessSpec spec, McpClientOptions options, Duration timeout) {
-        CompletableFuture<McpConnection> opening = openAsync(spec, options, timeout);
-        try {
-            return opening.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            opening.thenAccept(c -> c.closeAsync(DEFAULT_CLOSE_TIMEOUT, StopLadder.immediate()));
-            throw new McpBoundaryException(new McpBoundaryError.Interrupted(spec.moduleId(), "connect"));
-        } catch (ExecutionException e) {
-            throw Waits.rethrow(e.getCause());
-        }
+        return await(openAsync(spec, options, timeout), spec.moduleId());
     }
 
     /** {@link #open} without blocking on {@code initialize}; a failed open has stopped the process first. */
@@ -129,16 +101,7 @@ public final class McpConnection implements AutoCloseable {
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(options, "options");
         Duration bounded = Waits.validated(timeout);
-        long deadline = deadline(bounded);
-        McpConnection c = new McpConnection(spec.moduleId(), options, null);
-        try {
-            c.transport.start(spec, c.lifecycle);
-        } catch (ProcessBoundaryException e) {
-            SharedTimer.release();
-            return CompletableFuture.failedFuture(new McpBoundaryException(
-                    new McpBoundaryError.ConnectionFailed(spec.moduleId(), e.error().message()), e));
-        }
-        return c.handshake(bounded, deadline);
+        return SessionOpener.stdio(spec, options, bounded.toMillis(), deadline(bounded), McpConnection::new);
     }
 
     /**
@@ -157,16 +120,7 @@ public final class McpConnection implements AutoCloseable {
      *                              {@code Timeout} with operation {@code connect}
      */
     public static McpConnection open(McpHttpEndpoint endpoint, McpClientOptions options, Duration timeout) {
-        CompletableFuture<McpConnection> opening = openAsync(endpoint, options, timeout);
-        try {
-            return opening.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            opening.thenAccept(c -> c.closeAsync(DEFAULT_CLOSE_TIMEOUT, StopLadder.immediate()));
-            throw new McpBoundaryException(new McpBoundaryError.Interrupted(endpoint.moduleId(), "connect"));
-        } catch (ExecutionException e) {
-            throw Waits.rethrow(e.getCause());
-        }
+        return await(openAsync(endpoint, options, timeout), endpoint.moduleId());
     }
 
     /** {@link #open(McpHttpEndpoint, McpClientOptions, Duration)} without blocking on {@code initialize}. */
@@ -175,45 +129,20 @@ public final class McpConnection implements AutoCloseable {
         Objects.requireNonNull(endpoint, "endpoint");
         Objects.requireNonNull(options, "options");
         Duration bounded = Waits.validated(timeout);
-        long deadline = deadline(bounded);
-        if (options.bareTools().isPresent()) {
-            throw new IllegalArgumentException("module '" + endpoint.moduleId()
-                    + "': a remote server must speak MCP (declared tools for a bare server apply to stdio servers only)");
-        }
-        return new McpConnection(endpoint.moduleId(), options, endpoint).handshake(bounded, deadline);
+        return SessionOpener.http(endpoint, options, bounded.toMillis(), deadline(bounded), McpConnection::new);
     }
 
-    /** Starts the SDK session and runs the handshake; a failed handshake closes the connection first. */
-    private CompletableFuture<McpConnection> handshake(Duration bounded, long deadline) {
-        McpConnection c = this;
-        McpClientTransport sdkTransport = transport != null ? transport : http;
-        c.lifecycle.session(new McpClientSession(SESSION_REQUEST_TIMEOUT, sdkTransport,
-                new ServerRequests(c.moduleId, options, c.window).handlers(), Map.of(), Function.<Mono<Void>>identity()));
-        if (options.bareTools().isPresent()) {
-            return CompletableFuture.completedFuture(c); // a bare server: no handshake
+    /** Waits for an opening connection; on an interrupt the connection is closed once it has opened. */
+    private static McpConnection await(CompletableFuture<McpConnection> opening, String moduleId) {
+        try {
+            return opening.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            opening.thenAccept(c -> c.closeAsync(DEFAULT_CLOSE_TIMEOUT, StopLadder.immediate()));
+            throw new McpBoundaryException(new McpBoundaryError.Interrupted(moduleId, "connect"));
+        } catch (ExecutionException e) {
+            throw Waits.rethrow(e.getCause());
         }
-        CompletableFuture<McpConnection> opened = new CompletableFuture<>();
-        Handshake.run(c.window, transport != null ? transport : http, options, bounded.toMillis(), deadline).whenComplete((result, e) -> {
-            if (e == null) {
-                c.init = result;
-                if (http != null) {
-                    http.protocolVersion(result.protocolVersion());
-                }
-                opened.complete(c);
-            } else {
-                c.closeAsync(DEFAULT_CLOSE_TIMEOUT, StopLadder.immediate()).whenComplete((ignored, x) ->
-                        opened.completeExceptionally(withStderrTail(Waits.unwrap(e), c.stderrTail())));
-            }
-        });
-        return opened;
-    }
-
-    /** A failed handshake names what the server wrote to stderr (a server that hangs says why, if it says anything). */
-    private static Throwable withStderrTail(Throwable failure, String stderrTail) {
-        if (failure instanceof McpBoundaryException e && e.stderrTail().isEmpty() && !stderrTail.isEmpty()) {
-            return new McpBoundaryException(e.error(), e.getCause() == null ? e : e.getCause(), e.exitCode(), stderrTail);
-        }
-        return failure;
     }
 
     // ---- what the connection is
@@ -229,31 +158,27 @@ public final class McpConnection implements AutoCloseable {
      * @throws IllegalStateException for a remote server, which has no local process
      */
     public long pid() {
-        if (transport == null) {
-            throw new IllegalStateException("module '" + moduleId + "' is a remote server at " + endpoint.url()
-                    + ": it has no local process");
-        }
-        return transport.process().pid();
+        return peer.pid();
     }
 
     /** Whether the server is remote (MCP Streamable HTTP) rather than a local stdio process. */
     public boolean isRemote() {
-        return endpoint != null;
+        return peer.endpoint().isPresent();
     }
 
     /** The remote server's endpoint; empty for a stdio server. */
-    public java.util.Optional<McpHttpEndpoint> endpoint() {
-        return java.util.Optional.ofNullable(endpoint);
+    public Optional<McpHttpEndpoint> endpoint() {
+        return peer.endpoint();
     }
 
     /** The remote session's id as the server gave it ({@code Mcp-Session-Id}); empty for stdio or a sessionless server. */
-    public java.util.Optional<String> sessionId() {
-        return http == null ? java.util.Optional.empty() : java.util.Optional.ofNullable(http.sessionId());
+    public Optional<String> sessionId() {
+        return peer.sessionId();
     }
 
     /** How many times the remote server forgot the session (HTTP 404) and a new one was initialised in its place. */
     public long sessionRenewals() {
-        return http == null ? 0 : http.reinitialisations();
+        return peer.sessionRenewals();
     }
 
     /**
@@ -281,25 +206,22 @@ public final class McpConnection implements AutoCloseable {
 
     /** The protocol version agreed in {@code initialize} (null for a bare server). */
     public String protocolVersion() {
-        InitializeResult i = init;
-        return i == null ? null : i.protocolVersion();
+        return init == null ? null : init.protocolVersion();
     }
 
     /** The server's capabilities as it announced them in {@code initialize} (null for a bare server). */
     public McpSchema.ServerCapabilities serverCapabilities() {
-        InitializeResult i = init;
-        return i == null ? null : i.capabilities();
+        return init == null ? null : init.capabilities();
     }
 
     /** The server's name and version as it sent them in {@code initialize} (null for a bare server). */
     public McpSchema.Implementation serverInfo() {
-        InitializeResult i = init;
-        return i == null ? null : i.serverInfo();
+        return init == null ? null : init.serverInfo();
     }
 
     /** The last bytes the server wrote to stderr (bounded by the process spec); empty for a remote server. */
     public String stderrTail() {
-        return transport == null ? "" : transport.process().stderrTail();
+        return peer.stderrTail();
     }
 
     /**
@@ -307,7 +229,7 @@ public final class McpConnection implements AutoCloseable {
      * remote server, which has no process, it never completes: use {@link #sessionEnd()}.
      */
     public CompletableFuture<ProcessExit> exitFuture() {
-        return transport == null ? new CompletableFuture<>() : transport.process().exitFuture();
+        return peer.exitFuture();
     }
 
     /** True until the connection is closed or the process is gone. */

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import org.metaruntime.mcp.internal.Failures;
 import org.metaruntime.mcp.internal.HandleFuture;
 import org.metaruntime.supervisor.ProcessSpec;
 import org.metaruntime.supervisor.StopLadder;
@@ -104,7 +105,7 @@ public final class McpPerCall {
             Duration timeout = call.timeout();
             McpConnection.openAsync(spec, options, timeout).whenComplete((c, openError) -> {
                 if (openError != null) {
-                    fail(Waits.unwrap(openError));
+                    fail(Failures.unwrap(openError));
                     finished.complete(null);
                     return;
                 }
@@ -117,7 +118,7 @@ public final class McpPerCall {
                 }
                 c.listToolsAsync(timeout).whenComplete((names, listError) -> {
                     if (listError != null) {
-                        closeThen(c, Waits.unwrap(listError), Waits.unwrap(listError));
+                        closeThen(c, Failures.unwrap(listError), Failures.unwrap(listError));
                     } else if (!names.contains(tool)) {
                         McpBoundaryException missing = new McpBoundaryException(
                                 new McpBoundaryError.ToolNotFound(moduleId, tool, names));
@@ -131,8 +132,8 @@ public final class McpPerCall {
                             }
                         }
                         started.result().whenComplete((r, e) -> started.payload().whenComplete((p, pe) ->
-                                closeThen(c, r, e == null ? null : Waits.unwrap(e), p,
-                                        pe == null ? null : Waits.unwrap(pe))));
+                                closeThen(c, r, e == null ? null : Failures.unwrap(e), p,
+                                        pe == null ? null : Failures.unwrap(pe))));
                     }
                 });
             });

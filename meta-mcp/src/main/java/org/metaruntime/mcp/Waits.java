@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.metaruntime.mcp.internal.Failures;
 import org.metaruntime.mcp.internal.Request;
 
 /** How the blocking forms of this package wait: deadlines, interrupts, and the exception rethrown. Stateless. */
@@ -57,7 +58,7 @@ final class Waits {
 
     /** The failure of a future as thrown on the waiting thread (a {@link McpBoundaryException} wrapped anew). */
     static RuntimeException rethrow(Throwable cause) {
-        cause = unwrap(cause);
+        cause = Failures.unwrap(cause);
         if (cause instanceof McpBoundaryException) {
             return ((McpBoundaryException) cause).rethrown();
         }
@@ -65,13 +66,6 @@ final class Waits {
             return (RuntimeException) cause;
         }
         return new CompletionException(cause);
-    }
-
-    static Throwable unwrap(Throwable cause) {
-        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        return cause;
     }
 
     /** The longest timeout honoured; a longer one counts as this (so no deadline arithmetic overflows). */

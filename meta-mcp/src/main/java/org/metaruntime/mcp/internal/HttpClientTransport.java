@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -39,18 +38,15 @@ import reactor.core.publisher.Mono;
  * {@link CallWindow}, notifications to {@link ProcessClientTransport.Inbound#notification}, the server's requests to
  * the SDK client session. The {@code Mcp-Session-Id} the server gives at {@code initialize} and the agreed protocol
  * version go with every later request. A {@code 404} for the session (or a {@code 400} whose body names the session,
- * as some servers answer for a session they do not know) re-initialises a new session once (shared by every request
- * that met it) and sends the request again on it. An unreachable server, a reset connection, a 5xx
+ * as some servers answer for a session they do not know) has {@link SessionRenewal} initialise a new session and
+ * sends the request again on it; an SSE answer is read by {@link SseLines}. An unreachable server, a reset connection, a 5xx
  * answer or a 404 that re-initialising does not cure ends the session ({@code lost}); another 4xx answer fails only
  * that request. Writes never block: requests go out on the shared HTTP client. Thread-safe.
  */
 public final class HttpClientTransport implements McpClientTransport, CallWindow.Wire {
 
     private static final Logger LOG = LoggerFactory.getLogger(McpConnection.class);
-    private static final String REINIT_ID = "meta-reinit-";
     private static final int BODY_SAMPLE_CHARS = 300;
-    /** The largest SSE event accepted; a larger one is skipped. */
-    static final int MAX_EVENT_CHARS = 64 * 1024 * 1024;
 
     private final String moduleId;
     private final McpHttpEndpoint endpoint;
@@ -58,17 +54,12 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
     private volatile ProcessClientTransport.Inbound inbound;
     private volatile Consumer<String> lost;
     private final Map<Object, Exchange> exchanges = new ConcurrentHashMap<>();
-    private final Map<String, CompletableFuture<JsonNode>> reinitAnswers = new ConcurrentHashMap<>();
     private final AtomicLong exchangeIds = new AtomicLong();
-    private final AtomicLong reinits = new AtomicLong();
-    private final Object reinitLock = new Object();
-    private CompletableFuture<Void> reinit; // guarded by reinitLock
-    private String reinitOf; // guarded by reinitLock: the session the running re-initialisation replaces
     private volatile String sessionId;
     private volatile String protocolVersion;
-    private volatile ObjectNode initialize;
     private volatile boolean ended;
     private final SdkSessionLink session;
+    private final SessionRenewal renewal;
 
     /** A transport to {@code endpoint} on the shared {@code client}; {@link #bind} it before the first write. */
     public HttpClientTransport(McpHttpEndpoint endpoint, HttpClient client) {
@@ -76,6 +67,7 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
         this.session = new SdkSessionLink(moduleId);
         this.endpoint = endpoint;
         this.client = client;
+        this.renewal = new SessionRenewal(moduleId, () -> sessionId, (json, message) -> post(json, message, false));
     }
 
     /**
@@ -99,7 +91,7 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
 
     /** How many times a forgotten session was replaced by a new one. */
     public long reinitialisations() {
-        return reinits.get();
+        return renewal.count();
     }
 
     // ---- McpClientTransport (the SDK session answers the server's requests through it)
@@ -139,7 +131,7 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
         }
         String method = message.path("method").asText(null);
         if (McpSchema.METHOD_INITIALIZE.equals(method) && message.has("id")) {
-            initialize = (ObjectNode) message;
+            renewal.remember((ObjectNode) message);
         } else if (CallWindow.CANCELLED.equals(method)) {
             // the request is abandoned: its answer stream is of no use any more
             Exchange abandoned = exchanges.remove(message.path("params").path("requestId").asText());
@@ -162,7 +154,7 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
             e.cancel();
         }
         exchanges.clear();
-        reinitAnswers.values().forEach(f -> f.cancel(false));
+        renewal.shutdown();
     }
 
     /**
@@ -203,7 +195,7 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
 
     /** POSTs one message; {@code resent} when it is sent again on a new session after a 404. */
     private void post(String json, JsonNode message, boolean resent) {
-        String sid = message.path("id").asText("").startsWith(REINIT_ID) ? null : sessionId;
+        String sid = renewal.owns(message.path("id").asText("")) ? null : sessionId;
         HttpRequest.Builder request = HttpRequest.newBuilder(endpoint.url())
                 .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8))
                 .header("Content-Type", "application/json")
@@ -240,8 +232,7 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
     }
 
     private void unreachable(Throwable error) {
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-        cause = rootCause(cause);
+        Throwable cause = Failures.unwrap(error);
         String what = cause instanceof ConnectException ? "connection refused"
                 : cause instanceof HttpTimeoutException ? "timed out connecting"
                 : cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
@@ -261,10 +252,10 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
                 return;
             }
             LOG.info("module '{}': the server forgot session {} (HTTP 404); initialising a new session", moduleId, sid);
-            reinitialise(sid).whenComplete((ok, e) -> {
+            renewal.renew(sid).whenComplete((ok, e) -> {
                 if (e != null) {
                     lost.accept("the server forgot session " + sid + " (HTTP 404) and initialising a new one failed: "
-                            + rootCause(e).getMessage());
+                            + Failures.unwrap(e).getMessage());
                 } else if (!ended) {
                     post(json, message, true);
                 }
@@ -278,65 +269,12 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
         JsonNode id = message.get("id");
         if (message.has("method") && id != null && !id.isNull()) {
             String text = id.asText();
-            if (text.startsWith(REINIT_ID)) {
-                CompletableFuture<JsonNode> answer = reinitAnswers.remove(text);
-                if (answer != null) {
-                    answer.completeExceptionally(new IOException(reason));
-                }
-            } else {
+            if (!renewal.refused(text, reason)) {
                 inbound.requestFailed(text, reason);
             }
         } else {
             LOG.warn("module '{}': a message to the server was refused: {}", moduleId, reason);
         }
-    }
-
-    private static Throwable rootCause(Throwable e) {
-        Throwable t = e;
-        while (t instanceof CompletionException && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t instanceof java.util.concurrent.TimeoutException
-                ? new IOException("no answer to initialize in time") : t;
-    }
-
-    // ---- a new session after a 404
-
-    private CompletableFuture<Void> reinitialise(String staleSession) {
-        synchronized (reinitLock) {
-            if (!staleSession.equals(sessionId)) {
-                return CompletableFuture.completedFuture(null); // replaced already
-            }
-            if (reinit != null && staleSession.equals(reinitOf)) {
-                return reinit;
-            }
-            reinitOf = staleSession;
-            reinit = runReinitialise();
-            return reinit;
-        }
-    }
-
-    private CompletableFuture<Void> runReinitialise() {
-        ObjectNode init = initialize;
-        if (init == null) {
-            return CompletableFuture.failedFuture(new IOException("the session was never initialised"));
-        }
-        String id = REINIT_ID + reinits.incrementAndGet();
-        ObjectNode request = init.deepCopy().put("id", id);
-        CompletableFuture<JsonNode> answer = new CompletableFuture<>();
-        reinitAnswers.put(id, answer);
-        post(request.toString(), request, false);
-        return answer.orTimeout(SharedHttpClient.CONNECT_TIMEOUT.toMillis() * 3, TimeUnit.MILLISECONDS)
-                .whenComplete((r, e) -> reinitAnswers.remove(id))
-                .thenAccept(result -> {
-                    if (result.has("error")) {
-                        throw new CompletionException(new IOException("initialize failed: " + result.get("error")));
-                    }
-                    LOG.info("module '{}': new session {} initialised", moduleId, sessionId);
-                    ObjectNode initialized = Json.MAPPER.createObjectNode().put("jsonrpc", McpSchema.JSONRPC_VERSION)
-                            .put("method", McpSchema.METHOD_NOTIFICATION_INITIALIZED);
-                    post(initialized.toString(), initialized, false);
-                });
     }
 
     // ---- receiving
@@ -368,14 +306,9 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
         }
         if (message instanceof JSONRPCResponse) {
             JSONRPCResponse response = (JSONRPCResponse) message;
-            CompletableFuture<JsonNode> reinitAnswer = response.id() instanceof String
-                    ? reinitAnswers.remove(response.id()) : null;
-            if (reinitAnswer != null) {
-                reinitAnswer.complete(response.error() != null ? Json.MAPPER.createObjectNode()
-                        .put("error", response.error().message()) : (JsonNode) response.result());
-                return;
+            if (!renewal.answered(response)) {
+                inbound.response(response);
             }
-            inbound.response(response);
         } else if (message instanceof JSONRPCNotification) {
             inbound.notification((JSONRPCNotification) message);
         } else {
@@ -432,81 +365,6 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
                 f.cancel(true);
             }
             exchanges.remove(key, this);
-        }
-    }
-
-    /** Reads an SSE stream line by line and hands each event's data on. */
-    static final class SseLines implements java.util.concurrent.Flow.Subscriber<String> {
-        private final Consumer<String> events;
-        private final String moduleId;
-        private final StringBuilder data = new StringBuilder();
-        private volatile java.util.concurrent.Flow.Subscription subscription;
-        private volatile boolean cancelled;
-        private boolean oversized;
-
-        SseLines(Consumer<String> events, String moduleId) {
-            this.events = events;
-            this.moduleId = moduleId;
-        }
-
-        @Override
-        public void onSubscribe(java.util.concurrent.Flow.Subscription s) {
-            subscription = s;
-            if (cancelled) {
-                s.cancel();
-            } else {
-                s.request(Long.MAX_VALUE);
-            }
-        }
-
-        @Override
-        public void onNext(String line) {
-            if (line.isEmpty()) {
-                dispatch();
-            } else if (line.startsWith("data:")) {
-                if (oversized) {
-                    return;
-                }
-                int from = line.length() > 5 && line.charAt(5) == ' ' ? 6 : 5;
-                if (data.length() > 0) {
-                    data.append('\n');
-                }
-                data.append(line, from, line.length());
-                if (data.length() > MAX_EVENT_CHARS) {
-                    LOG.warn("module '{}': skipped an SSE event over {} characters", moduleId, MAX_EVENT_CHARS);
-                    data.setLength(0);
-                    oversized = true;
-                }
-            }
-            // "event:", "id:", "retry:" and ":" comments carry nothing the client needs
-        }
-
-        private void dispatch() {
-            if (!oversized && data.length() > 0) {
-                String event = data.toString();
-                data.setLength(0);
-                events.accept(event);
-            }
-            data.setLength(0);
-            oversized = false;
-        }
-
-        @Override
-        public void onError(Throwable throwable) {
-            // the exchange's future fails with it
-        }
-
-        @Override
-        public void onComplete() {
-            dispatch();
-        }
-
-        void cancel() {
-            cancelled = true;
-            java.util.concurrent.Flow.Subscription s = subscription;
-            if (s != null) {
-                s.cancel();
-            }
         }
     }
 }

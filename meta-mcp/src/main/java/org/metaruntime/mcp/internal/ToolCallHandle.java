@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
 import org.metaruntime.mcp.McpCallOptions;
@@ -31,7 +30,7 @@ public final class ToolCallHandle implements McpToolCall {
         this.request = request;
         request.future().whenComplete((raw, error) -> {
             if (error != null) {
-                Throwable cause = unwrap(error);
+                Throwable cause = Failures.unwrap(error);
                 result.completeExceptionally(cause);
                 payload.completeExceptionally(cause);
                 return;
@@ -93,8 +92,8 @@ public final class ToolCallHandle implements McpToolCall {
                 if (e == null) {
                     window.submit(r);
                 } else {
-                    r.fail(unwrap(e) instanceof McpBoundaryException ? (McpBoundaryException) unwrap(e)
-                            : new McpBoundaryException(r.failure(String.valueOf(unwrap(e)))));
+                    r.fail(Failures.unwrap(e) instanceof McpBoundaryException ? (McpBoundaryException) Failures.unwrap(e)
+                            : new McpBoundaryException(r.failure(String.valueOf(Failures.unwrap(e)))));
                 }
             });
         }
@@ -131,12 +130,5 @@ public final class ToolCallHandle implements McpToolCall {
     @Override
     public void cancel() {
         request.cancel(new McpBoundaryError.Cancelled(moduleId, tool), "cancelled by the host");
-    }
-
-    static Throwable unwrap(Throwable e) {
-        while (e instanceof CompletionException && e.getCause() != null) {
-            e = e.getCause();
-        }
-        return e;
     }
 }

@@ -12,14 +12,16 @@ import org.metaruntime.gateway.internal.manifest.Names;
  * The parsed arguments of {@code meta-gateway}.
  *
  * @param logLevel one of trace, debug, info, warn, error, off
+ * @param state    the persistent state directory (the event log), or null
  */
 record CommandLine(List<Path> manifests, Path config, boolean validate, String transport, String host, int port,
                    Path tokenFile, List<String> allowedOrigins, Duration sessionTimeout, String separator, int maxCallDepth,
-                   String logLevel, boolean help) {
+                   String logLevel, Path state, boolean help) {
 
     static final String USAGE = "usage: meta-gateway --manifests DIR [--manifests DIR2 ...] [--config claude_desktop_config.json]"
             + " [--validate] [--transport stdio|http|sse] [--host 127.0.0.1] [--port 3000] [--token-file FILE]"
-            + " [--allow-origin ORIGIN ...] [--session-timeout 30m] [--separator __] [--max-call-depth 8] [--log-level info]";
+            + " [--allow-origin ORIGIN ...] [--session-timeout 30m] [--separator __] [--max-call-depth 8] [--log-level info]"
+            + " [--state DIR]";
 
     private static final Set<String> TRANSPORTS = Set.of("stdio", "http", "sse");
     private static final Set<String> LEVELS = Set.of("trace", "debug", "info", "warn", "error", "off");
@@ -51,6 +53,7 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
         String separator = Names.DEFAULT_SEPARATOR;
         int maxCallDepth = org.metaruntime.gateway.GatewayOptions.DEFAULT_MAX_CALL_DEPTH;
         String logLevel = "info";
+        Path state = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String value = null;
@@ -63,7 +66,7 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                 case "-h":
                 case "--help":
                     return new CommandLine(manifests, config, validate, transport, host, port, tokenFile, origins, sessionTimeout,
-                            separator, maxCallDepth, logLevel, true);
+                            separator, maxCallDepth, logLevel, state, true);
                 case "--validate":
                     if (value != null) {
                         throw new UsageException("--validate takes no value");
@@ -139,6 +142,12 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                         throw new UsageException("--max-call-depth must be a whole number of at least 1, not " + value);
                     }
                     break;
+                case "--state":
+                    if (value.isBlank()) {
+                        throw new UsageException("--state needs a directory");
+                    }
+                    state = Path.of(value);
+                    break;
                 case "--log-level":
                     if (!LEVELS.contains(value)) {
                         throw new UsageException("--log-level must be one of trace, debug, info, warn, error, off, not " + value);
@@ -153,6 +162,6 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
             throw new UsageException("give --manifests DIR or --config FILE");
         }
         return new CommandLine(manifests, config, validate, transport, host, port, tokenFile, origins, sessionTimeout,
-                separator, maxCallDepth, logLevel, false);
+                separator, maxCallDepth, logLevel, state, false);
     }
 }

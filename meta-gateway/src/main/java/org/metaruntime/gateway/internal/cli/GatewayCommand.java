@@ -36,8 +36,7 @@ public final class GatewayCommand {
             return 0;
         }
         configureLogging(line.logLevel());
-        MetaGateway.Builder builder = MetaGateway.builder()
-                .options(GatewayOptions.builder().separator(line.separator()).maxCallDepth(line.maxCallDepth()).build());
+        MetaGateway.Builder builder = MetaGateway.builder().options(options(line).build());
         line.manifests().forEach(builder::manifests);
         if (line.config() != null) {
             builder.claudeConfig(line.config());
@@ -49,6 +48,11 @@ public final class GatewayCommand {
             return report.valid() ? 0 : 1;
         }
         return Serve.serve(builder, line, out, err);
+    }
+
+    /** The gateway's options as the command line sets them (the event log is added by {@link Serve}). */
+    static GatewayOptions.Builder options(CommandLine line) {
+        return GatewayOptions.builder().separator(line.separator()).maxCallDepth(line.maxCallDepth());
     }
 
     /** slf4j-simple, when it is the binding: everything to stderr at {@code level}. */

@@ -9,6 +9,9 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import org.metaruntime.eventlog.EventLogs;
+import org.metaruntime.events.EventLog;
+import org.metaruntime.gateway.EventEndpoints;
 import org.metaruntime.gateway.HttpOptions;
 import org.metaruntime.gateway.ManifestException;
 import org.metaruntime.gateway.MetaGateway;
@@ -19,7 +22,9 @@ import sun.misc.Signal;
 /**
  * The serving half of the command. Stdio: until the client closes stdin. HTTP: until SIGTERM or SIGINT, after the
  * readiness line {@code meta-gateway listening on http://HOST:PORT/mcp} on stderr. Then every pod is stopped and
- * the exit code is 0.
+ * the exit code is 0. With {@code --state DIR} the pods' runtime appends every event to {@code DIR/event_log.sqlite3}
+ * and, over HTTP, the log is served under {@code /meta/events} and {@code /meta/mob_events}; it is closed (flushed)
+ * after the pods stop.
  */
 final class Serve {
 
@@ -31,11 +36,12 @@ final class Serve {
 
     static int serve(MetaGateway.Builder builder, CommandLine line, PrintStream out, PrintStream err) {
         boolean http = !"stdio".equals(line.transport());
-        HttpOptions httpOptions = null;
+        HttpOptions.Builder httpOptions = null;
         InetSocketAddress address = null;
         if (http) {
             try {
                 httpOptions = httpOptions(line);
+                httpOptions.build();
             } catch (IllegalArgumentException | CommandLine.UsageException e) {
                 err.println("meta-gateway: " + e.getMessage());
                 err.println(CommandLine.USAGE);
@@ -47,13 +53,37 @@ final class Serve {
                 err.println(CommandLine.USAGE);
                 return 2;
             }
-            if (httpOptions.token().isEmpty() && !HttpServing.isLoopback(address)) {
+            if (httpOptions.build().token().isEmpty() && !HttpServing.isLoopback(address)) {
                 err.println("meta-gateway: --host " + line.host() + " is not a loopback address: give a token with --token-file FILE"
                         + " or the environment variable " + TOKEN_ENV);
                 err.println(CommandLine.USAGE);
                 return 2;
             }
         }
+        EventLog log = null;
+        if (line.state() != null) {
+            try {
+                log = EventLogs.persistentState(line.state());
+            } catch (RuntimeException e) {
+                err.println("meta-gateway: --state " + line.state() + " cannot be opened: " + e.getMessage());
+                return 1;
+            }
+            builder.options(GatewayCommand.options(line).eventLog(log).build());
+            if (http) {
+                EventEndpoints.mount(httpOptions, log);
+            }
+        }
+        try {
+            return serve(builder, line, http ? httpOptions.build() : null, address, err);
+        } finally {
+            if (log != null) {
+                log.close();
+            }
+        }
+    }
+
+    private static int serve(MetaGateway.Builder builder, CommandLine line, HttpOptions httpOptions, InetSocketAddress address,
+                             PrintStream err) {
         MetaGateway gateway;
         try {
             gateway = builder.build();
@@ -64,11 +94,17 @@ final class Serve {
         // Stdout carries JSON-RPC only: whatever else prints to System.out goes to stderr.
         FileOutputStream stdout = new FileOutputStream(FileDescriptor.out);
         System.setOut(err);
-        Thread hook = new Thread(gateway::close, "meta-gateway-shutdown");
+        EventLog log = gateway.options().eventLog().orElse(null);
+        Thread hook = new Thread(() -> {
+            gateway.close();
+            if (log != null) {
+                log.close();
+            }
+        }, "meta-gateway-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try (gateway) {
             Serving serving;
-            if (http) {
+            if (httpOptions != null) {
                 try {
                     serving = gateway.serveHttp(address, httpOptions);
                 } catch (UncheckedIOException e) {
@@ -88,12 +124,12 @@ final class Serve {
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {
-            // the hook runs or ran: it closes the gateway too
+            // the hook runs or ran: it closes the gateway and the log too
         }
         return 0;
     }
 
-    private static HttpOptions httpOptions(CommandLine line) throws CommandLine.UsageException {
+    private static HttpOptions.Builder httpOptions(CommandLine line) throws CommandLine.UsageException {
         HttpOptions.Builder options = HttpOptions.builder();
         String token = null;
         if (line.tokenFile() != null) {
@@ -116,7 +152,7 @@ final class Serve {
         if (line.sessionTimeout() != null) {
             options.sessionIdleTimeout(line.sessionTimeout());
         }
-        return options.build();
+        return options;
     }
 
     /** SIGTERM and SIGINT end serving (calls in flight finish within the shutdown timeout); the exit code stays 0. */
