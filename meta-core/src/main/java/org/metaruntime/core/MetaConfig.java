@@ -98,10 +98,11 @@ public final class MetaConfig {
      * The boundary of {@code moduleId}: {@link ModuleBoundaryKind#MCP} when its first pre-spawn data
      * {@linkplain PreSpawnData#selectsMcp() selects MCP}, else {@link ModuleBoundaryKind#EVENT_LINE}. The
      * module's own {@link ModuleConfig#env()} and whether it is a core module play no part. A remote module (one with
-     * a {@linkplain ModuleConfig#url() url}) is always MCP.
+     * a {@linkplain ModuleConfig#url() url}) and a {@linkplain ModuleConfig#isBare() bare JSON-RPC} module are always
+     * MCP.
      */
     public ModuleBoundaryKind boundaryOf(String moduleId) {
-        if (module(moduleId).map(ModuleConfig::isRemote).orElse(false)) {
+        if (module(moduleId).map(m -> m.isRemote() || m.isBare()).orElse(false)) {
             return ModuleBoundaryKind.MCP;
         }
         return preSpawnFor(moduleId).map(PreSpawnData::selectsMcp).orElse(false)

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import io.modelcontextprotocol.spec.McpSchema;
 import org.metaruntime.core.internal.Checks;
 import org.metaruntime.mcp.McpHttpEndpoint;
 import org.metaruntime.mcp.McpSessionMode;
@@ -39,6 +40,17 @@ import org.metaruntime.supervisor.RestartPolicy;
  *         .build();
  * }</pre>
  *
+ * <p>A spawned module that speaks bare JSON-RPC 2.0 rather than MCP (it reads a request line and writes
+ * {@code {"jsonrpc","id","result"}} for {@code tools/call}, and implements neither {@code initialize} nor
+ * {@code tools/list}) is declared with its tools, {@link Builder#bare(List)}; it is served through the MCP boundary:
+ *
+ * <pre>{@code
+ * ModuleConfig legacy = ModuleConfig.builder("legacy")
+ *         .command("python3", "legacy_tools.py")
+ *         .bare(List.of(McpSchema.Tool.builder("lookup", schema).description("Looks a key up").build()))
+ *         .build();
+ * }</pre>
+ *
  * <p>The per-module timeouts and limits are optional; when absent, the runtime's {@link RuntimeOptions}
  * apply. The semantic checks (non-empty command, unique id) run when a runtime is built, see
  * {@link MetaConfig#validate()}.
@@ -62,6 +74,7 @@ public final class ModuleConfig {
     private final URI url;
     private final Map<String, String> headers;
     private final Duration healthCheck;
+    private final List<McpSchema.Tool> bareTools;
 
     /** The interval of health-check pings of a remote module unless it sets its own. */
     public static final Duration DEFAULT_REMOTE_HEALTH_CHECK = Duration.ofSeconds(30);
@@ -82,6 +95,7 @@ public final class ModuleConfig {
         this.url = b.url;
         this.headers = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.headers));
         this.healthCheck = b.healthCheck;
+        this.bareTools = b.bareTools;
     }
 
     /** A builder for the module {@code id}. */
@@ -106,6 +120,7 @@ public final class ModuleConfig {
         b.url = url;
         b.headers.putAll(headers);
         b.healthCheck = healthCheck;
+        b.bareTools = bareTools;
         return b;
     }
 
@@ -196,6 +211,22 @@ public final class ModuleConfig {
         return url != null ? Optional.of(DEFAULT_REMOTE_HEALTH_CHECK) : Optional.empty();
     }
 
+    /**
+     * The declared tools of a module that speaks bare JSON-RPC 2.0 instead of MCP ({@link Builder#bare(List)});
+     * empty for an MCP or event-line module. When present, the module's MCP client sends no {@code initialize},
+     * {@code tools/list} or notification: the tools are these, and a {@code tools/call} answer that is not a
+     * {@code CallToolResult} is served as {@code {"content":[{"type":"text","text":<answer as JSON>}],
+     * "structuredContent":<answer>}} (see {@link org.metaruntime.mcp.McpClientOptions#bareTools()}).
+     */
+    public Optional<List<McpSchema.Tool>> bareTools() {
+        return Optional.ofNullable(bareTools);
+    }
+
+    /** Whether the module speaks bare JSON-RPC 2.0 with declared tools ({@link #bareTools()} is present). */
+    public boolean isBare() {
+        return bareTools != null;
+    }
+
     /** The endpoint of a remote module for the MCP client; empty for a module that is spawned. */
     public Optional<McpHttpEndpoint> endpoint() {
         return url == null ? Optional.empty() : Optional.of(new McpHttpEndpoint(id, url, headers));
@@ -216,20 +247,22 @@ public final class ModuleConfig {
                 && Objects.equals(callTimeout, other.callTimeout) && Objects.equals(shutdownGrace, other.shutdownGrace)
                 && Objects.equals(maxInFlightCalls, other.maxInFlightCalls) && startMode == other.startMode
                 && Objects.equals(idleTimeout, other.idleTimeout) && Objects.equals(url, other.url)
-                && headers.equals(other.headers) && Objects.equals(healthCheck, other.healthCheck);
+                && headers.equals(other.headers) && Objects.equals(healthCheck, other.healthCheck)
+                && Objects.equals(bareTools, other.bareTools);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(id, command, workdir, env, restartPolicy, mcpSessionMode, startupTimeout, callTimeout,
-                shutdownGrace, maxInFlightCalls, startMode, idleTimeout, url, headers, healthCheck);
+                shutdownGrace, maxInFlightCalls, startMode, idleTimeout, url, headers, healthCheck, bareTools);
     }
 
     @Override
     public String toString() {
         return "ModuleConfig[id=" + id + (url != null ? ", url=" + url + ", headers=" + headers.keySet()
                 : ", command=" + command + ", workdir=" + workdir + ", env=" + env.keySet())
-                + ", restartPolicy=" + restartPolicy + ", mcpSessionMode=" + mcpSessionMode + "]";
+                + ", restartPolicy=" + restartPolicy + ", mcpSessionMode=" + mcpSessionMode
+                + (bareTools != null ? ", bare=" + bareTools.stream().map(McpSchema.Tool::name).toList() : "") + "]";
     }
 
     /** Builds a {@link ModuleConfig}. Not thread-safe. */
@@ -249,6 +282,7 @@ public final class ModuleConfig {
         private URI url;
         private final Map<String, String> headers = new LinkedHashMap<>();
         private Duration healthCheck;
+        private List<McpSchema.Tool> bareTools;
 
         private Builder(String id) {
             this.id = id;
@@ -390,11 +424,40 @@ public final class ModuleConfig {
         }
 
         /**
+         * Declares the module a bare JSON-RPC 2.0 server with these tools: it answers {@code tools/call} requests
+         * with {@code {"jsonrpc","id","result"}} and may implement nothing else. Its MCP client runs no handshake,
+         * lists no tools (these are its tools) and sends it no notification; an answer that is not a
+         * {@code CallToolResult} is wrapped (see {@link ModuleConfig#bareTools()}). The module is served through the
+         * MCP boundary whatever its pre-spawn data says. Pair it with no health check: pings are MCP.
+         *
+         * @throws ConfigException when {@code declaredTools} is empty, or has a null entry or two tools of one name
+         */
+        public Builder bare(List<McpSchema.Tool> declaredTools) {
+            Objects.requireNonNull(declaredTools, "declaredTools");
+            String field = "modules[" + id + "].bare";
+            if (declaredTools.isEmpty()) {
+                throw new ConfigException(field, "a bare JSON-RPC module declares its tools: it has no tools/list");
+            }
+            java.util.Set<String> names = new java.util.HashSet<>();
+            for (int i = 0; i < declaredTools.size(); i++) {
+                McpSchema.Tool tool = declaredTools.get(i);
+                if (tool == null || tool.name() == null || tool.name().isBlank()) {
+                    throw new ConfigException(field + "[" + i + "]", "a declared tool needs a name");
+                }
+                if (!names.add(tool.name())) {
+                    throw new ConfigException(field + "[" + i + "]", "tool '" + tool.name() + "' is declared twice");
+                }
+            }
+            this.bareTools = List.copyOf(declaredTools);
+            return this;
+        }
+
+        /**
          * The configuration.
          *
          * @throws ConfigException when an idle timeout is set on an eager module, or a remote module also has a
-         *                         command, a workdir, an environment or {@code PER_CALL} sessions, or headers are set
-         *                         without a url
+         *                         command, a workdir, an environment, {@code PER_CALL} sessions or declared bare tools,
+         *                         or headers are set without a url
          */
         public ModuleConfig build() {
             if (url != null) {
@@ -409,6 +472,10 @@ public final class ModuleConfig {
                 if (mcpSessionMode == McpSessionMode.PER_CALL) {
                     throw new ConfigException(field + ".mcpSessionMode", "module '" + id
                             + "' is remote: it keeps one session (PERSISTENT); PER_CALL applies to spawned servers");
+                }
+                if (bareTools != null) {
+                    throw new ConfigException(field + ".bare", "module '" + id
+                            + "' is remote: a remote server speaks MCP; bare JSON-RPC applies to spawned servers");
                 }
             } else if (!headers.isEmpty()) {
                 throw new ConfigException("modules[" + id + "].headers", "module '" + id

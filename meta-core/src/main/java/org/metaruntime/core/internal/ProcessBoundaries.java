@@ -89,11 +89,13 @@ public final class ProcessBoundaries {
         return new EventLine(spec, EventLineRunner.create(), options.eventLine().exitGrace().orElse(null));
     }
 
+    /** The runtime's MCP client options for {@code module}: its in-flight limit and stop ladder, and its bare tools. */
     private static McpClientOptions mcpOptions(ModuleConfig module, RuntimeOptions options) {
-        return options.mcp().toBuilder()
+        McpClientOptions.Builder mcp = options.mcp().toBuilder()
                 .maxInFlight(options.maxInFlightCallsFor(module))
-                .stopLadder(options.stopLadderFor(module))
-                .build();
+                .stopLadder(options.stopLadderFor(module));
+        module.bareTools().ifPresent(mcp::bare);
+        return mcp.build();
     }
 
     /**

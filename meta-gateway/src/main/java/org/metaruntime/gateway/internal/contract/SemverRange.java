@@ -46,10 +46,10 @@ public final class SemverRange {
     private static final Pattern BUILD_ANYWHERE = Pattern.compile(BUILD);
     private static final Pattern HYPHEN = Pattern.compile("^\\s*(" + X_PLAIN + ")\\s+-\\s+(" + X_PLAIN + ")\\s*$");
     private static final Pattern COMPARATOR_TRIM = Pattern.compile("(\\s*)" + GTLT + "\\s*(" + LOOSE_PLAIN + "|" + X_PLAIN + ")");
-    private static final Pattern TILDE_TRIM = Pattern.compile("(\\s*)(?:~>?)\\s+");
-    private static final Pattern CARET_TRIM = Pattern.compile("(\\s*)(?:\\^)\\s+");
-    private static final Pattern TILDE = Pattern.compile("^(?:~>?)" + X_PLAIN + "$");
-    private static final Pattern CARET = Pattern.compile("^(?:\\^)" + X_PLAIN + "$");
+    /** A tilde ({@code ~} or {@code ~>}) or a caret, then spaces. */
+    private static final Pattern SUGAR_TRIM = Pattern.compile("(\\s*)(~>?|\\^)\\s+");
+    /** A tilde or caret range: 1 the operator, 2-4 major, minor, patch, 5 the pre-release. */
+    private static final Pattern SUGAR = Pattern.compile("^(~>?|\\^)" + X_PLAIN + "$");
     private static final Pattern X_RANGE = Pattern.compile("^" + GTLT + "\\s*" + X_PLAIN + "$");
     private static final Pattern STAR = Pattern.compile("(<|>)?=?\\s*\\*");
     private static final Pattern GTE0 = Pattern.compile("^\\s*>=\\s*0\\.0\\.0\\s*$");
@@ -259,8 +259,7 @@ public final class SemverRange {
             r = hyphenRange(hyphen);
         }
         r = COMPARATOR_TRIM.matcher(r).replaceAll("$1$2$3");
-        r = TILDE_TRIM.matcher(r).replaceAll("$1~");
-        r = CARET_TRIM.matcher(r).replaceAll("$1^");
+        r = SUGAR_TRIM.matcher(r).replaceAll(m -> m.group(1) + (m.group(2).startsWith("~") ? "~" : "^"));
         List<String> parts = new ArrayList<>();
         for (String comp : r.split(" ", -1)) {
             parts.add(desugar(comp));
@@ -300,8 +299,7 @@ public final class SemverRange {
     /** Carets, tildes, x-ranges and stars of one space-free piece, as plain comparators. */
     private static String desugar(String comp) {
         String c = BUILD_ANYWHERE.matcher(comp).replaceFirst("");
-        c = eachWord(c.strip(), w -> replace(CARET, w, SemverRange::caret));
-        c = eachWord(c.strip(), w -> replace(TILDE, w, SemverRange::tilde));
+        c = eachWord(c.strip(), w -> replace(SUGAR, w, SemverRange::sugar));
         c = eachWord(c, w -> replace(X_RANGE, w.strip(), SemverRange::xRange));
         return STAR.matcher(c.strip()).replaceFirst("");
     }
@@ -327,48 +325,45 @@ public final class SemverRange {
         return Long.parseLong(digits);
     }
 
-    private static String tilde(Matcher m) {
-        String major = m.group(1);
-        String minor = m.group(2);
-        String patch = m.group(3);
-        String pre = m.group(4);
+    /**
+     * A tilde range allows changes below the minor version given (below the major when only it is given); a caret
+     * range changes below the first non-zero part given (below the last part given when all are zero).
+     */
+    private static String sugar(Matcher m) {
+        String major = m.group(2);
+        String minor = m.group(3);
+        String patch = m.group(4);
         if (isX(major)) {
             return "";
         }
+        int bump;
         if (isX(minor)) {
-            return ">=" + major + ".0.0 <" + (n(major) + 1) + ".0.0-0";
+            bump = 0;
+        } else if (m.group(1).startsWith("~")) {
+            bump = 1;
+        } else if (!major.equals("0")) {
+            bump = 0;
+        } else {
+            bump = isX(patch) || !minor.equals("0") ? 1 : 2;
         }
-        if (isX(patch)) {
-            return ">=" + major + "." + minor + ".0 <" + major + "." + (n(minor) + 1) + ".0-0";
-        }
-        String from = ">=" + major + "." + minor + "." + patch + (pre != null && !pre.isEmpty() ? "-" + pre : "");
-        return from + " <" + major + "." + (n(minor) + 1) + ".0-0";
+        return bounded(major, minor, patch, m.group(5), bump);
     }
 
-    private static String caret(Matcher m) {
-        String major = m.group(1);
-        String minor = m.group(2);
-        String patch = m.group(3);
-        String pre = m.group(4);
-        if (isX(major)) {
-            return "";
+    /**
+     * {@code >=} the version given (x parts as 0, the pre-release only with a patch), {@code <} the pre-release
+     * floor of the version with part {@code bump} (0 major, 1 minor, 2 patch) one higher and the later ones 0.
+     */
+    private static String bounded(String major, String minor, String patch, String pre, int bump) {
+        boolean xMinor = isX(minor);
+        boolean xPatch = xMinor || isX(patch);
+        String[] from = {major, xMinor ? "0" : minor, xPatch ? "0" : patch};
+        String[] to = from.clone();
+        to[bump] = Long.toString(n(from[bump]) + 1);
+        for (int i = bump + 1; i < to.length; i++) {
+            to[i] = "0";
         }
-        if (isX(minor)) {
-            return ">=" + major + ".0.0 <" + (n(major) + 1) + ".0.0-0";
-        }
-        if (isX(patch)) {
-            return major.equals("0")
-                    ? ">=" + major + "." + minor + ".0 <" + major + "." + (n(minor) + 1) + ".0-0"
-                    : ">=" + major + "." + minor + ".0 <" + (n(major) + 1) + ".0.0-0";
-        }
-        String from = ">=" + major + "." + minor + "." + patch + (pre != null && !pre.isEmpty() ? "-" + pre : "");
-        if (!major.equals("0")) {
-            return from + " <" + (n(major) + 1) + ".0.0-0";
-        }
-        if (!minor.equals("0")) {
-            return from + " <" + major + "." + (n(minor) + 1) + ".0-0";
-        }
-        return from + " <" + major + "." + minor + "." + (n(patch) + 1) + "-0";
+        String release = xPatch || pre == null || pre.isEmpty() ? "" : "-" + pre;
+        return ">=" + String.join(".", from) + release + " <" + String.join(".", to) + "-0";
     }
 
     private static String xRange(Matcher m) {
@@ -411,11 +406,8 @@ public final class SemverRange {
             }
             return op + ma + "." + mi + "." + pa + (op.equals("<") ? "-0" : "");
         }
-        if (xMinor) {
-            return ">=" + major + ".0.0 <" + (n(major) + 1) + ".0.0-0";
-        }
         if (xPatch) {
-            return ">=" + major + "." + minor + ".0 <" + major + "." + (n(minor) + 1) + ".0-0";
+            return bounded(major, minor, patch, null, xMinor ? 0 : 1);
         }
         return whole;
     }

@@ -5,8 +5,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.http.pathmap.PathSpec;
 import org.eclipse.jetty.server.Handler;
@@ -18,8 +16,8 @@ import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.server.handler.PathMappingsHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.metaruntime.gateway.HttpOptions;
-import org.metaruntime.gateway.Serving;
 import org.metaruntime.gateway.internal.serve.GatewayServer;
+import org.metaruntime.gateway.internal.serve.ServingBase;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * {@link AccessCheck}. {@link #close()} stops accepting, lets calls in flight finish within the shutdown
  * timeout, cancels the rest and stops the server. Thread-safe.
  */
-public final class HttpServing implements Serving {
+public final class HttpServing extends ServingBase {
 
     private static final Logger log = LoggerFactory.getLogger(HttpServing.class);
 
@@ -37,7 +35,6 @@ public final class HttpServing implements Serving {
     private final ServerConnector connector;
     private final SessionRegistry sessions;
     private final Duration shutdownTimeout;
-    private final CountDownLatch ended = new CountDownLatch(1);
     private final AtomicBoolean closing = new AtomicBoolean();
     private final GatewayMetrics metrics;
 
@@ -90,20 +87,29 @@ public final class HttpServing implements Serving {
             throw new IllegalArgumentException("serving on " + address.getHostString()
                     + " needs a token (only loopback addresses may serve without one)");
         }
-        HttpServing serving = new HttpServing(server, address, options);
+        return start(new HttpServing(server, address, options));
+    }
+
+    @Override
+    protected void begin() throws IOException {
         try {
-            serving.jetty.start();
+            jetty.start();
+        } catch (IOException e) {
+            throw e;
         } catch (Exception e) {
-            serving.sessions.close();
-            serving.metrics.close();
-            try {
-                serving.jetty.stop();
-            } catch (Exception stop) {
-                e.addSuppressed(stop);
-            }
-            throw e instanceof IOException io ? io : new IOException("cannot serve on " + address + ": " + e.getMessage(), e);
+            throw new IOException("cannot serve on " + host() + ":" + connector.getPort() + ": " + e.getMessage(), e);
         }
-        return serving;
+    }
+
+    @Override
+    protected void release() {
+        sessions.close();
+        metrics.close();
+        try {
+            jetty.stop();
+        } catch (Exception e) {
+            log.debug("stopping the HTTP server that did not start: {}", e.toString());
+        }
     }
 
     /** Whether {@code address} is a loopback address (a name is resolved). */
@@ -134,22 +140,12 @@ public final class HttpServing implements Serving {
         return "http://" + host + ":" + port() + "/mcp";
     }
 
-    @Override
-    public void awaitEnd() throws InterruptedException {
-        ended.await();
-    }
-
-    @Override
-    public boolean awaitEnd(Duration timeout) throws InterruptedException {
-        return ended.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
     /** Stops accepting sessions, waits for calls in flight (bounded by the shutdown timeout), ends every session, stops. */
     @Override
     public void close() {
         if (!closing.compareAndSet(false, true)) {
             try {
-                ended.await();
+                awaitEnd();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -173,7 +169,7 @@ public final class HttpServing implements Serving {
         } catch (Exception e) {
             log.warn("stopping the HTTP server failed", e);
         } finally {
-            ended.countDown();
+            ended();
         }
     }
 }

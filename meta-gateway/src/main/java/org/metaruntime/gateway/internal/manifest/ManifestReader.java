@@ -31,7 +31,7 @@ final class ManifestReader {
     private static final Set<String> ROOT_KEYS = keys("apiVersion", "kind", "metadata", "spec");
     private static final Set<String> METADATA_KEYS = keys("name", "description");
     private static final Set<String> SPEC_KEYS = keys("command", "url", "workdir", "env", "callTimeout", "startupTimeout",
-            "shutdownTimeout", "preWarm", "healthCheck", "tools", "headers");
+            "shutdownTimeout", "preWarm", "healthCheck", "tools", "headers", "protocol");
     private static final Set<String> HEALTH_KEYS = keys("enabled", "interval");
     private static final Set<String> TOOL_KEYS = keys("name", "title", "description", "contract", "inputSchema",
             "outputSchema", "annotations");
@@ -114,11 +114,12 @@ final class ManifestReader {
         boolean preWarm = bool(spec, "/spec", "preWarm", false);
         PodManifest.HealthCheck health = healthCheck(spec, spec.has("url"));
         List<DeclaredTool> tools = tools(spec, name);
+        PodManifest.Protocol protocol = protocol(spec, health, tools);
         if (problems.size() > before) {
             return Optional.empty();
         }
         return Optional.of(new PodManifest(name, description, tree.file(), tree.line("/metadata/name"), command, url,
-                workdir, env, callTimeout, startupTimeout, shutdownTimeout, preWarm, health, tools, headers));
+                workdir, env, callTimeout, startupTimeout, shutdownTimeout, preWarm, health, tools, headers, protocol));
     }
 
     private List<String> command(JsonNode spec) {
@@ -228,6 +229,32 @@ final class ManifestReader {
         boolean enabled = bool(health, "/spec/healthCheck", "enabled", true);
         Duration interval = duration(health, "/spec/healthCheck", "interval", PodManifest.HealthCheck.DEFAULT_INTERVAL);
         return new PodManifest.HealthCheck(enabled, interval);
+    }
+
+    /** {@code spec.protocol}: {@code mcp} (the default) or {@code jsonrpc}, a local pod with declared tools and no pings. */
+    private PodManifest.Protocol protocol(JsonNode spec, PodManifest.HealthCheck health, List<DeclaredTool> tools) {
+        String value = text(spec, "/spec", "protocol", false);
+        if (value == null) {
+            return PodManifest.Protocol.MCP;
+        }
+        if (value.equals("mcp")) {
+            return PodManifest.Protocol.MCP;
+        }
+        if (!value.equals("jsonrpc")) {
+            problem("/spec/protocol", "spec.protocol must be mcp or jsonrpc, not \"" + value + "\"");
+            return PodManifest.Protocol.MCP;
+        }
+        if (spec.has("url")) {
+            problem("/spec/protocol", "a remote pod speaks MCP: protocol: jsonrpc applies to a local process");
+        }
+        if (!spec.has("tools") || (spec.get("tools").isArray() && spec.get("tools").isEmpty())) {
+            problem("/spec/protocol", "a pod with protocol: jsonrpc declares its tools in spec.tools: it has no tools/list");
+        }
+        if (spec.has("healthCheck") && health.enabled()) {
+            problem("/spec/healthCheck", "healthCheck pings are MCP: a pod with protocol: jsonrpc cannot answer them"
+                    + " (set enabled: false or drop it)");
+        }
+        return PodManifest.Protocol.JSONRPC;
     }
 
     private List<DeclaredTool> tools(JsonNode spec, String pod) {

@@ -14,11 +14,13 @@ import java.util.Objects;
  * @param file          the file it was read from
  * @param line          the line of its name
  * @param tools         the declared tools; empty when the pod's tools are discovered at startup
+ * @param protocol      what the pod speaks on stdio
  */
 public record PodManifest(String name, String description, Path file, int line, List<String> command, URI url,
                           Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
                           Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck,
-                          List<DeclaredTool> tools, Map<String, String> headers) {
+                          List<DeclaredTool> tools, Map<String, String> headers,
+                          Protocol protocol) {
 
     /** Default bound of one {@code tools/call}. */
     public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(30);
@@ -26,6 +28,17 @@ public record PodManifest(String name, String description, Path file, int line, 
     public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(10);
     /** Default bound of the stop ladder. */
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(5);
+
+    /**
+     * What a pod speaks: MCP ({@code protocol: mcp}, the default), or bare JSON-RPC 2.0 ({@code protocol: jsonrpc}:
+     * it answers {@code tools/call} and perhaps nothing else, so it is served from its declared tools).
+     */
+    public enum Protocol {
+        /** The Model Context Protocol: {@code initialize}, {@code tools/list}, notifications. */
+        MCP,
+        /** Bare JSON-RPC 2.0: only {@code tools/call} is sent; no handshake, no listing, no notification. */
+        JSONRPC
+    }
 
     /** The ping schedule of a pod. */
     public record HealthCheck(boolean enabled, Duration interval) {
@@ -55,6 +68,19 @@ public record PodManifest(String name, String description, Path file, int line, 
         Objects.requireNonNull(healthCheck, "healthCheck");
         tools = tools == null ? List.of() : List.copyOf(tools);
         headers = headers == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(headers));
+        protocol = protocol == null ? Protocol.MCP : protocol;
+        if (protocol == Protocol.JSONRPC && (url != null || tools.isEmpty())) {
+            throw new IllegalArgumentException("pod " + name + ": a bare JSON-RPC pod is a local process with declared tools");
+        }
+    }
+
+    /** An MCP pod with request headers. */
+    public PodManifest(String name, String description, Path file, int line, List<String> command, URI url,
+                       Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
+                       Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck, List<DeclaredTool> tools,
+                       Map<String, String> headers) {
+        this(name, description, file, line, command, url, workdir, env, callTimeout, startupTimeout, shutdownTimeout,
+                preWarm, healthCheck, tools, headers, Protocol.MCP);
     }
 
     /** A pod without request headers (a local process, or a remote server that needs none). */
@@ -62,12 +88,17 @@ public record PodManifest(String name, String description, Path file, int line, 
                        Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
                        Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck, List<DeclaredTool> tools) {
         this(name, description, file, line, command, url, workdir, env, callTimeout, startupTimeout, shutdownTimeout,
-                preWarm, healthCheck, tools, Map.of());
+                preWarm, healthCheck, tools, Map.of(), Protocol.MCP);
     }
 
     /** Whether the pod is a remote MCP server (it has a url) rather than a local process. */
     public boolean isRemote() {
         return url != null;
+    }
+
+    /** Whether the pod speaks bare JSON-RPC 2.0 ({@code protocol: jsonrpc}) rather than MCP. */
+    public boolean isBare() {
+        return protocol == Protocol.JSONRPC;
     }
 
     /** Whether the manifest declares the pod's tools (else they are listed live after a pre-warm). */

@@ -79,6 +79,9 @@ final class RuntimePodBackend implements PodBackend {
             } else {
                 module.command(pod.command()).workdir(pod.workdir()).env(pod.env());
             }
+            if (pod.isBare()) {
+                module.bare(declaredTools(pod));
+            }
             module.healthCheck(pod.healthCheck().enabled() ? pod.healthCheck().interval() : Duration.ZERO)
                     .startMode(StartMode.LAZY)
                     .startupTimeout(pod.startupTimeout())
@@ -114,6 +117,20 @@ final class RuntimePodBackend implements PodBackend {
                 executor.execute(() -> l.toolsChanged(pod.name()));
             }
         }));
+    }
+
+    /** A bare pod's declared tools as the MCP client takes them: each definition with its name. */
+    private static List<McpSchema.Tool> declaredTools(PodManifest pod) {
+        return pod.tools().stream().map(tool -> {
+            ObjectNode definition = tool.definition();
+            definition.put("name", tool.name());
+            try {
+                return JsonRpc.MAPPER.treeToValue(definition, McpSchema.Tool.class);
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalArgumentException("pod " + pod.name() + " tool " + tool.name()
+                        + ": the declared tool is not an MCP Tool: " + e.getOriginalMessage(), e);
+            }
+        }).toList();
     }
 
     /** The stop ladder has three steps (close stdin, SIGTERM, SIGKILL): each gets a third of the bound. */
@@ -358,8 +375,11 @@ final class RuntimePodBackend implements PodBackend {
         }
 
         private JsonNode surface(String method, JsonNode params) {
-            McpModule m = module();
             ObjectNode out = JsonRpc.NODES.objectNode();
+            if (manifest.isBare()) {
+                return bareSurface(method, out);
+            }
+            McpModule m = module();
             switch (method) {
                 case "resources/list":
                     out.set("resources", JsonRpc.MAPPER.valueToTree(m.listResources()));
@@ -384,6 +404,19 @@ final class RuntimePodBackend implements PodBackend {
                     throw new PodFailure(PodFailure.Kind.ERROR_ANSWER, "unknown method " + method, OptionalInt.empty(), "",
                             JsonRpc.METHOD_NOT_FOUND, null);
             }
+        }
+
+        /** A bare JSON-RPC pod has tools only: its lists are empty and nothing else is sent to it. */
+        private JsonNode bareSurface(String method, ObjectNode out) {
+            switch (method) {
+                case "resources/list" -> out.putArray("resources");
+                case "resources/templates/list" -> out.putArray("resourceTemplates");
+                case "prompts/list" -> out.putArray("prompts");
+                default -> throw new PodFailure(PodFailure.Kind.ERROR_ANSWER, "pod " + name()
+                        + " speaks bare JSON-RPC (protocol: jsonrpc): it serves tools only, not " + method,
+                        OptionalInt.empty(), "", JsonRpc.METHOD_NOT_FOUND, null);
+            }
+            return out;
         }
 
         @Override

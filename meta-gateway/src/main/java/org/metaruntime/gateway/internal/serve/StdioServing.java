@@ -3,21 +3,17 @@ package org.metaruntime.gateway.internal.serve;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import org.metaruntime.gateway.Serving;
+import java.io.UncheckedIOException;
 import org.metaruntime.gateway.internal.rpc.ClientSession;
 import org.metaruntime.gateway.internal.rpc.StdioTransport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** One client over stdio: a reading thread feeding the dispatcher until the input ends. */
-public final class StdioServing implements Serving {
+public final class StdioServing extends ServingBase {
 
     private static final Logger log = LoggerFactory.getLogger(StdioServing.class);
 
-    private final CountDownLatch ended = new CountDownLatch(1);
     private final InputStream in;
     private final Thread reader;
 
@@ -33,31 +29,34 @@ public final class StdioServing implements Serving {
                 log.info("stdin ended: {}", e.toString());
             } finally {
                 server.closeSession(session);
-                ended.countDown();
+                ended();
             }
         }, "meta-gateway-stdin");
         reader.setDaemon(true);
     }
 
+    /** Serves {@code server} to the client on {@code in} / {@code out}, on a thread of its own. */
     public static StdioServing start(GatewayServer server, InputStream in, OutputStream out) {
-        StdioServing serving = new StdioServing(server, in, out);
-        serving.reader.start();
-        return serving;
+        try {
+            return start(new StdioServing(server, in, out));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    protected void begin() {
+        reader.start();
+    }
+
+    @Override
+    protected void release() {
+        close();
     }
 
     @Override
     public int port() {
         return 0;
-    }
-
-    @Override
-    public void awaitEnd() throws InterruptedException {
-        ended.await();
-    }
-
-    @Override
-    public boolean awaitEnd(Duration timeout) throws InterruptedException {
-        return ended.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     @Override
