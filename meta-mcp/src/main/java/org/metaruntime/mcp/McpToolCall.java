@@ -37,6 +37,15 @@ public interface McpToolCall {
     /** The whole result; {@code isError: true} is a value here. */
     CompletableFuture<McpSchema.CallToolResult> result();
 
+    /**
+     * The whole result as the JSON the server sent (a bare server's answer wrapped as in {@link #result()}), checked
+     * to be an object whose {@code content} is an array; fails as {@link #result()} does. For a caller that passes
+     * the result on as JSON, this saves converting it to the SDK's record and back.
+     */
+    default CompletableFuture<JsonNode> resultJson() {
+        return result().thenApply(r -> org.metaruntime.mcp.internal.Json.MAPPER.valueToTree(r));
+    }
+
     /** The projected payload; {@code isError: true} fails with {@link McpBoundaryError.ToolReturnedError}. */
     CompletableFuture<JsonNode> payload();
 

@@ -75,7 +75,7 @@ public final class RuntimeMcpModule implements McpModule {
             calls.ended(session);
             throw CallRouter.toRouteException(moduleId, ProcessBoundaries.failure(moduleId, e));
         }
-        call.result().whenComplete((result, error) -> calls.ended(session));
+        call.finished().whenComplete((done, error) -> calls.ended(session));
         return call;
     }
 

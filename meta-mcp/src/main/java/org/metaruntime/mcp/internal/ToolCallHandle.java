@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
 import org.metaruntime.mcp.McpCallOptions;
@@ -18,45 +19,60 @@ public final class ToolCallHandle implements McpToolCall {
     private final String moduleId;
     private final String tool;
     private final Request request;
-    private final HandleFuture<McpSchema.CallToolResult> result = new HandleFuture<>(this::cancel);
-    private final HandleFuture<JsonNode> payload = new HandleFuture<>(this::cancel);
-    /** The server's answer once it arrived (a call that only wants the payload never converts it to a record). */
+    /** The server's answer once it arrived; each view of it is converted only once someone asks for it. */
     private volatile JsonNode answer;
-    private volatile boolean resultWanted;
+    private final View<McpSchema.CallToolResult> result;
+    private final View<JsonNode> payload;
+    private final View<JsonNode> resultJson;
 
     private ToolCallHandle(String moduleId, String tool, Request request, boolean bare) {
         this.moduleId = moduleId;
         this.tool = tool;
         this.request = request;
+        this.result = new View<>(a -> ToolResults.toResult(moduleId, tool, a));
+        this.payload = new View<>(a -> ToolResults.toPayload(moduleId, tool, a));
+        this.resultJson = new View<>(a -> ToolResults.checked(moduleId, tool, a));
         request.future().whenComplete((raw, error) -> {
             if (error != null) {
                 Throwable cause = Failures.unwrap(error);
-                result.completeExceptionally(cause);
-                payload.completeExceptionally(cause);
+                result.future.completeExceptionally(cause);
+                payload.future.completeExceptionally(cause);
+                resultJson.future.completeExceptionally(cause);
                 return;
             }
             answer = bare ? ToolResults.wrapBare(raw) : raw;
-            try {
-                payload.complete(ToolResults.toPayload(moduleId, tool, answer));
-            } catch (RuntimeException e) {
-                payload.completeExceptionally(e);
-            }
-            if (resultWanted) {
-                completeResult();
-            }
+            result.tryComplete();
+            payload.tryComplete();
+            resultJson.tryComplete();
         });
     }
 
-    /** Converts the answer to the SDK's record, once someone asked for it and it arrived. */
-    private void completeResult() {
-        JsonNode a = answer;
-        if (a == null || result.isDone()) {
-            return;
+    /** One view of the answer: its future completes once it is wanted and the answer arrived, whichever is last. */
+    private final class View<T> {
+        final HandleFuture<T> future = new HandleFuture<>(ToolCallHandle.this::cancel);
+        private final Function<JsonNode, T> convert;
+        private volatile boolean wanted;
+
+        View(Function<JsonNode, T> convert) {
+            this.convert = convert;
         }
-        try {
-            result.complete(ToolResults.toResult(moduleId, tool, a));
-        } catch (RuntimeException e) {
-            result.completeExceptionally(e);
+
+        CompletableFuture<T> want() {
+            wanted = true;
+            tryComplete();
+            return future;
+        }
+
+        void tryComplete() {
+            JsonNode a = answer;
+            if (!wanted || a == null || future.isDone()) {
+                return;
+            }
+            try {
+                future.complete(convert.apply(a));
+            } catch (RuntimeException e) {
+                future.completeExceptionally(e);
+            }
         }
     }
 
@@ -117,14 +133,22 @@ public final class ToolCallHandle implements McpToolCall {
 
     @Override
     public CompletableFuture<McpSchema.CallToolResult> result() {
-        resultWanted = true;
-        completeResult();
-        return result;
+        return result.want();
+    }
+
+    @Override
+    public CompletableFuture<JsonNode> resultJson() {
+        return resultJson.want();
     }
 
     @Override
     public CompletableFuture<JsonNode> payload() {
-        return payload;
+        return payload.want();
+    }
+
+    @Override
+    public CompletableFuture<Void> finished() {
+        return resultJson.want().handle((r, e) -> null);
     }
 
     @Override

@@ -29,6 +29,12 @@ public final class ToolResults {
         }
     }
 
+    /** {@code result} itself once it has a {@code CallToolResult}'s shape, or a {@link McpBoundaryException} carrying {@code ToolCallFailed}. */
+    public static JsonNode checked(String moduleId, String tool, JsonNode result) {
+        check(moduleId, tool, result);
+        return result;
+    }
+
     /**
      * The payload of {@code result}; a {@link McpBoundaryException} carrying {@code ToolReturnedError} when it has
      * {@code isError: true}, or {@code ToolCallFailed} when it is malformed.

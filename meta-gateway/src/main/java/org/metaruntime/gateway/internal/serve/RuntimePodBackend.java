@@ -313,11 +313,11 @@ final class RuntimePodBackend implements PodBackend {
                     if (cancelled.get()) {
                         call.cancel();
                     }
-                    call.result().whenComplete((r, e) -> {
+                    call.resultJson().whenComplete((r, e) -> {
                         if (e != null) {
                             result.completeExceptionally(PodErrors.map(e, false));
                         } else {
-                            result.complete(JsonRpc.MAPPER.valueToTree(r));
+                            result.complete(r);
                         }
                     });
                 } catch (RuntimeException e) {

@@ -43,16 +43,18 @@ final class ToolTable {
 
     private final Catalog catalog;
     private final ObjectNode statusTool;
+    private final String statusName;
     private volatile Map<String, Route> routes = Map.of();
     private volatile ArrayNode listed = JsonRpc.NODES.arrayNode();
 
     ToolTable(Catalog catalog, ObjectNode statusTool) {
         this.catalog = catalog;
         this.statusTool = statusTool;
+        this.statusName = Names.outward(Names.RESERVED_POD, catalog.separator(), Catalog.STATUS_TOOL);
     }
 
     String statusName() {
-        return Names.outward(Names.RESERVED_POD, catalog.separator(), Catalog.STATUS_TOOL);
+        return statusName;
     }
 
     /** Rebuilds from the pods' live lists; true when what is served changed. */
