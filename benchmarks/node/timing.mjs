@@ -49,12 +49,15 @@ export async function perRun(count, run, warmups = 0) {
 }
 
 // The modes `warm` and `inflight` on one session each: connect(), `warmups` untimed calls, the timed calls, close(s).
+// BENCH_WARMUP_CALLS in the environment sets `warmups` (default 2000; a JVM on the path needs tens of thousands
+// of calls before its compiler has finished).
 // call(session, text) makes one call.
-export function sessionModes({ count, concurrency, connect, call, close = (s) => s.close(), warmups = 2000 }) {
+export function sessionModes({ count, concurrency, connect, call, close = (s) => s.close(),
+                              warmups = Number(process.env.BENCH_WARMUP_CALLS ?? 2000) }) {
   return {
     async warm() {
       const session = await connect();
-      const usPerCall = await sequential(count, (text) => call(session, text), Math.min(count, warmups));
+      const usPerCall = await sequential(count, (text) => call(session, text), warmups);
       await close(session);
       return { calls: count, usPerCall };
     },
