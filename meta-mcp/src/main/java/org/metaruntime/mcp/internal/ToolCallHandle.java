@@ -11,8 +11,9 @@ import org.metaruntime.mcp.McpCallOptions;
 import org.metaruntime.mcp.McpToolCall;
 
 /**
- * A {@code tools/call} on a persistent connection as a handle: one {@link Request} of kind {@code CALL}, whose raw
- * result becomes the whole result and the payload. Thread-safe.
+ * A {@code tools/call} on a persistent connection as a handle: one {@link Request} of kind {@code CALL}, whose answer
+ * is offered three ways (the SDK's record, the projected payload, the JSON as sent), each built only when first
+ * asked for. Thread-safe.
  */
 public final class ToolCallHandle implements McpToolCall {
 
