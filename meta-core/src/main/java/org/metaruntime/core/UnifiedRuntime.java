@@ -25,6 +25,7 @@ import org.metaruntime.core.internal.ModuleStartup;
 import org.metaruntime.core.internal.ProcessBoundaries;
 import org.metaruntime.core.internal.RuntimeEvents;
 import org.metaruntime.core.internal.RuntimePersistence;
+import org.metaruntime.core.internal.RuntimeShutdown;
 import org.metaruntime.core.internal.RuntimeThreads;
 import org.metaruntime.core.internal.ShutdownSequence;
 import org.metaruntime.eventlog.EventLogOptions;
@@ -81,20 +82,13 @@ public final class UnifiedRuntime implements AutoCloseable {
     private final ModuleStartup startup;
     private final CallRouter calls;
     private final ModuleMembership membership;
-    private final Object shutdownLock = new Object();
-    private final Thread shutdownHook;
-    private volatile RuntimeShutdownReport shutdownReport;
+    private final RuntimeShutdown shutdown;
 
     private UnifiedRuntime(Builder builder) {
         this.options = builder.options;
         this.threads = new RuntimeThreads(builder.executor, builder.scheduler);
         try {
             this.registry = ModuleRegistry.create(builder.config, options, builder.inProcess, threads.executor());
-        } catch (RuntimeException e) {
-            threads.release();
-            throw e;
-        }
-        try {
             this.persistence = RuntimePersistence.open(builder.persistentState, builder.eventLog,
                     builder.persistentMetadata, builder.mobEventSource, EventLogOptions.defaultInstanceId());
         } catch (RuntimeException e) {
@@ -105,9 +99,8 @@ public final class UnifiedRuntime implements AutoCloseable {
         this.startup = new ModuleStartup(options, events, threads, builder.clock);
         this.calls = new CallRouter(registry, options, events,
                 new LazyModules(startup, options, threads.scheduler(), threads.executor()));
-        this.membership = new ModuleMembership(registry, startup, () -> shutdownReport != null);
-        this.shutdownHook = options.shutdownHook()
-                ? new Thread(this::shutdown, "meta-core-" + threads.runtimeId() + "-shutdown-hook") : null;
+        this.shutdown = new RuntimeShutdown(registry, options, calls, threads, events, persistence);
+        this.membership = new ModuleMembership(registry, startup, shutdown::isDone);
     }
 
     /** A builder for a runtime running {@code config}. */
@@ -117,9 +110,7 @@ public final class UnifiedRuntime implements AutoCloseable {
 
     private void startAll(List<EventEnvelope<UnifiedEvent>> agentEvents) {
         events.lifecycle(LifecycleStage.MOB_STARTED);
-        if (shutdownHook != null) {
-            Runtime.getRuntime().addShutdownHook(shutdownHook);
-        }
+        shutdown.installHook();
         List<ModuleSlot> discovered = registry.discovered();
         startup.startAll(discovered);
         events.lifecycle(LifecycleStage.MODULES_STARTED);
@@ -347,27 +338,7 @@ public final class UnifiedRuntime implements AutoCloseable {
      * second call returns the first report.
      */
     public RuntimeShutdownReport shutdown() {
-        synchronized (shutdownLock) {
-            if (shutdownReport != null) {
-                return shutdownReport;
-            }
-            events.lifecycle(LifecycleStage.SHUTDOWN_REQUESTED);
-            RuntimeShutdownReport report = ShutdownSequence.run(registry, options, calls);
-            threads.release();
-            events.close();
-            persistence.close();
-            if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
-                try {
-                    Runtime.getRuntime().removeShutdownHook(shutdownHook);
-                } catch (IllegalStateException jvmShuttingDown) {
-                    LOG.debug("the JVM is shutting down; the shutdown hook stays");
-                }
-            }
-            events.lifecycle(LifecycleStage.SHUTDOWN_COMPLETE);
-            shutdownReport = report;
-            LOG.info("runtime shut down: {}", report);
-            return report;
-        }
+        return shutdown.run();
     }
 
     // ---------------------------------------------------------------------------------- event log, mob events
@@ -403,7 +374,7 @@ public final class UnifiedRuntime implements AutoCloseable {
 
     /** The report of the shutdown, empty before it. */
     public Optional<RuntimeShutdownReport> shutdownReport() {
-        return Optional.ofNullable(shutdownReport);
+        return shutdown.report();
     }
 
     /** Same as {@link #shutdown()}. */
@@ -414,7 +385,7 @@ public final class UnifiedRuntime implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "UnifiedRuntime[loaded=" + loadedModules() + (shutdownReport != null ? ", shut down" : "") + "]";
+        return "UnifiedRuntime[loaded=" + loadedModules() + (shutdown.isDone() ? ", shut down" : "") + "]";
     }
 
     /**
