@@ -10,45 +10,31 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
-import org.metaruntime.core.internal.SeatVerbs;
-import org.metaruntime.core.internal.CallRouter;
-import org.metaruntime.core.internal.HealthFeed;
-import org.metaruntime.core.internal.LazyModules;
-import org.metaruntime.core.internal.ModuleMembership;
-import org.metaruntime.core.internal.ModuleRegistry;
-import org.metaruntime.core.internal.ModuleSlot;
-import org.metaruntime.core.internal.ModuleStartup;
 import org.metaruntime.core.internal.ProcessBoundaries;
+import org.metaruntime.core.internal.RuntimeAssembly;
 import org.metaruntime.core.internal.RuntimeEvents;
-import org.metaruntime.core.internal.RuntimePersistence;
-import org.metaruntime.core.internal.RuntimeShutdown;
-import org.metaruntime.core.internal.RuntimeThreads;
-import org.metaruntime.core.internal.ShutdownSequence;
-import org.metaruntime.eventlog.EventLogOptions;
+import org.metaruntime.core.internal.RuntimeSettings;
+import org.metaruntime.core.internal.SeatVerbs;
 import org.metaruntime.events.EventEnvelope;
+import org.metaruntime.events.EventFilter;
 import org.metaruntime.events.EventLog;
+import org.metaruntime.events.LifecycleEvent;
 import org.metaruntime.events.MobEventPage;
 import org.metaruntime.events.MobEventQuery;
 import org.metaruntime.events.MobStructuralEventEnvelope;
-import org.metaruntime.events.PersistentMetadataStore;
-import org.metaruntime.events.spi.MobEventSource;
-import org.metaruntime.events.EventFilter;
-import org.metaruntime.events.LifecycleEvent;
-import org.metaruntime.events.LifecycleStage;
 import org.metaruntime.events.NormalizationException;
+import org.metaruntime.events.PersistentMetadataStore;
 import org.metaruntime.events.StoreNotification;
 import org.metaruntime.events.Subscription;
 import org.metaruntime.events.UnifiedEvent;
+import org.metaruntime.events.spi.MobEventSource;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleHealthTransition;
 import org.metaruntime.supervisor.ModuleSupervisorReport;
 import org.metaruntime.supervisor.Scheduler;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The runtime a host embeds: it starts the discovered modules as supervised children, routes calls to them through
@@ -72,52 +58,15 @@ import org.slf4j.LoggerFactory;
  */
 public final class UnifiedRuntime implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(UnifiedRuntime.class);
+    private final RuntimeAssembly parts;
 
-    private final RuntimeOptions options;
-    private final RuntimeThreads threads;
-    private final RuntimeEvents events;
-    private final RuntimePersistence persistence;
-    private final ModuleRegistry registry;
-    private final ModuleStartup startup;
-    private final CallRouter calls;
-    private final ModuleMembership membership;
-    private final RuntimeShutdown shutdown;
-
-    private UnifiedRuntime(Builder builder) {
-        this.options = builder.options;
-        this.threads = new RuntimeThreads(builder.executor, builder.scheduler);
-        try {
-            this.registry = ModuleRegistry.create(builder.config, options, builder.inProcess, threads.executor());
-            this.persistence = RuntimePersistence.open(builder.persistentState, builder.eventLog,
-                    builder.persistentMetadata, builder.mobEventSource, EventLogOptions.defaultInstanceId());
-        } catch (RuntimeException e) {
-            threads.release();
-            throw e;
-        }
-        this.events = new RuntimeEvents(builder.clock, options.events(), persistence.log().orElse(null));
-        this.startup = new ModuleStartup(options, events, threads, builder.clock);
-        this.calls = new CallRouter(registry, options, events,
-                new LazyModules(startup, options, threads.scheduler(), threads.executor()));
-        this.shutdown = new RuntimeShutdown(registry, options, calls, threads, events, persistence);
-        this.membership = new ModuleMembership(registry, startup, shutdown::isDone);
+    private UnifiedRuntime(RuntimeAssembly parts) {
+        this.parts = parts;
     }
 
     /** A builder for a runtime running {@code config}. */
     public static Builder builder(MetaConfig config) {
         return new Builder(Objects.requireNonNull(config, "config"));
-    }
-
-    private void startAll(List<EventEnvelope<UnifiedEvent>> agentEvents) {
-        events.lifecycle(LifecycleStage.MOB_STARTED);
-        shutdown.installHook();
-        List<ModuleSlot> discovered = registry.discovered();
-        startup.startAll(discovered);
-        events.lifecycle(LifecycleStage.MODULES_STARTED);
-        startup.flush(discovered);
-        agentEvents.forEach(events::insert);
-        events.lifecycle(LifecycleStage.MERGED_STREAM_STARTED);
-        LOG.info("runtime started: {} of {} discovered module(s) loaded", loadedModules().size(), discovered.size());
     }
 
     // ---------------------------------------------------------------------------------------------- calls
@@ -133,7 +82,8 @@ public final class UnifiedRuntime implements AutoCloseable {
      * }</pre>
      */
     public ModuleCall call(ModuleRouteRequest request, CallOptions options) {
-        return calls.call(Objects.requireNonNull(request, "request"), Objects.requireNonNull(options, "options"));
+        return parts.calls().call(Objects.requireNonNull(request, "request"),
+                Objects.requireNonNull(options, "options"));
     }
 
     /**
@@ -144,7 +94,7 @@ public final class UnifiedRuntime implements AutoCloseable {
      *                              {@code ModuleRuntime(Mcp(McpRequired(id, "mcp")))} for an event-line module
      */
     public McpModule mcp(String moduleId) {
-        return calls.mcp(moduleId);
+        return parts.calls().mcp(moduleId);
     }
 
     /**
@@ -157,32 +107,13 @@ public final class UnifiedRuntime implements AutoCloseable {
      *                              thread was interrupted); {@code UnexpectedRouteResponse}
      */
     public ModuleRouteResponse routeModuleCall(ModuleRouteRequest request, Duration timeout) {
-        ModuleCall call = calls.call(Objects.requireNonNull(request, "request"), CallOptions.timeout(timeout));
-        try {
-            return call.response().get();
-        } catch (InterruptedException e) {
-            call.cancel();
-            Thread.currentThread().interrupt();
-            CompletableFuture<ModuleRouteResponse> response = call.response();
-            if (response.isDone() && !response.isCompletedExceptionally()) {
-                return response.join();
-            }
-            throw rethrown(request, response.isDone() ? response.handle((value, error) -> error).join() : e);
-        } catch (ExecutionException e) {
-            throw rethrown(request, e.getCause());
-        }
-    }
-
-    /** The failure of a call, thrown again from the caller's thread (so its stack trace shows the caller). */
-    private static ModuleRouteException rethrown(ModuleRouteRequest request, Throwable failure) {
-        ModuleRouteException error = CallRouter.toRouteException(request.moduleId(), failure);
-        return new ModuleRouteException(error.moduleId(), error.error(), error.exitCode(), error.stderrTail(), error);
+        return parts.calls().call(Objects.requireNonNull(request, "request"), CallOptions.timeout(timeout)).await();
     }
 
     /** Routes a call with the module's default call timeout ({@link RuntimeOptions#callTimeoutFor}). */
     public ModuleRouteResponse routeModuleCall(ModuleRouteRequest request) {
         Objects.requireNonNull(request, "request");
-        return routeModuleCall(request, calls.defaultTimeout(request.moduleId()));
+        return routeModuleCall(request, parts.calls().defaultTimeout(request.moduleId()));
     }
 
     /**
@@ -201,12 +132,12 @@ public final class UnifiedRuntime implements AutoCloseable {
      * {@link #subscribeHealth(Consumer, IntConsumer)} to be told how many.
      */
     public Subscription subscribeHealth(Consumer<? super ModuleHealthTransition> listener) {
-        return subscribeHealth(listener, missed -> LOG.warn("a health listener missed {} transition(s)", missed));
+        return parts.events().health().subscribe(listener);
     }
 
     /** {@link #subscribeHealth(Consumer)}; {@code onMissed} is told how many transitions overflowed the queue. */
     public Subscription subscribeHealth(Consumer<? super ModuleHealthTransition> listener, IntConsumer onMissed) {
-        return events.health().subscribe(listener, onMissed, HealthFeed.DEFAULT_CAPACITY);
+        return parts.events().health().subscribe(listener, onMissed);
     }
 
     // ---------------------------------------------------------------------------------------------- records
@@ -217,17 +148,17 @@ public final class UnifiedRuntime implements AutoCloseable {
      * @throws NormalizationException with {@code SourceMismatch("agent", source)} when it is not an agent event
      */
     public void ingestAgentEvent(EventEnvelope<UnifiedEvent> event) {
-        events.insert(RuntimeEvents.projectAgent(event));
+        parts.events().insert(RuntimeEvents.projectAgent(event));
     }
 
     /** The merged module and agent events, in order (a recent-event buffer, see {@link EventOptions}). */
     public List<EventEnvelope<UnifiedEvent>> mergedEvents() {
-        return events.store().snapshot();
+        return parts.events().store().snapshot();
     }
 
     /** The merged events matching {@code filter}, in order. */
     public List<EventEnvelope<UnifiedEvent>> queryEvents(EventFilter filter) {
-        return events.store().query(Objects.requireNonNull(filter, "filter"));
+        return parts.events().store().query(Objects.requireNonNull(filter, "filter"));
     }
 
     /**
@@ -236,27 +167,27 @@ public final class UnifiedRuntime implements AutoCloseable {
      * should re-read {@link #mergedEvents()}. Close the subscription when done; the runtime closes it on shutdown.
      */
     public Subscription subscribe(Consumer<? super StoreNotification> subscriber) {
-        return events.store().subscribe(Objects.requireNonNull(subscriber, "subscriber"));
+        return parts.events().store().subscribe(Objects.requireNonNull(subscriber, "subscriber"));
     }
 
     /** {@link #subscribe(Consumer)} with a queue of {@code queueCapacity} notifications. */
     public Subscription subscribe(Consumer<? super StoreNotification> subscriber, int queueCapacity) {
-        return events.store().subscribe(Objects.requireNonNull(subscriber, "subscriber"), queueCapacity);
+        return parts.events().store().subscribe(Objects.requireNonNull(subscriber, "subscriber"), queueCapacity);
     }
 
     /** Every health transition so far, in order; each module's startup block is whole, in discovery order. */
     public List<ModuleHealthTransition> moduleHealthTransitions() {
-        return events.transitions();
+        return parts.events().transitions();
     }
 
     /** The lifecycle stages so far, {@code seq} from 0. */
     public List<LifecycleEvent> lifecycleEvents() {
-        return events.lifecycleEvents();
+        return parts.events().lifecycleEvents();
     }
 
     /** The modules whose startup succeeded, in discovery order; empty after {@link #shutdown()}. */
     public Set<String> loadedModules() {
-        return registry.loaded();
+        return parts.registry().loaded();
     }
 
     /**
@@ -265,17 +196,17 @@ public final class UnifiedRuntime implements AutoCloseable {
      * when no module implements one.
      */
     public Map<String, Map<String, List<String>>> seatVerbs() {
-        return SeatVerbs.ofModules(registry.loaded().stream().map(registry::require).toList());
+        return SeatVerbs.ofModules(parts.registry());
     }
 
     /** The current discovery (it changes with {@link #spawnMember} and {@link #reconcileModules}). */
     public DiscoverySpec discovery() {
-        return registry.discovery();
+        return parts.registry().discovery();
     }
 
     /** One line per started module (state, attempt, pid, restarts, last error, stderr tail), in configuration order. */
     public Map<String, ModuleSupervisorReport> supervisorReport() {
-        return registry.reports();
+        return parts.registry().reports();
     }
 
     // ---------------------------------------------------------------------------------------------- membership
@@ -291,7 +222,7 @@ public final class UnifiedRuntime implements AutoCloseable {
      * @throws IllegalStateException      after {@link #shutdown()}
      */
     public EventEnvelope<UnifiedEvent> spawnMember(String moduleId, Duration timeout) {
-        return membership.spawn(moduleId, timeout);
+        return parts.membership().spawn(moduleId, timeout);
     }
 
     /**
@@ -303,7 +234,7 @@ public final class UnifiedRuntime implements AutoCloseable {
      *                                    {@code Runtime(<boundary error>)} for the first module that failed to start
      */
     public int reconcileModules(List<String> moduleIds, Duration timeout) {
-        return membership.reconcile(moduleIds, timeout);
+        return parts.membership().reconcile(moduleIds, timeout);
     }
 
     /**
@@ -315,7 +246,7 @@ public final class UnifiedRuntime implements AutoCloseable {
      * @throws IllegalStateException      when the module was never started or is restarting already
      */
     public ModuleHealthState restartModule(String moduleId) {
-        return membership.restart(moduleId);
+        return parts.membership().restart(moduleId);
     }
 
     /**
@@ -338,7 +269,7 @@ public final class UnifiedRuntime implements AutoCloseable {
      * second call returns the first report.
      */
     public RuntimeShutdownReport shutdown() {
-        return shutdown.run();
+        return parts.shutdown().run();
     }
 
     // ---------------------------------------------------------------------------------- event log, mob events
@@ -349,7 +280,7 @@ public final class UnifiedRuntime implements AutoCloseable {
      * when neither was set.
      */
     public Optional<EventLog> eventLog() {
-        return persistence.log();
+        return parts.persistence().log();
     }
 
     /**
@@ -359,7 +290,7 @@ public final class UnifiedRuntime implements AutoCloseable {
      * @throws IllegalStateException when no mob-event source is configured
      */
     public MobEventPage mobEvents(MobEventQuery query) {
-        return persistence.mobEvents(Objects.requireNonNull(query, "query"));
+        return parts.persistence().mobEvents(Objects.requireNonNull(query, "query"));
     }
 
     /**
@@ -369,12 +300,12 @@ public final class UnifiedRuntime implements AutoCloseable {
      * @throws IllegalStateException when no mob-event source is configured
      */
     public Subscription subscribeMobEvents(Consumer<? super MobStructuralEventEnvelope> listener) {
-        return persistence.subscribeMobEvents(Objects.requireNonNull(listener, "listener"));
+        return parts.persistence().subscribeMobEvents(Objects.requireNonNull(listener, "listener"));
     }
 
     /** The report of the shutdown, empty before it. */
     public Optional<RuntimeShutdownReport> shutdownReport() {
-        return shutdown.report();
+        return parts.shutdown().report();
     }
 
     /** Same as {@link #shutdown()}. */
@@ -385,7 +316,7 @@ public final class UnifiedRuntime implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "UnifiedRuntime[loaded=" + loadedModules() + (shutdown.isDone() ? ", shut down" : "") + "]";
+        return "UnifiedRuntime[loaded=" + loadedModules() + (parts.shutdown().isDone() ? ", shut down" : "") + "]";
     }
 
     /**
@@ -434,8 +365,8 @@ public final class UnifiedRuntime implements AutoCloseable {
         }
 
         /**
-         * The executor that runs blocking module I/O (one-shot event-line runs, {@code PER_CALL} MCP calls). Default:
-         * a daemon pool owned and shut down by the runtime. A host executor is not shut down.
+         * The executor of blocking module I/O (one-shot event-line runs, {@code PER_CALL} MCP calls). Default: a
+         * daemon pool owned and shut down by the runtime. A host executor is not shut down.
          */
         public Builder executor(Executor executor) {
             this.executor = Objects.requireNonNull(executor, "executor");
@@ -449,9 +380,9 @@ public final class UnifiedRuntime implements AutoCloseable {
         }
 
         /**
-         * Keeps the runtime's state in {@code dir}: the event log in {@code <dir>/event_log.sqlite3} (unless
-         * {@link #eventLog(EventLog)} is set) and the projection metadata in {@code <dir>/meta_metadata.sqlite3}
-         * (unless {@link #persistentMetadata(PersistentMetadataStore)} is set). The runtime opens and closes both.
+         * Keeps the runtime's state in {@code dir}, opened and closed by the runtime: the event log in
+         * {@code event_log.sqlite3} (unless {@link #eventLog} is set) and the projection metadata in
+         * {@code meta_metadata.sqlite3} (unless {@link #persistentMetadata} is set).
          */
         public Builder persistentState(Path dir) {
             this.persistentState = Objects.requireNonNull(dir, "dir");
@@ -480,12 +411,7 @@ public final class UnifiedRuntime implements AutoCloseable {
             return this;
         }
 
-        /**
-         * Serves a configured module in the JVM instead of by its process, for host tests (see
-         * {@code org.metaruntime.core.testing}); the module still goes through selection, the core-id rule, routing,
-         * errors, transitions, events and restart policies. Its kind must match the boundary its pre-spawn data
-         * selects.
-         */
+        /** Serves a configured module in the JVM, not by its process (host tests): see {@link InProcessModule}. */
         public Builder fakeModule(InProcessModule module) {
             Objects.requireNonNull(module, "module");
             inProcess.put(module.moduleId(), module);
@@ -499,17 +425,8 @@ public final class UnifiedRuntime implements AutoCloseable {
          * @throws NormalizationException when an initial agent event is not an agent event
          */
         public UnifiedRuntime start() {
-            config.validate();
-            ModuleRegistry.validate(config, inProcess.values());
-            List<EventEnvelope<UnifiedEvent>> agents = agentEvents.stream().map(RuntimeEvents::projectAgent).toList();
-            UnifiedRuntime runtime = new UnifiedRuntime(this);
-            try {
-                runtime.startAll(agents);
-            } catch (RuntimeException | Error e) {
-                runtime.shutdown();
-                throw e;
-            }
-            return runtime;
+            return new UnifiedRuntime(RuntimeAssembly.start(new RuntimeSettings(config, options, agentEvents, clock,
+                    executor, scheduler, inProcess, persistentState, eventLog, persistentMetadata, mobEventSource)));
         }
     }
 }

@@ -41,7 +41,7 @@ class EventLineCallTest {
 
     @Test
     void cancelBeforeTheLineStopsTheTreeAndFailsWithCancelled() {
-        EventLineCall call = runner.call(fixtures.python("sleep").build(), TIMEOUT, null);
+        EventLineCall call = runner.call(fixtures.moduleWithGrandchild("slow").build(), TIMEOUT, null);
         await().atMost(Duration.ofSeconds(20)).until(() -> fixtures.pids("grandchild").size() == 1);
 
         call.cancel();
@@ -61,7 +61,7 @@ class EventLineCallTest {
 
     @Test
     void cancellingTheResultFutureStopsTheTree() {
-        EventLineCall call = runner.call(fixtures.python("sleep").build(), TIMEOUT, null);
+        EventLineCall call = runner.call(fixtures.moduleWithGrandchild("slow").build(), TIMEOUT, null);
         await().atMost(Duration.ofSeconds(20)).until(() -> fixtures.pids("grandchild").size() == 1);
 
         call.result().cancel(true);
@@ -73,7 +73,7 @@ class EventLineCallTest {
 
     @Test
     void cancelDuringTheExitGraceStopsTheChildAndFailsWithCancelled() {
-        EventLineCall call = runner.call(fixtures.python("linger").build(), TIMEOUT, null);
+        EventLineCall call = runner.call(fixtures.module("stay").build(), TIMEOUT, null);
         awaitExitGrace();
 
         call.cancel();
@@ -91,7 +91,7 @@ class EventLineCallTest {
 
     @Test
     void cancellingACompletedCallDoesNothing() {
-        EventLineCall call = runner.call(fixtures.python("flat").build(), TIMEOUT, null);
+        EventLineCall call = runner.call(fixtures.module("ok").build(), TIMEOUT, null);
 
         EventEnvelope<UnifiedEvent> event = call.result().join();
         call.cancel();
@@ -101,20 +101,20 @@ class EventLineCallTest {
 
     @Test
     void aChildThatStaysAliveIsStoppedWhenTheDefaultExitGraceEnds() {
-        EventLineCall call = runner.call(fixtures.python("linger").build(), TIMEOUT, null);
+        EventLineCall call = runner.call(fixtures.module("stay").build(), TIMEOUT, null);
         awaitExitGrace();
 
         scheduler.advance(EventLineRunner.DEFAULT_EXIT_GRACE.minusNanos(1));
         assertThat(call.result()).isNotDone();
         scheduler.advance(Duration.ofNanos(1));
 
-        assertThat(call.result().join().eventId()).isEqualTo("evt-1");
+        assertThat(call.result().join().eventId()).isEqualTo(fixtures.eventId());
         assertThat(fixtures.pids("child")).noneMatch(Fixtures::alive);
     }
 
     @Test
     void theDeadlineFiresOnTheSchedulerAndKillsTheTree() {
-        EventLineCall call = runner.call(fixtures.python("sleep").build(), Duration.ofSeconds(3), null);
+        EventLineCall call = runner.call(fixtures.moduleWithGrandchild("slow").build(), Duration.ofSeconds(3), null);
         await().atMost(Duration.ofSeconds(20)).until(() -> fixtures.pids("grandchild").size() == 1);
 
         scheduler.advance(Duration.ofSeconds(3));
@@ -133,7 +133,7 @@ class EventLineCallTest {
                 .ticker(() -> calls[0]++ == 0 ? 0L : TimeUnit.MILLISECONDS.toNanos(2)).build();
 
         EventLineException thrown = catchThrowableOfType(
-                () -> late.runOnce(fixtures.python("flat").build(), Duration.ofMillis(1)), EventLineException.class);
+                () -> late.runOnce(fixtures.module("ok").build(), Duration.ofMillis(1)), EventLineException.class);
 
         assertThat(processError(thrown)).isEqualTo(new ProcessBoundaryError.Timeout(1));
         assertThat(scheduler.pendingCount()).isZero();
@@ -146,7 +146,7 @@ class EventLineCallTest {
                 .ticker(() -> calls[0]++ == 0 ? 0L : TimeUnit.MILLISECONDS.toNanos(1)).build();
 
         EventLineException thrown = catchThrowableOfType(
-                () -> late.runOnce(fixtures.python("flat").build(), Duration.ofNanos(500_000)),
+                () -> late.runOnce(fixtures.module("ok").build(), Duration.ofNanos(500_000)),
                 EventLineException.class);
 
         assertThat(processError(thrown)).isEqualTo(new ProcessBoundaryError.Timeout(0));
@@ -156,8 +156,8 @@ class EventLineCallTest {
     @Test
     void aHugeTimeoutIsClampedInsteadOfOverflowing() {
         EventEnvelope<UnifiedEvent> event = EventLineRunner.create()
-                .runOnce(fixtures.python("flat").build(), Duration.ofDays(365_000));
+                .runOnce(fixtures.module("ok").build(), Duration.ofDays(365_000));
 
-        assertThat(event.eventId()).isEqualTo("evt-1");
+        assertThat(event.eventId()).isEqualTo(fixtures.eventId());
     }
 }

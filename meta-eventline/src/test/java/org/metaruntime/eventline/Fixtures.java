@@ -3,29 +3,27 @@ package org.metaruntime.eventline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.metaruntime.supervisor.ProcessSpec;
+import org.metaruntime.testing.FixtureScripts;
 import org.metaruntime.testing.ProcessLeaks;
-import org.metaruntime.testing.Python;
 
 /**
- * The fixture programs under {@code src/test/resources/fixtures} and the proof that nothing they started
- * is left alive: every fixture process writes its pid (and its children's pids) into {@link #pidDir}.
+ * Specs that run the shared event-line module fixture ({@link FixtureScripts#eventLineModule()}) and the proof that
+ * nothing they started is left alive: every child appends its pid to {@code child.pids}, every grandchild to
+ * {@code grandchild.pids}, in a fresh directory per test.
  */
 final class Fixtures implements BeforeEachCallback, AfterEachCallback {
 
     static final String MODULE = "fixture";
 
-    private Path pidDir;
+    private Path dir;
 
     /**
      * A JUnit extension ({@code @RegisterExtension final Fixtures fixtures = new Fixtures();}): a fresh pid
@@ -34,62 +32,50 @@ final class Fixtures implements BeforeEachCallback, AfterEachCallback {
     Fixtures() {
     }
 
-    /** Fixtures recording into {@code pidDir}; the test calls {@link #assertNoneAlive()}. */
-    Fixtures(Path pidDir) {
-        this.pidDir = pidDir;
+    /** Fixtures recording into {@code dir}; the test calls {@link #assertNoneAlive()}. */
+    Fixtures(Path dir) {
+        this.dir = dir;
     }
 
     @Override
     public void beforeEach(ExtensionContext context) throws IOException {
-        pidDir = Files.createTempDirectory("meta-eventline-test-");
+        dir = Files.createTempDirectory("meta-eventline-test-");
     }
 
     @Override
     public void afterEach(ExtensionContext context) throws IOException {
         assertNoneAlive();
-        try (Stream<Path> files = Files.list(pidDir)) {
+        try (Stream<Path> files = Files.list(dir)) {
             for (Path file : (Iterable<Path>) files::iterator) {
                 Files.deleteIfExists(file);
             }
         }
-        Files.deleteIfExists(pidDir);
+        Files.deleteIfExists(dir);
     }
 
-    /** The directory the fixtures record their pids in. */
+    /** The directory the pid files are in. */
     Path dir() {
-        return pidDir;
+        return dir;
     }
 
-    static Path fixture(String name) {
-        try {
-            return Path.of(Fixtures.class.getResource("/fixtures/" + name).toURI());
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
+    /** A spec running the event-line module fixture in {@code mode} ({@code FIXTURE_MODE}). */
+    ProcessSpec.Builder module(String mode) {
+        return base().command(FixtureScripts.eventLineModuleCommand()).env("FIXTURE_MODE", mode);
     }
 
-    /** A spec running the Python fixture in {@code mode}. */
-    ProcessSpec.Builder python(String mode) {
-        return base().command(Python.executable(), fixture("eventline_fixture.py").toString(), mode);
+    /** {@link #module(String)} whose child first starts a grandchild holding its stdout and stderr. */
+    ProcessSpec.Builder moduleWithGrandchild(String mode) {
+        return module(mode).env("FIXTURE_GRANDCHILD_PIDFILE", pidFile("grandchild").toString());
     }
 
-    /** A spec running a shell fixture. */
-    ProcessSpec.Builder shell(String script) {
-        return base().command("sh", fixture(script).toString());
-    }
-
+    /** A spec of module {@link #MODULE} whose child records its pid; the caller sets the command. */
     ProcessSpec.Builder base() {
-        return ProcessSpec.builder(MODULE).env("FIXTURE_PID_DIR", pidDir.toString()).env("FIXTURE_MODULE", MODULE);
+        return ProcessSpec.builder(MODULE).env("FIXTURE_PIDFILE", pidFile("child").toString());
     }
 
-    /** The pids the fixtures recorded, by kind ("child", "grandchild"). */
+    /** The pids recorded so far by kind ("child", "grandchild"). */
     List<Long> pids(String kind) {
-        try (Stream<Path> files = Files.list(pidDir)) {
-            return files.filter(p -> p.getFileName().toString().startsWith(kind + "-"))
-                    .map(Fixtures::readPid).collect(Collectors.toList());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return ProcessLeaks.pidsIn(pidFile(kind));
     }
 
     /** Asserts that exactly {@code children} child and {@code grandchildren} grandchild pids were recorded. */
@@ -103,21 +89,23 @@ final class Fixtures implements BeforeEachCallback, AfterEachCallback {
      * per-child thread of the module ({@code meta-fixture-...}) is left.
      */
     void assertNoneAlive() {
-        ProcessLeaks.assertAllGone(Stream.concat(pids("child").stream(), pids("grandchild").stream())
-                .collect(Collectors.toList()));
+        ProcessLeaks.assertAllGone(pids("child"));
+        ProcessLeaks.assertAllGone(pids("grandchild"));
         ProcessLeaks.assertNoChildProcess();
         ProcessLeaks.assertNoThreadNamed("meta-" + MODULE + "-");
+    }
+
+    /** The event id the one child recorded so far writes: {@code evt-fixture-<pid>}. */
+    String eventId() {
+        assertThat(pids("child")).as("child pids").hasSize(1);
+        return "evt-" + MODULE + "-" + pids("child").get(0);
     }
 
     static boolean alive(long pid) {
         return ProcessLeaks.isAlive(pid);
     }
 
-    private static long readPid(Path file) {
-        try {
-            return Long.parseLong(Files.readString(file).strip());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    private Path pidFile(String kind) {
+        return dir.resolve(kind + ".pids");
     }
 }

@@ -33,7 +33,7 @@ class LongLineTest {
         assertThat(Runtime.getRuntime().maxMemory()).as("this test must run with -Xmx256m")
                 .isLessThanOrEqualTo(256L << 20);
         Fixtures fixtures = new Fixtures(pidDir);
-        ProcessSpec spec = fixtures.python("huge-line").build();
+        ProcessSpec spec = fixtures.module("huge_line").build();
 
         EventLineException e = catchThrowableOfType(EventLineException.class,
                 () -> EventLineRunner.create().runOnce(spec, Duration.ofSeconds(60)));

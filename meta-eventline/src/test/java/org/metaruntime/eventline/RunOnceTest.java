@@ -41,56 +41,59 @@ class RunOnceTest {
 
     @Test
     void validFlatLineWithTheSpecEnvironment() {
-        ProcessSpec spec = fixtures.python("flat").env("FIXTURE_ECHO", "hello from the spec").build();
+        ProcessSpec spec = fixtures.module("ok").env("MODULE_ECHO", "hello from the spec").build();
+        long before = System.currentTimeMillis();
 
         EventEnvelope<UnifiedEvent> event = runner.runOnce(spec, TIMEOUT);
 
-        assertThat(event.eventId()).isEqualTo("evt-1");
+        assertThat(event.eventId()).isEqualTo(fixtures.eventId());
         assertThat(event.source()).isEqualTo("module");
-        assertThat(event.timestampMs()).isEqualTo(42L);
+        assertThat(event.timestampMs()).as("the child's own timestamp")
+                .isBetween(before - 1000, System.currentTimeMillis() + 1000);
         ModuleEvent module = moduleEvent(event);
         assertThat(module.module()).isEqualTo(Fixtures.MODULE);
         assertThat(module.eventType()).isEqualTo("ready");
-        assertThat(module.payload().get("echo").asText()).isEqualTo("hello from the spec");
+        assertThat(module.payload().get("env").get("MODULE_ECHO").asText()).isEqualTo("hello from the spec");
+        assertThat(module.payload().get("text").asText()).isEqualTo("héllo 🌍");
         fixtures.assertStarted(1, 0);
     }
 
     @Test
     void validEnvelopeFormLine() {
-        EventEnvelope<UnifiedEvent> event = runner.runOnce(fixtures.python("envelope").build(), TIMEOUT);
+        EventEnvelope<UnifiedEvent> event = runner.runOnce(fixtures.module("envelope").build(), TIMEOUT);
 
-        assertThat(event.eventId()).isEqualTo("evt-env");
-        assertThat(event.timestampMs()).isEqualTo(7L);
-        assertThat(moduleEvent(event).eventType()).isEqualTo("done");
-        assertThat(moduleEvent(event).payload().get("text").asText()).isEqualTo("日本語 ✓");
+        assertThat(event.eventId()).isEqualTo(fixtures.eventId());
+        assertThat(moduleEvent(event).module()).isEqualTo(Fixtures.MODULE);
+        assertThat(moduleEvent(event).eventType()).isEqualTo("ready");
+        assertThat(moduleEvent(event).payload().get("text").asText()).isEqualTo("héllo 🌍");
     }
 
     @Test
     void crlfLineEnding() {
-        EventEnvelope<UnifiedEvent> event = runner.runOnce(fixtures.python("crlf").build(), TIMEOUT);
+        EventEnvelope<UnifiedEvent> event = runner.runOnce(fixtures.module("crlf").build(), TIMEOUT);
 
-        assertThat(event.eventId()).isEqualTo("evt-1");
+        assertThat(event.eventId()).isEqualTo(fixtures.eventId());
         assertThat(moduleEvent(event).eventType()).isEqualTo("ready");
     }
 
     @Test
     void lastLineWithoutNewline() {
-        EventEnvelope<UnifiedEvent> event = runner.runOnce(fixtures.python("no-newline").build(), TIMEOUT);
+        EventEnvelope<UnifiedEvent> event = runner.runOnce(fixtures.module("no_newline").build(), TIMEOUT);
 
-        assertThat(event.eventId()).isEqualTo("evt-1");
-        assertThat(moduleEvent(event).payload().has("echo")).isTrue();
+        assertThat(event.eventId()).isEqualTo(fixtures.eventId());
+        assertThat(moduleEvent(event).payload().get("text").asText()).isEqualTo("héllo 🌍");
     }
 
     @Test
     void stdinIsClosedAtOnce() {
-        EventEnvelope<UnifiedEvent> event = runner.runOnce(fixtures.python("read-stdin").build(), TIMEOUT);
+        EventEnvelope<UnifiedEvent> event = runner.runOnce(fixtures.module("read_stdin").build(), TIMEOUT);
 
         assertThat(moduleEvent(event).payload().get("stdin_bytes").asInt()).isZero();
     }
 
     @Test
     void sleepingPastTheTimeoutKillsTheTreeIncludingTheGrandchild() {
-        EventLineException e = runExpectingFailure(fixtures.python("sleep").build(), SHORT_TIMEOUT);
+        EventLineException e = runExpectingFailure(fixtures.moduleWithGrandchild("slow").build(), SHORT_TIMEOUT);
 
         assertThat(e.error()).isEqualTo(processError(new ProcessBoundaryError.Timeout(SHORT_TIMEOUT.toMillis())));
         assertThat(e.moduleId()).isEqualTo(Fixtures.MODULE);
@@ -99,29 +102,21 @@ class RunOnceTest {
     }
 
     @Test
-    void shellTreeIsKilledOnTimeout() {
-        EventLineException e = runExpectingFailure(fixtures.shell("sleep_tree.sh").build(), SHORT_TIMEOUT);
-
-        assertThat(e.error()).isEqualTo(processError(new ProcessBoundaryError.Timeout(SHORT_TIMEOUT.toMillis())));
-        fixtures.assertStarted(1, 1);
-    }
-
-    @Test
     void exitWithoutOutputIsEmptyOutputWithExitCodeAndStderr() {
-        EventLineException e = runExpectingFailure(fixtures.python("silent-exit-3").build(), TIMEOUT);
+        EventLineException e = runExpectingFailure(fixtures.module("empty").build(), TIMEOUT);
 
         assertThat(e.error()).isEqualTo(processError(new ProcessBoundaryError.EmptyOutput()));
         assertThat(e.exitCode()).hasValue(3);
-        assertThat(e.stderrTail()).contains("fixture failed on purpose");
+        assertThat(e.stderrTail()).contains("fixture: nothing to say");
         assertThat(e.getMessage())
                 .startsWith("module 'fixture': ")
                 .contains("exit code 3")
-                .contains("fixture failed on purpose");
+                .contains("fixture: nothing to say");
     }
 
     @Test
     void nonJsonLineIsInvalidJson() {
-        EventLineException e = runExpectingFailure(fixtures.python("non-json").build(), TIMEOUT);
+        EventLineException e = runExpectingFailure(fixtures.module("garbage").build(), TIMEOUT);
 
         assertThat(e.error()).isEqualTo(normalizeError(new NormalizationError.InvalidJson()));
         assertThat(e.getCause()).isInstanceOf(NormalizationException.class);
@@ -130,21 +125,21 @@ class RunOnceTest {
 
     @Test
     void missingFieldIsReportedByName() {
-        EventLineException e = runExpectingFailure(fixtures.python("missing-field").build(), TIMEOUT);
+        EventLineException e = runExpectingFailure(fixtures.module("missing_field").build(), TIMEOUT);
 
         assertThat(e.error()).isEqualTo(normalizeError(new NormalizationError.MissingField("timestamp_ms")));
     }
 
     @Test
     void invalidUtf8IsInvalidJson() {
-        EventLineException e = runExpectingFailure(fixtures.python("invalid-utf8").build(), TIMEOUT);
+        EventLineException e = runExpectingFailure(fixtures.module("invalid_utf8").build(), TIMEOUT);
 
         assertThat(e.error()).isEqualTo(normalizeError(new NormalizationError.InvalidJson()));
     }
 
     @Test
     void invalidUtf8InsideAStringBecomesTheReplacementCharacter() {
-        EventEnvelope<UnifiedEvent> event = runner.runOnce(fixtures.python("invalid-utf8-in-string").build(), TIMEOUT);
+        EventEnvelope<UnifiedEvent> event = runner.runOnce(fixtures.module("invalid_utf8_in_string").build(), TIMEOUT);
 
         assertThat(event.eventId()).isEqualTo("evt-bad-\uFFFD");
     }
@@ -152,9 +147,9 @@ class RunOnceTest {
     @Test
     void childThatStaysAliveIsStoppedAfterTheExitGrace() {
         EventEnvelope<UnifiedEvent> event =
-                runner.runOnce(fixtures.python("linger").build(), TIMEOUT, Duration.ofMillis(200));
+                runner.runOnce(fixtures.module("stay").build(), TIMEOUT, Duration.ofMillis(200));
 
-        assertThat(event.eventId()).isEqualTo("evt-1");
+        assertThat(event.eventId()).isEqualTo(fixtures.eventId());
         fixtures.assertStarted(1, 0);
         assertThat(fixtures.pids("child")).as("the child is gone when runOnce returns")
                 .noneMatch(Fixtures::alive);
@@ -162,9 +157,9 @@ class RunOnceTest {
 
     @Test
     void zeroExitGraceStopsAtOnce() {
-        EventEnvelope<UnifiedEvent> event = runner.runOnce(fixtures.python("linger").build(), TIMEOUT, Duration.ZERO);
+        EventEnvelope<UnifiedEvent> event = runner.runOnce(fixtures.module("stay").build(), TIMEOUT, Duration.ZERO);
 
-        assertThat(event.eventId()).isEqualTo("evt-1");
+        assertThat(event.eventId()).isEqualTo(fixtures.eventId());
     }
 
     @Test
@@ -174,9 +169,9 @@ class RunOnceTest {
                 .build();
 
         EventEnvelope<UnifiedEvent> event =
-                quick.runOnce(fixtures.python("ignore-term").build(), TIMEOUT, Duration.ofMillis(100));
+                quick.runOnce(fixtures.moduleWithGrandchild("ignore_term").build(), TIMEOUT, Duration.ofMillis(100));
 
-        assertThat(event.eventId()).isEqualTo("evt-1");
+        assertThat(event.eventId()).isEqualTo(fixtures.eventId());
         fixtures.assertStarted(1, 1);
         assertThat(fixtures.pids("child")).as("the child is gone when runOnce returns")
                 .noneMatch(Fixtures::alive);
@@ -184,28 +179,27 @@ class RunOnceTest {
 
     @Test
     void grandchildHoldingStdoutDoesNotHoldTheRunAndIsStopped() {
-        EventEnvelope<UnifiedEvent> event = runner.runOnce(fixtures.shell("orphan.sh").build(), TIMEOUT);
+        EventEnvelope<UnifiedEvent> event = runner.runOnce(fixtures.moduleWithGrandchild("ok").build(), TIMEOUT);
 
-        assertThat(event.eventId()).isEqualTo("evt-orphan");
-        assertThat(moduleEvent(event).payload().isNull()).isTrue();
+        assertThat(event.eventId()).isEqualTo(fixtures.eventId());
         fixtures.assertStarted(1, 1);
     }
 
     @Test
     void grandchildHoldingStdoutAfterASilentExitIsEmptyOutput() {
-        EventLineException e = runExpectingFailure(fixtures.shell("silent_orphan.sh").build(), TIMEOUT);
+        EventLineException e = runExpectingFailure(fixtures.moduleWithGrandchild("empty").build(), TIMEOUT);
 
         assertThat(e.error()).isEqualTo(processError(new ProcessBoundaryError.EmptyOutput()));
-        assertThat(e.exitCode()).hasValue(4);
-        assertThat(e.getMessage()).contains("exit code 4").contains("leaving without a line");
+        assertThat(e.exitCode()).hasValue(3);
+        assertThat(e.getMessage()).contains("exit code 3").contains("fixture: nothing to say");
         fixtures.assertStarted(1, 1);
     }
 
     @Test
     void tenMegabytesOfStderrBeforeTheLine() {
-        EventEnvelope<UnifiedEvent> event = runner.runOnce(fixtures.python("stderr-flood").build(), TIMEOUT);
+        EventEnvelope<UnifiedEvent> event = runner.runOnce(fixtures.module("stderr_flood").build(), TIMEOUT);
 
-        assertThat(event.eventId()).isEqualTo("evt-1");
+        assertThat(event.eventId()).isEqualTo(fixtures.eventId());
     }
 
     @Test
@@ -223,7 +217,7 @@ class RunOnceTest {
 
     @Test
     void badWorkdirIsSpawnFailed() {
-        ProcessSpec spec = fixtures.python("flat").workdir(fixtures.dir().resolve("no-such-dir")).build();
+        ProcessSpec spec = fixtures.module("ok").workdir(fixtures.dir().resolve("no-such-dir")).build();
 
         EventLineException e = runExpectingFailure(spec, TIMEOUT);
 
@@ -237,7 +231,7 @@ class RunOnceTest {
         AtomicReference<Boolean> interrupted = new AtomicReference<>();
         Thread caller = new Thread(() -> {
             try {
-                runner.runOnce(fixtures.python("sleep").build(), Duration.ofSeconds(50));
+                runner.runOnce(fixtures.moduleWithGrandchild("slow").build(), Duration.ofSeconds(50));
             } catch (Throwable t) {
                 thrown.set(t);
             }
@@ -262,12 +256,12 @@ class RunOnceTest {
         try {
             List<Future<EventEnvelope<UnifiedEvent>>> runs = new ArrayList<>();
             for (int i = 0; i < 16; i++) {
-                ProcessSpec spec = fixtures.python("flat").env("FIXTURE_ECHO", "run-" + i).build();
+                ProcessSpec spec = fixtures.module("ok").env("MODULE_ECHO", "run-" + i).build();
                 runs.add(pool.submit(() -> runner.runOnce(spec, TIMEOUT)));
             }
             for (int i = 0; i < runs.size(); i++) {
                 JsonNode payload = moduleEvent(runs.get(i).get(60, TimeUnit.SECONDS)).payload();
-                assertThat(payload.get("echo").asText()).isEqualTo("run-" + i);
+                assertThat(payload.get("env").get("MODULE_ECHO").asText()).isEqualTo("run-" + i);
             }
         } finally {
             pool.shutdownNow();
@@ -277,7 +271,7 @@ class RunOnceTest {
 
     @Test
     void rejectsBadArguments() {
-        ProcessSpec spec = fixtures.python("flat").build();
+        ProcessSpec spec = fixtures.module("ok").build();
 
         assertThatThrownBy(() -> runner.runOnce(null, TIMEOUT)).isInstanceOf(NullPointerException.class)
                 .hasMessage("spec");

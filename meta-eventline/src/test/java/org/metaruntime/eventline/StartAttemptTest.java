@@ -30,9 +30,9 @@ class StartAttemptTest {
 
     @Test
     void keepsTheChildAliveUntilStopped() throws Exception {
-        EventLineChild child = runner.startAttempt(fixtures.python("linger").build(), TIMEOUT);
+        EventLineChild child = runner.startAttempt(fixtures.module("stay").build(), TIMEOUT);
         try {
-            assertThat(child.event().eventId()).isEqualTo("evt-1");
+            assertThat(child.event().eventId()).isEqualTo(fixtures.eventId());
             assertThat(child.moduleId()).isEqualTo(Fixtures.MODULE);
             assertThat(fixtures.pids("child")).containsExactly(child.pid());
             assertThat(child.isAlive()).isTrue();
@@ -51,7 +51,7 @@ class StartAttemptTest {
     @Test
     void stoppingAKeptChildSkipsTheStdinGraceItsClosedStdinMakesPointless() {
         // The child ignores the end of its stdin; with a stdin grace of a day the stop would outlive the test.
-        EventLineChild child = runner.startAttempt(fixtures.python("linger").build(), TIMEOUT);
+        EventLineChild child = runner.startAttempt(fixtures.module("stay").build(), TIMEOUT);
 
         StopReport report = child.stop(new StopLadder(Duration.ofDays(1), Duration.ofSeconds(20), Duration.ofSeconds(5)));
 
@@ -64,7 +64,7 @@ class StartAttemptTest {
         List<EventLineChild> children = new ArrayList<>();
         try {
             for (int i = 0; i < 5; i++) {
-                children.add(runner.startAttempt(fixtures.python("linger").build(), TIMEOUT));
+                children.add(runner.startAttempt(fixtures.module("stay").build(), TIMEOUT));
             }
             assertThat(children).allMatch(EventLineChild::isAlive);
             long moduleThreads = Thread.getAllStackTraces().keySet().stream()
@@ -79,7 +79,7 @@ class StartAttemptTest {
 
     @Test
     void exitZeroAfterTheLineIsCompletionNotFailure() throws Exception {
-        try (EventLineChild child = runner.startAttempt(fixtures.python("flat").build(), TIMEOUT)) {
+        try (EventLineChild child = runner.startAttempt(fixtures.module("ok").build(), TIMEOUT)) {
             ProcessExit exit = child.exitFuture().get(20, TimeUnit.SECONDS);
 
             assertThat(exit.exitCode()).isZero();
@@ -90,7 +90,7 @@ class StartAttemptTest {
 
     @Test
     void nonZeroExitAfterTheLineIsAFailure() throws Exception {
-        try (EventLineChild child = runner.startAttempt(fixtures.python("exit-7-after-line").build(), TIMEOUT)) {
+        try (EventLineChild child = runner.startAttempt(fixtures.module("crash_later").build(), TIMEOUT)) {
             ProcessExit exit = child.exitFuture().get(20, TimeUnit.SECONDS);
 
             assertThat(exit.exitCode()).isEqualTo(7);
@@ -101,7 +101,7 @@ class StartAttemptTest {
 
     @Test
     void sigtermIgnoringChildIsKilledWithItsGrandchild() {
-        EventLineChild child = runner.startAttempt(fixtures.python("ignore-term").build(), TIMEOUT);
+        EventLineChild child = runner.startAttempt(fixtures.moduleWithGrandchild("ignore_term").build(), TIMEOUT);
 
         StopReport report = child.stop(new StopLadder(Duration.ZERO, Duration.ofMillis(200), Duration.ofSeconds(5)));
 
@@ -114,8 +114,8 @@ class StartAttemptTest {
     void stderrFloodIsDrainedIntoABoundedTail() {
         int tailBytes = 4096;
         try (EventLineChild child = runner.startAttempt(
-                fixtures.python("stderr-flood").stderrTailBytes(tailBytes).build(), TIMEOUT)) {
-            assertThat(child.event().eventId()).isEqualTo("evt-1");
+                fixtures.module("stderr_flood").stderrTailBytes(tailBytes).build(), TIMEOUT)) {
+            assertThat(child.event().eventId()).isEqualTo(fixtures.eventId());
             await().atMost(Duration.ofSeconds(20))
                     .until(() -> child.stderrTail().endsWith("end of the flood\n"));
             assertThat(child.stderrTail().length()).isLessThanOrEqualTo(tailBytes);
@@ -125,9 +125,9 @@ class StartAttemptTest {
     @Test
     void failedAttemptLeavesNoProcess() {
         EventLineException timeout = catchThrowableOfType(EventLineException.class,
-                () -> runner.startAttempt(fixtures.python("sleep").build(), Duration.ofSeconds(5)));
+                () -> runner.startAttempt(fixtures.moduleWithGrandchild("slow").build(), Duration.ofSeconds(5)));
         EventLineException invalid = catchThrowableOfType(EventLineException.class,
-                () -> runner.startAttempt(fixtures.python("non-json").build(), TIMEOUT));
+                () -> runner.startAttempt(fixtures.module("garbage").build(), TIMEOUT));
 
         assertThat(timeout.error()).isEqualTo(new EventLineError.Process(new ProcessBoundaryError.Timeout(5000)));
         assertThat(invalid.error()).isEqualTo(new EventLineError.Normalize(new NormalizationError.InvalidJson()));
@@ -137,7 +137,7 @@ class StartAttemptTest {
     @Test
     void emptyOutputAttempt() {
         EventLineException e = catchThrowableOfType(EventLineException.class,
-                () -> runner.startAttempt(fixtures.python("silent-exit-3").build(), TIMEOUT));
+                () -> runner.startAttempt(fixtures.module("empty").build(), TIMEOUT));
 
         assertThat(e.error()).isEqualTo(new EventLineError.Process(new ProcessBoundaryError.EmptyOutput()));
         assertThat(e.exitCode()).hasValue(3);

@@ -79,10 +79,7 @@ public final class MetaGateway implements AutoCloseable {
     public Serving serveHttp(InetSocketAddress address, HttpOptions options) {
         Objects.requireNonNull(address, "address");
         Objects.requireNonNull(options, "options");
-        if (options.token().isEmpty() && !HttpServing.isLoopback(address)) {
-            throw new IllegalArgumentException("serving on " + address.getHostString()
-                    + " needs a token (only loopback addresses may serve without one)");
-        }
+        HttpServing.requireTokenOffLoopback(address, options.token());
         try {
             return HttpServing.start(server(), address, options);
         } catch (IOException e) {

@@ -6,15 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.io.PipedInputStream;
-import java.io.PipedOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,8 +16,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Pod-to-pod calls under the embedded gateway ({@link MetaGateway#serveStdio} on piped streams in this JVM) with real
- * python pods, and the maximum depth set in {@link GatewayOptions}.
+ * Pod-to-pod calls under the embedded gateway ({@link PipedGateway}) with real python pods, and the maximum depth
+ * set in {@link GatewayOptions}.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class PodToPodEmbeddedTest {
@@ -35,41 +28,29 @@ class PodToPodEmbeddedTest {
     Path dir;
 
     private MetaGateway gateway;
-    private Serving serving;
-    private OutputStream toGateway;
-    private BufferedReader fromGateway;
+    private PipedGateway client;
     private int ids;
 
     @BeforeEach
     void start() throws IOException {
         Path manifests = NodeClient.manifests(dir, dir.resolve("pids"), "alpha", "beta", "gamma");
         gateway = MetaGateway.builder().manifests(manifests).options(GatewayOptions.builder().maxCallDepth(2).build()).build();
-        PipedInputStream in = new PipedInputStream(1 << 20);
-        toGateway = new PipedOutputStream(in);
-        PipedInputStream out = new PipedInputStream(1 << 20);
-        serving = gateway.serveStdio(in, new PipedOutputStream(out));
-        fromGateway = new BufferedReader(new InputStreamReader(out, StandardCharsets.UTF_8));
+        client = PipedGateway.serve(gateway);
         request("initialize", "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}");
     }
 
     @AfterEach
     void stop() throws Exception {
-        toGateway.close();
-        assertThat(serving.awaitEnd(Duration.ofSeconds(20))).as("the session ends when its input closes").isTrue();
-        gateway.close();
+        client.close();
         Repo.assertNoProcessLeft();
     }
 
     /** Sends a request and reads lines until its answer (skipping notifications). */
     private JsonNode request(String method, String params) throws IOException {
         int id = ++ids;
-        String line = "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"" + method + "\",\"params\":" + params + "}\n";
-        toGateway.write(line.getBytes(StandardCharsets.UTF_8));
-        toGateway.flush();
+        client.send("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"" + method + "\",\"params\":" + params + "}");
         while (true) {
-            String answer = fromGateway.readLine();
-            assertThat(answer).as("the gateway's output ended").isNotNull();
-            JsonNode message = JSON.readTree(answer);
+            JsonNode message = JSON.readTree(client.readLine());
             if (message.path("id").asInt(-1) == id && !message.has("method")) {
                 return message;
             }

@@ -4,16 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.io.PipedInputStream;
-import java.io.PipedOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,9 +27,7 @@ class StdioServingTest {
     Path dir;
 
     private MetaGateway gateway;
-    private Serving serving;
-    private OutputStream toGateway;
-    private BufferedReader fromGateway;
+    private PipedGateway client;
 
     @BeforeEach
     void start() throws IOException {
@@ -53,24 +44,16 @@ class StdioServingTest {
                       annotations: { readOnlyHint: true }
                 """);
         gateway = MetaGateway.builder().manifests(dir).build();
-        PipedInputStream in = new PipedInputStream(1 << 20);
-        toGateway = new PipedOutputStream(in);
-        PipedInputStream out = new PipedInputStream(1 << 20);
-        serving = gateway.serveStdio(in, new PipedOutputStream(out));
-        fromGateway = new BufferedReader(new InputStreamReader(out, StandardCharsets.UTF_8));
+        client = PipedGateway.serve(gateway);
     }
 
     @AfterEach
     void stop() throws Exception {
-        toGateway.close();
-        assertThat(serving.awaitEnd(Duration.ofSeconds(10))).as("the session ends when its input closes").isTrue();
-        gateway.close();
+        client.close();
     }
 
     private JsonNode exchange(String line) throws IOException {
-        toGateway.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-        toGateway.flush();
-        return JSON.readTree(fromGateway.readLine());
+        return client.exchange(line);
     }
 
     @Test
@@ -85,9 +68,8 @@ class StdioServingTest {
 
     @Test
     void toolsListServesDeclarationsUnchangedAndUnescaped() throws IOException {
-        toGateway.write("{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"tools/list\"}\n".getBytes(StandardCharsets.UTF_8));
-        toGateway.flush();
-        String line = fromGateway.readLine();
+        client.send("{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"tools/list\"}");
+        String line = client.readLine();
         assertThat(line).contains("Échos 日本語").doesNotContain("\\u");
         JsonNode answer = JSON.readTree(line);
         assertThat(answer.get("id").asText()).isEqualTo("a");
@@ -106,7 +88,7 @@ class StdioServingTest {
         assertThat(unknown.at("/error/code").asInt()).isEqualTo(-32601);
         assertThat(unknown.at("/error/message").asText()).contains("tools/frobnicate");
         // a notification gets no answer: the next answer is the ping's
-        toGateway.write("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n".getBytes(StandardCharsets.UTF_8));
+        client.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
         assertThat(exchange("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}").get("id").asInt()).isEqualTo(4);
     }
 

@@ -425,7 +425,7 @@ public final class McpConnection implements AutoCloseable {
 
     /** {@code ladder} with its graces shortened in proportion so that they add up to at most 90% of {@code timeout}. */
     static StopLadder fit(StopLadder ladder, Duration timeout) {
-        return SessionLifecycle.fit(ladder, timeout);
+        return SessionPeer.Stdio.fit(ladder, timeout);
     }
 
     /** How many late answers to timed-out or cancelled requests were dropped. */

@@ -2,22 +2,20 @@ package org.metaruntime.supervisor;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 import java.util.function.Function;
-import org.metaruntime.supervisor.internal.Backoff;
+import org.metaruntime.supervisor.internal.AttemptResult;
 import org.metaruntime.supervisor.internal.HealthMachine;
-import org.metaruntime.supervisor.internal.Notifications;
-import org.metaruntime.supervisor.internal.RestartWindow;
+import org.metaruntime.supervisor.internal.ListenerFanout;
+import org.metaruntime.supervisor.internal.RestartPlanner;
+import org.metaruntime.supervisor.internal.RestartRunner;
+import org.metaruntime.supervisor.internal.SupervisorSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,43 +60,27 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ModuleSupervisor.class);
 
+    private final SupervisorSettings<C> settings;
     private final String moduleId;
-    private final StartAttempt<? extends C> restartAttempt;
-    private final Consumer<? super C> stopChild;
-    private final boolean restartable;
-    private final SupervisionOptions options;
-    private final Clock clock;
-    private final Scheduler scheduler;
-    private final boolean ownsScheduler;
-    private final DoubleSupplier jitterSource;
-    private final Executor attemptExecutor;
-    private final List<SupervisionListener<? super C>> listeners;
+    private final ListenerFanout<C> listeners;
     private final HealthMachine machine;
 
     private final Object lock = new Object();
-    private final RestartWindow window;
+    private final RestartPlanner planner;
+    private final RestartRunner runner;
     private int restarts;
     private ChildFailure lastFailure;
     private C current;
     private boolean closed;
-    private boolean attemptInFlight;
-    private long generation;
-    private Scheduler.Cancellable pending;
 
-    private ModuleSupervisor(Builder<C> builder, ModuleHealthState state, C child, int attempt, ChildFailure failure) {
-        this.moduleId = builder.moduleId;
-        this.restartAttempt = builder.restartAttempt;
-        this.stopChild = builder.stopChild;
-        this.restartable = builder.restartable;
-        this.options = builder.options;
-        this.clock = builder.clock;
-        this.ownsScheduler = builder.scheduler == null;
-        this.scheduler = ownsScheduler ? Scheduler.daemon() : builder.scheduler;
-        this.jitterSource = builder.jitterSource;
-        this.attemptExecutor = builder.attemptExecutor != null ? builder.attemptExecutor : this::runOnNewThread;
-        this.listeners = List.copyOf(builder.listeners);
-        this.machine = new HealthMachine(moduleId, clock, this::tellTransition, state, attempt);
-        this.window = new RestartWindow(options.maxRestarts(), options.restartWindow());
+    private ModuleSupervisor(SupervisorSettings<C> settings, ModuleHealthState state, C child, int attempt,
+                             ChildFailure failure) {
+        this.settings = settings;
+        this.moduleId = settings.moduleId();
+        this.listeners = new ListenerFanout<>(moduleId, settings.listeners());
+        this.machine = new HealthMachine(moduleId, settings.clock(), listeners::transition, state, attempt);
+        this.planner = new RestartPlanner(settings.options(), settings.clock(), settings.jitterSource());
+        this.runner = new RestartRunner(moduleId, settings.scheduler(), settings.attemptExecutor());
         this.current = child;
         this.lastFailure = failure;
     }
@@ -113,6 +95,33 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
     public static <C> Builder<C> builder(String moduleId, StartAttempt<? extends C> restartAttempt,
                                          Consumer<? super C> stopChild) {
         return new Builder<>(moduleId, restartAttempt, stopChild);
+    }
+
+    /** A healthy supervisor holding {@code child}; listeners are told it was adopted before this returns. */
+    private static <C> ModuleSupervisor<C> adopting(SupervisorSettings<C> settings, C child, int attempt) {
+        Objects.requireNonNull(child, "child");
+        if (attempt < 1) {
+            throw new IllegalArgumentException("a kept child has an attempt >= 1: " + attempt);
+        }
+        ModuleSupervisor<C> supervisor = new ModuleSupervisor<>(settings, ModuleHealthState.HEALTHY, child, attempt, null);
+        supervisor.listeners.adopted(supervisor.machine, child, attempt);
+        supervisor.machine.deliver();
+        return supervisor;
+    }
+
+    /** A supervisor continuing from {@code outcome}: adopting its child, or stopped with its failure. */
+    private static <C> ModuleSupervisor<C> continuing(SupervisorSettings<C> settings,
+                                                      StartupOutcome<? extends C> outcome) {
+        Objects.requireNonNull(outcome, "outcome");
+        if (!outcome.moduleId().equals(settings.moduleId())) {
+            throw new IllegalArgumentException("the outcome is for module '" + outcome.moduleId()
+                    + "', not '" + settings.moduleId() + "'");
+        }
+        if (outcome.loaded()) {
+            return adopting(settings, outcome.child(), outcome.attempts());
+        }
+        return new ModuleSupervisor<>(settings, ModuleHealthState.STOPPED, null, outcome.attempts(),
+                outcome.failure().orElse(null));
     }
 
     /**
@@ -150,7 +159,7 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
      */
     public ModuleHealthState restartNow() {
         C old;
-        long restartGeneration;
+        long ticket;
         synchronized (lock) {
             if (closed) {
                 throw new IllegalStateException("module '" + moduleId + "': the supervisor is closed");
@@ -161,16 +170,16 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
                         + state.jsonName());
             }
             LOG.info("module '{}': manual restart from {}", moduleId, state.jsonName());
-            window.reset();
+            planner.reset();
             old = current;
             current = null;
             restarts += 1;
             machine.move(ModuleHealthState.RESTARTING, machine.attempt());
-            restartGeneration = ++generation;
+            ticket = runner.newTicket();
         }
         machine.deliver();
         stop(old);
-        runAttempt(restartGeneration);
+        runAttempt(ticket);
         return machine.state();
     }
 
@@ -188,9 +197,7 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
                 return;
             }
             closed = true;
-            generation++;
-            pendingRestart = pending;
-            pending = null;
+            pendingRestart = runner.dropAll();
             child = current;
             current = null;
         }
@@ -198,9 +205,7 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
             pendingRestart.cancel();
         }
         stop(child);
-        if (ownsScheduler) {
-            scheduler.close();
-        }
+        runner.close();
     }
 
     /** The module. */
@@ -285,114 +290,58 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
     public String toString() {
         synchronized (lock) {
             return "ModuleSupervisor[" + moduleId + ", " + machine.state().jsonName() + ", attempt " + machine.attempt()
-                    + ", restarts "
-                    + restarts + (closed ? ", closed" : "") + "]";
+                    + ", restarts " + restarts + (closed ? ", closed" : "") + "]";
         }
     }
 
-    /** Runs restart attempt {@code n+1} unless the restart was cancelled; on the scheduler or the caller's thread. */
-    private void runAttempt(long restartGeneration) {
+    /** Runs restart attempt {@code n+1} unless its ticket is stale; on the runner's executor or the caller's thread. */
+    private void runAttempt(long ticket) {
         int n;
         synchronized (lock) {
-            if (closed || restartGeneration != generation || machine.state() != ModuleHealthState.RESTARTING
-                    || attemptInFlight) {
+            if (closed || machine.state() != ModuleHealthState.RESTARTING || !runner.begin(ticket)) {
                 return;
             }
-            pending = null;
-            attemptInFlight = true;
             n = machine.attempt() + 1;
         }
-        C child = null;
-        Exception failure = null;
-        try {
-            child = restartAttempt.start(n);
-            if (child == null) {
-                failure = new IllegalStateException("the start attempt returned no child");
-            }
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-            failure = interrupted;
-        } catch (Exception e) {
-            failure = e;
-        }
+        AttemptResult<? extends C> result = AttemptResult.run(settings.restartAttempt(), n);
         C toStop = null;
         synchronized (lock) {
-            attemptInFlight = false;
+            runner.end();
             if (closed) {
-                toStop = child;
+                toStop = result.child();
+            } else if (result.succeeded()) {
+                LOG.info("module '{}': restarted, healthy at attempt {}", moduleId, n);
+                current = result.child();
+                machine.move(ModuleHealthState.HEALTHY, n);
+                listeners.adopted(machine, current, n);
             } else {
-                if (failure == null) {
-                    LOG.info("module '{}': restarted, healthy at attempt {}", moduleId, n);
-                    current = child;
-                    machine.move(ModuleHealthState.HEALTHY, n);
-                    C adopted = child;
-                    for (SupervisionListener<? super C> listener : listeners) {
-                        machine.later("onAdopted listener", () -> listener.onAdopted(adopted, n));
-                    }
-                } else {
-                    LOG.warn("module '{}': restart attempt {} failed: {}", moduleId, n, failure.toString());
-                    fail(ChildFailure.of(failure), n);
-                }
+                LOG.warn("module '{}': restart attempt {} failed: {}", moduleId, n, result.failure().toString());
+                fail(ChildFailure.of(result.failure()), n);
             }
         }
         machine.deliver();
         stop(toStop);
     }
 
-    /** Hands a scheduled restart attempt to the attempt executor, so a slow start never holds up the scheduler. */
-    private void launchAttempt(long restartGeneration) {
-        try {
-            attemptExecutor.execute(() -> runAttempt(restartGeneration));
-        } catch (RejectedExecutionException e) {
-            LOG.warn("module '{}': the attempt executor refused the restart; running it on the scheduler", moduleId, e);
-            runAttempt(restartGeneration);
-        }
-    }
-
-    private void runOnNewThread(Runnable attempt) {
-        Thread thread = new Thread(attempt, "meta-supervisor-restart-" + moduleId);
-        thread.setDaemon(true);
-        thread.start();
-    }
-
     /** Records the failure at attempt {@code n} and applies the restart rule. Holds the lock. */
     private void fail(ChildFailure failure, int n) {
         lastFailure = failure;
         machine.move(ModuleHealthState.FAILED, n);
-        for (SupervisionListener<? super C> listener : listeners) {
-            machine.later("onFailure listener", () -> listener.onFailure(moduleId, failure));
-        }
-        if (!restartable) {
+        listeners.failed(machine, failure);
+        if (!settings.restartable()) {
             return;
         }
-        Instant now = clock.instant();
-        int previousRestarts = window.count(now);
-        if (!window.tryRecord(now)) {
-            LOG.warn("module '{}' stopped: more than {} restarts in {}", moduleId, options.maxRestarts(),
-                    options.restartWindow());
+        Optional<Duration> delay = planner.next();
+        if (delay.isEmpty()) {
+            LOG.warn("module '{}' stopped: {}", moduleId, planner.intensity());
             machine.move(ModuleHealthState.STOPPED, n);
-            for (SupervisionListener<? super C> listener : listeners) {
-                machine.later("onStopped listener", () -> listener.onStopped(moduleId, failure));
-            }
+            listeners.stopped(machine, failure);
             return;
         }
         restarts += 1;
         machine.move(ModuleHealthState.RESTARTING, n);
-        Duration delay = Backoff.delay(options, previousRestarts, jitterSource.getAsDouble());
-        long restartGeneration = ++generation;
-        LOG.info("module '{}': restart {} in {} ms", moduleId, restarts, delay.toMillis());
-        try {
-            pending = scheduler.schedule(() -> launchAttempt(restartGeneration), delay);
-        } catch (RejectedExecutionException e) {
-            LOG.error("module '{}': the scheduler refused the restart", moduleId, e);
-        }
-    }
-
-    /** Tells each listener a transition the machine made, each guarded on its own. */
-    private void tellTransition(ModuleHealthTransition transition) {
-        for (SupervisionListener<? super C> listener : listeners) {
-            Notifications.deliver(moduleId, "onTransition listener", () -> listener.onTransition(transition));
-        }
+        LOG.info("module '{}': restart {} in {} ms", moduleId, restarts, delay.get().toMillis());
+        runner.schedule(runner.newTicket(), delay.get(), this::runAttempt);
     }
 
     private void stop(C child) {
@@ -400,7 +349,7 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
             return;
         }
         try {
-            stopChild.accept(child);
+            settings.stopChild().accept(child);
         } catch (RuntimeException e) {
             LOG.warn("module '{}': stopping a child failed", moduleId, e);
         }
@@ -413,21 +362,10 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
      * @param <C> what a child is
      */
     public static final class Builder<C> {
-        private final String moduleId;
-        private final StartAttempt<? extends C> restartAttempt;
-        private final Consumer<? super C> stopChild;
-        private final List<SupervisionListener<? super C>> listeners = new ArrayList<>();
-        private boolean restartable = true;
-        private SupervisionOptions options = SupervisionOptions.defaults();
-        private Clock clock = Clock.systemUTC();
-        private Scheduler scheduler;
-        private DoubleSupplier jitterSource = () -> ThreadLocalRandom.current().nextDouble();
-        private Executor attemptExecutor;
+        private SupervisorSettings<C> settings;
 
         private Builder(String moduleId, StartAttempt<? extends C> restartAttempt, Consumer<? super C> stopChild) {
-            this.moduleId = Objects.requireNonNull(moduleId, "moduleId");
-            this.restartAttempt = Objects.requireNonNull(restartAttempt, "restartAttempt");
-            this.stopChild = Objects.requireNonNull(stopChild, "stopChild");
+            this.settings = SupervisorSettings.defaults(moduleId, restartAttempt, stopChild);
         }
 
         /**
@@ -435,19 +373,19 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
          * {@code PERSISTENT} mode and an event-line module whose policy is not {@code NEVER} are restartable.
          */
         public Builder<C> restartable(boolean restartable) {
-            this.restartable = restartable;
+            settings = settings.withRestartable(restartable);
             return this;
         }
 
         /** Backoff and restart intensity (default {@link SupervisionOptions#defaults()}). */
         public Builder<C> options(SupervisionOptions options) {
-            this.options = Objects.requireNonNull(options, "options");
+            settings = settings.withOptions(options);
             return this;
         }
 
         /** The clock of the restart window and of each transition's {@code atMs} (default {@link Clock#systemUTC()}). */
         public Builder<C> clock(Clock clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
+            settings = settings.withClock(clock);
             return this;
         }
 
@@ -456,13 +394,13 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
          * {@link Scheduler#daemon()} and closes it on {@link ModuleSupervisor#close()}.
          */
         public Builder<C> scheduler(Scheduler scheduler) {
-            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            settings = settings.withScheduler(scheduler);
             return this;
         }
 
         /** Random values in {@code [0, 1)} for the jitter (default {@link ThreadLocalRandom}). */
         public Builder<C> jitterSource(DoubleSupplier jitterSource) {
-            this.jitterSource = Objects.requireNonNull(jitterSource, "jitterSource");
+            settings = settings.withJitterSource(jitterSource);
             return this;
         }
 
@@ -472,13 +410,13 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
          * by the restart intensity). Tests pass {@code Runnable::run} to run attempts on the scheduler's thread.
          */
         public Builder<C> attemptExecutor(Executor attemptExecutor) {
-            this.attemptExecutor = Objects.requireNonNull(attemptExecutor, "attemptExecutor");
+            settings = settings.withAttemptExecutor(attemptExecutor);
             return this;
         }
 
         /** Adds a listener. */
         public Builder<C> listener(SupervisionListener<? super C> listener) {
-            listeners.add(Objects.requireNonNull(listener, "listener"));
+            settings = settings.withListener(listener);
             return this;
         }
 
@@ -487,16 +425,7 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
          * listeners are told {@link SupervisionListener#onAdopted} before this returns.
          */
         public ModuleSupervisor<C> adopt(C child, int attempt) {
-            Objects.requireNonNull(child, "child");
-            if (attempt < 1) {
-                throw new IllegalArgumentException("a kept child has an attempt >= 1: " + attempt);
-            }
-            ModuleSupervisor<C> supervisor = new ModuleSupervisor<>(this, ModuleHealthState.HEALTHY, child, attempt, null);
-            for (SupervisionListener<? super C> listener : supervisor.listeners) {
-                supervisor.machine.later("onAdopted listener", () -> listener.onAdopted(child, attempt));
-            }
-            supervisor.machine.deliver();
-            return supervisor;
+            return adopting(settings, child, attempt);
         }
 
         /**
@@ -504,16 +433,7 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
          * {@code Stopped} with the startup's failure (restartable only by hand).
          */
         public ModuleSupervisor<C> start(StartupOutcome<? extends C> outcome) {
-            Objects.requireNonNull(outcome, "outcome");
-            if (!outcome.moduleId().equals(moduleId)) {
-                throw new IllegalArgumentException("the outcome is for module '" + outcome.moduleId()
-                        + "', not '" + moduleId + "'");
-            }
-            if (outcome.loaded()) {
-                return adopt(outcome.child(), outcome.attempts());
-            }
-            return new ModuleSupervisor<>(this, ModuleHealthState.STOPPED, null, outcome.attempts(),
-                    outcome.failure().orElse(null));
+            return continuing(settings, outcome);
         }
     }
 }

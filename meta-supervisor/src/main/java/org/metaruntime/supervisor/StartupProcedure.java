@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.metaruntime.supervisor.internal.AttemptResult;
 import org.metaruntime.supervisor.internal.HealthMachine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -117,20 +118,13 @@ public final class StartupProcedure {
             record(ModuleHealthState.STARTING);
             while (true) {
                 n += 1;
-                C child;
-                try {
-                    child = attempt.start(n);
-                    if (child == null) {
-                        throw new IllegalStateException("the start attempt returned no child");
-                    }
-                } catch (InterruptedException interrupted) {
-                    return interrupted(null);
-                } catch (Exception failure) {
-                    if (Thread.currentThread().isInterrupted()) {
-                        return interrupted(null);
-                    }
-                    lastFailure = failure;
-                    LOG.debug("module '{}': start attempt {} failed: {}", moduleId, n, failure.toString());
+                AttemptResult<? extends C> result = AttemptResult.run(attempt, n);
+                if (Thread.currentThread().isInterrupted()) {
+                    return interrupted(result.child());
+                }
+                if (!result.succeeded()) {
+                    lastFailure = result.failure();
+                    LOG.debug("module '{}': start attempt {} failed: {}", moduleId, n, lastFailure.toString());
                     record(ModuleHealthState.FAILED);
                     if (!policy.retriesAfterFailure(n)) {
                         record(ModuleHealthState.STOPPED);
@@ -144,15 +138,12 @@ public final class StartupProcedure {
                     }
                     continue;
                 }
-                if (Thread.currentThread().isInterrupted()) {
-                    return interrupted(child);
-                }
                 record(ModuleHealthState.HEALTHY);
                 if (!policy.restartsAfterSuccess(n)) {
-                    return outcome(child, false);
+                    return outcome(result.child(), false);
                 }
                 record(ModuleHealthState.RESTARTING);
-                stop(child);
+                stop(result.child());
                 if (!backoff()) {
                     return interrupted(null);
                 }

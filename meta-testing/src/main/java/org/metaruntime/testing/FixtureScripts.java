@@ -24,8 +24,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *   behaviour the tests need (echo, progress, slow, hang, crash, garbage, server-to-client requests, list
  *   changes...). Its docstring lists them.</li>
  *   <li>{@link #eventLineModule()}: an event-line module (stdlib python) configured through its environment
- *   ({@code FIXTURE_MODE}: answer, stay, stay silent, print garbage, wait, crash, fail its first runs, or fail at
- *   random; a pid file and a run counter). Its docstring lists the variables.</li>
+ *   ({@code FIXTURE_MODE}: answer, stay, stay silent, print garbage, wait, crash, fail its first runs, fail at
+ *   random, or write a first line that tests the framing: envelope form, CR LF, no line end, a missing field,
+ *   invalid UTF-8, 100 MiB, after a stderr flood, after reading stdin, ignoring SIGTERM; a pid file, a
+ *   grandchild holding its stdout and stderr with a pid file of its own, and a run counter). Its docstring lists
+ *   the variables.</li>
  * </ul>
  *
  * <pre>{@code

@@ -29,6 +29,16 @@ public final class HealthFeed {
     private final Set<Feed> feeds = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
+    /** A subscription with the default queue bound whose missed transitions are logged as a warning. */
+    public Subscription subscribe(Consumer<? super ModuleHealthTransition> listener) {
+        return subscribe(listener, missed -> LOG.warn("a health listener missed {} transition(s)", missed));
+    }
+
+    /** A subscription with the default queue bound. */
+    public Subscription subscribe(Consumer<? super ModuleHealthTransition> listener, IntConsumer onMissed) {
+        return subscribe(listener, onMissed, DEFAULT_CAPACITY);
+    }
+
     /** A new subscription; its thread starts at once. */
     public Subscription subscribe(Consumer<? super ModuleHealthTransition> listener, IntConsumer onMissed,
                                   int capacity) {

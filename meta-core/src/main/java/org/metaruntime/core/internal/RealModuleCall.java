@@ -3,6 +3,7 @@ package org.metaruntime.core.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
 import org.metaruntime.core.ModuleCall;
 import org.metaruntime.core.ModuleRouteError;
@@ -91,6 +92,32 @@ public final class RealModuleCall implements ModuleCall {
                 fail(CallRouter.toRouteException(request.moduleId(), e));
             }
         });
+    }
+
+    /**
+     * Waits for the answer; an interrupt of the waiting thread cancels the call (and stays set). A failure is thrown
+     * again from the waiting thread, so its stack trace shows the caller.
+     *
+     * @throws ModuleRouteException the call's failure
+     */
+    public ModuleRouteResponse await() {
+        try {
+            return response.get();
+        } catch (InterruptedException e) {
+            cancel();
+            Thread.currentThread().interrupt();
+            if (response.isDone() && !response.isCompletedExceptionally()) {
+                return response.join();
+            }
+            throw rethrown(response.isDone() ? response.handle((value, error) -> error).join() : e);
+        } catch (ExecutionException e) {
+            throw rethrown(e.getCause());
+        }
+    }
+
+    private ModuleRouteException rethrown(Throwable failure) {
+        ModuleRouteException error = CallRouter.toRouteException(request.moduleId(), failure);
+        return new ModuleRouteException(error.moduleId(), error.error(), error.exitCode(), error.stderrTail(), error);
     }
 
     /** Fails the call before it reached a boundary (a check, a failed startup, ...). */

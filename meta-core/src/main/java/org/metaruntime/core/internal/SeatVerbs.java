@@ -31,12 +31,13 @@ public final class SeatVerbs {
     }
 
     /**
-     * Seat to module id to verbs, over the loaded modules' {@code mcp.ready} events (an event-line module, or a
-     * module without a ready event, implements none).
+     * Seat to module id to verbs, over the {@code mcp.ready} events of the modules {@code registry} has loaded (an
+     * event-line module, or a module without a ready event, implements none).
      */
-    public static Map<String, Map<String, List<String>>> ofModules(Collection<ModuleSlot> loaded) {
+    public static Map<String, Map<String, List<String>>> ofModules(ModuleRegistry registry) {
         Map<String, Map<String, List<String>>> seats = new TreeMap<>();
-        for (ModuleSlot slot : loaded) {
+        for (String id : registry.loaded()) {
+            ModuleSlot slot = registry.require(id);
             EventEnvelope<UnifiedEvent> ready = slot.readyEvent();
             if (ready == null || !(ready.event() instanceof UnifiedEvent.Module module)
                     || !"mcp.ready".equals(module.event().eventType())) {

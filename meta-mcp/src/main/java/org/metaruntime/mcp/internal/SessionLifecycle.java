@@ -13,7 +13,6 @@ import java.util.concurrent.TimeUnit;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpClientOptions;
 import org.metaruntime.mcp.McpConnection;
-import org.metaruntime.supervisor.ModuleProcess;
 import org.metaruntime.supervisor.ProcessExit;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.StopReport;
@@ -24,8 +23,8 @@ import org.slf4j.LoggerFactory;
 /**
  * What a connection hears from its transport, and how its session ends: answers and notifications are routed
  * (to the window, the catalog, the listeners); the child's exit (or its stdout closing) ends the session with the
- * exit code and stderr tail; close ends it on purpose and stops the process tree with a stop ladder fitted to the
- * close timeout, then releases the connection's lease on the shared timer. Thread-safe.
+ * exit code and stderr tail; close ends it on purpose, has the {@link SessionPeer} end its side within the close
+ * timeout, then releases the peer and the connection's lease on the shared timer. Thread-safe.
  */
 public final class SessionLifecycle implements ProcessClientTransport.Inbound {
 
@@ -37,7 +36,7 @@ public final class SessionLifecycle implements ProcessClientTransport.Inbound {
     private final String moduleId;
     private final McpClientOptions options;
     private final ScheduledExecutorService timer;
-    private final ProcessClientTransport transport;
+    private final SessionPeer peer;
     private final CallWindow window;
     private final ToolCatalog catalog;
     private final NotificationHub notifications;
@@ -47,17 +46,16 @@ public final class SessionLifecycle implements ProcessClientTransport.Inbound {
     private CompletableFuture<McpBoundaryError> closing; // guarded by closeLock; completes with null when ok
     private volatile boolean closed;
     private volatile StopReport stopReport;
-    private volatile HttpClientTransport remote;
     private final CompletableFuture<Termination> ended = new CompletableFuture<>();
 
-    /** The lifecycle of one connection's session; {@code timer} is the lease the connection took. */
+    /** The lifecycle of one connection's session with {@code peer}; {@code timer} is the lease the connection took. */
     public SessionLifecycle(String moduleId, McpClientOptions options, ScheduledExecutorService timer,
-                            ProcessClientTransport transport, CallWindow window, ToolCatalog catalog,
+                            SessionPeer peer, CallWindow window, ToolCatalog catalog,
                             NotificationHub notifications) {
         this.moduleId = moduleId;
         this.options = options;
         this.timer = timer;
-        this.transport = transport;
+        this.peer = peer;
         this.window = window;
         this.catalog = catalog;
         this.notifications = notifications;
@@ -66,11 +64,6 @@ public final class SessionLifecycle implements ProcessClientTransport.Inbound {
     /** The SDK session answering the server's requests, closed when the session ends. */
     public void session(McpClientSession session) {
         this.session = session;
-    }
-
-    /** A remote session's transport ({@code transport} is then null): close ends the session on the server. */
-    public void remote(HttpClientTransport remote) {
-        this.remote = remote;
     }
 
     /** Completes with why the session ended, once it has, for whatever reason. */
@@ -144,7 +137,7 @@ public final class SessionLifecycle implements ProcessClientTransport.Inbound {
             ProcessExit e = exit;
             if (e != null) {
                 terminate(exitTermination(e));
-            } else if (transport.process().isAlive()) {
+            } else if (peer.wire().alive()) {
                 terminate(Termination.of("module '" + moduleId + "' closed its stdout"));
             }
             // else it exited: exited() follows with the exit code and stderr tail
@@ -160,8 +153,9 @@ public final class SessionLifecycle implements ProcessClientTransport.Inbound {
     // ---- close
 
     /**
-     * Ends the session and stops the process tree with {@code ladder} fitted to {@code timeout}; completes with the
-     * close error, or null when ok. Idempotent: a second close completes with the first one's outcome.
+     * Ends the session and has the peer end its side within {@code timeout} (a process tree is stopped with
+     * {@code ladder} fitted to it); completes with the close error, or null when ok. Idempotent: a second close
+     * completes with the first one's outcome.
      */
     public CompletableFuture<McpBoundaryError> close(Duration timeout, StopLadder ladder) {
         CompletableFuture<McpBoundaryError> result;
@@ -176,46 +170,28 @@ public final class SessionLifecycle implements ProcessClientTransport.Inbound {
         terminate(Termination.of("the connection to module '" + moduleId + "' was closed"));
         notifications.closeAll();
         long timeoutMs = Math.max(1, timeout.toMillis());
-        HttpClientTransport http = remote;
-        if (http != null) {
-            http.deleteSession(Duration.ofMillis(Math.max(1, timeoutMs / 10 * 9))).whenComplete((ok, e) -> result.complete(null));
-            result.whenComplete((error, e) -> {
-                SharedTimer.release();
-                SharedHttpClient.release();
-            });
-            return result.copy();
-        }
-        ModuleProcess process = transport.process();
-        process.closeStdin(); // at once: the ladder's first step starts on another thread
         ScheduledFuture<?> bound = schedule(() -> result.complete(new McpBoundaryError.Timeout(moduleId, "close",
                 timeoutMs)), timeoutMs);
-        process.stopAsync(fit(ladder, timeout)).whenComplete((report, e) -> {
+        peer.stop(timeout, ladder).whenComplete((report, e) -> {
             if (bound != null) {
                 bound.cancel(false);
             }
             stopReport = report;
             result.complete(closeError(report, e, ladder));
         });
-        result.whenComplete((error, e) -> SharedTimer.release());
+        result.whenComplete((error, e) -> {
+            peer.release();
+            SharedTimer.release();
+        });
         return result.copy();
-    }
-
-    /** {@code ladder} with its graces shortened in proportion so that they add up to at most 90% of {@code timeout}. */
-    public static StopLadder fit(StopLadder ladder, Duration timeout) {
-        long total = ladder.stdinGrace().toNanos() + ladder.termGrace().toNanos() + ladder.killWait().toNanos();
-        long budget = timeout.toNanos() / 10 * 9;
-        if (total <= budget) {
-            return ladder;
-        }
-        double scale = (double) budget / total;
-        return new StopLadder(Duration.ofNanos((long) (ladder.stdinGrace().toNanos() * scale)),
-                Duration.ofNanos((long) (ladder.termGrace().toNanos() * scale)),
-                Duration.ofNanos((long) (ladder.killWait().toNanos() * scale)));
     }
 
     private McpBoundaryError closeError(StopReport report, Throwable e, StopLadder ladder) {
         if (e != null) {
             return new McpBoundaryError.CloseFailed(moduleId, String.valueOf(e));
+        }
+        if (report == null) {
+            return null; // no process was stopped
         }
         if (report.survivors() > 0) {
             return new McpBoundaryError.CloseFailed(moduleId,
@@ -238,13 +214,7 @@ public final class SessionLifecycle implements ProcessClientTransport.Inbound {
         if (!closed) {
             LOG.warn("module '{}': MCP session ended: {}", moduleId, t.reason());
         }
-        if (transport != null) {
-            transport.shutdown();
-        }
-        HttpClientTransport http = remote;
-        if (http != null) {
-            http.shutdown();
-        }
+        peer.shutdown();
         ended.complete(t);
         McpClientSession s = session;
         if (s != null) {

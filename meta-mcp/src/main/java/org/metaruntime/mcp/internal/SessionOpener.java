@@ -22,7 +22,11 @@ import reactor.core.publisher.Mono;
  * failure names what the server wrote to stderr. Stateless.
  *
  * <pre>{@code
- * CompletableFuture<McpConnection> opening = SessionOpener.stdio(spec, options, timeoutMs, deadline, McpConnection::new);
+ * long timeoutMs = 10_000;
+ * long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+ * SessionParts parts = SessionOpener.stdio(spec, options, timeoutMs, deadline, Function.identity()).join();
+ * // ... parts.window(), parts.catalog(), parts.peer() ...
+ * parts.lifecycle().close(SessionOpener.CLOSE_TIMEOUT, options.stopLadder()).join();
  * }</pre>
  */
 public final class SessionOpener {
@@ -45,7 +49,7 @@ public final class SessionOpener {
         String moduleId = spec.moduleId();
         ScheduledExecutorService timer = SharedTimer.acquire();
         ProcessClientTransport transport = new ProcessClientTransport(moduleId);
-        SessionParts parts = parts(moduleId, options, timer, new SessionPeer.Stdio(transport), transport);
+        SessionParts parts = parts(moduleId, options, timer, new SessionPeer.Stdio(transport));
         try {
             transport.start(spec, parts.lifecycle());
         } catch (ProcessBoundaryException e) {
@@ -69,20 +73,19 @@ public final class SessionOpener {
         }
         ScheduledExecutorService timer = SharedTimer.acquire();
         HttpClientTransport http = new HttpClientTransport(endpoint, SharedHttpClient.acquire());
-        SessionParts parts = parts(endpoint.moduleId(), options, timer, new SessionPeer.Http(endpoint, http), null);
+        SessionParts parts = parts(endpoint.moduleId(), options, timer, new SessionPeer.Http(endpoint, http));
         http.bind(parts.lifecycle(), parts.lifecycle()::lost);
-        parts.lifecycle().remote(http);
         return handshake(parts, timeoutMs, deadline, connection);
     }
 
-    /** The parts of a session with {@code peer}; {@code stdio} is its process transport, null for a remote one. */
+    /** The parts of a session with {@code peer}. */
     private static SessionParts parts(String moduleId, McpClientOptions options, ScheduledExecutorService timer,
-                                      SessionPeer peer, ProcessClientTransport stdio) {
+                                      SessionPeer peer) {
         CallWindow window = new CallWindow(moduleId, options.maxInFlight(), options.maxQueued(), timer, peer.wire());
         ToolCatalog catalog = new ToolCatalog(window, options.bareTools().orElse(null));
         Surface surface = new Surface(window);
         NotificationHub notifications = new NotificationHub(moduleId);
-        SessionLifecycle lifecycle = new SessionLifecycle(moduleId, options, timer, stdio, window, catalog, notifications);
+        SessionLifecycle lifecycle = new SessionLifecycle(moduleId, options, timer, peer, window, catalog, notifications);
         return new SessionParts(moduleId, options, window, catalog, surface, notifications, lifecycle, peer, null);
     }
 

@@ -2,15 +2,20 @@ package org.metaruntime.mcp.internal;
 
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema.InitializeResult;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.metaruntime.mcp.McpHttpEndpoint;
+import org.metaruntime.supervisor.ModuleProcess;
 import org.metaruntime.supervisor.ProcessExit;
+import org.metaruntime.supervisor.StopLadder;
+import org.metaruntime.supervisor.StopReport;
 
 /**
  * The server at the other end of a connection's session: a local stdio child ({@link Stdio}) or a remote server over
- * MCP Streamable HTTP ({@link Http}). It gives the session its transport and answers what only one kind knows (the
- * process id, the stderr tail, the exit; the endpoint, the session id, the renewals). Thread-safe.
+ * MCP Streamable HTTP ({@link Http}). It gives the session its transport, answers what only one kind knows (the
+ * process id, the stderr tail, the exit; the endpoint, the session id, the renewals) and ends its side of the session
+ * the way its kind needs (a process tree stopped; a session ended on the server). Thread-safe.
  */
 public interface SessionPeer {
 
@@ -40,6 +45,19 @@ public interface SessionPeer {
 
     /** Completes when the server process exits; never for a remote server. */
     CompletableFuture<ProcessExit> exitFuture();
+
+    /** The session ended: the transport drops whatever the server still sends. */
+    void shutdown();
+
+    /**
+     * Ends the server's side on close, within {@code timeout}: a child's process tree is stopped with {@code ladder}
+     * fitted to the timeout (completes with what the ladder did); a remote session is ended on the server (completes
+     * with null: no process was stopped; never exceptionally).
+     */
+    CompletableFuture<StopReport> stop(Duration timeout, StopLadder ladder);
+
+    /** Releases what the peer holds once the session is closed (a remote peer's lease on the shared HTTP client). */
+    void release();
 
     /** A child process speaking MCP on its stdin and stdout. */
     final class Stdio implements SessionPeer {
@@ -91,6 +109,35 @@ public interface SessionPeer {
         @Override
         public CompletableFuture<ProcessExit> exitFuture() {
             return transport.process().exitFuture();
+        }
+
+        @Override
+        public void shutdown() {
+            transport.shutdown();
+        }
+
+        @Override
+        public CompletableFuture<StopReport> stop(Duration timeout, StopLadder ladder) {
+            ModuleProcess process = transport.process();
+            process.closeStdin(); // at once: the ladder's first step starts on another thread
+            return process.stopAsync(fit(ladder, timeout));
+        }
+
+        @Override
+        public void release() {
+        }
+
+        /** {@code ladder} with its graces shortened in proportion so that they add up to at most 90% of {@code timeout}. */
+        public static StopLadder fit(StopLadder ladder, Duration timeout) {
+            long total = ladder.stdinGrace().toNanos() + ladder.termGrace().toNanos() + ladder.killWait().toNanos();
+            long budget = timeout.toNanos() / 10 * 9;
+            if (total <= budget) {
+                return ladder;
+            }
+            double scale = (double) budget / total;
+            return new StopLadder(Duration.ofNanos((long) (ladder.stdinGrace().toNanos() * scale)),
+                    Duration.ofNanos((long) (ladder.termGrace().toNanos() * scale)),
+                    Duration.ofNanos((long) (ladder.killWait().toNanos() * scale)));
         }
     }
 
@@ -148,6 +195,22 @@ public interface SessionPeer {
         @Override
         public CompletableFuture<ProcessExit> exitFuture() {
             return new CompletableFuture<>();
+        }
+
+        @Override
+        public void shutdown() {
+            transport.shutdown();
+        }
+
+        @Override
+        public CompletableFuture<StopReport> stop(Duration timeout, StopLadder ladder) {
+            Duration bound = Duration.ofMillis(Math.max(1, timeout.toMillis() / 10 * 9));
+            return transport.deleteSession(bound).thenApply(ended -> null);
+        }
+
+        @Override
+        public void release() {
+            SharedHttpClient.release();
         }
     }
 }

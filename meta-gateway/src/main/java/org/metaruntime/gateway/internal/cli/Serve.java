@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.Optional;
 import org.metaruntime.eventlog.EventLogs;
 import org.metaruntime.events.EventLog;
 import org.metaruntime.gateway.EventEndpoints;
@@ -39,25 +40,22 @@ final class Serve {
         HttpOptions.Builder httpOptions = null;
         InetSocketAddress address = null;
         if (http) {
+            String token;
             try {
-                httpOptions = httpOptions(line);
-                httpOptions.build();
+                token = token(line);
+                httpOptions = httpOptions(line, token);
             } catch (IllegalArgumentException | CommandLine.UsageException e) {
-                err.println("meta-gateway: " + e.getMessage());
-                err.println(CommandLine.USAGE);
-                return 2;
+                return usageError(err, e.getMessage());
             }
             address = new InetSocketAddress(line.host(), line.port());
             if (address.isUnresolved()) {
-                err.println("meta-gateway: --host " + line.host() + " cannot be resolved");
-                err.println(CommandLine.USAGE);
-                return 2;
+                return usageError(err, "--host " + line.host() + " cannot be resolved");
             }
-            if (httpOptions.build().token().isEmpty() && !HttpServing.isLoopback(address)) {
-                err.println("meta-gateway: --host " + line.host() + " is not a loopback address: give a token with --token-file FILE"
+            try {
+                HttpServing.requireTokenOffLoopback(address, Optional.ofNullable(token));
+            } catch (IllegalArgumentException e) {
+                return usageError(err, "--host " + line.host() + " is not a loopback address: give a token with --token-file FILE"
                         + " or the environment variable " + TOKEN_ENV);
-                err.println(CommandLine.USAGE);
-                return 2;
             }
         }
         EventLog log = null;
@@ -80,6 +78,12 @@ final class Serve {
                 log.close();
             }
         }
+    }
+
+    private static int usageError(PrintStream err, String message) {
+        err.println("meta-gateway: " + message);
+        err.println(CommandLine.USAGE);
+        return 2;
     }
 
     private static int serve(MetaGateway.Builder builder, CommandLine line, HttpOptions httpOptions, InetSocketAddress address,
@@ -129,25 +133,27 @@ final class Serve {
         return 0;
     }
 
-    private static HttpOptions.Builder httpOptions(CommandLine line) throws CommandLine.UsageException {
-        HttpOptions.Builder options = HttpOptions.builder();
-        String token = null;
-        if (line.tokenFile() != null) {
-            try {
-                token = Files.readString(line.tokenFile(), StandardCharsets.UTF_8).strip();
-            } catch (IOException e) {
-                throw new CommandLine.UsageException("--token-file " + line.tokenFile() + " cannot be read: " + e.getMessage());
-            }
-            if (token.isEmpty()) {
-                throw new CommandLine.UsageException("--token-file " + line.tokenFile() + " is empty");
-            }
-        } else {
+    /** The token of {@code --token-file FILE}, else of the environment variable {@value #TOKEN_ENV}; null: none. */
+    private static String token(CommandLine line) throws CommandLine.UsageException {
+        if (line.tokenFile() == null) {
             String env = System.getenv(TOKEN_ENV);
-            if (env != null && !env.isBlank()) {
-                token = env;
-            }
+            return env == null || env.isBlank() ? null : env;
         }
-        options.token(token);
+        String token;
+        try {
+            token = Files.readString(line.tokenFile(), StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+            throw new CommandLine.UsageException("--token-file " + line.tokenFile() + " cannot be read: " + e.getMessage());
+        }
+        if (token.isEmpty()) {
+            throw new CommandLine.UsageException("--token-file " + line.tokenFile() + " is empty");
+        }
+        return token;
+    }
+
+    /** The HTTP options of the command line (the event endpoints are mounted later, when a state is given). */
+    private static HttpOptions.Builder httpOptions(CommandLine line, String token) {
+        HttpOptions.Builder options = HttpOptions.builder().token(token);
         line.allowedOrigins().forEach(options::allowOrigin);
         if (line.sessionTimeout() != null) {
             options.sessionIdleTimeout(line.sessionTimeout());

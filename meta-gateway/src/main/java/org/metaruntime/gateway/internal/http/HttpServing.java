@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.http.pathmap.PathSpec;
 import org.eclipse.jetty.server.Handler;
@@ -77,17 +78,25 @@ public final class HttpServing extends ServingBase {
     }
 
     /**
-     * Serves {@code server} on {@code address} (port 0: a free one); returns once it listens.
+     * Serves {@code server} on {@code address} (port 0: a free one); returns once it listens. The caller has checked
+     * {@link #requireTokenOffLoopback} before starting the server's pods.
      *
-     * @throws IllegalArgumentException when the address is not loopback and no token is set
      * @throws IOException when the port cannot be bound
      */
     public static HttpServing start(GatewayServer server, InetSocketAddress address, HttpOptions options) throws IOException {
-        if (options.token().isEmpty() && !isLoopback(address)) {
+        return start(new HttpServing(server, address, options));
+    }
+
+    /**
+     * The one rule of who may serve without a token: only a loopback address (a name is resolved).
+     *
+     * @throws IllegalArgumentException when {@code token} is empty and {@code address} is not loopback
+     */
+    public static void requireTokenOffLoopback(InetSocketAddress address, Optional<String> token) {
+        if (token.isEmpty() && !isLoopback(address)) {
             throw new IllegalArgumentException("serving on " + address.getHostString()
                     + " needs a token (only loopback addresses may serve without one)");
         }
-        return start(new HttpServing(server, address, options));
     }
 
     @Override
@@ -113,7 +122,7 @@ public final class HttpServing extends ServingBase {
     }
 
     /** Whether {@code address} is a loopback address (a name is resolved). */
-    public static boolean isLoopback(InetSocketAddress address) {
+    private static boolean isLoopback(InetSocketAddress address) {
         InetAddress resolved = address.getAddress();
         if (resolved != null) {
             return resolved.isLoopbackAddress();
