@@ -62,6 +62,8 @@ public final class Request {
     boolean holdsSlot;
     /** Over-limit lines the window had skipped when this request was sent. */
     volatile long overLimitAtSend;
+    /** The request's line number on the server's stdin (0 when the wire has none); guarded by this. */
+    long wireLine;
 
     Request(CallWindow window, Kind kind, String method, String operation, String tool, ObjectNode params,
             long timeoutMs, long timeoutNanos, McpCallOptions callOptions, String progressToken, boolean timed) {
