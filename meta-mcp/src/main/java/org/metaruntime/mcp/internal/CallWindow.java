@@ -53,7 +53,7 @@ public final class CallWindow {
     private final String moduleId;
     private final int maxInFlight;
     private final int maxQueued;
-    private final ScheduledExecutorService timer;
+    private final Deadlines deadlines;
     private final Wire wire;
     private final ConcurrentHashMap<String, Request> onTheWire = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Request> progressTokens = new ConcurrentHashMap<>();
@@ -78,7 +78,7 @@ public final class CallWindow {
         this.moduleId = moduleId;
         this.maxInFlight = maxInFlight;
         this.maxQueued = maxQueued;
-        this.timer = timer;
+        this.deadlines = new Deadlines(timer);
         this.wire = wire;
     }
 
@@ -302,8 +302,8 @@ public final class CallWindow {
         return moduleId;
     }
 
-    ScheduledExecutorService timer() {
-        return timer;
+    Deadlines deadlines() {
+        return deadlines;
     }
 
     /** The detail of a timeout: empty unless lines over the limit were skipped since {@code since}. */
