@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -69,6 +70,17 @@ class StdinWriterTest {
         }
     }
 
+    /** Runs each task on the offering thread and counts them. */
+    static final class CountingPool implements Executor {
+        int count;
+
+        @Override
+        public void execute(Runnable task) {
+            count++;
+            task.run();
+        }
+    }
+
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
@@ -120,15 +132,12 @@ class StdinWriterTest {
     void anIdleWriterHoldsNoTask() {
         GatedStream stream = new GatedStream();
         stream.gate.countDown();
-        int[] tasks = new int[1];
-        StdinWriter writer = new StdinWriter("m", stream, task -> {
-            tasks[0]++;
-            task.run();
-        }, 1024);
-        assertThat(tasks[0]).isZero();
+        CountingPool tasks = new CountingPool();
+        StdinWriter writer = new StdinWriter("m", stream, tasks, 1024);
+        assertThat(tasks.count).isZero();
         writer.offer(bytes("a\n"));
         writer.offer(bytes("b\n"));
-        assertThat(tasks[0]).isEqualTo(2);
+        assertThat(tasks.count).isEqualTo(2);
         assertThat(stream.text()).isEqualTo("a\nb\n");
     }
 
@@ -136,21 +145,18 @@ class StdinWriterTest {
     void aLineAfterAnAcknowledgedOneIsWrittenOnTheOfferingThread() {
         GatedStream stream = new GatedStream();
         stream.gate.countDown();
-        int[] tasks = new int[1];
-        StdinWriter writer = new StdinWriter("m", stream, task -> {
-            tasks[0]++;
-            task.run();
-        }, 8192);
+        CountingPool tasks = new CountingPool();
+        StdinWriter writer = new StdinWriter("m", stream, tasks, 8192);
         writer.offer(bytes("a\n"));
-        assertThat(tasks[0]).isEqualTo(1);
+        assertThat(tasks.count).isEqualTo(1);
         writer.acknowledge(1);
         writer.offer(bytes("b\n"));
-        assertThat(tasks[0]).as("written inline, without a task").isEqualTo(1);
+        assertThat(tasks.count).as("written inline, without a task").isEqualTo(1);
         writer.offer(bytes("c\n"));
-        assertThat(tasks[0]).as("line 2 is not acknowledged: the task writes line 3").isEqualTo(2);
+        assertThat(tasks.count).as("line 2 is not acknowledged: the task writes line 3").isEqualTo(2);
         writer.acknowledge(3);
         writer.offer(bytes("x".repeat(StdinWriter.PIPE_BUF) + "\n"));
-        assertThat(tasks[0]).as("a line over PIPE_BUF always goes to the task").isEqualTo(3);
+        assertThat(tasks.count).as("a line over PIPE_BUF always goes to the task").isEqualTo(3);
         assertThat(stream.text()).startsWith("a\nb\nc\nxxx").hasSize(6 + StdinWriter.PIPE_BUF + 1);
     }
 
@@ -158,14 +164,11 @@ class StdinWriterTest {
     void acknowledgingALineNotYetOfferedChangesNothing() {
         GatedStream stream = new GatedStream();
         stream.gate.countDown();
-        int[] tasks = new int[1];
-        StdinWriter writer = new StdinWriter("m", stream, task -> {
-            tasks[0]++;
-            task.run();
-        }, 1024);
+        CountingPool tasks = new CountingPool();
+        StdinWriter writer = new StdinWriter("m", stream, tasks, 1024);
         writer.acknowledge(5);
         writer.offer(bytes("a\n"));
-        assertThat(tasks[0]).isEqualTo(1);
+        assertThat(tasks.count).isEqualTo(1);
     }
 
     @Test
