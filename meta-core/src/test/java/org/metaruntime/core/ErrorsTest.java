@@ -13,7 +13,7 @@ import org.metaruntime.supervisor.ProcessBoundaryError;
 class ErrorsTest {
 
     @Test
-    void composedPathMatchesTheSeed() {
+    void composedPathsCompareByValue() {
         ModuleRouteError error = new ModuleRouteError.ModuleRuntime(
                 new RuntimeBoundaryError.Mcp(new McpBoundaryError.McpRequired("router", "router.echo")));
         assertThat(error).isEqualTo(new ModuleRouteError.ModuleRuntime(

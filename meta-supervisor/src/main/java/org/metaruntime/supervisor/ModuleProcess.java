@@ -135,13 +135,16 @@ public final class ModuleProcess implements AutoCloseable {
     /**
      * Queues {@code line + "\n"} (UTF-8) for the child's stdin and returns at once; the single writer writes
      * queued lines in order. At most {@link ProcessSpec#stdinQueueBytes()} bytes may wait: a send beyond that
-     * fails, so a child that does not read its stdin never blocks the caller.
+     * fails, so a child that does not read its stdin never blocks the caller. When the child has read every
+     * earlier line (see {@link #acknowledge(long)}) and the line is at most 4,096 bytes, it is written on the
+     * calling thread instead, which an empty pipe takes without blocking.
      *
+     * @return the line's number: lines are numbered 1, 2, … in the order they reach the child
      * @throws IllegalArgumentException if the line contains {@code \n}
      * @throws ProcessBoundaryException with {@link ProcessBoundaryError.Io} when stdin is closed, the process is
      *                                  gone, or the queue is full
      */
-    public void send(String line) {
+    public long send(String line) {
         Objects.requireNonNull(line, "line");
         if (line.indexOf('\n') >= 0) {
             throw new IllegalArgumentException("a line sent to module '" + moduleId() + "' must not contain \\n");
@@ -149,15 +152,17 @@ public final class ModuleProcess implements AutoCloseable {
         if (!process.isAlive()) {
             throw ioError("cannot write to stdin: the process has exited");
         }
-        byte[] bytes = (line + "\n").getBytes(StandardCharsets.UTF_8);
-        StdinWriter.Refusal refusal = stdin.offer(bytes);
-        if (refusal == StdinWriter.Refusal.CLOSED) {
-            throw ioError("cannot write to stdin: it is closed");
-        }
-        if (refusal == StdinWriter.Refusal.QUEUE_FULL) {
-            throw ioError("cannot write to stdin: " + stdin.queuedBytes() + " bytes already wait to be read and "
-                    + bytes.length + " more would exceed the limit of " + spec.stdinQueueBytes() + " bytes");
-        }
+        return stdin.offer((line + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Tells the process layer that the child has read every line up to line {@code number} (as returned by
+     * {@link #send(String)}), for example because it answered that line. A protocol that knows when lines are
+     * read calls this so that the next line can go straight to an empty pipe. Only a child that answers a line
+     * it has not read could make such a write wait for its pipe to drain.
+     */
+    public void acknowledge(long number) {
+        stdin.acknowledge(number);
     }
 
     private ProcessBoundaryException ioError(String message) {

@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -30,6 +34,44 @@ class ModuleProcessStdinTest {
         assertThat(exit.requestedByRuntime()).isFalse();
         assertThat(listener.lines).hasSize(101).startsWith("ready", "echo: line 0 \u00e9\u2713")
                 .endsWith("echo: line 99 \u00e9\u2713");
+    }
+
+    @Test
+    @Timeout(60)
+    void acknowledgedLinesAndQueuedLinesReachTheChildOnceEachInOrder() throws Exception {
+        ModuleProcess process = fixtures.start(fixtures.spec("echo", "echo.py").build(), listener);
+        await().until(() -> listener.lines.contains("ready"));
+        int threads = 4;
+        int perThread = 100;
+        List<Thread> senders = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            String name = "t" + t;
+            senders.add(new Thread(() -> {
+                for (int i = 0; i < perThread; i++) {
+                    String line = name + " " + i;
+                    long number = process.send(line);
+                    await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1))
+                            .until(() -> listener.lines.contains("echo: " + line));
+                    process.acknowledge(number); // the echo proves the child read it
+                }
+            }));
+        }
+        senders.forEach(Thread::start);
+        for (Thread sender : senders) {
+            sender.join();
+        }
+        process.closeStdin();
+        assertThat(process.exitFuture().join().exitCode()).isZero();
+        List<String> echoed = listener.lines.subList(1, listener.lines.size());
+        assertThat(echoed).hasSize(threads * perThread).doesNotHaveDuplicates();
+        for (int t = 0; t < threads; t++) {
+            String prefix = "echo: t" + t + " ";
+            List<String> mine = echoed.stream().filter(l -> l.startsWith(prefix)).collect(Collectors.toList());
+            assertThat(mine).hasSize(perThread);
+            for (int i = 0; i < perThread; i++) {
+                assertThat(mine.get(i)).isEqualTo(prefix + i);
+            }
+        }
     }
 
     @Test

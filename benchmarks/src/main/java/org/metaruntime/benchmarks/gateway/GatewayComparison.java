@@ -17,8 +17,9 @@ import org.metaruntime.benchmarks.harness.Rounds;
  * server ({@code meta-testing/src/main/resources/org/metaruntime/testing/mcp_server.py}, tool {@code echo}) either directly or
  * through {@code meta-gateway} (stdio, the server declared in a manifest as a lazy pod). Cold: the direct client's
  * spawn + initialize + first call, against the first call to a lazy pod of a running gateway (which spawns and
- * initializes it), and against a whole gateway session started from nothing. One run, interleaved:
- * every round runs both paths, starting with a different one each round; the table gives the medians over
+ * initializes it), and against a whole gateway session started from nothing. The floor of any process in the
+ * middle is {@code benchmarks/relay/relay.c}, which forwards bytes both ways on one thread and parses nothing
+ * (built with gcc). One run, interleaved: every round runs every path, starting with a different one each round; the table gives the medians over
  * rounds and the median of the ratios measured within a round.
  *
  * <pre>
@@ -35,16 +36,18 @@ public final class GatewayComparison {
     private final Rounds rounds = new Rounds();
     private final String directSpec;
     private final String gatewaySpec;
+    private final String relaySpec;
     private final String lazySpec;
     private final int warmCalls;
     private final int inflightCalls;
     private final int coldRuns;
 
-    private GatewayComparison(Path nodeDir, String directSpec, String gatewaySpec, String lazySpec, int warmCalls,
-                              int inflightCalls, int coldRuns) {
+    private GatewayComparison(Path nodeDir, String directSpec, String gatewaySpec, String relaySpec, String lazySpec,
+                              int warmCalls, int inflightCalls, int coldRuns) {
         this.bench = new NodeBench(nodeDir);
         this.directSpec = directSpec;
         this.gatewaySpec = gatewaySpec;
+        this.relaySpec = relaySpec;
         this.lazySpec = lazySpec;
         this.warmCalls = warmCalls;
         this.inflightCalls = inflightCalls;
@@ -81,8 +84,10 @@ public final class GatewayComparison {
         for (int i = 0; i <= coldRuns; i++) {
             lazy.withArray("tools").add("py" + i + "__echo");
         }
+        ObjectNode relay = JSON.createObjectNode().put("command", buildRelay(repo).toString()).put("tool", "echo");
+        relay.putArray("args").add(python).add(server.toString());
         GatewayComparison bench = new GatewayComparison(repo.resolve("benchmarks/node"), direct.toString(), gateway.toString(),
-                lazy.toString(), opts.integer("warm-calls"), opts.integer("inflight-calls"), coldRuns);
+                relay.toString(), lazy.toString(), opts.integer("warm-calls"), opts.integer("inflight-calls"), coldRuns);
         bench.bench.ensureNodeModules("@modelcontextprotocol/sdk");
         System.out.println("python: " + python + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
                 + System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
@@ -92,6 +97,17 @@ public final class GatewayComparison {
         }
         System.out.println();
         System.out.println(bench.table());
+    }
+
+    /** Compiles {@code benchmarks/relay/relay.c} (the floor of a process in the middle) with gcc. */
+    private static Path buildRelay(Path repo) throws IOException, InterruptedException {
+        Path binary = Files.createTempDirectory("gateway-bench-relay").resolve("relay");
+        Process gcc = new ProcessBuilder("gcc", "-O2", "-o", binary.toString(),
+                repo.resolve("benchmarks/relay/relay.c").toString()).inheritIO().start();
+        if (gcc.waitFor() != 0) {
+            throw new IllegalStateException("gcc could not build benchmarks/relay/relay.c");
+        }
+        return binary;
     }
 
     /** Declares the python server (tool {@code echo}) as the pod {@code name} in {@code folder}. */
@@ -105,7 +121,8 @@ public final class GatewayComparison {
     private void round(int round) throws Exception {
         Rounds.rotated(round, List.of(
                 () -> rounds.record("direct.warm.us", node("warm", directSpec, warmCalls).get("usPerCall").asDouble()),
-                () -> rounds.record("gateway.warm.us", node("warm", gatewaySpec, warmCalls).get("usPerCall").asDouble())));
+                () -> rounds.record("gateway.warm.us", node("warm", gatewaySpec, warmCalls).get("usPerCall").asDouble()),
+                () -> rounds.record("relay.warm.us", node("warm", relaySpec, warmCalls).get("usPerCall").asDouble())));
         Rounds.rotated(round, List.of(
                 () -> {
                     JsonNode r = node("inflight", directSpec, inflightCalls);
@@ -116,6 +133,11 @@ public final class GatewayComparison {
                     JsonNode r = node("inflight", gatewaySpec, inflightCalls);
                     rounds.record("gateway.64.cps", r.get("callsPerSecond").asDouble());
                     rounds.record("gateway.64.lost", r.get("lost").asDouble());
+                },
+                () -> {
+                    JsonNode r = node("inflight", relaySpec, inflightCalls);
+                    rounds.record("relay.64.cps", r.get("callsPerSecond").asDouble());
+                    rounds.record("relay.64.lost", r.get("lost").asDouble());
                 }));
         Rounds.rotated(round, List.of(
                 () -> rounds.record("direct.cold.ms", node("cold", directSpec, coldRuns).get("wholeMs").asDouble()),
@@ -129,16 +151,18 @@ public final class GatewayComparison {
 
     private String table() {
         StringBuilder t = new StringBuilder();
-        t.append("| path | direct (TS client → python server) | through meta-gateway (TS client → gateway → python server) | gateway / direct |\n");
-        t.append("|---|---:|---:|---:|\n");
-        t.append(String.format(Locale.ROOT, "| warm sequential `tools/call`, µs/call | %.1f | %.1f | %.2f |%n",
-                rounds.median("direct.warm.us"), rounds.median("gateway.warm.us"), rounds.ratio("gateway.warm.us", "direct.warm.us")));
-        t.append(String.format(Locale.ROOT, "| 64 in flight, calls/s (lost calls) | %,.0f (%.0f) | %,.0f (%.0f) | %.2f |%n",
+        t.append("| path | direct (TS client → python server) | through meta-gateway | gateway / direct | through the relay floor | relay / direct |\n");
+        t.append("|---|---:|---:|---:|---:|---:|\n");
+        t.append(String.format(Locale.ROOT, "| warm sequential `tools/call`, µs/call | %.1f | %.1f | %.2f | %.1f | %.2f |%n",
+                rounds.median("direct.warm.us"), rounds.median("gateway.warm.us"), rounds.ratio("gateway.warm.us", "direct.warm.us"),
+                rounds.median("relay.warm.us"), rounds.ratio("relay.warm.us", "direct.warm.us")));
+        t.append(String.format(Locale.ROOT, "| 64 in flight, calls/s (lost calls) | %,.0f (%.0f) | %,.0f (%.0f) | %.2f | %,.0f (%.0f) | %.2f |%n",
                 rounds.median("direct.64.cps"), rounds.sum("direct.64.lost"), rounds.median("gateway.64.cps"), rounds.sum("gateway.64.lost"),
-                rounds.ratio("gateway.64.cps", "direct.64.cps")));
-        t.append(String.format(Locale.ROOT, "| cold: direct spawn + initialize + call vs the gateway's first call to a lazy pod, ms | %.1f | %.1f | %.2f |%n",
+                rounds.ratio("gateway.64.cps", "direct.64.cps"), rounds.median("relay.64.cps"), rounds.sum("relay.64.lost"),
+                rounds.ratio("relay.64.cps", "direct.64.cps")));
+        t.append(String.format(Locale.ROOT, "| cold: direct spawn + initialize + call vs the gateway's first call to a lazy pod, ms | %.1f | %.1f | %.2f | | |%n",
                 rounds.median("direct.cold.ms"), rounds.median("gateway.lazy.ms"), rounds.ratio("gateway.lazy.ms", "direct.cold.ms")));
-        t.append(String.format(Locale.ROOT, "| (a whole session: gateway JVM start + initialize + first call, ms) | | %.1f | %.2f |%n",
+        t.append(String.format(Locale.ROOT, "| (a whole session: gateway JVM start + initialize + first call, ms) | | %.1f | %.2f | | |%n",
                 rounds.median("gateway.whole.ms"), rounds.ratio("gateway.whole.ms", "direct.cold.ms")));
         return t.toString();
     }

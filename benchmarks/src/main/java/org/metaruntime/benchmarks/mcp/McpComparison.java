@@ -26,6 +26,12 @@ import org.metaruntime.benchmarks.harness.NodeBench;
 import org.metaruntime.benchmarks.harness.Options;
 import org.metaruntime.benchmarks.harness.Rounds;
 import org.metaruntime.benchmarks.harness.Timing;
+import org.metaruntime.core.MetaConfig;
+import org.metaruntime.core.ModuleConfig;
+import org.metaruntime.core.ModuleRouteRequest;
+import org.metaruntime.core.PreSpawnData;
+import org.metaruntime.core.RuntimeOptions;
+import org.metaruntime.core.UnifiedRuntime;
 import org.metaruntime.mcp.McpClientOptions;
 import org.metaruntime.mcp.McpConnection;
 import org.metaruntime.mcp.McpPerCall;
@@ -35,8 +41,8 @@ import org.metaruntime.supervisor.ProcessListener;
 import org.metaruntime.supervisor.ProcessSpec;
 
 /**
- * Side-by-side comparison of the MCP boundary against the MCP Java SDK client, the MCP TypeScript SDK client
- * and a raw pipe, all talking to the same raw python MCP server launched through the real interpreter path.
+ * Side-by-side comparison of the MCP boundary (through the {@code UnifiedRuntime} facade and through
+ * {@code McpConnection} alone) against the MCP Java SDK client, the MCP TypeScript SDK client and a raw pipe, all talking to the same raw python MCP server launched through the real interpreter path.
  * One run, interleaved: every round runs each path once (starting with a different path each round), and the
  * table reports the median over rounds.
  *
@@ -95,6 +101,7 @@ public final class McpComparison {
     private void round(int round) throws Exception {
         Rounds.rotated(round, List.of(
                 () -> rounds.record("a.warm.us", oursWarm()),
+                () -> rounds.record("r.warm.us", routedWarm()),
                 () -> rounds.record("b.warm.us", sdkWarm()),
                 () -> {
                     rounds.record("c.floor.us", floorRawPipe());
@@ -103,6 +110,7 @@ public final class McpComparison {
                 () -> rounds.record("d.warm.us", node("warm", warmCalls).get("usPerCall").asDouble())));
         Rounds.rotated(round, List.of(
                 () -> record("a.64", oursInFlight()),
+                () -> record("r.64", routedInFlight()),
                 () -> record("b.64", sdkInFlight()),
                 () -> {
                     JsonNode d64 = node("inflight", inflightCalls);
@@ -150,6 +158,36 @@ public final class McpComparison {
     private double oursCold() throws Exception {
         return Timing.msPerRun(coldRuns,
                 () -> Timing.expect("cold", McpPerCall.call(spec(), "echo", args("cold"), T, McpClientOptions.defaults()).textValue()));
+    }
+
+    // ---- (r) the same session, through the UnifiedRuntime facade
+
+    private UnifiedRuntime runtime() {
+        MetaConfig config = MetaConfig.builder()
+                .module(ModuleConfig.builder("bench").command(python, server.toString()).build())
+                .discover("bench")
+                .preSpawn(new PreSpawnData("bench", List.of(Map.entry("META_MODULE_BOUNDARY", "mcp"))))
+                .build();
+        return UnifiedRuntime.builder(config).options(RuntimeOptions.builder().shutdownHook(false).build()).start();
+    }
+
+    private static ModuleRouteRequest routed(String text) {
+        return new ModuleRouteRequest("bench", "echo", args(text));
+    }
+
+    private double routedWarm() throws Exception {
+        try (UnifiedRuntime runtime = runtime()) {
+            return Timing.sequential(Math.min(warmCalls, WARMUP), warmCalls,
+                    text -> Timing.expect(text, runtime.routeModuleCall(routed(text), T).payload().textValue()));
+        }
+    }
+
+    private Timing.InFlight routedInFlight() throws Exception {
+        try (UnifiedRuntime runtime = runtime()) {
+            Timing.warmUp(WARMUP, text -> runtime.routeModuleCall(routed(text), T));
+            return Timing.inFlight(inflightCalls, i -> runtime.routeModuleCallAsync(routed("c" + i), T)
+                    .thenApply(r -> Timing.expect("c" + i, r.payload().textValue())));
+        }
     }
 
     // ---- (b) the MCP Java SDK client with its own StdioClientTransport
@@ -276,20 +314,24 @@ public final class McpComparison {
         double c = median("c.floor.us");
         double d = median("d.warm.us");
         StringBuilder sb = new StringBuilder();
-        sb.append("| path | (a) meta-mcp | (b) Java SDK client | (d) TypeScript SDK client | (c) floor |\n");
-        sb.append("|---|---|---|---|---|\n");
-        sb.append(String.format(Locale.ROOT, "| warm sequential tools/call, µs/call | %.1f | %.1f | %.1f | %.1f (process layer: %.1f) |%n",
-                a, b, d, c, median("c2.floor.process.us")));
-        sb.append(String.format(Locale.ROOT, "| 64 in flight, calls/s (lost) | %.0f (%.0f) | %.0f (%.0f) | %.0f (%.0f) | |%n",
-                median("a.64.cps"), sum("a.64.lost"), median("b.64.cps"), sum("b.64.lost"), median("d.64.cps"), sum("d.64.lost")));
-        sb.append(String.format(Locale.ROOT, "| cold spawn+initialize+list+call+close, ms | %.1f | %.1f | %.1f | |%n",
+        sb.append("| path | (r) UnifiedRuntime | (a) meta-mcp | (b) Java SDK client | (d) TypeScript SDK client | (c) floor |\n");
+        sb.append("|---|---|---|---|---|---|\n");
+        sb.append(String.format(Locale.ROOT, "| warm sequential tools/call, µs/call | %.1f | %.1f | %.1f | %.1f | %.1f (process layer: %.1f) |%n",
+                median("r.warm.us"), a, b, d, c, median("c2.floor.process.us")));
+        sb.append(String.format(Locale.ROOT, "| 64 in flight, calls/s (lost) | %.0f (%.0f) | %.0f (%.0f) | %.0f (%.0f) | %.0f (%.0f) | |%n",
+                median("r.64.cps"), sum("r.64.lost"), median("a.64.cps"), sum("a.64.lost"), median("b.64.cps"),
+                sum("b.64.lost"), median("d.64.cps"), sum("d.64.lost")));
+        sb.append(String.format(Locale.ROOT, "| cold spawn+initialize+list+call+close, ms | | %.1f | %.1f | %.1f | |%n",
                 median("a.cold.ms"), median("b.cold.ms"), median("d.cold.ms")));
         sb.append('\n');
         sb.append("ratios, median over rounds of the per-round ratio:\n");
-        sb.append(String.format(Locale.ROOT, "warm: a/b = %.2f (target <= 0.8), a/d = %.2f (target <= 1.0), a/c = %.1f (aim <= 4)%n",
+        sb.append(String.format(Locale.ROOT, "warm: r/b = %.2f (target <= 0.8), r/d = %.2f (target <= 1.0), r/c = %.1f (target <= 4)%n",
+                ratio("r.warm.us", "b.warm.us"), ratio("r.warm.us", "d.warm.us"), ratio("r.warm.us", "c.floor.us")));
+        sb.append(String.format(Locale.ROOT, "warm: a/b = %.2f, a/d = %.2f, a/c = %.1f%n",
                 ratio("a.warm.us", "b.warm.us"), ratio("a.warm.us", "d.warm.us"), ratio("a.warm.us", "c.floor.us")));
-        sb.append(String.format(Locale.ROOT, "64 in flight: a/d = %.2f (target >= 1.0), a/b = %.2f; lost a=%.0f b=%.0f d=%.0f%n",
-                ratio("a.64.cps", "d.64.cps"), ratio("a.64.cps", "b.64.cps"), sum("a.64.lost"), sum("b.64.lost"), sum("d.64.lost")));
+        sb.append(String.format(Locale.ROOT, "64 in flight: r/d = %.2f (target >= 1.0), a/d = %.2f, a/b = %.2f; lost r=%.0f a=%.0f b=%.0f d=%.0f%n",
+                ratio("r.64.cps", "d.64.cps"), ratio("a.64.cps", "d.64.cps"), ratio("a.64.cps", "b.64.cps"), sum("r.64.lost"),
+                sum("a.64.lost"), sum("b.64.lost"), sum("d.64.lost")));
         sb.append(String.format(Locale.ROOT, "cold: a/d = %.2f (target <= 1.0), a/b = %.2f%n",
                 ratio("a.cold.ms", "d.cold.ms"), ratio("a.cold.ms", "b.cold.ms")));
         return sb.toString();

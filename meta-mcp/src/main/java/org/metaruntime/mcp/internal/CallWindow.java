@@ -36,8 +36,12 @@ public final class CallWindow {
 
     /** Where requests are written: one JSON-RPC message per call. */
     public interface Wire {
-        /** Queues {@code json} for the server's stdin; throws when it cannot. */
-        void write(String json);
+        /** Queues {@code json} for the server; returns its line number on a pipe, else 0. Throws when it cannot. */
+        long write(String json);
+
+        /** The server answered the message written as line {@code line}: it has read every line up to it. */
+        default void answered(long line) {
+        }
 
         /** Whether the server process is still alive (a failed write then waits for the exit's reason). */
         boolean alive();
@@ -49,7 +53,7 @@ public final class CallWindow {
     private final String moduleId;
     private final int maxInFlight;
     private final int maxQueued;
-    private final ScheduledExecutorService timer;
+    private final Deadlines deadlines;
     private final Wire wire;
     private final ConcurrentHashMap<String, Request> onTheWire = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Request> progressTokens = new ConcurrentHashMap<>();
@@ -74,7 +78,7 @@ public final class CallWindow {
         this.moduleId = moduleId;
         this.maxInFlight = maxInFlight;
         this.maxQueued = maxQueued;
-        this.timer = timer;
+        this.deadlines = new Deadlines(timer);
         this.wire = wire;
     }
 
@@ -162,7 +166,7 @@ public final class CallWindow {
                 return;
             }
             try {
-                wire.write(Json.MAPPER.writeValueAsString(
+                r.wireLine = wire.write(Json.MAPPER.writeValueAsString(
                         new McpSchema.JSONRPCRequest(McpSchema.JSONRPC_VERSION, r.method(), id, r.params())));
             } catch (Exception e) {
                 if (!wire.alive()) {
@@ -178,6 +182,11 @@ public final class CallWindow {
         Object id = response.id();
         Request r = id instanceof String ? onTheWire.remove(id) : null;
         if (r != null) {
+            long line;
+            synchronized (r) { // the answer may come before send() has recorded the line's number
+                line = r.wireLine;
+            }
+            wire.answered(line); // before the caller is woken, so that its next request can go straight out
             r.answer(response);
             return;
         }
@@ -293,8 +302,8 @@ public final class CallWindow {
         return moduleId;
     }
 
-    ScheduledExecutorService timer() {
-        return timer;
+    Deadlines deadlines() {
+        return deadlines;
     }
 
     /** The detail of a timeout: empty unless lines over the limit were skipped since {@code since}. */

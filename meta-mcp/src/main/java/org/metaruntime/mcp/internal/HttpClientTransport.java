@@ -119,7 +119,7 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
     // ---- CallWindow.Wire
 
     @Override
-    public void write(String json) {
+    public long write(String json) {
         if (ended) {
             throw new IllegalStateException("the session with module '" + moduleId + "' has ended");
         }
@@ -140,6 +140,7 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
             }
         }
         post(json, message, false);
+        return 0;
     }
 
     @Override

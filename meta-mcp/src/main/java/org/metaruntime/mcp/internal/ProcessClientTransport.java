@@ -25,7 +25,9 @@ import reactor.core.publisher.Mono;
  * on the child's stdin and stdout. Inbound lines are parsed on the child's stdout thread (no extra thread, no
  * scheduler hop): answers go to the connection's {@link CallWindow} (through {@link Inbound#response}),
  * notifications to {@link Inbound#notification}, and the server's requests to the SDK client session, which
- * answers them. Outbound messages go to the process layer's stdin writer, which never blocks the caller. A
+ * answers them. Outbound messages go to the process layer's stdin writer, which never blocks the caller; each
+ * answer tells it that the server has read the request's line, so that the next request can be written on the
+ * caller's thread when the pipe is empty. A
  * stdout line that is not a JSON-RPC message is logged and skipped. Thread-safe.
  */
 public final class ProcessClientTransport implements McpClientTransport, ProcessListener, CallWindow.Wire {
@@ -102,8 +104,13 @@ public final class ProcessClientTransport implements McpClientTransport, Process
     // ---- CallWindow.Wire
 
     @Override
-    public void write(String json) {
-        process.send(json);
+    public long write(String json) {
+        return process.send(json);
+    }
+
+    @Override
+    public void answered(long line) {
+        process.acknowledge(line);
     }
 
     @Override

@@ -5,9 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
@@ -54,7 +51,6 @@ public final class Request {
     private final SerialLane lane = new SerialLane();
     private final AtomicBoolean finished = new AtomicBoolean();
     private volatile String requestId;
-    private volatile ScheduledFuture<?> timer;
     /** The deadline ({@link System#nanoTime()} based); a request without a timer is expired by its waiting caller. */
     private volatile long deadline;
     private final boolean timed;
@@ -62,6 +58,8 @@ public final class Request {
     boolean holdsSlot;
     /** Over-limit lines the window had skipped when this request was sent. */
     volatile long overLimitAtSend;
+    /** The request's line number on the server's stdin (0 when the wire has none); guarded by this. */
+    long wireLine;
 
     Request(CallWindow window, Kind kind, String method, String operation, String tool, ObjectNode params,
             long timeoutMs, long timeoutNanos, McpCallOptions callOptions, String progressToken, boolean timed) {
@@ -167,30 +165,11 @@ public final class Request {
         this.requestId = id;
     }
 
-    /** (Re-)sets the deadline {@code delayNanos} from now, and arms the timer when the request has one. */
+    /** (Re-)sets the deadline {@code delayNanos} from now; the window's deadlines expire the request then, if timed. */
     void arm(long delayNanos) {
         deadline = System.nanoTime() + delayNanos;
-        if (!timed) {
-            return;
-        }
-        ScheduledFuture<?> old = timer;
-        if (old != null) {
-            old.cancel(false);
-        }
-        try {
-            timer = window.timer().schedule(this::expire, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException e) {
-            expire();
-        }
-        if (isFinished()) {
-            cancelTimer();
-        }
-    }
-
-    void cancelTimer() {
-        ScheduledFuture<?> t = timer;
-        if (t != null) {
-            t.cancel(false);
+        if (timed && !isFinished()) {
+            window.deadlines().watch(this);
         }
     }
 
@@ -289,7 +268,9 @@ public final class Request {
         if (!finished.compareAndSet(false, true)) {
             return false;
         }
-        cancelTimer();
+        if (timed) {
+            window.deadlines().forget(this);
+        }
         window.done(this);
         return true;
     }

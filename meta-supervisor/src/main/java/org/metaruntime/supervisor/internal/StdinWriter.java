@@ -5,25 +5,27 @@ import java.io.OutputStream;
 import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import org.metaruntime.supervisor.ProcessBoundaryError;
+import org.metaruntime.supervisor.ProcessBoundaryException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The single writer of a child's stdin. {@link #offer(byte[])} queues bytes and returns at once; a task on a
- * shared pool writes the queue out and ends as soon as the queue is empty, so an idle child holds no writer
- * thread. The queue is bounded by bytes: an offer that would exceed the bound is refused, so a child that
+ * The single writer of a child's stdin. {@link #offer(byte[])} numbers a line, queues it and returns at once; a
+ * task on a shared pool writes the queue out and ends as soon as the queue is empty, so an idle child holds no
+ * writer thread. The queue is bounded by bytes: an offer that would exceed the bound is refused, so a child that
  * stops reading its stdin can hold at most the bound in memory and can never block a caller.
- * Thread-safe.
+ *
+ * <p>One exception to the queue: when the child has read every line offered before (the caller says so with
+ * {@link #acknowledge(long)}, for example because the child answered the last one) and nothing waits, the pipe
+ * is empty, and a line of at most {@link #PIPE_BUF} bytes is written on the offering thread: an empty pipe takes
+ * it whole without blocking, and the child gets it without a hand-off to the writer task. A caller that never
+ * acknowledges has every line written by the task. Thread-safe.
  */
 public final class StdinWriter {
 
-    /** Why an offer was refused. */
-    public enum Refusal {
-        /** Stdin was closed (by {@link #close()}) or writing to it failed. */
-        CLOSED,
-        /** The queue bound would be exceeded. */
-        QUEUE_FULL
-    }
+    /** The most bytes an empty pipe always takes in one write without blocking (POSIX {@code PIPE_BUF}). */
+    public static final int PIPE_BUF = 4096;
 
     private static final Logger LOG = LoggerFactory.getLogger(StdinWriter.class);
 
@@ -33,6 +35,8 @@ public final class StdinWriter {
     private final long maxQueuedBytes;
     private final ArrayDeque<byte[]> queue = new ArrayDeque<>();
     private long queuedBytes;
+    private long offered; // the number of the last line offered
+    private long acknowledged = -1; // every line up to this number has been read; -1: nothing inline until told
     private boolean writing;
     private boolean closeRequested;
     private boolean closed;
@@ -44,25 +48,49 @@ public final class StdinWriter {
         this.maxQueuedBytes = maxQueuedBytes;
     }
 
-    /** Queues bytes for the child; returns null when queued, else why not. Never blocks. */
-    public Refusal offer(byte[] bytes) {
+    /**
+     * Queues one line's bytes for the child and returns the line's number (1, 2, … in the order lines reach the
+     * child). Never blocks.
+     *
+     * @throws ProcessBoundaryException with {@link ProcessBoundaryError.Io} when stdin is closed (by
+     *                                  {@link #close()}) or writing to it failed, or the queue bound would be exceeded
+     */
+    public long offer(byte[] bytes) {
         Objects.requireNonNull(bytes, "bytes");
+        long number;
+        boolean inline;
         synchronized (this) {
             if (closeRequested || closed) {
-                return Refusal.CLOSED;
+                throw ioError("cannot write to stdin: it is closed");
             }
             if (queuedBytes + bytes.length > maxQueuedBytes) {
-                return Refusal.QUEUE_FULL;
+                throw ioError("cannot write to stdin: " + queuedBytes + " bytes already wait to be read and "
+                        + bytes.length + " more would exceed the limit of " + maxQueuedBytes + " bytes");
             }
-            queue.add(bytes);
-            queuedBytes += bytes.length;
-            if (writing) {
-                return null;
+            number = ++offered;
+            inline = !writing && acknowledged == number - 1 && bytes.length <= PIPE_BUF;
+            if (!inline) {
+                queue.add(bytes);
+                queuedBytes += bytes.length;
+                if (writing) {
+                    return number;
+                }
             }
             writing = true;
         }
-        pool.execute(this::drain);
-        return null;
+        if (inline) {
+            writeInline(bytes);
+        } else {
+            pool.execute(this::drain);
+        }
+        return number;
+    }
+
+    /** The child has read every line up to {@code number} (for example, it answered that line). */
+    public synchronized void acknowledge(long number) {
+        if (number >= 1 && number <= offered) {
+            acknowledged = Math.max(acknowledged, number);
+        }
     }
 
     /** Closes stdin once the queued bytes are written. Never blocks; idempotent. */
@@ -88,6 +116,27 @@ public final class StdinWriter {
     /** True once stdin is closed or writing to it failed. */
     public synchronized boolean isClosed() {
         return closed;
+    }
+
+    private void writeInline(byte[] bytes) {
+        try {
+            stdin.write(bytes);
+            stdin.flush();
+        } catch (IOException e) {
+            fail(e);
+            return;
+        }
+        synchronized (this) {
+            if (queue.isEmpty() && !closeRequested) {
+                writing = false;
+                return;
+            }
+        }
+        pool.execute(this::drain); // lines offered meanwhile, or a close: the writer task takes them over
+    }
+
+    private ProcessBoundaryException ioError(String message) {
+        return new ProcessBoundaryException(moduleId, new ProcessBoundaryError.Io(message));
     }
 
     private void drain() {

@@ -1,6 +1,7 @@
 package org.metaruntime.supervisor.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.io.ByteArrayOutputStream;
@@ -8,10 +9,15 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
+import org.metaruntime.supervisor.ProcessBoundaryError;
+import org.metaruntime.supervisor.ProcessBoundaryException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -26,7 +32,7 @@ class StdinWriterTest {
     }
 
     /** A stream that blocks every write until released, like a full pipe. */
-    static final class GatedStream extends OutputStream {
+    static class GatedStream extends OutputStream {
         final CountDownLatch gate = new CountDownLatch(1);
         final ByteArrayOutputStream written = new ByteArrayOutputStream();
         volatile boolean closed;
@@ -64,6 +70,17 @@ class StdinWriterTest {
         }
     }
 
+    /** Runs each task on the offering thread and counts them. */
+    static final class CountingPool implements Executor {
+        int count;
+
+        @Override
+        public void execute(Runnable task) {
+            count++;
+            task.run();
+        }
+    }
+
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
@@ -72,10 +89,10 @@ class StdinWriterTest {
     void writesInOrderAndClosesAfterTheQueue() {
         GatedStream stream = new GatedStream();
         StdinWriter writer = new StdinWriter("m", stream, pool, 1024);
-        assertThat(writer.offer(bytes("a\n"))).isNull();
-        assertThat(writer.offer(bytes("b\n"))).isNull();
+        assertThat(writer.offer(bytes("a\n"))).isEqualTo(1);
+        assertThat(writer.offer(bytes("b\n"))).isEqualTo(2);
         writer.close();
-        assertThat(writer.offer(bytes("c\n"))).isEqualTo(StdinWriter.Refusal.CLOSED);
+        assertRefused(() -> writer.offer(bytes("c\n")), "it is closed");
         assertThat(stream.closed).isFalse();
         stream.gate.countDown();
         await().until(() -> stream.closed);
@@ -88,12 +105,12 @@ class StdinWriterTest {
     void aStalledStreamNeverBlocksOfferAndTheQueueIsBoundedByBytes() {
         GatedStream stream = new GatedStream();
         StdinWriter writer = new StdinWriter("m", stream, pool, 10);
-        assertThat(writer.offer(bytes("12345"))).isNull();
-        assertThat(writer.offer(bytes("67890"))).isNull();
-        assertThat(writer.offer(bytes("x"))).isEqualTo(StdinWriter.Refusal.QUEUE_FULL);
+        writer.offer(bytes("12345"));
+        writer.offer(bytes("67890"));
+        assertRefused(() -> writer.offer(bytes("x")), "would exceed the limit of 10 bytes");
         stream.gate.countDown();
         await().until(() -> writer.queuedBytes() == 0);
-        assertThat(writer.offer(bytes("x"))).isNull();
+        assertThat(writer.offer(bytes("x"))).isEqualTo(3);
         await().until(() -> stream.text().equals("1234567890x"));
     }
 
@@ -108,22 +125,92 @@ class StdinWriterTest {
         await().until(writer::isClosed);
         assertThat(writer.queuedBytes()).isZero();
         assertThat(stream.closed).isTrue();
-        assertThat(writer.offer(bytes("c\n"))).isEqualTo(StdinWriter.Refusal.CLOSED);
+        assertRefused(() -> writer.offer(bytes("c\n")), "it is closed");
     }
 
     @Test
     void anIdleWriterHoldsNoTask() {
         GatedStream stream = new GatedStream();
         stream.gate.countDown();
-        int[] tasks = new int[1];
-        StdinWriter writer = new StdinWriter("m", stream, task -> {
-            tasks[0]++;
-            task.run();
-        }, 1024);
-        assertThat(tasks[0]).isZero();
+        CountingPool tasks = new CountingPool();
+        StdinWriter writer = new StdinWriter("m", stream, tasks, 1024);
+        assertThat(tasks.count).isZero();
         writer.offer(bytes("a\n"));
         writer.offer(bytes("b\n"));
-        assertThat(tasks[0]).isEqualTo(2);
+        assertThat(tasks.count).isEqualTo(2);
         assertThat(stream.text()).isEqualTo("a\nb\n");
+    }
+
+    @Test
+    void aLineAfterAnAcknowledgedOneIsWrittenOnTheOfferingThread() {
+        GatedStream stream = new GatedStream();
+        stream.gate.countDown();
+        CountingPool tasks = new CountingPool();
+        StdinWriter writer = new StdinWriter("m", stream, tasks, 8192);
+        writer.offer(bytes("a\n"));
+        assertThat(tasks.count).isEqualTo(1);
+        writer.acknowledge(1);
+        writer.offer(bytes("b\n"));
+        assertThat(tasks.count).as("written inline, without a task").isEqualTo(1);
+        writer.offer(bytes("c\n"));
+        assertThat(tasks.count).as("line 2 is not acknowledged: the task writes line 3").isEqualTo(2);
+        writer.acknowledge(3);
+        writer.offer(bytes("x".repeat(StdinWriter.PIPE_BUF) + "\n"));
+        assertThat(tasks.count).as("a line over PIPE_BUF always goes to the task").isEqualTo(3);
+        assertThat(stream.text()).startsWith("a\nb\nc\nxxx").hasSize(6 + StdinWriter.PIPE_BUF + 1);
+    }
+
+    @Test
+    void acknowledgingALineNotYetOfferedChangesNothing() {
+        GatedStream stream = new GatedStream();
+        stream.gate.countDown();
+        CountingPool tasks = new CountingPool();
+        StdinWriter writer = new StdinWriter("m", stream, tasks, 1024);
+        writer.acknowledge(5);
+        writer.offer(bytes("a\n"));
+        assertThat(tasks.count).isEqualTo(1);
+    }
+
+    @Test
+    void linesOfferedDuringAnInlineWriteFollowItInOrderAndACloseWaitsForThem() throws Exception {
+        StepStream stream = new StepStream();
+        StdinWriter writer = new StdinWriter("m", stream, pool, 1024);
+        stream.permits.release();
+        writer.offer(bytes("a\n"));
+        await().until(() -> stream.text().equals("a\n"));
+        writer.acknowledge(1);
+        Thread inline = new Thread(() -> writer.offer(bytes("b\n")));
+        inline.start();
+        await().until(() -> stream.writes.get() == 2); // the offering thread is inside its write
+        assertThat(writer.offer(bytes("c\n"))).isEqualTo(3);
+        writer.close();
+        assertThat(stream.closed).isFalse();
+        stream.permits.release(2);
+        inline.join();
+        await().until(() -> stream.closed);
+        assertThat(stream.text()).isEqualTo("a\nb\nc\n");
+    }
+
+    /** A stream whose every write waits for a permit, like a pipe the child drains one line at a time. */
+    static final class StepStream extends GatedStream {
+        final Semaphore permits = new Semaphore(0);
+        final AtomicInteger writes = new AtomicInteger();
+
+        StepStream() {
+            gate.countDown();
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            writes.incrementAndGet();
+            permits.acquireUninterruptibly();
+            super.write(b, off, len);
+        }
+    }
+
+    private static void assertRefused(Runnable offer, String message) {
+        assertThatThrownBy(offer::run).isInstanceOf(ProcessBoundaryException.class)
+                .hasMessageContaining(message)
+                .satisfies(e -> assertThat(((ProcessBoundaryException) e).error()).isInstanceOf(ProcessBoundaryError.Io.class));
     }
 }

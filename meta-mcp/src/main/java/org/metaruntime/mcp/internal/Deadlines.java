@@ -1,0 +1,88 @@
+package org.metaruntime.mcp.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Expires a window's timed requests at their deadlines with one task on the shared timer, armed for the earliest
+ * deadline it knows of. A request answered in time costs no timer work: nothing is scheduled or cancelled for it,
+ * so the timer thread wakes once per earliest deadline rather than once per request. When the task runs it expires
+ * what is due, forgets what has finished, and arms itself again for the earliest deadline left. Thread-safe.
+ */
+final class Deadlines {
+
+    private final ScheduledExecutorService timer;
+    private final Set<Request> watched = ConcurrentHashMap.newKeySet();
+    private ScheduledFuture<?> task; // guarded by this
+    private long armedFor; // the deadline task runs at, System.nanoTime() based; guarded by this
+
+    Deadlines(ScheduledExecutorService timer) {
+        this.timer = timer;
+    }
+
+    /** Expires {@code r} at its {@link Request#deadline()} unless it finishes first; again after a later deadline. */
+    void watch(Request r) {
+        watched.add(r);
+        if (!armFor(r.deadline())) {
+            watched.remove(r);
+            r.expire(); // the timer is gone: the connection is closing
+        }
+    }
+
+    /** {@code r} finished: it is no longer watched. */
+    void forget(Request r) {
+        watched.remove(r);
+    }
+
+    /** Makes sure the task runs no later than {@code deadline}; false when the timer refuses it. */
+    private synchronized boolean armFor(long deadline) {
+        if (task != null && deadline - armedFor >= 0) {
+            return true;
+        }
+        if (task != null) {
+            task.cancel(false);
+        }
+        armedFor = deadline;
+        try {
+            task = timer.schedule(this::run, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (RejectedExecutionException e) {
+            task = null;
+            return false;
+        }
+    }
+
+    private void run() {
+        synchronized (this) {
+            task = null;
+        }
+        long now = System.nanoTime();
+        List<Request> due = new ArrayList<>();
+        Request earliest = null;
+        for (Request r : watched) {
+            if (r.isFinished()) {
+                watched.remove(r);
+            } else if (r.deadline() - now <= 0) {
+                watched.remove(r);
+                due.add(r);
+            } else if (earliest == null || r.deadline() - earliest.deadline() < 0) {
+                earliest = r;
+            }
+        }
+        for (Request r : due) {
+            r.expire();
+        }
+        if (earliest != null && !armFor(earliest.deadline())) {
+            for (Request r : watched) {
+                watched.remove(r);
+                r.expire();
+            }
+        }
+    }
+}
