@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
  * Expires a window's timed requests at their deadlines with one task on the shared timer, armed for the earliest
  * deadline it knows of. A request answered in time costs no timer work: nothing is scheduled or cancelled for it,
  * so the timer thread wakes once per earliest deadline rather than once per request. When the task runs it expires
- * what is due, forgets what has finished, and arms itself again for the earliest deadline left. Thread-safe.
+ * what is due, earliest deadline first, forgets what has finished, and arms itself again for the earliest deadline
+ * left. Thread-safe.
  */
 final class Deadlines {
 
@@ -75,6 +76,7 @@ final class Deadlines {
                 earliest = r;
             }
         }
+        due.sort((a, b) -> Long.signum(a.deadline() - b.deadline())); // the earliest first, as they fell due
         for (Request r : due) {
             r.expire();
         }
