@@ -406,6 +406,19 @@ public final class McpConnection implements AutoCloseable {
         close(DEFAULT_CLOSE_TIMEOUT);
     }
 
+    /**
+     * {@link #close(Duration)} without waiting: completes once the server is stopped, or exceptionally with the
+     * {@link McpBoundaryException} that {@code close} would throw. Never blocks; idempotent like {@code close}.
+     */
+    public CompletableFuture<Void> closeAsync(Duration timeout) {
+        return closeAsync(Waits.validated(timeout), options.stopLadder()).thenApply(error -> {
+            if (error != null) {
+                throw new McpBoundaryException(error);
+            }
+            return null;
+        });
+    }
+
     /** Closes like {@link #close(Duration)} and returns the close error instead of throwing it (null when ok). */
     McpBoundaryError closeQuietly(Duration timeout) {
         try {

@@ -386,6 +386,21 @@ class PythonPeerTest {
         c.close(Duration.ofSeconds(3));
     }
 
+    /** closeAsync returns before the ladder ends; its future gives the outcome close would throw. */
+    @Test
+    void closeAsyncCompletesWithTheOutcomeOfTheLadder() {
+        McpConnection ok = open();
+        assertThat(ok.closeAsync(T)).succeedsWithin(T);
+        assertThat(ok.stopReport().stage()).isIn(StopStage.ALREADY_EXITED, StopStage.EXITED_AFTER_STDIN_CLOSE);
+
+        McpConnection stubborn = open("--ignore-eof", "--ignore-sigterm");
+        CompletableFuture<Void> closing = stubborn.closeAsync(Duration.ofMinutes(1));
+        assertThat(closing).succeedsWithin(T);
+        assertThat(stubborn.stopReport().stage()).isEqualTo(StopStage.KILLED);
+        assertThat(stubborn.closeAsync(T)).as("idempotent").succeedsWithin(T);
+        Peers.assertGone(dir.resolve("pid"));
+    }
+
     @Test
     void closeFailsCallsInFlight() {
         McpConnection c = open();

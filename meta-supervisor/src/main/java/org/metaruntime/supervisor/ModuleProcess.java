@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Stdin</b> has a single writer: {@link #send(String)} queues and returns; the bytes are written on a
  *       shared pool ({@code meta-supervisor-stdin-N}) only while there is something to write.</li>
  *   <li><b>Exit</b> is seen by the reader that saw the last end of file (a child usually closes its pipes by
- *       exiting), or by {@link Process#onExit()}, which watches a child from 100 ms after its spawn (its pipes
+ *       exiting), or by a look every 100 ms on the process layer's timer, from 100 ms after its spawn (its pipes
  *       may outlive it). Once the process has exited, the runtime waits up to
  *       {@link ProcessSpec#exitDrainTimeout()} for stdout and stderr to reach end of file, then kills whatever
  *       is left of its tree (descendants, re-parented ones included, found through the token; see

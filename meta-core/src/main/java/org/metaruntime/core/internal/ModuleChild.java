@@ -31,4 +31,12 @@ public interface ModuleChild {
      * @return how many processes of its tree were still alive at the end
      */
     int stop(StopLadder ladder);
+
+    /**
+     * {@link #stop(StopLadder)} without waiting for it: completes with how many processes of the tree were still
+     * alive at the end. A child whose stop never waits (an in-process one) may stop on the calling thread.
+     */
+    default CompletableFuture<Integer> stopAsync(StopLadder ladder) {
+        return CompletableFuture.completedFuture(stop(ladder));
+    }
 }

@@ -178,7 +178,10 @@ public final class ModuleStartup {
             supervisor.thenAccept(slot::loaded);
             slot.event(ready, events::insert);
             child.exit().thenAcceptBoth(supervisor, (exit, sup) -> {
-                if (!exit.requestedByRuntime() && slot.router().isFailure(exit)) {
+                // Once the runtime shuts down, an exit is its doing (its stop may have begun before the supervisor
+                // was closed): no failure, no restart.
+                if (!exit.requestedByRuntime() && slot.membership().phase() != ModuleSlot.Phase.SHUT_DOWN
+                        && slot.router().isFailure(exit)) {
                     sup.childFailed(child, exit.lostReason() != null ? lost(slot.id(), exit.lostReason())
                             : ChildFailure.exited(exit.exitCode().orElse(-1), exit.stderrTail()));
                 }

@@ -43,6 +43,7 @@ import org.metaruntime.supervisor.ProcessBoundaryException;
 import org.metaruntime.supervisor.ProcessExit;
 import org.metaruntime.supervisor.ProcessSpec;
 import org.metaruntime.supervisor.StopLadder;
+import org.metaruntime.supervisor.StopReport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -276,6 +277,11 @@ public final class ProcessBoundaries {
             public int stop(StopLadder graces) {
                 return child.stop(graces).survivors();
             }
+
+            @Override
+            public CompletableFuture<Integer> stopAsync(StopLadder graces) {
+                return child.stopAsync(graces).thenApply(StopReport::survivors);
+            }
         }
     }
 
@@ -387,16 +393,21 @@ public final class ProcessBoundaries {
 
             @Override
             public int stop(StopLadder graces) {
-                Duration bound = graces.total().plus(CLOSE_MARGIN);
-                try {
-                    connection.close(bound);
-                    return 0;
-                } catch (McpBoundaryException e) {
-                    LOG.warn("module '{}': {}", connection.moduleId(), e.getMessage());
-                    McpBoundaryError error = e.error();
-                    return error instanceof McpBoundaryError.CloseFailed || error instanceof McpBoundaryError.Timeout
-                            ? 1 : 0;
-                }
+                return stopAsync(graces).join();
+            }
+
+            @Override
+            public CompletableFuture<Integer> stopAsync(StopLadder graces) {
+                return connection.closeAsync(graces.total().plus(CLOSE_MARGIN)).handle((ok, failure) -> {
+                    if (failure == null) {
+                        return 0;
+                    }
+                    Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+                    LOG.warn("module '{}': {}", connection.moduleId(), cause.getMessage());
+                    return cause instanceof McpBoundaryException e
+                            && (e.error() instanceof McpBoundaryError.CloseFailed
+                                || e.error() instanceof McpBoundaryError.Timeout) ? 1 : 0;
+                });
             }
         }
 }

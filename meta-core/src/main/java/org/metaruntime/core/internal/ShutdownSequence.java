@@ -2,16 +2,13 @@ package org.metaruntime.core.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.metaruntime.core.RuntimeOptions;
 import org.metaruntime.core.RuntimeShutdownReport;
 import org.metaruntime.supervisor.ModuleSupervisor;
@@ -19,9 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Stops every module of a runtime: each module is marked shut down (no new call starts), its supervisor is closed
- * and its kept child stopped with the stop ladder, all modules in parallel, bounded by the graces. Counts the
- * processes that survived their ladder.
+ * Stops every module of a runtime: each module is marked shut down (no new call starts), the stop of every kept child
+ * is started at once (the stop ladders run side by side on the process layer's timer, no thread per module), then
+ * each supervisor is closed, all on the calling thread. Waits until every stop has ended, bounded by the graces, and
+ * counts the processes that survived their ladder.
  */
 public final class ShutdownSequence {
 
@@ -36,38 +34,52 @@ public final class ShutdownSequence {
      * bounded by the stop ladder.
      */
     public static RuntimeShutdownReport run(ModuleRegistry registry, RuntimeOptions options, CallRouter calls) {
-        List<String> terminated = Collections.synchronizedList(new ArrayList<>());
-        AtomicInteger orphans = new AtomicInteger();
-        List<Thread> stoppers = new ArrayList<>();
         Map<ModuleSlot, ModuleSlot.Membership> before = new LinkedHashMap<>();
         for (ModuleSlot slot : registry.all()) {
             before.put(slot, slot.shutDown());
         }
-        orphans.addAndGet(awaitCalls(calls.cancelAll(), options.stopLadder().total().plusSeconds(1)));
+        int orphans = awaitCalls(calls.cancelAll(), options.stopLadder().total().plusSeconds(1));
+        Map<ModuleSlot, CompletableFuture<Integer>> stops = new LinkedHashMap<>();
+        for (Map.Entry<ModuleSlot, ModuleSlot.Membership> entry : before.entrySet()) {
+            ModuleSupervisor<ModuleChild> supervisor = entry.getValue().supervisor();
+            if (supervisor != null) {
+                // Requested before the supervisor is closed: the exits it causes count as the runtime's, not as
+                // failures, and every ladder runs from now on.
+                supervisor.currentChild().ifPresent(child -> stops.put(entry.getKey(), stopAsync(entry.getKey(),
+                        child, options)));
+            }
+        }
+        List<String> terminated = new ArrayList<>();
         for (Map.Entry<ModuleSlot, ModuleSlot.Membership> entry : before.entrySet()) {
             ModuleSlot slot = entry.getKey();
             ModuleSupervisor<ModuleChild> supervisor = entry.getValue().supervisor();
             if (supervisor == null) {
                 continue;
             }
-            boolean wasLoaded = entry.getValue().phase() == ModuleSlot.Phase.LOADED;
-            Optional<ModuleChild> child = supervisor.currentChild();
-            Thread stopper = new Thread(() -> {
-                supervisor.close();
-                child.ifPresent(c -> orphans.addAndGet(c.stop(options.stopLadderFor(slot.module()))));
-                if (wasLoaded || child.isPresent()) {
-                    terminated.add(slot.id());
-                    LOG.info("module '{}': stopped", slot.id());
-                }
-            }, "meta-core-stop-" + slot.id());
-            stopper.setDaemon(true);
-            stopper.start();
-            stoppers.add(stopper);
+            supervisor.close();   // stops its child, which is the stop started above, or one that began meanwhile
+            CompletableFuture<Integer> stop = stops.get(slot);
+            if (stop != null) {
+                orphans += stop.join();
+            }
+            if (entry.getValue().phase() == ModuleSlot.Phase.LOADED || stop != null) {
+                terminated.add(slot.id());
+                LOG.info("module '{}': stopped", slot.id());
+            }
         }
-        for (Thread stopper : stoppers) {
-            joinUninterruptibly(stopper);
+        return new RuntimeShutdownReport(terminated, orphans);
+    }
+
+    /** Starts the stop of {@code child}; a stop that fails to start counts as one process that may have survived. */
+    private static CompletableFuture<Integer> stopAsync(ModuleSlot slot, ModuleChild child, RuntimeOptions options) {
+        try {
+            return child.stopAsync(options.stopLadderFor(slot.module())).exceptionally(failure -> {
+                LOG.warn("module '{}': stopping its child failed", slot.id(), failure);
+                return 1;
+            });
+        } catch (RuntimeException e) {
+            LOG.warn("module '{}': stopping its child failed", slot.id(), e);
+            return CompletableFuture.completedFuture(1);
         }
-        return new RuntimeShutdownReport(terminated, orphans.get());
     }
 
     /**
@@ -84,20 +96,5 @@ public final class ShutdownSequence {
             Thread.currentThread().interrupt();
         }
         return (int) settled.stream().filter(call -> !call.isDone()).count();
-    }
-
-    private static void joinUninterruptibly(Thread thread) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                thread.join();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

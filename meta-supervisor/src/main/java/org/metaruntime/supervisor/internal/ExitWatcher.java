@@ -3,7 +3,9 @@ package org.metaruntime.supervisor.internal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -21,8 +23,11 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>The exit is seen by the reader that saw the last end of file ({@link #pipeClosed()}: a child usually
  *       closes its pipes by exiting, so that reader waits at most {@value #EXIT_WATCH_MS} ms for the exit), or by
- *       {@link Process#onExit()}, which watches the child from {@value #EXIT_WATCH_MS} ms after {@link #start()}
- *       (its pipes may outlive it, held by a descendant). Whichever sees it first handles it.</li>
+ *       a look every {@value #EXIT_WATCH_MS} ms on the timer, from {@value #EXIT_WATCH_MS} ms after
+ *       {@link #start()} (its pipes may outlive it, held by a descendant). Whichever sees it first handles it. One
+ *       look checks every child watched (a read of what the JDK's reaper recorded, no system call), so a thousand
+ *       exits at once start no thread; {@link Process#onExit()} would start one per exit on a host with two
+ *       cores or fewer.</li>
  *   <li>Once the child has exited, the watcher waits up to the drain timeout for stdout and stderr to reach end
  *       of file, then kills whatever is left of its tree (descendants, re-parented ones included), unless a stop
  *       is running ({@link #stopStarted()}), whose ladder owns the tree: a descendant holding the pipes can then
@@ -41,6 +46,9 @@ public final class ExitWatcher {
      * {@link Process#onExit()} starts to watch it too.
      */
     private static final long EXIT_WATCH_MS = 100;
+    /** The children whose exit the timer looks for: alive when last looked at, their exit not handled yet. */
+    private static final Set<ExitWatcher> WATCHED = ConcurrentHashMap.newKeySet();
+    private static final AtomicBoolean LOOKING = new AtomicBoolean();
 
     private final String moduleId;
     private final Process process;
@@ -76,18 +84,38 @@ public final class ExitWatcher {
         this.onExit = Objects.requireNonNull(onExit, "onExit");
     }
 
-    /**
-     * Starts watching {@link Process#onExit()} in {@value #EXIT_WATCH_MS} ms. {@code Process.onExit()} runs its
-     * stage on a thread of the common pool, or on a new thread per exit where that pool has a single worker (two
-     * CPUs or fewer); a short-lived child has its exit handled by its last reader and never pays for it. The
-     * stage is handed to the runtime's timer.
-     */
+    /** Starts looking for the exit in {@value #EXIT_WATCH_MS} ms, then every {@value #EXIT_WATCH_MS} ms. */
     public void start() {
         exitWatch = ProcessThreads.timer().schedule(() -> {
             if (!exitHandled.get()) {
-                process.onExit().whenCompleteAsync((p, error) -> handleExit(), ProcessThreads.timer());
+                WATCHED.add(this);
+                scheduleLook();
             }
         }, EXIT_WATCH_MS, TimeUnit.MILLISECONDS);
+    }
+
+    private static void scheduleLook() {
+        if (!WATCHED.isEmpty() && LOOKING.compareAndSet(false, true)) {
+            ProcessThreads.timer().schedule(ExitWatcher::look, EXIT_WATCH_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** One look at every watched child, on the timer; the next one is scheduled while any is left. */
+    private static void look() {
+        try {
+            for (ExitWatcher watcher : WATCHED) {
+                if (watcher.exitHandled.get()) {
+                    WATCHED.remove(watcher);
+                } else if (!watcher.process.isAlive()) {
+                    WATCHED.remove(watcher);
+                    watcher.handleExit();
+                }
+            }
+        } finally {
+            // Cleared before the emptiness check: a child added meanwhile either is seen by it or schedules.
+            LOOKING.set(false);
+            scheduleLook();
+        }
     }
 
     /** Completes when the exit has been seen (before the pipes are drained and before it is reported). */
@@ -109,7 +137,7 @@ public final class ExitWatcher {
     /**
      * Called by each of the two reader threads (stdout, stderr) after its pipe reached end of file. The one that
      * saw the last end of file waits at most {@value #EXIT_WATCH_MS} ms for the exit and handles it at once, on
-     * its thread; a child that lives on is left to {@link Process#onExit()}.
+     * its thread; a child that lives on is left to the timer's looks.
      */
     public void pipeClosed() {
         if (openPipes.decrementAndGet() != 0) {
@@ -128,6 +156,7 @@ public final class ExitWatcher {
         if (!exitHandled.compareAndSet(false, true)) {
             return;
         }
+        WATCHED.remove(this);
         ScheduledFuture<?> watch = exitWatch;
         if (watch != null) {
             watch.cancel(false);

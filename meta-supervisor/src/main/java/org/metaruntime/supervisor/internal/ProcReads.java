@@ -70,19 +70,25 @@ final class ProcReads {
         }
     }
 
-    /** What the host's counters said at {@code nanos}: the last pid handed out and the forks since boot. */
-    record Counters(long nanos, long lastPid, long forks) {
+    /**
+     * What the host's counters said at {@code nanos}: the last pid handed out, the forks since boot and the tasks
+     * alive (each -1 when unknown).
+     */
+    record Counters(long nanos, long lastPid, long forks, long tasks) {
     }
 
     private record Timed<T>(long nanos, T value) {
     }
 
-    private record Token(long startTicks, String token) {
+    /** A token as read while its process had this start time, with the host's counters read before it. */
+    private record Token(long startTicks, String token, Counters before) {
     }
 
     static final Path PROC = Path.of("/proc");
     /** The most processes whose reads are kept. */
     static final int MAX_CACHED = 65_536;
+    /** Pids below this are not handed out again after a wrap (the kernel's {@code RESERVED_PIDS}). */
+    static final long RESERVED_PIDS = 300;
     private static final Object GONE = new Object();
     private static final ProcReads HOST = new ProcReads(Stat::read, ProcReads::list, ProcReads::readEnviron);
 
@@ -163,7 +169,8 @@ final class ProcReads {
         }
         long now = System.nanoTime();
         long forks = forksSinceBoot();
-        Counters read = new Counters(now, loadavg()[1], forks);
+        long[] loadavg = loadavg();
+        Counters read = new Counters(now, loadavg[1], forks, loadavg[0]);
         counters = read;
         return read;
     }
@@ -174,8 +181,40 @@ final class ProcReads {
         return known != null && known.startTicks() == startTicks ? known.token() : null;
     }
 
-    void rememberToken(long pid, long startTicks, String token) {
-        tokens.put(pid, new Token(startTicks, token));
+    /**
+     * The token read for {@code pid}, as long as that pid cannot have been handed out again since, without reading
+     * anything; null when unknown or when it may have been.
+     *
+     * <p>The kernel hands pids out in increasing order, wrapping at {@code pid_max} to {@value #RESERVED_PIDS}, and
+     * steps over a free pid by using it and over a used one at most once per task alive meanwhile. So from the
+     * last pid handed out before the read, the next hand-out of {@code pid} is at least its cyclic distance ahead,
+     * and {@code forks} processes and threads created since, with {@code tasks} alive then, advance the allocator
+     * by at most {@code 2 * forks + tasks}: while that is less than the distance, the pid is still the process
+     * whose token was read, or no process.
+     *
+     * @param forksNow {@link #forksSinceBoot()} read now or later, or -1
+     */
+    String tokenUnlessReused(long pid, long forksNow, long pidMax) {
+        Token known = tokens.get(pid);
+        if (known == null || forksNow < 0 || pidMax <= RESERVED_PIDS) {
+            return null;
+        }
+        Counters before = known.before();
+        if (before == null || before.lastPid() < 0 || before.forks() < 0 || before.tasks() < 0) {
+            return null;
+        }
+        long distance = pid < RESERVED_PIDS ? pidMax
+                : pid > before.lastPid() ? pid - before.lastPid() : pidMax - before.lastPid() + pid - RESERVED_PIDS;
+        return 2 * (forksNow - before.forks()) + before.tasks() < distance ? known.token() : null;
+    }
+
+    /**
+     * Remembers the token of {@code pid} while it has this start time.
+     *
+     * @param before the host's counters read before the environment was, or null
+     */
+    void rememberToken(long pid, long startTicks, String token, Counters before) {
+        tokens.put(pid, new Token(startTicks, token, before));
     }
 
     /** The initial environment of {@code pid}, or null when it cannot be read. */

@@ -53,8 +53,7 @@ final class ProcessTable {
     static final long UNSETTLED_WAIT_MS = 200;
     /** The largest range of pids probed one by one; a larger one is taken from the listing of {@code /proc}. */
     static final int PROBE_LIMIT = 256;
-    /** Pids below this are not handed out again after a wrap (the kernel's {@code RESERVED_PIDS}). */
-    private static final long RESERVED_PIDS = 300;
+    private static final long RESERVED_PIDS = ProcReads.RESERVED_PIDS;
     /** {@code PF_KTHREAD} in the flags of {@code /proc/<pid>/stat}: a kernel thread, whose environment is empty. */
     private static final long KERNEL_THREAD = 0x00200000L;
     private static final long PID_MAX = ProcReads.pidMax();
@@ -65,14 +64,17 @@ final class ProcessTable {
     private final long lastPid;
     /** {@link #forksSinceBoot()} at or after the moment, or -1. */
     private final long forks;
+    /** The counters this view was taken with, or null. */
+    private final ProcReads.Counters counters;
     /** Environments that read empty for {@value #UNSETTLED_WAIT_MS} ms in this view: not read again in it. */
     private final Set<Long> unsettled = ConcurrentHashMap.newKeySet();
 
-    private ProcessTable(long moment, ProcReads reads, long lastPid, long forks) {
+    private ProcessTable(long moment, ProcReads reads, ProcReads.Counters counters) {
         this.moment = moment;
         this.reads = reads;
-        this.lastPid = lastPid;
-        this.forks = forks;
+        this.counters = counters;
+        this.lastPid = counters == null ? -1 : counters.lastPid();
+        this.forks = counters == null ? -1 : counters.forks();
     }
 
     /**
@@ -92,7 +94,7 @@ final class ProcessTable {
             long parent = children.entrySet().stream().filter(e -> e.getValue().contains(pid))
                     .mapToLong(Map.Entry::getKey).findFirst().orElse(0);
             return new Stat('S', parent, 0, started, 17);
-        }, () -> startTicks.keySet().stream().mapToLong(Long::longValue).toArray(), environ), -1, -1);
+        }, () -> startTicks.keySet().stream().mapToLong(Long::longValue).toArray(), environ), null);
     }
 
     /** True where {@code /proc} can be scanned. */
@@ -103,8 +105,7 @@ final class ProcessTable {
     /** The host's {@code /proc} as seen at or after {@code nanos} ({@link System#nanoTime()}). */
     static ProcessTable takenAfter(long nanos) {
         ProcReads host = ProcReads.host();
-        ProcReads.Counters counters = host.counters(nanos);
-        return new ProcessTable(nanos, host, counters.lastPid(), counters.forks());
+        return new ProcessTable(nanos, host, host.counters(nanos));
     }
 
     /**
@@ -243,11 +244,17 @@ final class ProcessTable {
     /**
      * Every process among {@code candidates} whose initial environment holds the token, whoever its parent is
      * now. Only processes started at or after {@code notBeforeTicks} (the start time of the child the token was
-     * given to) are read.
+     * given to) are read, and a process whose other token is known is not read again while its pid cannot have
+     * been handed out anew (see {@link ProcReads#tokenUnlessReused}): a lookup costs what the processes new to
+     * the lookups cost and what the tree's own cost, not what every candidate costs.
      */
     List<Long> carriersOf(String token, long notBeforeTicks, long[] candidates) {
         List<Long> found = new ArrayList<>();
         for (long pid : candidates) {
+            String known = reads.tokenUnlessReused(pid, forks, PID_MAX);
+            if (known != null && !known.equals(token)) {
+                continue;
+            }
             Stat stat = stat(pid);
             if (stat != null && stat.startTicks() >= notBeforeTicks && token.equals(tokenOf(pid, stat.startTicks()))) {
                 found.add(pid);
@@ -278,7 +285,7 @@ final class ProcessTable {
             byte[] env = reads.environ(pid);
             if (env == null || env.length > 0 || settledEmpty(pid)) {
                 String token = env == null ? NO_TOKEN : tokenIn(env);
-                reads.rememberToken(pid, startTicks, token);
+                reads.rememberToken(pid, startTicks, token, counters);
                 return token;
             }
             if (System.nanoTime() - deadline >= 0) {

@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       at most one task per child at a time, and only while that child has something to write.</li>
  *   <li>{@link #callbacks()} ({@code meta-supervisor-exit-N}): delivers exits and completes futures, so that
  *       a listener or a dependent stage never runs on the timer or the common pool.</li>
- *   <li>{@link #timer()} ({@code meta-supervisor-timer}): the stop ladder and the exit drain; its tasks are
- *       short and never block.</li>
+ *   <li>{@link #timer()} ({@code meta-supervisor-timer}): the stop ladder, the exit drain and the looks for
+ *       the exit of children whose pipes may outlive them; its tasks are short and never block.</li>
  * </ul>
  */
 public final class ProcessThreads {

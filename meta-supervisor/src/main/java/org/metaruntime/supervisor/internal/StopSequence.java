@@ -11,6 +11,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongConsumer;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.StopReport;
 import org.metaruntime.supervisor.StopStage;
@@ -19,7 +20,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One run of the stop ladder for one child, as a chain of short steps on the shared timer (no thread waits):
+ * One run of the stop ladder for one child, as a chain of short steps on the shared timer (no thread waits; the steps
+ * that read the process table run in a {@link PassBatch}, so that ladders running side by side share their reads):
  * record the child's descendants, close stdin and wait up to {@code stdinGrace} for the child to exit; collect
  * the tree (descendants and token carriers) before signalling anything; SIGTERM every member and wait up to {@code termGrace} for all to
  * be gone; SIGKILL whatever is left (including anything found anew) and wait up to {@code killWait}; report.
@@ -40,8 +42,6 @@ public final class StopSequence {
     private final CompletableFuture<StopReport> result;
     private final ScheduledExecutorService timer = ProcessThreads.timer();
     private final Set<ProcessHandle> members = new LinkedHashSet<>();
-    private final long requestedNanos = System.nanoTime();
-    private long termSentNanos;
     private StopStage stage;
 
     private StopSequence(String moduleId, Process process, ProcessTree tree, Runnable closeStdin,
@@ -66,26 +66,27 @@ public final class StopSequence {
                 Objects.requireNonNull(process, "process"), Objects.requireNonNull(tree, "tree"),
                 Objects.requireNonNull(closeStdin, "closeStdin"), Objects.requireNonNull(exited, "exited"),
                 Objects.requireNonNull(ladder, "ladder"), Objects.requireNonNull(result, "result"));
-        sequence.timer.execute(sequence.guarded(sequence::begin));
+        PassBatch.submit(sequence.guarded(sequence::begin));
     }
 
-    private void begin() {
+    /** @param moment a pass begun after the stop was requested */
+    private void begin(long moment) {
         if (!process.isAlive()) {
             stage = StopStage.ALREADY_EXITED;
-            terminate();
+            terminate(moment);
             return;
         }
         // Recorded while the child surely lives: once stdin is closed it may exit at once, and its children are
         // re-parented before the tree is read (then only their token finds them, which a child caught in the
         // middle of an exec does not show).
-        tree.snapshot(requestedNanos);
+        tree.snapshot(moment);
         closeStdin.run();
         AtomicBoolean once = new AtomicBoolean();
-        Runnable next = guarded(() -> {
+        Runnable next = () -> {
             if (once.compareAndSet(false, true)) {
-                terminate();
+                PassBatch.submit(guarded(this::terminate));
             }
-        });
+        };
         ScheduledFuture<?> timeout = timer.schedule(next, ladder.stdinGrace().toNanos(), TimeUnit.NANOSECONDS);
         exited.whenComplete((ignored, error) -> {
             timeout.cancel(false);
@@ -93,31 +94,29 @@ public final class StopSequence {
         });
     }
 
-    private void terminate() {
+    /** @param moment a pass begun after the child exited or its stdin grace ended */
+    private void terminate(long moment) {
         if (stage == null && !process.isAlive()) {
             stage = StopStage.EXITED_AFTER_STDIN_CLOSE;
         }
         // The whole tree is collected before anything is signalled: once a parent dies, its children are
-        // re-parented and no longer show up as its descendants.
-        // A pass begun after the stdin grace was due: stops requested together share it, and nothing forked
-        // during the grace is missed.
-        List<ProcessHandle> alive = tree.alive(Math.min(System.nanoTime(),
-                requestedNanos + ladder.stdinGrace().toNanos()));
+        // re-parented and no longer show up as its descendants. Nothing forked during the grace is missed.
+        List<ProcessHandle> alive = tree.alive(moment);
         members.addAll(alive);
         if (alive.isEmpty()) {
             finish();
             return;
         }
-        termSentNanos = System.nanoTime();
         alive.forEach(ProcessHandle::destroy);
-        awaitGone(ladder.termGrace(), this::kill);
+        awaitGone(ladder.termGrace(), () -> PassBatch.submit(guarded(this::kill)));
     }
 
-    private void kill() {
+    /** @param moment a pass begun after SIGTERM was sent: it finds what was forked meanwhile */
+    private void kill(long moment) {
         if (stage == null && !process.isAlive()) {
             stage = StopStage.EXITED_AFTER_SIGTERM;
         }
-        members.addAll(tree.alive(termSentNanos));
+        members.addAll(tree.alive(moment));
         List<ProcessHandle> alive = aliveMembers();
         if (alive.isEmpty()) {
             finish();
@@ -173,9 +172,13 @@ public final class StopSequence {
     }
 
     private Runnable guarded(Runnable step) {
-        return () -> {
+        return () -> guarded(moment -> step.run()).accept(0);
+    }
+
+    private LongConsumer guarded(LongConsumer step) {
+        return moment -> {
             try {
-                step.run();
+                step.accept(moment);
             } catch (RuntimeException | Error e) {
                 // The timer would swallow it and the stop would never end: end it here, whatever the failure.
                 LOG.error("module '{}': the stop ladder failed; killing pid {} and its known descendants",
