@@ -2,6 +2,8 @@ package org.metaruntime.supervisor;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -362,10 +364,21 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
      * @param <C> what a child is
      */
     public static final class Builder<C> {
-        private SupervisorSettings<C> settings;
+        private final String moduleId;
+        private final StartAttempt<? extends C> restartAttempt;
+        private final Consumer<? super C> stopChild;
+        private boolean restartable = true;
+        private SupervisionOptions options = SupervisionOptions.defaults();
+        private Clock clock = Clock.systemUTC();
+        private Scheduler scheduler;
+        private DoubleSupplier jitterSource = () -> ThreadLocalRandom.current().nextDouble();
+        private Executor attemptExecutor;
+        private final List<SupervisionListener<? super C>> listeners = new ArrayList<>();
 
         private Builder(String moduleId, StartAttempt<? extends C> restartAttempt, Consumer<? super C> stopChild) {
-            this.settings = SupervisorSettings.defaults(moduleId, restartAttempt, stopChild);
+            this.moduleId = Objects.requireNonNull(moduleId, "moduleId");
+            this.restartAttempt = Objects.requireNonNull(restartAttempt, "restartAttempt");
+            this.stopChild = Objects.requireNonNull(stopChild, "stopChild");
         }
 
         /**
@@ -373,19 +386,19 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
          * {@code PERSISTENT} mode and an event-line module whose policy is not {@code NEVER} are restartable.
          */
         public Builder<C> restartable(boolean restartable) {
-            settings = settings.withRestartable(restartable);
+            this.restartable = restartable;
             return this;
         }
 
         /** Backoff and restart intensity (default {@link SupervisionOptions#defaults()}). */
         public Builder<C> options(SupervisionOptions options) {
-            settings = settings.withOptions(options);
+            this.options = Objects.requireNonNull(options, "options");
             return this;
         }
 
         /** The clock of the restart window and of each transition's {@code atMs} (default {@link Clock#systemUTC()}). */
         public Builder<C> clock(Clock clock) {
-            settings = settings.withClock(clock);
+            this.clock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 
@@ -394,13 +407,13 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
          * {@link Scheduler#daemon()} and closes it on {@link ModuleSupervisor#close()}.
          */
         public Builder<C> scheduler(Scheduler scheduler) {
-            settings = settings.withScheduler(scheduler);
+            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
             return this;
         }
 
         /** Random values in {@code [0, 1)} for the jitter (default {@link ThreadLocalRandom}). */
         public Builder<C> jitterSource(DoubleSupplier jitterSource) {
-            settings = settings.withJitterSource(jitterSource);
+            this.jitterSource = Objects.requireNonNull(jitterSource, "jitterSource");
             return this;
         }
 
@@ -410,13 +423,13 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
          * by the restart intensity). Tests pass {@code Runnable::run} to run attempts on the scheduler's thread.
          */
         public Builder<C> attemptExecutor(Executor attemptExecutor) {
-            settings = settings.withAttemptExecutor(attemptExecutor);
+            this.attemptExecutor = Objects.requireNonNull(attemptExecutor, "attemptExecutor");
             return this;
         }
 
         /** Adds a listener. */
         public Builder<C> listener(SupervisionListener<? super C> listener) {
-            settings = settings.withListener(listener);
+            listeners.add(Objects.requireNonNull(listener, "listener"));
             return this;
         }
 
@@ -425,7 +438,7 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
          * listeners are told {@link SupervisionListener#onAdopted} before this returns.
          */
         public ModuleSupervisor<C> adopt(C child, int attempt) {
-            return adopting(settings, child, attempt);
+            return adopting(settings(), child, attempt);
         }
 
         /**
@@ -433,7 +446,12 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
          * {@code Stopped} with the startup's failure (restartable only by hand).
          */
         public ModuleSupervisor<C> start(StartupOutcome<? extends C> outcome) {
-            return continuing(settings, outcome);
+            return continuing(settings(), outcome);
+        }
+
+        private SupervisorSettings<C> settings() {
+            return new SupervisorSettings<>(moduleId, restartAttempt, stopChild, restartable, options, clock, scheduler,
+                    jitterSource, attemptExecutor, listeners);
         }
     }
 }

@@ -1,11 +1,9 @@
 package org.metaruntime.supervisor.internal;
 
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 import org.metaruntime.supervisor.Scheduler;
@@ -14,9 +12,8 @@ import org.metaruntime.supervisor.SupervisionListener;
 import org.metaruntime.supervisor.SupervisionOptions;
 
 /**
- * The settings of one module's supervisor, as its builder collects them: each {@code with...} gives a copy with one
- * setting changed, validated at once (a {@code null} fails there), the listeners copied. A {@code null} scheduler
- * means the supervisor creates its own and closes it; a {@code null} attempt executor becomes
+ * The settings of one module's supervisor, as its builder collects them, validated, the listeners copied. A
+ * {@code null} scheduler means the supervisor creates its own and closes it; a {@code null} attempt executor becomes
  * {@link #threadPerAttempt(String)}. Immutable.
  *
  * @param moduleId       the module
@@ -45,57 +42,6 @@ public record SupervisorSettings<C>(String moduleId, StartAttempt<? extends C> r
         Objects.requireNonNull(jitterSource, "jitterSource");
         attemptExecutor = attemptExecutor != null ? attemptExecutor : threadPerAttempt(moduleId);
         listeners = List.copyOf(listeners);
-    }
-
-    /**
-     * The defaults: restartable, {@link SupervisionOptions#defaults()}, {@link Clock#systemUTC()}, the supervisor's
-     * own scheduler, {@link ThreadLocalRandom} jitter, {@link #threadPerAttempt(String)}, no listener.
-     */
-    public static <C> SupervisorSettings<C> defaults(String moduleId, StartAttempt<? extends C> restartAttempt,
-                                                     Consumer<? super C> stopChild) {
-        return new SupervisorSettings<>(moduleId, restartAttempt, stopChild, true, SupervisionOptions.defaults(),
-                Clock.systemUTC(), null, () -> ThreadLocalRandom.current().nextDouble(), null, List.of());
-    }
-
-    /** These settings with one setting changed (each {@code with...} below). */
-    public SupervisorSettings<C> withRestartable(boolean restartable) {
-        return new SupervisorSettings<>(moduleId, restartAttempt, stopChild, restartable, options, clock, scheduler,
-                jitterSource, attemptExecutor, listeners);
-    }
-
-    public SupervisorSettings<C> withOptions(SupervisionOptions options) {
-        return new SupervisorSettings<>(moduleId, restartAttempt, stopChild, restartable, options, clock, scheduler,
-                jitterSource, attemptExecutor, listeners);
-    }
-
-    public SupervisorSettings<C> withClock(Clock clock) {
-        return new SupervisorSettings<>(moduleId, restartAttempt, stopChild, restartable, options, clock, scheduler,
-                jitterSource, attemptExecutor, listeners);
-    }
-
-    public SupervisorSettings<C> withScheduler(Scheduler scheduler) {
-        Objects.requireNonNull(scheduler, "scheduler");
-        return new SupervisorSettings<>(moduleId, restartAttempt, stopChild, restartable, options, clock, scheduler,
-                jitterSource, attemptExecutor, listeners);
-    }
-
-    public SupervisorSettings<C> withJitterSource(DoubleSupplier jitterSource) {
-        return new SupervisorSettings<>(moduleId, restartAttempt, stopChild, restartable, options, clock, scheduler,
-                jitterSource, attemptExecutor, listeners);
-    }
-
-    public SupervisorSettings<C> withAttemptExecutor(Executor attemptExecutor) {
-        Objects.requireNonNull(attemptExecutor, "attemptExecutor");
-        return new SupervisorSettings<>(moduleId, restartAttempt, stopChild, restartable, options, clock, scheduler,
-                jitterSource, attemptExecutor, listeners);
-    }
-
-    /** These settings with {@code listener} told after the listeners so far. */
-    public SupervisorSettings<C> withListener(SupervisionListener<? super C> listener) {
-        List<SupervisionListener<? super C>> more = new ArrayList<>(listeners);
-        more.add(Objects.requireNonNull(listener, "listener"));
-        return new SupervisorSettings<>(moduleId, restartAttempt, stopChild, restartable, options, clock, scheduler,
-                jitterSource, attemptExecutor, more);
     }
 
     /**
