@@ -23,14 +23,22 @@ import org.metaruntime.benchmarks.harness.Ports;
 import org.metaruntime.benchmarks.harness.Rounds;
 
 /**
- * Gateways over HTTP: the same MCP TypeScript SDK client calls the same raw python MCP server
+ * Gateways over HTTP: the same client calls the same raw python MCP server
  * ({@code meta-testing/src/main/resources/org/metaruntime/testing/mcp_server.py}, tool {@code echo}) through {@code meta-gateway
  * --transport http} (Streamable HTTP at {@code /mcp}, and HTTP+SSE at {@code /sse}), through {@code supergateway}
  * 4.0.0 ({@code --stateful --outputTransport streamableHttp}, a stdio-to-Streamable-HTTP bridge) and through
  * {@code mcp-hub} 4.2.1 (an aggregator of stdio servers whose endpoint speaks HTTP+SSE only), with the direct
- * stdio connection as the baseline. Each server runs for the whole run; every round measures warm sequential
- * calls and 64 calls in flight on each path, in a rotated order; the table gives medians over rounds and the
- * medians of ratios taken within a round.
+ * stdio connection as the baseline, and {@code benchmarks/node/floor-server.mjs} (a Streamable HTTP server that
+ * does no work and answers each call at once) as the floor: the least any server can cost that client.
+ *
+ * <p>Two clients take every HTTP path: the MCP TypeScript SDK client ({@code gateway-bench.mjs}), the client the
+ * targets are about, which takes the direct path too; and {@code lean-client.mjs}, node's
+ * {@code http} module on a keep-alive agent with the least JSON-RPC a session needs, which costs much less per call
+ * than the SDK client, so its table shows more of what each server costs itself.
+ *
+ * <p>Each server runs for the whole run; every round measures warm sequential calls and 64 calls in flight for
+ * each client on each of its paths, in a rotated order; the tables give medians over rounds and the medians of
+ * ratios taken within a round.
  *
  * <pre>
  * mvn -B -q -pl meta-gateway,benchmarks -am package -DskipTests
@@ -41,8 +49,37 @@ import org.metaruntime.benchmarks.harness.Rounds;
 public final class GatewayHttpComparison {
 
     private static final Pattern READY = Pattern.compile("meta-gateway listening on (http://\\S+/mcp)");
-    private static final List<String> PATHS = List.of("direct", "meta-gateway", "meta-gateway-sse", "supergateway", "mcp-hub");
+    private static final Pattern PORT = Pattern.compile("^(\\d+)$");
+    private static final List<Route> ROUTES = List.of(
+            new Route("direct", "direct (stdio, no gateway)", false),
+            new Route("floor", "no server work (client floor)", true),
+            new Route("meta-gateway", "meta-gateway, Streamable HTTP", true),
+            new Route("meta-gateway-sse", "meta-gateway, HTTP+SSE", true),
+            new Route("supergateway", "supergateway 4.0.0, Streamable HTTP (stateful)", true),
+            new Route("mcp-hub", "mcp-hub 4.2.1, HTTP+SSE", true));
     private static final List<String> PEERS = List.of("supergateway", "mcp-hub");
+    private static final List<Client> CLIENTS = List.of(
+            new Client("ts", "gateway-bench.mjs", "TS client", "direct", true),
+            new Client("lean", "lean-client.mjs", "lean client", "floor", false));
+
+    /** One way from a client to the python server (or, for {@code floor}, to a server that does no work). */
+    private record Route(String name, String label, boolean overHttp) {
+    }
+
+    /**
+     * A client script of {@code benchmarks/node}, whether it takes the stdio route too, and the route its table
+     * divides by; a key of {@link Rounds} is {@code <client>.<route>.<figure>}.
+     */
+    private record Client(String name, String script, String label, String baseline, boolean overStdio) {
+
+        boolean takes(Route route) {
+            return route.overHttp() || overStdio;
+        }
+
+        String key(String route, String figure) {
+            return name + "." + route + "." + figure;
+        }
+    }
 
     private final NodeBench bench;
     private final Rounds rounds = new Rounds();
@@ -92,10 +129,13 @@ public final class GatewayHttpComparison {
                     Integer.toString(hubPort), "--config", hubConfig.toString()));
             awaitLine(hub, Pattern.compile("servers started successfully"), 120);
             Ports.await(hubPort, 120);
+            Process floor = start(servers, List.of("node", bench.dir().resolve("floor-server.mjs").toString(), "0"));
+            String floorPort = awaitLine(floor, PORT, 60);
             Map<String, String> specs = new LinkedHashMap<>();
             ObjectNode direct = NodeBench.JSON.createObjectNode().put("command", python).put("tool", "echo");
             direct.putArray("args").add(server.toString());
             specs.put("direct", direct.toString());
+            specs.put("floor", spec("http://127.0.0.1:" + floorPort + "/mcp", "http", "echo"));
             specs.put("meta-gateway", spec(url, "http", "py__echo"));
             specs.put("meta-gateway-sse", spec(url.replaceFirst("/mcp$", "/sse"), "sse", "py__echo"));
             specs.put("supergateway", spec("http://127.0.0.1:" + sgPort + "/mcp", "http", "echo"));
@@ -110,7 +150,7 @@ public final class GatewayHttpComparison {
                 System.out.println("round " + round + ": " + comparison.rounds.lastRound());
             }
             System.out.println();
-            System.out.println(comparison.table());
+            System.out.println(comparison.report());
         } finally {
             stop(servers);
             Runtime.getRuntime().removeShutdownHook(stopServers);
@@ -143,43 +183,67 @@ public final class GatewayHttpComparison {
     private void round(int round) throws Exception {
         List<Rounds.Step> warm = new ArrayList<>();
         List<Rounds.Step> inflight = new ArrayList<>();
-        for (String path : PATHS) {
-            warm.add(() -> rounds.record(path + ".warm.us", bench.run("gateway-bench.mjs", "warm", warmCalls, specs.get(path)).get("usPerCall").asDouble()));
-            inflight.add(() -> {
-                JsonNode r = bench.run("gateway-bench.mjs", "inflight", inflightCalls, specs.get(path));
-                rounds.record(path + ".64.cps", r.get("callsPerSecond").asDouble());
-                rounds.record(path + ".64.lost", r.get("lost").asDouble());
-            });
+        for (Client client : CLIENTS) {
+            for (Route route : ROUTES) {
+                if (client.takes(route)) {
+                    warm.add(() -> warm(client, route.name()));
+                    inflight.add(() -> inflight(client, route.name()));
+                }
+            }
         }
         Rounds.rotated(round, warm);
         Rounds.rotated(round, inflight);
     }
 
-    private String table() {
+    private void warm(Client client, String route) throws Exception {
+        JsonNode r = bench.run(client.script(), "warm", warmCalls, specs.get(route));
+        rounds.record(client.key(route, "warm.us"), r.get("usPerCall").asDouble());
+    }
+
+    private void inflight(Client client, String route) throws Exception {
+        JsonNode r = bench.run(client.script(), "inflight", inflightCalls, specs.get(route));
+        rounds.record(client.key(route, "64.cps"), r.get("callsPerSecond").asDouble());
+        rounds.record(client.key(route, "64.lost"), r.get("lost").asDouble());
+    }
+
+    /** For each client: its table, then meta-gateway's ratios to the peers and to the floor. */
+    private String report() {
         StringBuilder t = new StringBuilder();
-        t.append("| path (TS client → … → python server) | warm `tools/call`, µs | × direct | 64 in flight, calls/s (lost) | × direct |\n");
-        t.append("|---|---:|---:|---:|---:|\n");
-        for (String path : PATHS) {
-            t.append(String.format(Locale.ROOT, "| %s | %.0f | %.2f | %,.0f (%.0f) | %.3f |%n", label(path),
-                    rounds.median(path + ".warm.us"), rounds.ratio(path + ".warm.us", "direct.warm.us"),
-                    rounds.median(path + ".64.cps"), rounds.sum(path + ".64.lost"), rounds.ratio(path + ".64.cps", "direct.64.cps")));
+        for (Client client : CLIENTS) {
+            t.append(table(client)).append('\n').append(ratios(client)).append('\n');
         }
-        List<String> warmPeers = PEERS.stream().map(p -> p + ".warm.us").toList();
-        List<String> cpsPeers = PEERS.stream().map(p -> p + ".64.cps").toList();
-        t.append(String.format(Locale.ROOT, "%nmeta-gateway (Streamable HTTP) warm latency / the faster peer's: %.2f×; "
-                        + "throughput / the better peer's: %.1f×%n",
-                rounds.ratioToBest("meta-gateway.warm.us", warmPeers, true), rounds.ratioToBest("meta-gateway.64.cps", cpsPeers, false)));
         return t.toString();
     }
 
-    private static String label(String path) {
-        switch (path) {
-            case "direct": return "direct (stdio, no gateway)";
-            case "meta-gateway": return "meta-gateway, Streamable HTTP";
-            case "meta-gateway-sse": return "meta-gateway, HTTP+SSE";
-            case "supergateway": return "supergateway 4.0.0, Streamable HTTP (stateful)";
-            default: return "mcp-hub 4.2.1, HTTP+SSE";
+    private String table(Client client) {
+        String baseline = "× " + client.baseline();
+        StringBuilder t = new StringBuilder();
+        t.append("| path (").append(client.label()).append(" → … → python server) | warm `tools/call`, µs | ").append(baseline)
+                .append(" | 64 in flight, calls/s (lost) | ").append(baseline).append(" |\n");
+        t.append("|---|---:|---:|---:|---:|\n");
+        for (Route route : ROUTES) {
+            if (!client.takes(route)) {
+                continue;
+            }
+            String warm = client.key(route.name(), "warm.us");
+            String cps = client.key(route.name(), "64.cps");
+            t.append(String.format(Locale.ROOT, "| %s | %.0f | %.2f | %,.0f (%.0f) | %.3f |%n", route.label(),
+                    rounds.median(warm), rounds.ratio(warm, client.key(client.baseline(), "warm.us")),
+                    rounds.median(cps), rounds.sum(client.key(route.name(), "64.lost")),
+                    rounds.ratio(cps, client.key(client.baseline(), "64.cps"))));
         }
+        return t.toString();
+    }
+
+    private String ratios(Client client) {
+        String warm = client.key("meta-gateway", "warm.us");
+        String cps = client.key("meta-gateway", "64.cps");
+        List<String> warmPeers = PEERS.stream().map(p -> client.key(p, "warm.us")).toList();
+        List<String> cpsPeers = PEERS.stream().map(p -> client.key(p, "64.cps")).toList();
+        return String.format(Locale.ROOT, "%s, meta-gateway (Streamable HTTP): warm latency / the faster peer's %.2f×, "
+                        + "throughput / the better peer's %.2f×; warm latency / the floor's %.2f×, throughput / the floor's %.2f×%n",
+                client.label(), rounds.ratioToBest(warm, warmPeers, true), rounds.ratioToBest(cps, cpsPeers, false),
+                rounds.ratio(warm, client.key("floor", "warm.us")), rounds.ratio(cps, client.key("floor", "64.cps")));
     }
 
     private static Process start(List<Process> servers, List<String> command) throws IOException {
