@@ -30,18 +30,24 @@ async function connect() {
   return client;
 }
 
+// Ends the session: over Streamable HTTP a DELETE first (client.close() alone leaves it to the server's expiry).
+async function close(client) {
+  if (client.transport instanceof StreamableHTTPClientTransport) await client.transport.terminateSession();
+  await client.close();
+}
+
 async function echo(client, text, tool = spec.tool) {
   const result = await client.callTool({ name: tool, arguments: { text } });
   return expect(text, result.content[0].text);
 }
 
 await main(mode, {
-  ...sessionModes({ count, concurrency, connect, call: echo }),
+  ...sessionModes({ count, concurrency, connect, call: echo, close }),
   async cold() {
     const wholeMs = await perRun(count, async () => {
       const client = await connect();
       await echo(client, 'cold');
-      return () => client.close();
+      return () => close(client);
     }, 1);
     return { runs: count, wholeMs };
   },
@@ -50,7 +56,7 @@ await main(mode, {
     const tools = spec.tools;
     await warmUp(2000, (text) => echo(client, text, tools[0]));
     const firstCallMs = await perRun(tools.length - 1, (i) => echo(client, 'cold', tools[i + 1]));
-    await client.close();
+    await close(client);
     return { pods: tools.length - 1, firstCallMs };
   },
 });
