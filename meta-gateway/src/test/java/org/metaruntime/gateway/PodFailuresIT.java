@@ -33,8 +33,8 @@ class PodFailuresIT {
         NodeClient.assertAllGone(session, pids);
         JsonNode crash = session.get("steps").get(0).get("error");
         assertThat(crash).as(session.toString()).isNotNull();
-        assertThat(crash.get("code").asInt()).isEqualTo(-32002);
-        assertThat(crash.get("message").asText()).contains("pod fixture tool crash: the pod is not available: the pod exited with code 7");
+        assertThat(crash.get("code").asInt()).as(crash.toString()).isEqualTo(-32002);
+        assertThat(crash.get("message").asText()).as(crash.toString()).contains("pod fixture tool crash: the pod is not available: the pod exited with code 7");
         assertThat(crash.at("/data/exitCode").asInt()).isEqualTo(7);
         assertThat(crash.at("/data/stderrTail").asText()).contains("crashing on purpose");
         assertThat(session.at("/steps/1/ok/structuredContent/echo").asText()).isEqualTo("still here");

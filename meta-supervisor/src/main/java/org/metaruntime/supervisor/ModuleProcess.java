@@ -175,8 +175,8 @@ public final class ModuleProcess implements AutoCloseable {
     }
 
     /**
-     * Completes once, on a runtime thread, after the process exited (at the same time as
-     * {@link ProcessListener#onExit} is called). Each call returns a new dependent future: completing or
+     * Completes once, on a runtime thread, after the process exited, right after {@link ProcessListener#onExit}
+     * has returned. Each call returns a new dependent future: completing or
      * cancelling it affects nothing else.
      */
     public CompletableFuture<ProcessExit> exitFuture() {
@@ -226,9 +226,15 @@ public final class ModuleProcess implements AutoCloseable {
         return "ModuleProcess[" + moduleId() + ", pid " + pid() + (isAlive() ? ", alive]" : ", exited]");
     }
 
-    /** Tells the listener and the exit future, separately, so that neither holds up the other. */
+    /**
+     * Tells the listener, then completes the exit future, on one callback thread: whatever reacts to the future (a
+     * restart that closes the child's session, say) finds the listener's work done (the session already ended with
+     * the exit code).
+     */
     private void deliverExit(ProcessExit exit) {
-        ProcessThreads.callbacks().execute(() -> listener.onExit(exit));
-        ProcessThreads.callbacks().execute(() -> exitFuture.complete(exit));
+        ProcessThreads.callbacks().execute(() -> {
+            listener.onExit(exit);
+            exitFuture.complete(exit);
+        });
     }
 }

@@ -38,6 +38,14 @@ class ModuleProcessOutputTest {
 
     @Test
     @Timeout(60)
+    void theListenerHasTheExitBeforeTheExitFutureCompletes() {
+        ModuleProcess process = fixtures.start(fixtures.spec("ordered", "silent_exit.sh").build(), listener);
+        int listenerCallsSeenByTheFuture = process.exitFuture().thenApply(exit -> listener.exitCalls.get()).join();
+        assertThat(listenerCallsSeenByTheFuture).isEqualTo(1);
+    }
+
+    @Test
+    @Timeout(60)
     void dropsCarriageReturnBeforeNewline() {
         run(fixtures.spec("crlf", "crlf.sh").build());
         assertThat(listener.lines).containsExactly("first", "second", "");
