@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -322,17 +323,20 @@ class EventStoreTest {
     @Test
     void closingStopsTheSubscriberThreadsAndRefusesNewSubscriptions() throws Exception {
         EventStore store = EventStore.create();
-        List<Thread> threads = new CopyOnWriteArrayList<>();
-        Subscription first = store.subscribe(n -> threads.add(Thread.currentThread()));
-        store.subscribe(n -> threads.add(Thread.currentThread()));
-        await().until(() -> threads.size() == 2);
+        AtomicReference<Thread> firstThread = new AtomicReference<>();
+        AtomicReference<Thread> secondThread = new AtomicReference<>();
+        Subscription first = store.subscribe(n -> firstThread.compareAndSet(null, Thread.currentThread()));
+        store.subscribe(n -> secondThread.compareAndSet(null, Thread.currentThread()));
+        await().until(() -> firstThread.get() != null && secondThread.get() != null);
+        List<Thread> threads = List.of(firstThread.get(), secondThread.get());
         assertThat(threads).allSatisfy(t -> {
             assertThat(t.getName()).startsWith("meta-events-subscriber-");
             assertThat(t.isDaemon()).isTrue();
         });
         first.close();
         assertThat(first.isClosed()).isTrue();
-        assertThat(threads.get(0).isAlive()).isFalse();
+        assertThat(firstThread.get().isAlive()).isFalse();
+        assertThat(secondThread.get().isAlive()).isTrue();
         store.close();
         store.close();
         for (Thread t : threads) {
