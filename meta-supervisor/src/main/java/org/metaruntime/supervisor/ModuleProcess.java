@@ -176,8 +176,7 @@ public final class ModuleProcess implements AutoCloseable {
 
     /**
      * Completes once, on a runtime thread, after the process exited, right after {@link ProcessListener#onExit}
-     * has returned. Each call returns a new dependent future: completing or
-     * cancelling it affects nothing else.
+     * has returned. Each call returns a new dependent future: completing or cancelling it affects nothing else.
      */
     public CompletableFuture<ProcessExit> exitFuture() {
         return exitFuture.copy();
@@ -233,8 +232,11 @@ public final class ModuleProcess implements AutoCloseable {
      */
     private void deliverExit(ProcessExit exit) {
         ProcessThreads.callbacks().execute(() -> {
-            listener.onExit(exit);
-            exitFuture.complete(exit);
+            try {
+                listener.onExit(exit);
+            } finally {
+                exitFuture.complete(exit); // even past an error the guard lets through (a stack overflow, say)
+            }
         });
     }
 }
