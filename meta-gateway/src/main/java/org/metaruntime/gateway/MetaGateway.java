@@ -43,6 +43,7 @@ public final class MetaGateway implements AutoCloseable {
     private final GatewayOptions options;
     private final Object lock = new Object();
     private GatewayServer server;
+    private boolean started;
     private boolean closed;
 
     private MetaGateway(Catalog catalog, GatewayOptions options) {
@@ -55,7 +56,7 @@ public final class MetaGateway implements AutoCloseable {
      * first serve starts the pods that start with the gateway. Nothing but JSON-RPC is written to {@code out}.
      */
     public Serving serveStdio(InputStream in, OutputStream out) {
-        return StdioServing.start(server(), in, out);
+        return StdioServing.start(started(server(List.of())), in, out);
     }
 
     /**
@@ -71,7 +72,9 @@ public final class MetaGateway implements AutoCloseable {
     }
 
     /**
-     * Serves MCP over HTTP on {@code address} with {@code options}.
+     * Serves MCP over HTTP on {@code address} with {@code options}. The port is bound before any pod starts. When this
+     * is the gateway's first serve, no pod inherits an environment variable holding the token (none ever inherits one
+     * named {@code META_GATEWAY_*}).
      *
      * @throws IllegalArgumentException when {@code address} is not loopback and {@code options} has no token
      * @throws UncheckedIOException when the port cannot be bound
@@ -80,28 +83,47 @@ public final class MetaGateway implements AutoCloseable {
         Objects.requireNonNull(address, "address");
         Objects.requireNonNull(options, "options");
         HttpServing.requireTokenOffLoopback(address, options.token());
+        GatewayServer built = server(options.token().map(List::of).orElse(List.of()));
+        HttpServing serving;
         try {
-            return HttpServing.start(server(), address, options);
+            serving = HttpServing.start(built, address, options);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        started(built);
+        return serving;
     }
 
     /** The status report: {@code {"pods":{"<name>":{"state","pid","restarts",...}}}}. */
     public JsonNode status() {
-        return server().status();
+        return started(server(List.of())).status();
     }
 
-    private GatewayServer server() {
+    /**
+     * The server, built at the first serve (nothing started yet).
+     *
+     * @param credentials the gateway's own credentials, which no pod's environment may hold
+     */
+    private GatewayServer server(List<String> credentials) {
         synchronized (lock) {
             if (closed) {
                 throw new IllegalStateException("the gateway is closed");
             }
             if (server == null) {
-                server = new GatewayServer(catalog, PodBackends.create(catalog, options), options.maxCallDepth());
-                server.start();
+                server = new GatewayServer(catalog, PodBackends.create(catalog, options, credentials), options.maxCallDepth());
             }
             return server;
+        }
+    }
+
+    /** Starts the pods that start with the gateway, once. */
+    private GatewayServer started(GatewayServer built) {
+        synchronized (lock) {
+            if (!started) {
+                started = true;
+                built.start();
+            }
+            return built;
         }
     }
 

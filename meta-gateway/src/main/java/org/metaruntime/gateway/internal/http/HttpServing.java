@@ -51,6 +51,9 @@ public final class HttpServing extends ServingBase {
         HttpConfiguration config = new HttpConfiguration();
         config.setSendServerVersion(false);
         config.setSendDateHeader(false);
+        // A connection's header cache must not hand back a field seen before for one that differs in case: the token
+        // in Authorization is compared exactly.
+        config.setHeaderCacheCaseSensitive(true);
         this.connector = new ServerConnector(jetty, 1, 1, new HttpConnectionFactory(config));
         connector.setHost(address.getHostString());
         connector.setPort(address.getPort());

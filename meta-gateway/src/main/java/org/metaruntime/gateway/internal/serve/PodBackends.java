@@ -1,5 +1,6 @@
 package org.metaruntime.gateway.internal.serve;
 
+import java.util.Collection;
 import org.metaruntime.gateway.GatewayOptions;
 import org.metaruntime.gateway.internal.manifest.Catalog;
 
@@ -9,7 +10,11 @@ public final class PodBackends {
     private PodBackends() {
     }
 
-    public static PodBackend create(Catalog catalog, GatewayOptions options) {
-        return new RuntimePodBackend(catalog, options);
+    /**
+     * @param credentials the gateway's own credentials (its bearer token): no pod inherits an environment variable
+     *                    holding one, nor any variable named {@code META_GATEWAY_*}
+     */
+    public static PodBackend create(Catalog catalog, GatewayOptions options, Collection<String> credentials) {
+        return new RuntimePodBackend(catalog, options, credentials);
     }
 }

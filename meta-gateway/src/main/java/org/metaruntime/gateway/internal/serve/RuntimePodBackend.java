@@ -61,7 +61,10 @@ final class RuntimePodBackend implements PodBackend {
     private volatile PodListener listener;
     private volatile PodCallHandler podCalls;
 
-    RuntimePodBackend(Catalog catalog, GatewayOptions options) {
+    /**
+     * @param credentials the gateway's own credentials (its bearer token): no pod inherits a variable holding one
+     */
+    RuntimePodBackend(Catalog catalog, GatewayOptions options, java.util.Collection<String> credentials) {
         this.catalog = catalog;
         AtomicInteger threads = new AtomicInteger();
         this.executor = new ThreadPoolExecutor(4, 4, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
@@ -98,7 +101,8 @@ final class RuntimePodBackend implements PodBackend {
                 .rootsHandler((pod, params) -> requests.route(pod, "roots/list", params))
                 .requestHandler(NestedCalls.METHOD, this::podCall)
                 .build();
-        RuntimeOptions runtimeOptions = options.runtime().toBuilder().mcp(mcp).coreModuleIds(Set.of()).build();
+        RuntimeOptions runtimeOptions = options.runtime().toBuilder().mcp(mcp).coreModuleIds(Set.of())
+                .process(PodEnvironment.processOptions(options.runtime().process(), System.getenv(), credentials)).build();
         UnifiedRuntime.Builder builder = UnifiedRuntime.builder(config.build()).options(runtimeOptions);
         options.eventLog().ifPresent(builder::eventLog);
         this.runtime = builder.start();
