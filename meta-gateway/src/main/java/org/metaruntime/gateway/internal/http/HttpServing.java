@@ -38,8 +38,9 @@ public final class HttpServing extends ServingBase {
     private final Duration shutdownTimeout;
     private final AtomicBoolean closing = new AtomicBoolean();
     private final GatewayMetrics metrics;
+    private final ConnectionWatch watches;
 
-    private HttpServing(GatewayServer server, InetSocketAddress address, HttpOptions options) {
+    private HttpServing(GatewayServer server, InetSocketAddress address, HttpOptions options) throws IOException {
         this.shutdownTimeout = options.shutdownTimeout();
         this.sessions = new SessionRegistry(options.sessionIdleTimeout(), options.keepAlive());
         QueuedThreadPool threads = new QueuedThreadPool(256, 4, 60_000);
@@ -60,11 +61,12 @@ public final class HttpServing extends ServingBase {
         connector.setIdleTimeout(Math.max(60_000, options.keepAlive().toMillis() * 4));
         jetty.addConnector(connector);
 
+        this.watches = new ConnectionWatch(threads);
         this.metrics = new GatewayMetrics(server, sessions);
         HealthAndMetrics health = new HealthAndMetrics(server, sessions, metrics);
-        LegacySse legacy = new LegacySse(server, sessions, options.maxRequestBytes());
+        LegacySse legacy = new LegacySse(server, sessions, options.maxRequestBytes(), watches);
         PathMappingsHandler paths = new PathMappingsHandler();
-        paths.addMapping(PathSpec.from("/mcp"), new StreamableHttp(server, sessions, options.maxRequestBytes()));
+        paths.addMapping(PathSpec.from("/mcp"), new StreamableHttp(server, sessions, options.maxRequestBytes(), watches));
         paths.addMapping(PathSpec.from("/sse"), legacy);
         paths.addMapping(PathSpec.from("/message"), legacy);
         paths.addMapping(PathSpec.from(AccessCheck.HEALTH_PATH), health);
@@ -104,6 +106,7 @@ public final class HttpServing extends ServingBase {
 
     @Override
     protected void begin() throws IOException {
+        watches.start();
         try {
             jetty.start();
         } catch (IOException e) {
@@ -116,6 +119,7 @@ public final class HttpServing extends ServingBase {
     @Override
     protected void release() {
         sessions.close();
+        watches.close();
         metrics.close();
         try {
             jetty.stop();
@@ -143,13 +147,58 @@ public final class HttpServing extends ServingBase {
         return connector.getHost();
     }
 
-    /** The URL of its Streamable HTTP endpoint. */
+    /** The URL of its Streamable HTTP endpoint (an IPv6 address in its short form: {@code http://[::1]:3000/mcp}). */
     public String url() {
-        String host = host();
-        if (host.contains(":") && !host.startsWith("[")) {
-            host = "[" + host + "]";
+        return "http://" + urlHost(host()) + ":" + port() + "/mcp";
+    }
+
+    /** {@code host} as a URL names it: an IPv6 address in brackets, in its shortest form (RFC 5952). */
+    static String urlHost(String host) {
+        String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        if (!h.contains(":")) {
+            return host;
         }
-        return "http://" + host + ":" + port() + "/mcp";
+        int percent = h.indexOf('%');
+        String zone = percent < 0 ? "" : h.substring(percent);
+        String address = percent < 0 ? h : h.substring(0, percent);
+        byte[] bytes;
+        try {
+            bytes = InetAddress.getByName(address).getAddress();
+        } catch (java.net.UnknownHostException e) {
+            return "[" + h + "]";
+        }
+        if (bytes.length != 16) {
+            return "[" + h + "]";
+        }
+        int[] groups = new int[8];
+        for (int i = 0; i < 8; i++) {
+            groups[i] = ((bytes[2 * i] & 0xff) << 8) | (bytes[2 * i + 1] & 0xff);
+        }
+        int bestStart = -1;
+        int bestLength = 1;
+        for (int i = 0; i < 8; i++) {
+            int length = 0;
+            while (i + length < 8 && groups[i + length] == 0) {
+                length++;
+            }
+            if (length > bestLength) {
+                bestStart = i;
+                bestLength = length;
+            }
+        }
+        StringBuilder out = new StringBuilder("[");
+        for (int i = 0; i < 8; i++) {
+            if (i == bestStart) {
+                out.append("::");
+                i += bestLength - 1;
+                continue;
+            }
+            if (out.length() > 1 && out.charAt(out.length() - 1) != ':') {
+                out.append(':');
+            }
+            out.append(Integer.toHexString(groups[i]));
+        }
+        return out.append(zone).append(']').toString();
     }
 
     /** Stops accepting sessions, waits for calls in flight (bounded by the shutdown timeout), ends every session, stops. */
@@ -175,6 +224,7 @@ public final class HttpServing extends ServingBase {
             }
             sessions.close();
             jetty.stop();
+            watches.close();
             metrics.close();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

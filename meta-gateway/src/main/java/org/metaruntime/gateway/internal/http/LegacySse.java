@@ -23,11 +23,13 @@ final class LegacySse extends Handler.Abstract.NonBlocking {
     private final GatewayServer server;
     private final SessionRegistry sessions;
     private final long maxRequestBytes;
+    private final ConnectionWatch watches;
 
-    LegacySse(GatewayServer server, SessionRegistry sessions, long maxRequestBytes) {
+    LegacySse(GatewayServer server, SessionRegistry sessions, long maxRequestBytes, ConnectionWatch watches) {
         this.server = server;
         this.sessions = sessions;
         this.maxRequestBytes = maxRequestBytes;
+        this.watches = watches;
     }
 
     @Override
@@ -45,7 +47,11 @@ final class LegacySse extends Handler.Abstract.NonBlocking {
 
     private void open(Request request, Response response, Callback callback) {
         String id = sessions.newId();
+        ConnectionWatch.Watch[] watch = new ConnectionWatch.Watch[1];
         LegacySession session = new LegacySession(id, server, self -> new SseStream(response, callback, failure -> {
+            if (watch[0] != null) {
+                watch[0].end();
+            }
             sessions.remove(self);
             if (failure != null) {
                 log.info("session {}: its event stream ended ({}); the session ends", id, failure.toString());
@@ -56,6 +62,7 @@ final class LegacySse extends Handler.Abstract.NonBlocking {
             session.close("refused");
             return;
         }
+        watch[0] = watches.watch(request, session.stream()::abort);
         request.addIdleTimeoutListener(timeout -> session.stream().ended());
         session.stream().event("endpoint", "/message?sessionId=" + id);
     }

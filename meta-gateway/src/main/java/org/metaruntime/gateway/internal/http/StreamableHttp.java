@@ -24,11 +24,13 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
     private final GatewayServer server;
     private final SessionRegistry sessions;
     private final long maxRequestBytes;
+    private final ConnectionWatch watches;
 
-    StreamableHttp(GatewayServer server, SessionRegistry sessions, long maxRequestBytes) {
+    StreamableHttp(GatewayServer server, SessionRegistry sessions, long maxRequestBytes, ConnectionWatch watches) {
         this.server = server;
         this.sessions = sessions;
         this.maxRequestBytes = maxRequestBytes;
+        this.watches = watches;
     }
 
     @Override
@@ -104,6 +106,7 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
                 Exchanges.rpcError(response, callback, 400, id, JsonRpc.INVALID_REQUEST, "request " + id + " is in flight already");
                 return;
             }
+            exchange.watch(watches);
             session.dispatch(server.dispatcher(), message);
         } finally {
             session.left();
@@ -126,8 +129,13 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
         }
         response.getHeaders().put(SESSION_HEADER, session.id());
         SseStream[] self = new SseStream[1];
-        SseStream stream = new SseStream(response, callback, failure -> session.detach(self[0]));
+        ConnectionWatch.Watch[] watch = new ConnectionWatch.Watch[1];
+        SseStream stream = new SseStream(response, callback, failure -> {
+            watch[0].end();
+            session.detach(self[0]);
+        });
         self[0] = stream;
+        watch[0] = watches.watch(request, stream::abort);
         if (!session.attach(stream)) {
             stream.abort(new IllegalStateException("a second GET stream"));
             return;
