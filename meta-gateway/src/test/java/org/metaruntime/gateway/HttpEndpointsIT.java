@@ -143,6 +143,38 @@ class HttpEndpointsIT {
     }
 
     @Test
+    void idleHttpThreadsAreReclaimedSoonAfterABurst() throws Exception {
+        try (HttpGateway gateway = HttpGateway.start(args())) {
+            String sid = session(post(gateway.url(), INIT));
+            String sleep = "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":"
+                    + "{\"name\":\"fixture__sleep\",\"arguments\":{\"seconds\":1}}}";
+            assertThat(post(gateway.url(), String.format(sleep, 2), "Mcp-Session-Id", sid).body()).contains("slept");
+            double before = liveThreads(gateway);
+            List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> burst = new java.util.ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                burst.add(http.sendAsync(HttpRequest.newBuilder(URI.create(gateway.url())).timeout(Duration.ofSeconds(60))
+                        .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                        .header("Mcp-Session-Id", sid).POST(HttpRequest.BodyPublishers.ofString(String.format(sleep, 10 + i)))
+                        .build(), HttpResponse.BodyHandlers.ofString()));
+            }
+            for (java.util.concurrent.CompletableFuture<HttpResponse<String>> answer : burst) {
+                assertThat(answer.get(90, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+            }
+            // Idle threads end after 10 s without work (at most twice that for ones started late in the burst).
+            await().atMost(Duration.ofSeconds(50)).pollInterval(Duration.ofSeconds(2))
+                    .until(() -> liveThreads(gateway) <= before + 8);
+            gateway.stopCleanly();
+        }
+    }
+
+    private double liveThreads(HttpGateway gateway) throws Exception {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^jvm_threads_live_threads ([0-9.]+)$")
+                .matcher(get(gateway.base() + "/metrics").body());
+        assertThat(m.find()).isTrue();
+        return Double.parseDouble(m.group(1));
+    }
+
+    @Test
     void aForeignOriginIsRefusedLoopbackAndAllowedOnesPass() throws Exception {
         try (HttpGateway gateway = HttpGateway.start(args("--allow-origin", "https://console.example.com"))) {
             HttpResponse<String> foreign = post(gateway.url(), INIT, "Origin", "http://evil.example");

@@ -32,6 +32,11 @@ public final class HttpServing extends ServingBase {
 
     private static final Logger log = LoggerFactory.getLogger(HttpServing.class);
 
+    /** The most threads serving HTTP. */
+    static final int MAX_THREADS = 256;
+    /** How long a thread serving HTTP stays without work before it ends (down to a few). */
+    static final Duration THREAD_IDLE_TIMEOUT = Duration.ofSeconds(10);
+
     private final Server jetty;
     private final ServerConnector connector;
     private final SessionRegistry sessions;
@@ -43,9 +48,9 @@ public final class HttpServing extends ServingBase {
     private HttpServing(GatewayServer server, InetSocketAddress address, HttpOptions options) throws IOException {
         this.shutdownTimeout = options.shutdownTimeout();
         this.sessions = new SessionRegistry(options.sessionIdleTimeout(), options.keepAlive());
-        QueuedThreadPool threads = new QueuedThreadPool(256, 4, 60_000);
-        // After a burst, every thread idle for a minute ends (Jetty's default lets one go per minute).
-        threads.setMaxEvictCount(256);
+        QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 4, (int) THREAD_IDLE_TIMEOUT.toMillis());
+        // After a burst, every thread idle that long ends (Jetty's default lets one go per idle timeout).
+        threads.setMaxEvictCount(MAX_THREADS);
         threads.setName("meta-gateway-http");
         threads.setDaemon(true);
         this.jetty = new Server(threads);
