@@ -1,5 +1,6 @@
 package org.metaruntime.gateway.internal.http;
 
+import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -47,22 +48,21 @@ final class LegacySse extends Handler.Abstract.NonBlocking {
 
     private void open(Request request, Response response, Callback callback) {
         String id = sessions.newId();
-        ConnectionWatch.Watch[] watch = new ConnectionWatch.Watch[1];
+        AtomicReference<SseStream> stream = new AtomicReference<>();
+        ConnectionWatch.Watch watch = watches.watch(request, closed -> StreamableHttp.abort(stream.get(), closed));
         LegacySession session = new LegacySession(id, server, self -> new SseStream(response, callback, failure -> {
-            if (watch[0] != null) {
-                watch[0].end();
-            }
+            watch.end();
             sessions.remove(self);
             if (failure != null) {
                 log.info("session {}: its event stream ended ({}); the session ends", id, failure.toString());
             }
             self.close("the event stream ended");
         }));
+        stream.set(session.stream());
         if (!sessions.add(session)) {
             session.close("refused");
             return;
         }
-        watch[0] = watches.watch(request, session.stream()::abort);
         request.addIdleTimeoutListener(timeout -> session.stream().ended());
         session.stream().event("endpoint", "/message?sessionId=" + id);
     }

@@ -1,6 +1,7 @@
 package org.metaruntime.gateway.internal.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.server.Handler;
@@ -128,14 +129,13 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
             return;
         }
         response.getHeaders().put(SESSION_HEADER, session.id());
-        SseStream[] self = new SseStream[1];
-        ConnectionWatch.Watch[] watch = new ConnectionWatch.Watch[1];
+        AtomicReference<SseStream> self = new AtomicReference<>();
+        ConnectionWatch.Watch watch = watches.watch(request, closed -> abort(self.get(), closed));
         SseStream stream = new SseStream(response, callback, failure -> {
-            watch[0].end();
-            session.detach(self[0]);
+            watch.end();
+            session.detach(self.get());
         });
-        self[0] = stream;
-        watch[0] = watches.watch(request, stream::abort);
+        self.set(stream);
         if (!session.attach(stream)) {
             stream.abort(new IllegalStateException("a second GET stream"));
             return;
@@ -152,6 +152,13 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
         sessions.remove(session);
         session.close("the client ended the session");
         Exchanges.empty(response, callback, 200);
+    }
+
+    /** Ends {@code stream} (if there is one yet) as failed by {@code cause}. */
+    static void abort(SseStream stream, Throwable cause) {
+        if (stream != null) {
+            stream.abort(cause);
+        }
     }
 
     private StreamableSession find(String sessionId, Response response, Callback callback, JsonNode id) {
