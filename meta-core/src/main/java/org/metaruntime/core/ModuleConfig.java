@@ -233,7 +233,8 @@ public final class ModuleConfig {
     /**
      * The declared tools of a spawned module that may speak MCP or bare JSON-RPC 2.0 ({@link Builder#bareUnlessMcp(List)});
      * empty otherwise. Its MCP client sends {@code initialize}: an MCP initialize result makes it an MCP module, any
-     * other answer a bare one with these tools (see {@link org.metaruntime.mcp.McpClientOptions#bareUnlessMcp()}).
+     * other answer (or none in time) a bare one with these tools (see
+     * {@link org.metaruntime.mcp.McpClientOptions#bareUnlessMcp()}).
      */
     public Optional<List<McpSchema.Tool>> bareUnlessMcp() {
         return bareUnlessMcp ? Optional.of(bareTools) : Optional.empty();
@@ -454,8 +455,9 @@ public final class ModuleConfig {
 
         /**
          * Declares the tools of a spawned module that may speak MCP or bare JSON-RPC 2.0: {@code initialize} is sent,
-         * and an answer that is not an MCP initialize result (a JSON-RPC error, or any other result) makes it a bare
-         * module with these tools, as {@link #bare(List)} describes; an MCP server is served as MCP (its own tools).
+         * and an answer that is not an MCP initialize result (a JSON-RPC error, or any other result), or none within
+         * half the startup timeout, makes it a bare module with these tools, as {@link #bare(List)} describes; an MCP
+         * server is served as MCP (its own tools).
          * Replaces {@link #bare(List)}.
          *
          * @throws ConfigException as {@link #bare(List)}

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import org.metaruntime.supervisor.StopLadder;
 
 /**
@@ -50,7 +50,7 @@ public final class McpClientOptions {
     private final boolean announceElicitation;
     private final List<McpSchema.Tool> bareTools;
     private final boolean bareUnlessMcp;
-    private final Consumer<String> bareListener;
+    private final BiConsumer<String, String> bareListener;
 
     private McpClientOptions(Builder b) {
         this.maxInFlight = b.maxInFlight;
@@ -171,18 +171,19 @@ public final class McpClientOptions {
      * ({@link Builder#bareUnlessMcp(List)}): {@code initialize} is sent as to any server, and an answer that is an
      * MCP initialize result (an object with a {@code protocolVersion}) makes it an MCP session. Any other answer (a
      * JSON-RPC error, or another result) makes it a bare server with these tools, as {@link #bareTools()} describes:
-     * no {@code notifications/initialized} nor any other notification is sent to it. No answer within the connect
-     * timeout fails the connection as for any server.
+     * no {@code notifications/initialized} nor any other notification is sent to it. So does no answer within half
+     * the connect timeout (the rest is left for the start to end): the detection never takes longer.
      */
     public Optional<List<McpSchema.Tool>> bareUnlessMcp() {
         return bareUnlessMcp ? Optional.of(bareTools) : Optional.empty();
     }
 
     /**
-     * Told the module id each time a server with {@link #bareUnlessMcp()} tools is found to speak bare JSON-RPC, on
-     * the thread that reads its answer: it must be fast and must not throw. By default nothing is told.
+     * Told the module id, and why (what it answered to {@code initialize}, or that it did not answer in time), each
+     * time a server with {@link #bareUnlessMcp()} tools is taken for a bare JSON-RPC server, on the thread that reads
+     * its answer: it must be fast and must not throw. By default nothing is told.
      */
-    public Consumer<String> bareListener() {
+    public BiConsumer<String, String> bareListener() {
         return bareListener;
     }
 
@@ -215,7 +216,7 @@ public final class McpClientOptions {
         private boolean announceElicitation;
         private List<McpSchema.Tool> bareTools;
         private boolean bareUnlessMcp;
-        private Consumer<String> bareListener = moduleId -> { };
+        private BiConsumer<String, String> bareListener = (moduleId, because) -> { };
 
         private Builder() {
         }
@@ -330,7 +331,7 @@ public final class McpClientOptions {
         }
 
         /** Who is told of each server found to speak bare JSON-RPC (see {@link McpClientOptions#bareListener()}). */
-        public Builder bareListener(Consumer<String> listener) {
+        public Builder bareListener(BiConsumer<String, String> listener) {
             this.bareListener = Objects.requireNonNull(listener, "listener");
             return this;
         }

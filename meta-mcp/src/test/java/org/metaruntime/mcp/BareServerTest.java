@@ -115,7 +115,7 @@ class BareServerTest {
     @Test
     void aServerThatAnswersInitializeWithAnErrorIsServedAsBareWithItsDeclaredTools() throws Exception {
         List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
-        McpClientOptions options = McpClientOptions.builder().bareUnlessMcp(DECLARED).bareListener(told::add).build();
+        McpClientOptions options = McpClientOptions.builder().bareUnlessMcp(DECLARED).bareListener((id, why) -> told.add(id + ": " + why)).build();
         McpProbeResult probe = McpProbe.probe(spec(), options, T);
         McpConnection c = probe.connection();
         try {
@@ -128,7 +128,7 @@ class BareServerTest {
         } finally {
             c.close(T);
         }
-        assertThat(told).containsExactly("bare");
+        assertThat(told).containsExactly("bare: it answered initialize with JSON-RPC error -32601: no such method");
         assertThat(received()).containsExactly("initialize", "tools/call", "tools/call");
     }
 
@@ -149,7 +149,7 @@ class BareServerTest {
     @Test
     void anMcpServerWithDeclaredToolsStaysAnMcpSession() throws Exception {
         List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
-        McpClientOptions options = McpClientOptions.builder().bareUnlessMcp(DECLARED).bareListener(told::add).build();
+        McpClientOptions options = McpClientOptions.builder().bareUnlessMcp(DECLARED).bareListener((id, why) -> told.add(id + ": " + why)).build();
         McpConnection c = McpConnection.open(Peers.python("mcp", dir.resolve("pid"), "--record", record().toString()), options, T);
         try {
             assertThat(c.protocolVersion()).isEqualTo(McpConnection.PROTOCOL_VERSIONS.get(0));
@@ -195,5 +195,22 @@ class BareServerTest {
                     .endsWith("tools/call", "tools/call", "tools/call");
             Peers.assertGone(dir.resolve("pid"));
         }
+    }
+
+    @Test
+    void aServerThatDoesNotAnswerInitializeIsServedAsBareAfterHalfTheConnectTimeout() throws Exception {
+        List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+        McpClientOptions options = McpClientOptions.builder().bareUnlessMcp(DECLARED)
+                .bareListener((id, why) -> told.add(id + ": " + why)).build();
+        McpConnection c = McpConnection.open(spec("--silent"), options, Duration.ofSeconds(2));
+        try {
+            assertThat(c.protocolVersion()).isNull();
+            assertThat(c.callTool("add", JSON.createObjectNode().put("a", 2).put("b", 40), T))
+                    .isEqualTo(JSON.createObjectNode().put("sum", 42));
+        } finally {
+            c.close(T);
+        }
+        assertThat(told).containsExactly("bare: it did not answer initialize within 1000 ms");
+        assertThat(received()).containsExactly("initialize", "tools/call");
     }
 }

@@ -11,6 +11,7 @@ import io.modelcontextprotocol.spec.ProtocolVersions;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
 import org.metaruntime.mcp.McpClientOptions;
@@ -44,27 +45,36 @@ public final class Handshake {
     }
 
     /**
+     * What the handshake with a server found: its initialize result, or (a server that may be bare) why it is taken
+     * for a bare JSON-RPC server ({@code init} is then null).
+     */
+    public record Outcome(InitializeResult init, String bareBecause) {
+    }
+
+    /**
      * Runs the handshake through {@code window} within the deadline; fails with {@code ConnectionFailed} or
      * {@code Timeout} with operation {@code connect}.
      */
     public static CompletableFuture<InitializeResult> run(CallWindow window, CallWindow.Wire wire, McpClientOptions options,
                                                           long timeoutMs, long deadline) {
-        return negotiate(window, wire, options, timeoutMs, deadline, false);
+        return negotiate(window, wire, options, timeoutMs, deadline, false).thenApply(Outcome::init);
     }
 
     /**
-     * Runs the handshake with a server that may speak bare JSON-RPC 2.0 instead: completes with null, and sends
-     * nothing more, when {@code initialize} is answered with a JSON-RPC error or with a result that is not an MCP
-     * initialize result; otherwise as {@link #run}.
+     * Runs the handshake with a server that may speak bare JSON-RPC 2.0 instead. It is taken for a bare server, and
+     * sent nothing more, when it answers {@code initialize} with a JSON-RPC error or with a result that is not an MCP
+     * initialize result, or does not answer within half the time (the other half is left for its start to end);
+     * otherwise as {@link #run}.
      */
-    public static CompletableFuture<InitializeResult> runOrBare(CallWindow window, CallWindow.Wire wire,
-                                                                McpClientOptions options, long timeoutMs, long deadline) {
-        return negotiate(window, wire, options, timeoutMs, deadline, true);
+    public static CompletableFuture<Outcome> runOrBare(CallWindow window, CallWindow.Wire wire, McpClientOptions options,
+                                                       long timeoutMs, long deadline) {
+        long bound = Math.max(1, timeoutMs / 2);
+        return negotiate(window, wire, options, bound,
+                Math.min(deadline, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(bound)), true);
     }
 
-    private static CompletableFuture<InitializeResult> negotiate(CallWindow window, CallWindow.Wire wire,
-                                                                 McpClientOptions options, long timeoutMs, long deadline,
-                                                                 boolean bareAllowed) {
+    private static CompletableFuture<Outcome> negotiate(CallWindow window, CallWindow.Wire wire, McpClientOptions options,
+                                                        long timeoutMs, long deadline, boolean bareAllowed) {
         InitializeRequest request = InitializeRequest.builder(PROTOCOL_VERSIONS.get(0), capabilities(options), CLIENT_INFO)
                 .build();
         ObjectNode params = Json.MAPPER.valueToTree(request);
@@ -73,18 +83,23 @@ public final class Handshake {
         window.submit(r);
         return r.future().handle((result, failure) -> {
             if (failure != null) {
-                if (bareAllowed && Request.isErrorAnswer(Failures.unwrap(failure))) {
-                    return null;
+                Throwable cause = Failures.unwrap(failure);
+                if (bareAllowed && Request.isErrorAnswer(cause)) {
+                    String reason = ((McpBoundaryError.ConnectionFailed) ((McpBoundaryException) cause).error()).reason();
+                    return new Outcome(null, "it answered initialize with " + Json.sample(reason, 200).replaceAll("\\p{Cntrl}", " "));
+                }
+                if (bareAllowed && cause instanceof McpBoundaryException e && e.error() instanceof McpBoundaryError.Timeout) {
+                    return new Outcome(null, "it did not answer initialize within " + timeoutMs + " ms");
                 }
                 throw failure instanceof CompletionException c ? c : new CompletionException(failure);
             }
             if (!isInitializeResult(result)) {
+                String answered = "answered initialize with " + Json.sample(String.valueOf(result), 200);
                 if (bareAllowed) {
-                    return null;
+                    return new Outcome(null, "it " + answered);
                 }
-                throw new McpBoundaryException(new McpBoundaryError.ConnectionFailed(window.moduleId(),
-                        "the server answered initialize with " + Json.sample(String.valueOf(result), 200)
-                                + ", which is not an MCP initialize result (it has no protocolVersion)"));
+                throw new McpBoundaryException(new McpBoundaryError.ConnectionFailed(window.moduleId(), "the server "
+                        + answered + ", which is not an MCP initialize result (it has no protocolVersion)"));
             }
             InitializeResult init = validated(window.moduleId(), result);
             try {
@@ -92,7 +107,7 @@ public final class Handshake {
             } catch (RuntimeException e) {
                 // the process is gone: the session's end fails the next request with the exit code and stderr tail
             }
-            return init;
+            return new Outcome(init, null);
         });
     }
 

@@ -112,15 +112,16 @@ public final class SessionOpener {
         CompletableFuture<C> opened = new CompletableFuture<>();
         (bareUnlessMcp.isPresent()
                 ? Handshake.runOrBare(parts.window(), parts.peer().wire(), options, timeoutMs, deadline)
-                : Handshake.run(parts.window(), parts.peer().wire(), options, timeoutMs, deadline)).whenComplete((result, e) -> {
-            if (e == null && result == null) {
+                : Handshake.run(parts.window(), parts.peer().wire(), options, timeoutMs, deadline)
+                        .thenApply(init -> new Handshake.Outcome(init, null))).whenComplete((outcome, e) -> {
+            if (e == null && outcome.init() == null) {
                 parts.window().speaksBare();
                 parts.catalog().declare(bareUnlessMcp.get());
-                tellBare(options, parts.moduleId());
+                tellBare(options, parts.moduleId(), outcome.bareBecause());
                 opened.complete(connection.apply(parts));
             } else if (e == null) {
-                parts.peer().agreed(result);
-                opened.complete(connection.apply(parts.initialized(result)));
+                parts.peer().agreed(outcome.init());
+                opened.complete(connection.apply(parts.initialized(outcome.init())));
             } else {
                 parts.lifecycle().close(CLOSE_TIMEOUT, StopLadder.immediate()).whenComplete((ignored, x) ->
                         opened.completeExceptionally(withStderrTail(Failures.unwrap(e), parts.peer().stderrTail())));
@@ -129,11 +130,11 @@ public final class SessionOpener {
         return opened;
     }
 
-    /** The server's answer to {@code initialize} was not MCP's: it is served as a bare server with its declared tools. */
-    private static void tellBare(McpClientOptions options, String moduleId) {
-        LOG.debug("module '{}' does not answer initialize as an MCP server: it is served as a bare JSON-RPC server", moduleId);
+    /** The server did not answer {@code initialize} as an MCP server: it is served as a bare server with its declared tools. */
+    private static void tellBare(McpClientOptions options, String moduleId, String because) {
+        LOG.debug("module '{}' is served as a bare JSON-RPC server: {}", moduleId, because);
         try {
-            options.bareListener().accept(moduleId);
+            options.bareListener().accept(moduleId, because);
         } catch (RuntimeException e) {
             LOG.warn("module '{}': the bare server listener threw: {}", moduleId, e.toString());
         }
