@@ -129,7 +129,7 @@ final class ClaudeConfigReader {
                         tree.file().toAbsolutePath().getParent(), env, PodManifest.DEFAULT_CALL_TIMEOUT,
                         PodManifest.DEFAULT_STARTUP_TIMEOUT, PodManifest.DEFAULT_SHUTDOWN_TIMEOUT, false,
                         url == null ? PodManifest.HealthCheck.DISABLED : PodManifest.HealthCheck.REMOTE_DEFAULT, List.of(),
-                        headers));
+                        headers, PodManifest.Protocol.DETECT));
             }
         }
         return pods;

@@ -231,11 +231,14 @@ final class ManifestReader {
         return new PodManifest.HealthCheck(enabled, interval);
     }
 
-    /** {@code spec.protocol}: {@code mcp} (the default) or {@code jsonrpc}, a local pod with declared tools and no pings. */
+    /**
+     * {@code spec.protocol}: {@code mcp}, or {@code jsonrpc} (a local pod with declared tools and no pings); without it,
+     * the pod's answer to {@code initialize} decides.
+     */
     private PodManifest.Protocol protocol(JsonNode spec, PodManifest.HealthCheck health, List<DeclaredTool> tools) {
         String value = text(spec, "/spec", "protocol", false);
         if (value == null) {
-            return PodManifest.Protocol.MCP;
+            return spec.has("protocol") ? PodManifest.Protocol.MCP : PodManifest.Protocol.DETECT;
         }
         if (value.equals("mcp")) {
             return PodManifest.Protocol.MCP;

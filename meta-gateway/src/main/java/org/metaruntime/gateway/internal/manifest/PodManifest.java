@@ -30,14 +30,20 @@ public record PodManifest(String name, String description, Path file, int line, 
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(5);
 
     /**
-     * What a pod speaks: MCP ({@code protocol: mcp}, the default), or bare JSON-RPC 2.0 ({@code protocol: jsonrpc}:
-     * it answers {@code tools/call} and perhaps nothing else, so it is served from its declared tools).
+     * What a pod speaks: MCP ({@code protocol: mcp}), bare JSON-RPC 2.0 ({@code protocol: jsonrpc}: it answers
+     * {@code tools/call} and perhaps nothing else, so it is served from its declared tools), or, without the key,
+     * whichever its answer to {@code initialize} shows.
      */
     public enum Protocol {
         /** The Model Context Protocol: {@code initialize}, {@code tools/list}, notifications. */
         MCP,
         /** Bare JSON-RPC 2.0: only {@code tools/call} is sent; no handshake, no listing, no notification. */
-        JSONRPC
+        JSONRPC,
+        /**
+         * No {@code protocol} key: a local pod with declared tools is sent {@code initialize} and served as MCP when it
+         * answers as an MCP server, else as bare JSON-RPC 2.0 (then sent no notification); any other pod speaks MCP.
+         */
+        DETECT
     }
 
     /** The ping schedule of a pod. */
@@ -99,6 +105,11 @@ public record PodManifest(String name, String description, Path file, int line, 
     /** Whether the pod speaks bare JSON-RPC 2.0 ({@code protocol: jsonrpc}) rather than MCP. */
     public boolean isBare() {
         return protocol == Protocol.JSONRPC;
+    }
+
+    /** Whether its answer to {@code initialize} decides between MCP and bare JSON-RPC (see {@link Protocol#DETECT}). */
+    public boolean mayBeBare() {
+        return protocol == Protocol.DETECT && !isRemote() && declaresTools();
     }
 
     /** Whether the manifest declares the pod's tools (else they are listed live after a pre-warm). */
