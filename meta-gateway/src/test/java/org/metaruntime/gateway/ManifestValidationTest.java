@@ -126,6 +126,16 @@ class ManifestValidationTest {
     }
 
     @Test
+    void envValuesMayNameEnvironmentVariablesThatMustBeSet() throws IOException {
+        write("a.yaml", GOOD.replace("  callTimeout: 30s", "  env: { SEARCH_PATH: \"${PATH}:/opt/bin\", RETRIES: 3 }"));
+        assertThat(problems()).isEmpty();
+        write("a.yaml", GOOD.replace("  callTimeout: 30s", "  env:\n    MODE: plain\n"
+                + "    TOKEN: \"x-${META_TEST_SURELY_UNSET_VARIABLE}-${PATH}-${META_TEST_OTHER_UNSET}\""));
+        assertSingle("a.yaml", 10, "spec.env.TOKEN names the environment variable(s) META_TEST_SURELY_UNSET_VARIABLE, "
+                + "META_TEST_OTHER_UNSET, not set for the gateway");
+    }
+
+    @Test
     void headersWithoutAUrlAndEnvWithAUrlAreProblems() throws IOException {
         write("a.yaml", GOOD.replace("  callTimeout: 30s", "  headers: { X-A: b }"));
         assertSingle("a.yaml", 8, "spec.headers go to a remote server");

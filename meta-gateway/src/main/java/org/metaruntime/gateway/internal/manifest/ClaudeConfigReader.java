@@ -103,9 +103,9 @@ final class ClaudeConfigReader {
                     headersNode.fields().forEachRemaining(e -> {
                         String where = at + "/headers/" + e.getKey();
                         Optional<String> value = e.getValue().isTextual()
-                                ? Headers.expand(e.getValue().textValue(), System.getenv()) : Optional.empty();
+                                ? Variables.expand(e.getValue().textValue(), System.getenv()) : Optional.empty();
                         Optional<String> wrong = value.isEmpty() ? Optional.of(e.getValue().isTextual()
-                                ? "names the environment variable(s) " + Headers.missing(e.getValue().textValue(),
+                                ? "names the environment variable(s) " + Variables.missing(e.getValue().textValue(),
                                 System.getenv()) + ", not set for the gateway" : "must be a string")
                                 : Headers.problem(e.getKey(), value.get());
                         if (wrong.isPresent()) {

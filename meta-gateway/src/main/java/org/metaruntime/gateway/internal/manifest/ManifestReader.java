@@ -180,11 +180,14 @@ final class ManifestReader {
         }
         for (Iterator<Map.Entry<String, JsonNode>> it = env.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
+            String at = "/spec/env/" + e.getKey().replace("~", "~0").replace("/", "~1");
             JsonNode v = e.getValue();
-            if (v.isValueNode() && !v.isNull()) {
+            if (v.isTextual()) {
+                expanded(at, "spec.env." + e.getKey(), v.textValue()).ifPresent(value -> out.put(e.getKey(), value));
+            } else if (v.isValueNode() && !v.isNull()) {
                 out.put(e.getKey(), v.asText());
             } else {
-                problem("/spec/env/" + e.getKey(), "spec.env." + e.getKey() + " must be a string, number or boolean");
+                problem(at, "spec.env." + e.getKey() + " must be a string, number or boolean");
             }
         }
         return out;
@@ -203,11 +206,8 @@ final class ManifestReader {
                 problem(at, "spec.headers." + e.getKey() + " must be a string");
                 continue;
             }
-            String raw = e.getValue().textValue();
-            Optional<String> value = Headers.expand(raw, System.getenv());
+            Optional<String> value = expanded(at, "spec.headers." + e.getKey(), e.getValue().textValue());
             if (value.isEmpty()) {
-                problem(at, "spec.headers." + e.getKey() + " names the environment variable(s) "
-                        + Headers.missing(raw, System.getenv()) + ", not set for the gateway");
                 continue;
             }
             Optional<String> wrong = Headers.problem(e.getKey(), value.get());
@@ -218,6 +218,17 @@ final class ManifestReader {
             }
         }
         return out;
+    }
+
+    /** {@code raw} with its {@code ${NAME}}s replaced from the gateway's environment; empty after reporting unset ones. */
+    private Optional<String> expanded(String at, String what, String raw) {
+        Map<String, String> environment = System.getenv();
+        Optional<String> value = Variables.expand(raw, environment);
+        if (value.isEmpty()) {
+            problem(at, what + " names the environment variable(s) " + Variables.missing(raw, environment)
+                    + ", not set for the gateway");
+        }
+        return value;
     }
 
     private PodManifest.HealthCheck healthCheck(JsonNode spec, boolean remote) {
