@@ -136,6 +136,19 @@ class ManifestValidationTest {
     }
 
     @Test
+    void toolFiltersApplyToAPodThatListsItsToolsLive() throws IOException {
+        String live = GOOD.substring(0, GOOD.indexOf("  tools:"));
+        write("a.yaml", live + "  includeTools: [read_*, \"list_?\"]\n  excludeTools: [read_secret]\n");
+        assertThat(problems()).isEmpty();
+        write("a.yaml", GOOD.replace("  callTimeout: 30s", "  excludeTools: [echo]"));
+        assertSingle("a.yaml", 8, "spec.excludeTools filters the tools a pod lists live: a pod that declares spec.tools serves exactly those");
+        write("a.yaml", live + "  includeTools: read_*\n");
+        assertSingle("a.yaml", 9, "spec.includeTools must be a list of tool names or globs");
+        write("a.yaml", live + "  includeTools:\n    - ok\n    - \"\"\n");
+        assertSingle("a.yaml", 11, "spec.includeTools[1] must be a non-empty tool name or glob");
+    }
+
+    @Test
     void headersWithoutAUrlAndEnvWithAUrlAreProblems() throws IOException {
         write("a.yaml", GOOD.replace("  callTimeout: 30s", "  headers: { X-A: b }"));
         assertSingle("a.yaml", 8, "spec.headers go to a remote server");

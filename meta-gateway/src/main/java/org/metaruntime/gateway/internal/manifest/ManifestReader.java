@@ -31,7 +31,7 @@ final class ManifestReader {
     private static final Set<String> ROOT_KEYS = keys("apiVersion", "kind", "metadata", "spec");
     private static final Set<String> METADATA_KEYS = keys("name", "description");
     private static final Set<String> SPEC_KEYS = keys("command", "url", "workdir", "env", "callTimeout", "startupTimeout",
-            "shutdownTimeout", "preWarm", "healthCheck", "tools", "headers", "protocol");
+            "shutdownTimeout", "preWarm", "healthCheck", "tools", "includeTools", "excludeTools", "headers", "protocol");
     private static final Set<String> HEALTH_KEYS = keys("enabled", "interval");
     private static final Set<String> TOOL_KEYS = keys("name", "title", "description", "contract", "inputSchema",
             "outputSchema", "annotations");
@@ -115,11 +115,13 @@ final class ManifestReader {
         PodManifest.HealthCheck health = healthCheck(spec, spec.has("url"));
         List<DeclaredTool> tools = tools(spec, name);
         PodManifest.Protocol protocol = protocol(spec, health, tools);
+        ToolFilter toolFilter = new ToolFilter(globs(spec, "includeTools"), globs(spec, "excludeTools"));
         if (problems.size() > before) {
             return Optional.empty();
         }
         return Optional.of(new PodManifest(name, description, tree.file(), tree.line("/metadata/name"), command, url,
-                workdir, env, callTimeout, startupTimeout, shutdownTimeout, preWarm, health, tools, headers, protocol));
+                workdir, env, callTimeout, startupTimeout, shutdownTimeout, preWarm, health, tools, headers, protocol,
+                toolFilter));
     }
 
     private List<String> command(JsonNode spec) {
@@ -324,6 +326,35 @@ final class ManifestReader {
             }
         }
         return out;
+    }
+
+    /** {@code spec.includeTools} or {@code spec.excludeTools}: globs of the tools a pod lists live. */
+    private List<String> globs(JsonNode spec, String key) {
+        JsonNode node = spec.get(key);
+        List<String> globs = new ArrayList<>();
+        if (node == null) {
+            return globs;
+        }
+        String at = "/spec/" + key;
+        if (spec.has("tools")) {
+            problem(at, "spec." + key + " filters the tools a pod lists live: a pod that declares spec.tools serves"
+                    + " exactly those (drop the ones not to serve)");
+            return globs;
+        }
+        if (!node.isArray()) {
+            problem(at, "spec." + key + " must be a list of tool names or globs (* for any characters, ? for one),"
+                    + " not " + typeOf(node));
+            return globs;
+        }
+        for (int i = 0; i < node.size(); i++) {
+            JsonNode glob = node.get(i);
+            if (glob.isTextual() && !glob.textValue().isEmpty()) {
+                globs.add(glob.textValue());
+            } else {
+                problem(at + "/" + i, "spec." + key + "[" + i + "] must be a non-empty tool name or glob, not " + glob);
+            }
+        }
+        return globs;
     }
 
     private void schema(JsonNode schema, String at, String what) {

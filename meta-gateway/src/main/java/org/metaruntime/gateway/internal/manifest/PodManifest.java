@@ -15,12 +15,13 @@ import java.util.Objects;
  * @param line          the line of its name
  * @param tools         the declared tools; empty when the pod's tools are discovered at startup
  * @param protocol      what the pod speaks on stdio
+ * @param toolFilter    which of the tools it lists live are served (a pod that declares its tools serves those)
  */
 public record PodManifest(String name, String description, Path file, int line, List<String> command, URI url,
                           Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
                           Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck,
                           List<DeclaredTool> tools, Map<String, String> headers,
-                          Protocol protocol) {
+                          Protocol protocol, ToolFilter toolFilter) {
 
     /** Default bound of one {@code tools/call}. */
     public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(30);
@@ -75,6 +76,7 @@ public record PodManifest(String name, String description, Path file, int line, 
         tools = tools == null ? List.of() : List.copyOf(tools);
         headers = headers == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(headers));
         protocol = protocol == null ? Protocol.MCP : protocol;
+        toolFilter = toolFilter == null ? ToolFilter.ALL : toolFilter;
         if (protocol == Protocol.JSONRPC && (url != null || tools.isEmpty())) {
             throw new IllegalArgumentException("pod " + name + ": a bare JSON-RPC pod is a local process with declared tools");
         }
@@ -86,7 +88,16 @@ public record PodManifest(String name, String description, Path file, int line, 
                        Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck, List<DeclaredTool> tools,
                        Map<String, String> headers) {
         this(name, description, file, line, command, url, workdir, env, callTimeout, startupTimeout, shutdownTimeout,
-                preWarm, healthCheck, tools, headers, Protocol.MCP);
+                preWarm, healthCheck, tools, headers, Protocol.MCP, ToolFilter.ALL);
+    }
+
+    /** A pod whose tools, if listed live, are all served. */
+    public PodManifest(String name, String description, Path file, int line, List<String> command, URI url,
+                       Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
+                       Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck, List<DeclaredTool> tools,
+                       Map<String, String> headers, Protocol protocol) {
+        this(name, description, file, line, command, url, workdir, env, callTimeout, startupTimeout, shutdownTimeout,
+                preWarm, healthCheck, tools, headers, protocol, ToolFilter.ALL);
     }
 
     /** A pod without request headers (a local process, or a remote server that needs none). */
@@ -94,7 +105,7 @@ public record PodManifest(String name, String description, Path file, int line, 
                        Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
                        Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck, List<DeclaredTool> tools) {
         this(name, description, file, line, command, url, workdir, env, callTimeout, startupTimeout, shutdownTimeout,
-                preWarm, healthCheck, tools, Map.of(), Protocol.MCP);
+                preWarm, healthCheck, tools, Map.of(), Protocol.MCP, ToolFilter.ALL);
     }
 
     /** Whether the pod is a remote MCP server (it has a url) rather than a local process. */
