@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -146,6 +147,34 @@ class ManifestValidationTest {
         assertSingle("a.yaml", 9, "spec.includeTools must be a list of tool names or globs");
         write("a.yaml", live + "  includeTools:\n    - ok\n    - \"\"\n");
         assertSingle("a.yaml", 11, "spec.includeTools[1] must be a non-empty tool name or glob");
+    }
+
+    @Test
+    void validationChecksThatThePodsProgramCanBeRun() throws IOException {
+        write("a.yaml", GOOD.replace("\"python3\"", "\"no-such-program-for-meta-gateway\""));
+        assertSingle("a.yaml", 7, "spec.command: \"no-such-program-for-meta-gateway\" is not found on PATH");
+        Path script = write("run.sh", "#!/bin/sh\nexec python3 main.py\n");
+        write("a.yaml", GOOD.replace("[\"python3\", \"main.py\"]", "[\"./run.sh\"]"));
+        assertSingle("a.yaml", 7, "spec.command: \"./run.sh\" is not executable (" + script
+                + "): chmod +x it, or run it with its interpreter, like [\"python3\", \"./run.sh\"]");
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+        assertThat(problems()).isEmpty();
+        write("a.yaml", GOOD.replace("[\"python3\", \"main.py\"]", "[\"bin/missing.sh\"]"));
+        assertSingle("a.yaml", 7, "spec.command: \"bin/missing.sh\" does not exist (" + dir.resolve("bin/missing.sh") + ")");
+        write("a.yaml", GOOD.replace("[\"python3\", \"main.py\"]", "[\"" + dir + "\"]"));
+        assertSingle("a.yaml", 7, "is not a program (" + dir + " is a directory or a device)");
+        write("a.yaml", GOOD.replace("  command: [\"python3\", \"main.py\"]",
+                "  command:\n    - ./run.sh\n    - --verbose\n  workdir: sub"));
+        Files.createDirectories(dir.resolve("sub"));
+        assertSingle("a.yaml", 8, "spec.command: \"./run.sh\" does not exist (" + dir.resolve("sub/run.sh") + ")");
+    }
+
+    @Test
+    void aProgramThatCannotBeRunIsFoundByValidationOnly() throws IOException {
+        write("a.yaml", GOOD.replace("\"python3\"", "\"no-such-program-for-meta-gateway\""));
+        try (MetaGateway gateway = MetaGateway.builder().manifests(dir).build()) {
+            assertThat(gateway.pods()).containsExactly("tools");
+        }
     }
 
     @Test

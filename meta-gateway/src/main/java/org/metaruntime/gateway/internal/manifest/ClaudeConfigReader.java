@@ -22,7 +22,8 @@ final class ClaudeConfigReader {
     private ClaudeConfigReader() {
     }
 
-    static List<PodManifest> read(LocatedTree tree, Problems problems) {
+    /** The pods of the config; with {@code checkPrograms}, a command that cannot be run ({@link Programs}) is a problem. */
+    static List<PodManifest> read(LocatedTree tree, Problems problems, boolean checkPrograms) {
         List<PodManifest> pods = new ArrayList<>();
         JsonNode servers = tree.root().get("mcpServers");
         if (!tree.root().isObject() || servers == null || !servers.isObject()) {
@@ -123,6 +124,10 @@ final class ClaudeConfigReader {
                 problems.add(tree, at, "mcpServers." + name + " has both command and url: give one");
             } else if (cmd == null && urlNode == null) {
                 problems.add(tree, at, "mcpServers." + name + " needs command or url");
+            }
+            if (checkPrograms && problems.size() == before && url == null) {
+                Programs.problem(command.get(0), tree.file().toAbsolutePath().getParent(), System.getenv("PATH"))
+                        .ifPresent(p -> problems.add(tree, at + "/command", "mcpServers." + name + ".command: " + p));
             }
             if (problems.size() == before) {
                 pods.add(new PodManifest(name, null, tree.file(), tree.line(at), url == null ? command : List.of(), url,

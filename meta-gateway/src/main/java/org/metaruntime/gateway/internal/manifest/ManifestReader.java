@@ -43,17 +43,22 @@ final class ManifestReader {
 
     private final LocatedTree tree;
     private final Problems problems;
+    private final boolean checkPrograms;
     private final int before;
 
-    private ManifestReader(LocatedTree tree, Problems problems) {
+    private ManifestReader(LocatedTree tree, Problems problems, boolean checkPrograms) {
         this.tree = tree;
         this.problems = problems;
+        this.checkPrograms = checkPrograms;
         this.before = problems.size();
     }
 
-    /** The pod {@code tree} declares, or empty when it has problems (all added to {@code problems}). */
-    static Optional<PodManifest> read(LocatedTree tree, Problems problems) {
-        return new ManifestReader(tree, problems).pod();
+    /**
+     * The pod {@code tree} declares, or empty when it has problems (all added to {@code problems}); with
+     * {@code checkPrograms}, a command whose program cannot be run ({@link Programs}) is one.
+     */
+    static Optional<PodManifest> read(LocatedTree tree, Problems problems, boolean checkPrograms) {
+        return new ManifestReader(tree, problems, checkPrograms).pod();
     }
 
     private Optional<PodManifest> pod() {
@@ -97,6 +102,10 @@ final class ManifestReader {
             problem("/spec", "spec needs command (a local process) or url (a remote MCP server)");
         }
         Path workdir = workdir(spec);
+        if (checkPrograms && !command.isEmpty() && Files.isDirectory(workdir)) {
+            Programs.problem(command.get(0), workdir, System.getenv("PATH"))
+                    .ifPresent(p -> problem("/spec/command/0", "spec.command: " + p));
+        }
         Map<String, String> env = env(spec);
         Map<String, String> headers = headers(spec);
         if (spec.has("url")) {
