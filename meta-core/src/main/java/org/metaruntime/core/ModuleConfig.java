@@ -455,8 +455,8 @@ public final class ModuleConfig {
 
         /**
          * Declares the tools of a spawned module that may speak MCP or bare JSON-RPC 2.0: {@code initialize} is sent,
-         * and an answer that is not an MCP initialize result (a JSON-RPC error, or any other result), or none within
-         * half the startup timeout, makes it a bare module with these tools, as {@link #bare(List)} describes; an MCP
+         * and an answer that is not an MCP initialize result (a JSON-RPC error, or any other result), or none before
+         * the last second of the startup timeout, makes it a bare module with these tools, as {@link #bare(List)} describes; an MCP
          * server is served as MCP (its own tools).
          * Replaces {@link #bare(List)}.
          *

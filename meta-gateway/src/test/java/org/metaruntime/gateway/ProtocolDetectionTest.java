@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Pods whose manifests do not say what they speak: served as bare JSON-RPC when they declare their tools and do not
- * answer {@code initialize} as an MCP server (or not within half their startup timeout); otherwise the failure names
+ * answer {@code initialize} as an MCP server (or not before their startup timeout ends); otherwise the failure names
  * both ways out. Embedded gateway
  * ({@link PipedGateway}) and the Python pod of {@code src/test/resources/seed} (it answers every line alike).
  */
@@ -95,7 +95,7 @@ class ProtocolDetectionTest {
     }
 
     @Test
-    void aPodThatAnswersOnlyToolsCallIsServedBareAfterHalfItsStartupTimeout() throws Exception {
+    void aPodThatAnswersOnlyToolsCallIsServedBareBeforeItsStartupTimeoutEnds() throws Exception {
         serve("  command: " + ONLY_CALLS + "\n  startupTimeout: 2s\n" + TOOLS);
         JsonNode result = client.call("pod__work", "{}");
         assertThat(result.at("/result/structuredContent/done").asBoolean()).as(result.toString()).isTrue();

@@ -171,8 +171,9 @@ public final class McpClientOptions {
      * ({@link Builder#bareUnlessMcp(List)}): {@code initialize} is sent as to any server, and an answer that is an
      * MCP initialize result (an object with a {@code protocolVersion}) makes it an MCP session. Any other answer (a
      * JSON-RPC error, or another result) makes it a bare server with these tools, as {@link #bareTools()} describes:
-     * no {@code notifications/initialized} nor any other notification is sent to it. So does no answer within half
-     * the connect timeout (the rest is left for the start to end): the detection never takes longer.
+     * no {@code notifications/initialized} nor any other notification is sent to it. So does no answer by the last
+     * second of the connect timeout (by its half, when it is under two seconds), the rest being left for the start
+     * to end: the detection never takes longer.
      */
     public Optional<List<McpSchema.Tool>> bareUnlessMcp() {
         return bareUnlessMcp ? Optional.of(bareTools) : Optional.empty();

@@ -198,7 +198,7 @@ class BareServerTest {
     }
 
     @Test
-    void aServerThatDoesNotAnswerInitializeIsServedAsBareAfterHalfTheConnectTimeout() throws Exception {
+    void aServerThatDoesNotAnswerInitializeIsServedAsBareBeforeTheConnectTimeoutEnds() throws Exception {
         List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
         McpClientOptions options = McpClientOptions.builder().bareUnlessMcp(DECLARED)
                 .bareListener((id, why) -> told.add(id + ": " + why)).build();
@@ -212,5 +212,14 @@ class BareServerTest {
         }
         assertThat(told).containsExactly("bare: it did not answer initialize within 1000 ms");
         assertThat(received()).containsExactly("initialize", "tools/call");
+    }
+
+    @Test
+    void theDetectionLeavesTheLastSecondOfTheConnectTimeoutOrHalfOfAShortOne() {
+        assertThat(org.metaruntime.mcp.internal.Handshake.detectionBound(10_000)).isEqualTo(9_000);
+        assertThat(org.metaruntime.mcp.internal.Handshake.detectionBound(120_000)).isEqualTo(119_000);
+        assertThat(org.metaruntime.mcp.internal.Handshake.detectionBound(2_000)).isEqualTo(1_000);
+        assertThat(org.metaruntime.mcp.internal.Handshake.detectionBound(1_000)).isEqualTo(500);
+        assertThat(org.metaruntime.mcp.internal.Handshake.detectionBound(1)).isEqualTo(1);
     }
 }

@@ -63,14 +63,22 @@ public final class Handshake {
     /**
      * Runs the handshake with a server that may speak bare JSON-RPC 2.0 instead. It is taken for a bare server, and
      * sent nothing more, when it answers {@code initialize} with a JSON-RPC error or with a result that is not an MCP
-     * initialize result, or does not answer within half the time (the other half is left for its start to end);
+     * initialize result, or does not answer by {@link #detectionBound} (the rest is left for its start to end);
      * otherwise as {@link #run}.
      */
     public static CompletableFuture<Outcome> runOrBare(CallWindow window, CallWindow.Wire wire, McpClientOptions options,
                                                        long timeoutMs, long deadline) {
-        long bound = Math.max(1, timeoutMs / 2);
+        long bound = detectionBound(timeoutMs);
         return negotiate(window, wire, options, bound,
                 Math.min(deadline, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(bound)), true);
+    }
+
+    /**
+     * How long a server that may be bare has to answer {@code initialize} out of a connect timeout of {@code timeoutMs}:
+     * all but its last second, and at least half of it.
+     */
+    public static long detectionBound(long timeoutMs) {
+        return Math.max(1, Math.max(timeoutMs / 2, timeoutMs - 1000));
     }
 
     private static CompletableFuture<Outcome> negotiate(CallWindow window, CallWindow.Wire wire, McpClientOptions options,
