@@ -194,9 +194,12 @@ public final class MetaGateway implements AutoCloseable {
             return this;
         }
 
-        /** Checks every manifest and the config; starts nothing. */
+        /**
+         * Checks every manifest and the config, and that each pod's program can be found and executed; starts
+         * nothing.
+         */
         public ValidationReport validate() {
-            return report(catalog());
+            return report(catalog(true));
         }
 
         /**
@@ -205,18 +208,18 @@ public final class MetaGateway implements AutoCloseable {
          * @throws ManifestException with every problem when one is invalid
          */
         public MetaGateway build() {
-            Catalog catalog = catalog();
+            Catalog catalog = catalog(false);
             if (!catalog.problems().isEmpty()) {
                 throw new ManifestException(catalog.problems());
             }
             return new MetaGateway(catalog, options);
         }
 
-        private Catalog catalog() {
+        private Catalog catalog(boolean checkPrograms) {
             if (folders.isEmpty() && claudeConfig == null) {
                 throw new IllegalStateException("give manifest folders or a Claude Desktop config");
             }
-            return Catalog.load(folders, claudeConfig, options.separator());
+            return Catalog.load(folders, claudeConfig, options.separator(), checkPrograms);
         }
     }
 }
