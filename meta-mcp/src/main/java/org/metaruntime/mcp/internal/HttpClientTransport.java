@@ -60,6 +60,7 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
     private volatile boolean ended;
     private final SdkSessionLink session;
     private final SessionRenewal renewal;
+    private final SkippedMessages notJsonRpc;
 
     /** A transport to {@code endpoint} on the shared {@code client}; {@link #bind} it before the first write. */
     public HttpClientTransport(McpHttpEndpoint endpoint, HttpClient client) {
@@ -68,6 +69,7 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
         this.endpoint = endpoint;
         this.client = client;
         this.renewal = new SessionRenewal(moduleId, () -> sessionId, (json, message) -> post(json, message, false));
+        this.notJsonRpc = new SkippedMessages(moduleId, "message that is not JSON-RPC", "messages that are not JSON-RPC");
     }
 
     /**
@@ -156,6 +158,7 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
         }
         exchanges.clear();
         renewal.shutdown();
+        notJsonRpc.flush();
     }
 
     /**
@@ -292,8 +295,7 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
                     deliver(item.toString());
                 }
             } catch (IOException e) {
-                LOG.warn("module '{}': skipped a message that is not JSON ({}): {}", moduleId, e.getMessage(),
-                        Json.sample(trimmed, BODY_SAMPLE_CHARS));
+                notJsonRpc.skipped(e.getMessage(), trimmed);
             }
             return;
         }
@@ -301,8 +303,7 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
         try {
             message = ProcessClientTransport.parse(trimmed);
         } catch (IOException | RuntimeException e) {
-            LOG.warn("module '{}': skipped a message that is not JSON-RPC ({}): {}", moduleId, e.getMessage(),
-                    Json.sample(trimmed, BODY_SAMPLE_CHARS));
+            notJsonRpc.skipped(e.getMessage(), trimmed);
             return;
         }
         if (message instanceof JSONRPCResponse) {
