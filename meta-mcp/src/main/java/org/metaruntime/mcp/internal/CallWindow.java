@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -44,6 +45,15 @@ public final class CallWindow {
     public interface Wire {
         /** Queues {@code json} for the server; returns its line number on a pipe, else 0. Throws when it cannot. */
         long write(String json);
+
+        /**
+         * Writes the notification {@code json}; completes once the server took it, where the wire can tell (an HTTP
+         * POST is answered), else at once. Throws when it cannot write.
+         */
+        default CompletableFuture<Void> notify(String json) {
+            write(json);
+            return CompletableFuture.completedFuture(null);
+        }
 
         /** The server answered the message written as line {@code line}: it has read every line up to it. */
         default void answered(long line) {
