@@ -1,6 +1,7 @@
 package org.metaruntime.mcp.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.ClientCapabilities;
@@ -16,7 +17,10 @@ import org.metaruntime.mcp.McpClientOptions;
 
 /**
  * The MCP handshake: {@code initialize} with the client's capabilities, a check of the server's answer (a valid
- * result in a protocol version this client speaks), then {@code notifications/initialized}. Stateless.
+ * result in a protocol version this client speaks), then {@code notifications/initialized}. The handshake is done once
+ * the server took the notification, where the wire can tell (an HTTP server answered its {@code POST}): a server that
+ * registers its tools when it is initialized lists them to the first {@code tools/list}. That wait is bounded by the
+ * handshake's deadline like {@code initialize} (a {@code Timeout} with operation {@code connect}). Stateless.
  */
 public final class Handshake {
 
@@ -53,15 +57,38 @@ public final class Handshake {
         Request r = window.create(Request.Kind.CONNECT, McpSchema.METHOD_INITIALIZE, "connect", null, params,
                 timeoutMs, deadline, null);
         window.submit(r);
-        return r.future().thenApply(result -> {
+        return r.future().thenCompose(result -> {
             InitializeResult init = validated(window.moduleId(), result);
-            try {
-                wire.write("{\"jsonrpc\":\"2.0\",\"method\":\"" + McpSchema.METHOD_NOTIFICATION_INITIALIZED + "\"}");
-            } catch (RuntimeException e) {
-                // the process is gone: the session's end fails the next request with the exit code and stderr tail
-            }
-            return init;
+            return initialized(window, wire, timeoutMs, deadline).thenApply(taken -> init);
         });
+    }
+
+    /** Sends {@code notifications/initialized}; completes once the server took it, by the deadline. */
+    private static CompletableFuture<?> initialized(CallWindow window, CallWindow.Wire wire, long timeoutMs,
+                                                    long deadline) {
+        CompletableFuture<Void> taken;
+        try {
+            taken = wire.notify("{\"jsonrpc\":\"2.0\",\"method\":\"" + McpSchema.METHOD_NOTIFICATION_INITIALIZED + "\"}");
+        } catch (RuntimeException e) {
+            // the process is gone: the session's end fails the next request with the exit code and stderr tail
+            return CompletableFuture.completedFuture(null);
+        }
+        if (taken.isDone() && !taken.isCompletedExceptionally()) {
+            return taken; // a pipe: written
+        }
+        // waited for like a request of the handshake: the same deadline, the same Timeout
+        Request wait = window.create(Request.Kind.CONNECT, McpSchema.METHOD_NOTIFICATION_INITIALIZED, "connect", null,
+                Json.MAPPER.createObjectNode(), timeoutMs, deadline, null);
+        taken.whenComplete((ok, e) -> {
+            if (e == null) {
+                wait.succeed(NullNode.getInstance());
+            } else {
+                Throwable cause = Failures.unwrap(e);
+                wait.fail("the server did not take notifications/initialized: "
+                        + (cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage()));
+            }
+        });
+        return wait.future();
     }
 
     private static InitializeResult validated(String moduleId, JsonNode result) {
