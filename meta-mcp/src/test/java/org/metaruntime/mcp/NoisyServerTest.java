@@ -59,7 +59,8 @@ class NoisyServerTest {
             assertThat(log.bytes()).as("bytes logged while %d noise lines were written", noise).isLessThan(8 * 1024);
             assertThat(log.kept().get(0)).contains("skipped a stdout line that is not a JSON-RPC message")
                     .contains("noise 1: \\u001b[31mthis is not json").doesNotContain("\u001b");
-            assertThat(log.kept()).last().asString().containsPattern("skipped \\d+ more stdout lines");
+            assertThat(log.kept()).last().asString()
+                    .containsPattern("skipped \\d+ more: stdout lines that are not JSON-RPC messages");
         }
     }
 }

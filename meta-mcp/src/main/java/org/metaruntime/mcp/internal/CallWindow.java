@@ -89,6 +89,7 @@ public final class CallWindow {
     private int callsInFlight; // guarded by slots
     private final ArrayDeque<Request> queue = new ArrayDeque<>(); // guarded by slots
     private final AtomicReference<Termination> terminated = new AtomicReference<>();
+    private final SkippedMessages unknownAnswers;
 
     /**
      * A window for {@code moduleId}'s connection writing to {@code wire}, with deadlines on {@code timer} and
@@ -109,6 +110,8 @@ public final class CallWindow {
         this.ticker = ticker;
         this.deadlines = new Deadlines(timer, ticker);
         this.wire = wire;
+        this.unknownAnswers = new SkippedMessages(moduleId, "an answer to an unknown request id",
+                "answers to unknown request ids");
     }
 
     private static Scheduler on(ScheduledExecutorService timer) {
@@ -247,7 +250,7 @@ public final class CallWindow {
             droppedAnswers.incrementAndGet();
             LOG.debug("module '{}': dropped the late answer to abandoned request {}", moduleId, id);
         } else {
-            LOG.warn("module '{}': skipped an answer to unknown request id {}", moduleId, id);
+            unknownAnswers.skipped("no request has that id", String.valueOf(id));
         }
     }
 
@@ -304,6 +307,7 @@ public final class CallWindow {
         if (!terminated.compareAndSet(null, t)) {
             return false;
         }
+        unknownAnswers.flush();
         List<Request> waiting;
         synchronized (slots) {
             waiting = new ArrayList<>(queue);

@@ -82,7 +82,7 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
         this.client = client;
         this.executor = executor;
         this.renewal = new SessionRenewal(moduleId, () -> sessionId, (json, message) -> post(json, message, false));
-        this.notJsonRpc = new SkippedMessages(moduleId, "message that is not JSON-RPC", "messages that are not JSON-RPC");
+        this.notJsonRpc = new SkippedMessages(moduleId, "a message that is not JSON-RPC", "messages that are not JSON-RPC");
     }
 
     /**

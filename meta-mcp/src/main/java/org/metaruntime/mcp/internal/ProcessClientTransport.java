@@ -69,9 +69,9 @@ public final class ProcessClientTransport implements McpClientTransport, Process
     public ProcessClientTransport(String moduleId) {
         this.moduleId = moduleId;
         this.session = new SdkSessionLink(moduleId);
-        this.notJsonRpc = new SkippedMessages(moduleId, "stdout line that is not a JSON-RPC message",
+        this.notJsonRpc = new SkippedMessages(moduleId, "a stdout line that is not a JSON-RPC message",
                 "stdout lines that are not JSON-RPC messages");
-        this.oversized = new SkippedMessages(moduleId, "stdout line over the size limit",
+        this.oversized = new SkippedMessages(moduleId, "a stdout line over the size limit",
                 "stdout lines over the size limit");
     }
 

@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * Thread-safe.
  *
  * <pre>{@code
- * SkippedMessages skipped = new SkippedMessages("search", "stdout line that is not a JSON-RPC message",
+ * SkippedMessages skipped = new SkippedMessages("search", "a stdout line that is not a JSON-RPC message",
  *         "stdout lines that are not JSON-RPC messages");
  * skipped.skipped("not a JSON object", line);
  * skipped.flush(); // at the end of the session
@@ -43,7 +43,10 @@ public final class SkippedMessages {
     private String latestReason; // guarded by this
     private String latestSample; // guarded by this
 
-    /** Skipped messages of {@code moduleId}, named {@code one} (singular) and {@code many} (plural) in the log. */
+    /**
+     * Skipped messages of {@code moduleId}, named {@code one} (singular, with its article: "a stdout line ...") and
+     * {@code many} (plural) in the log.
+     */
     public SkippedMessages(String moduleId, String one, String many) {
         this(moduleId, one, many, System::nanoTime, INTERVAL);
     }
@@ -65,7 +68,7 @@ public final class SkippedMessages {
         if (!logged) {
             logged = true;
             lastLogged = now;
-            LOG.warn("module '{}': skipped a {} ({}): {} (more are counted and reported at most once every {} s)",
+            LOG.warn("module '{}': skipped {} ({}): {} (more are counted and reported at most once every {} s)",
                     moduleId, one, cutReason, sample, INTERVAL.toSeconds());
             return;
         }
@@ -90,7 +93,7 @@ public final class SkippedMessages {
     }
 
     private void report(long now) {
-        LOG.warn("module '{}': skipped {} more {} in the last {} s; the latest ({}): {}", moduleId, untold,
+        LOG.warn("module '{}': skipped {} more: {} in the last {} s; the latest ({}): {}", moduleId, untold,
                 untold == 1 ? one : many, Math.max(1, Duration.ofNanos(now - lastLogged).toSeconds()), latestReason,
                 latestSample);
         untold = 0;
