@@ -111,7 +111,7 @@ public final class CallWindow {
         this.deadlines = new Deadlines(timer, ticker);
         this.wire = wire;
         this.unknownAnswers = new SkippedMessages(moduleId, "an answer to an unknown request id",
-                "answers to unknown request ids");
+                "answers to unknown request ids", ticker, SkippedMessages.INTERVAL);
     }
 
     private static Scheduler on(ScheduledExecutorService timer) {

@@ -257,6 +257,9 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
             exchanges.remove(key, exchange);
             throw e;
         }
+        if (exchange.cancelled) {
+            exchange.cancel(); // cancelled before its task was known: interrupt it now
+        }
         return exchange.done;
     }
 
