@@ -18,12 +18,15 @@ import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.mcp.internal.SharedTimer;
 
 /**
  * Calls as handles against the python fixture, which records every line it reads on stdin: cancel in flight and
@@ -184,28 +187,57 @@ class CallHandleTest {
     }
 
     @Test
-    void aServerThatStopsReadingFailsQueuedCallsAtOnceWithoutDeepStacks() {
+    void queuedCallsThatFallDueWithTheCallAheadOfThemAreNeverSent() {
+        McpConnection c = open(McpClientOptions.builder().maxInFlight(1).build());
+        List<CompletableFuture<JsonNode>> calls = new ArrayList<>();
+        ScheduledExecutorService timer = SharedTimer.acquire();
+        CountDownLatch busy = new CountDownLatch(1);
+        try {
+            // the shared timer is busy elsewhere: when it gets to this window, every call's deadline has passed
+            timer.execute(() -> awaitQuietly(busy));
+            long due = System.nanoTime() + Duration.ofMillis(300).toNanos();
+            for (int i = 0; i < 5; i++) {
+                calls.add(c.callToolAsync("slow", args("ms", 500).put("n", i), Duration.ofMillis(300)));
+            }
+            await().atMost(T).until(() -> System.nanoTime() - due > 0);
+        } finally {
+            busy.countDown();
+            SharedTimer.release();
+        }
+        for (CompletableFuture<JsonNode> f : calls) {
+            assertThat(errorOf(f)).isEqualTo(new McpBoundaryError.Timeout("py", "call_tool:slow", 300));
+        }
+        // the fixture reads its stdin in order: once this answer is back, every call sent before it was recorded
+        assertThat(c.callTool("echo", args("text", "after"), T)).isEqualTo(TextNode.valueOf("after"));
+        assertThat(received("tools/call").stream().filter(m -> "slow".equals(m.at("/params/name").asText())))
+                .as("only the call that held the slot reached the server").hasSize(1);
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Test
+    void queuedCallsWhoseSendsAreRefusedFailAtOnceWithoutDeepStacks() {
         McpConnection c = McpProbe.probe(org.metaruntime.supervisor.ProcessSpec.builder("py")
                 .command(Peers.python("py", dir.resolve("pid"), "--deaf-after-list").command())
                 .stdinQueueBytes(64 * 1024).build(), McpClientOptions.builder().maxInFlight(1).build(), T).connection();
         opened.add(c);
-        String text = "x".repeat(16 * 1024);
+        McpToolCall hanging = c.startCall("hang", null, McpCallOptions.of(LONG));
+        String text = "x".repeat(80 * 1024); // more than the stdin queue takes: each send is refused at once
         List<CompletableFuture<JsonNode>> calls = new ArrayList<>();
         for (int i = 0; i < 1000; i++) {
-            calls.add(c.callToolAsync("echo", args("text", text), Duration.ofSeconds(10)));
+            calls.add(c.callToolAsync("echo", args("text", text), LONG));
         }
-        int refused = 0;
+        hanging.cancel(); // the freed slot goes to each queued call in turn, one refused send after another
         for (CompletableFuture<JsonNode> f : calls) {
-            McpBoundaryError e = errorOf(f);
-            if (e instanceof McpBoundaryError.ToolCallFailed) {
-                assertThat(((McpBoundaryError.ToolCallFailed) e).reason()).contains("could not send");
-                refused++;
-            } else {
-                assertThat(e).isInstanceOf(McpBoundaryError.Timeout.class);
-            }
+            assertThat(errorOf(f)).isInstanceOfSatisfying(McpBoundaryError.ToolCallFailed.class,
+                    e -> assertThat(e.reason()).contains("could not send"));
         }
-        // the pipe and the stdin queue hold a few calls; every other one failed at once when its send was refused
-        assertThat(refused).isGreaterThan(900);
         assertThat(c.inFlight()).isZero();
     }
 

@@ -7,6 +7,8 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,6 +17,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -125,6 +129,30 @@ class RemoteEverythingTest {
         for (int i = 0; i < 64; i++) {
             assertThat(calls.get(i).get().asText()).contains(String.valueOf(i + 1000));
         }
+    }
+
+    @Test
+    void callsStartNoThreadEachOnlyTheSharedClientsNamedOnes() {
+        McpConnection c = open();
+        assertThat(c.callTool("echo", JSON.createObjectNode().put("message", "warm"), T)).isEqualTo(TextNode.valueOf("Echo: warm"));
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        Set<String> seen = ConcurrentHashMap.newKeySet();
+        long startedBefore = threads.getTotalStartedThreadCount();
+        for (int wave = 0; wave < 25; wave++) {
+            List<java.util.concurrent.CompletableFuture<JsonNode>> calls = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                calls.add(c.callToolAsync("echo", JSON.createObjectNode().put("message", wave + "." + i), T));
+            }
+            for (int i = 0; i < 8; i++) {
+                assertThat(calls.get(i).join()).isEqualTo(TextNode.valueOf("Echo: " + wave + "." + i));
+            }
+            Thread.getAllStackTraces().keySet().forEach(t -> seen.add(t.getName()));
+        }
+        // a thread per call in flight and a few for the client's own work, reused from one wave to the next
+        long started = threads.getTotalStartedThreadCount() - startedBefore;
+        assertThat(started).as("threads started during 200 calls, 8 at a time: %s", seen).isLessThanOrEqualTo(32);
+        assertThat(seen).noneMatch(name -> name.matches("Thread-\\d+") || name.startsWith("ForkJoinPool"));
+        assertThat(seen.stream().filter(name -> name.startsWith("meta-mcp-http-")).count()).isLessThanOrEqualTo(32);
     }
 
     @Test

@@ -9,15 +9,20 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
 import org.metaruntime.mcp.McpCallOptions;
 import org.metaruntime.mcp.McpConnection;
 import org.metaruntime.mcp.McpProgress;
+import org.metaruntime.supervisor.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * The requests of one connection: the one table of requests on the wire (the transport routes every answer
  * here by id), the window of at most {@code maxInFlight} {@code tools/call} requests on the wire with its FIFO
  * queue of at most {@code maxQueued} more, the late answers to drop, the progress tokens, and the end of the
- * session. A queued call whose deadline passed or that was cancelled is removed and never sent. Thread-safe.
+ * session. A call whose deadline passed or that was cancelled is never sent: the deadline is read on the window's
+ * ticker when the call is submitted and again when a queued call takes a freed slot, so a call that fell due together
+ * with the one ahead of it times out unsent whatever order the timer handles them in. Thread-safe.
  */
 public final class CallWindow {
 
@@ -38,6 +45,15 @@ public final class CallWindow {
     public interface Wire {
         /** Queues {@code json} for the server; returns its line number on a pipe, else 0. Throws when it cannot. */
         long write(String json);
+
+        /**
+         * Writes the notification {@code json}; completes once the server took it, where the wire can tell (an HTTP
+         * POST is answered), else at once. Throws when it cannot write.
+         */
+        default CompletableFuture<Void> notify(String json) {
+            write(json);
+            return CompletableFuture.completedFuture(null);
+        }
 
         /** The server answered the message written as line {@code line}: it has read every line up to it. */
         default void answered(long line) {
@@ -53,6 +69,7 @@ public final class CallWindow {
     private final String moduleId;
     private final int maxInFlight;
     private final int maxQueued;
+    private final LongSupplier ticker;
     private final Deadlines deadlines;
     private final Wire wire;
     private final ConcurrentHashMap<String, Request> onTheWire = new ConcurrentHashMap<>();
@@ -74,18 +91,45 @@ public final class CallWindow {
     private final AtomicReference<Termination> terminated = new AtomicReference<>();
     /** Whether the server speaks bare JSON-RPC 2.0: it is sent no notification. */
     private volatile boolean bare;
+    private final SkippedMessages unknownAnswers;
 
-    /** A window for {@code moduleId}'s connection writing to {@code wire}, with deadlines on {@code timer}. */
+    /**
+     * A window for {@code moduleId}'s connection writing to {@code wire}, with deadlines on {@code timer} and
+     * {@link System#nanoTime()}.
+     */
     public CallWindow(String moduleId, int maxInFlight, int maxQueued, ScheduledExecutorService timer, Wire wire) {
-        this.moduleId = moduleId;
-        this.maxInFlight = maxInFlight;
-        this.maxQueued = maxQueued;
-        this.deadlines = new Deadlines(timer);
-        this.wire = wire;
+        this(moduleId, maxInFlight, maxQueued, on(timer), System::nanoTime, wire);
     }
 
     /**
-     * A new request whose deadline runs from now: {@code deadlineNanos} ({@link System#nanoTime()} based), enforced
+     * A window whose deadlines are read on {@code ticker} (nanoseconds, in the manner of {@link System#nanoTime()})
+     * and enforced by tasks on {@code timer}.
+     */
+    public CallWindow(String moduleId, int maxInFlight, int maxQueued, Scheduler timer, LongSupplier ticker, Wire wire) {
+        this.moduleId = moduleId;
+        this.maxInFlight = maxInFlight;
+        this.maxQueued = maxQueued;
+        this.ticker = ticker;
+        this.deadlines = new Deadlines(timer, ticker);
+        this.wire = wire;
+        this.unknownAnswers = new SkippedMessages(moduleId, "an answer to an unknown request id",
+                "answers to unknown request ids", ticker, SkippedMessages.INTERVAL);
+    }
+
+    private static Scheduler on(ScheduledExecutorService timer) {
+        return (task, delay) -> {
+            ScheduledFuture<?> scheduled = timer.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
+            return () -> scheduled.cancel(false);
+        };
+    }
+
+    /** The window's ticker now: the time base of every {@link Request#deadline()}. */
+    public long now() {
+        return ticker.getAsLong();
+    }
+
+    /**
+     * A new request whose deadline runs from now: {@code deadlineNanos} (on the window's {@link #now() ticker}), enforced
      * by the shared timer. With a progress listener in {@code callOptions}, {@code params} gets a
      * {@code _meta.progressToken} unique to it.
      */
@@ -107,21 +151,29 @@ public final class CallWindow {
             JsonNode meta = params.get("_meta");
             (meta instanceof ObjectNode ? (ObjectNode) meta : params.putObject("_meta")).put("progressToken", token);
         }
-        long timeoutNanos = callOptions != null ? callOptions.timeout().toNanos() : Math.max(0, deadlineNanos - System.nanoTime());
+        long now = now();
+        long timeoutNanos = callOptions != null ? callOptions.timeout().toNanos() : Math.max(0, deadlineNanos - now);
         Request r = new Request(this, kind, method, operation, tool, params, timeoutMs, timeoutNanos, callOptions, token,
                 timed);
         if (token != null) {
             progressTokens.put(token, r);
         }
-        r.arm(deadlineNanos - System.nanoTime());
+        r.arm(deadlineNanos - now);
         return r;
     }
 
-    /** Sends {@code r} now, or (a call beyond the window) queues it, or refuses it with {@code CallRefused}. */
+    /**
+     * Sends {@code r} now, or (a call beyond the window) queues it, or refuses it with {@code CallRefused}; a request
+     * whose deadline passed already times out unsent.
+     */
     public void submit(Request r) {
         Termination t = terminated.get();
         if (t != null) {
             r.fail(t);
+            return;
+        }
+        if (r.dueBy(now())) {
+            r.expire();
             return;
         }
         if (r.kind() != Request.Kind.CALL) {
@@ -200,7 +252,7 @@ public final class CallWindow {
             droppedAnswers.incrementAndGet();
             LOG.debug("module '{}': dropped the late answer to abandoned request {}", moduleId, id);
         } else {
-            LOG.warn("module '{}': skipped an answer to unknown request id {}", moduleId, id);
+            unknownAnswers.skipped("no request has that id", String.valueOf(id));
         }
     }
 
@@ -257,6 +309,7 @@ public final class CallWindow {
         if (!terminated.compareAndSet(null, t)) {
             return false;
         }
+        unknownAnswers.flush();
         List<Request> waiting;
         synchronized (slots) {
             waiting = new ArrayList<>(queue);
@@ -327,21 +380,35 @@ public final class CallWindow {
         if (r.kind() != Request.Kind.CALL) {
             return;
         }
-        Request next = null;
+        Request next;
+        List<Request> due = null;
         synchronized (slots) {
             if (!r.holdsSlot) {
                 queue.remove(r);
                 return;
             }
             r.holdsSlot = false;
-            do {
-                next = queue.poll();
-            } while (next != null && next.isFinished());
+            long now = now();
+            while ((next = queue.poll()) != null) {
+                if (next.isFinished()) {
+                    continue;
+                }
+                if (!next.dueBy(now)) {
+                    break;
+                }
+                if (due == null) {
+                    due = new ArrayList<>();
+                }
+                due.add(next); // its deadline passed while it waited: it times out unsent, in the queue's order
+            }
             if (next == null) {
                 callsInFlight--;
             } else {
                 next.holdsSlot = true;
             }
+        }
+        if (due != null) {
+            due.forEach(Request::expire);
         }
         if (next != null) {
             sendNext(next);

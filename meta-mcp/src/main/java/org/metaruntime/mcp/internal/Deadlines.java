@@ -1,13 +1,13 @@
 package org.metaruntime.mcp.internal;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.metaruntime.supervisor.Scheduler;
 
 /**
  * Expires a window's timed requests at their deadlines with one task on the shared timer, armed for the earliest
@@ -18,13 +18,16 @@ import java.util.concurrent.TimeUnit;
  */
 final class Deadlines {
 
-    private final ScheduledExecutorService timer;
+    private final Scheduler timer;
+    private final LongSupplier ticker;
     private final Set<Request> watched = ConcurrentHashMap.newKeySet();
-    private ScheduledFuture<?> task; // guarded by this
-    private long armedFor; // the deadline task runs at, System.nanoTime() based; guarded by this
+    private Scheduler.Cancellable task; // guarded by this
+    private long armedFor; // the deadline task runs at, on the ticker; guarded by this
 
-    Deadlines(ScheduledExecutorService timer) {
+    /** Deadlines read on {@code ticker} (nanoseconds), enforced by tasks on {@code timer}. */
+    Deadlines(Scheduler timer, LongSupplier ticker) {
         this.timer = timer;
+        this.ticker = ticker;
     }
 
     /** Expires {@code r} at its {@link Request#deadline()} unless it finishes first; again after a later deadline. */
@@ -47,11 +50,11 @@ final class Deadlines {
             return true;
         }
         if (task != null) {
-            task.cancel(false);
+            task.cancel();
         }
         armedFor = deadline;
         try {
-            task = timer.schedule(this::run, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            task = timer.schedule(this::run, Duration.ofNanos(Math.max(0, deadline - ticker.getAsLong())));
             return true;
         } catch (RejectedExecutionException e) {
             task = null;
@@ -63,7 +66,7 @@ final class Deadlines {
         synchronized (this) {
             task = null;
         }
-        long now = System.nanoTime();
+        long now = ticker.getAsLong();
         List<Request> due = new ArrayList<>();
         Request earliest = null;
         for (Request r : watched) {

@@ -1,6 +1,7 @@
 package org.metaruntime.mcp.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.ClientCapabilities;
@@ -19,7 +20,11 @@ import org.metaruntime.mcp.McpClientOptions;
 /**
  * The MCP handshake: {@code initialize} with the client's capabilities, a check of the server's answer (a valid
  * result in a protocol version this client speaks), then {@code notifications/initialized}; or, with a server that
- * may speak bare JSON-RPC 2.0, the finding that it does (its answer is not an MCP initialize result). Stateless.
+ * may speak bare JSON-RPC 2.0, the finding that it does (its answer is not an MCP initialize result). The handshake is
+ * done once the server took the notification, where the wire can tell (an HTTP server answered its {@code POST}): a
+ * server that registers its tools when it is initialized lists them to the first {@code tools/list}. That wait is
+ * bounded by the handshake's deadline like {@code initialize} (a {@code Timeout} with operation {@code connect}).
+ * Stateless.
  */
 public final class Handshake {
 
@@ -94,34 +99,59 @@ public final class Handshake {
                 Throwable cause = Failures.unwrap(failure);
                 if (bareAllowed && Request.isErrorAnswer(cause)) {
                     String reason = ((McpBoundaryError.ConnectionFailed) ((McpBoundaryException) cause).error()).reason();
-                    return new Outcome(null, "it answered initialize with " + Json.sample(reason, 200).replaceAll("\\p{Cntrl}", " "));
+                    String sample = Json.sample(reason, 200).replaceAll("\\p{Cntrl}", " ");
+                    return CompletableFuture.completedFuture(new Outcome(null, "it answered initialize with " + sample));
                 }
                 if (bareAllowed && cause instanceof McpBoundaryException e && e.error() instanceof McpBoundaryError.Timeout) {
-                    return new Outcome(null, "it did not answer initialize within " + timeoutMs + " ms");
+                    return CompletableFuture.completedFuture(
+                            new Outcome(null, "it did not answer initialize within " + timeoutMs + " ms"));
                 }
                 throw failure instanceof CompletionException c ? c : new CompletionException(failure);
             }
             if (!isInitializeResult(result)) {
                 String answered = "answered initialize with " + Json.sample(String.valueOf(result), 200);
                 if (bareAllowed) {
-                    return new Outcome(null, "it " + answered);
+                    return CompletableFuture.completedFuture(new Outcome(null, "it " + answered));
                 }
                 throw new McpBoundaryException(new McpBoundaryError.ConnectionFailed(window.moduleId(), "the server "
                         + answered + ", which is not an MCP initialize result (it has no protocolVersion)"));
             }
             InitializeResult init = validated(window.moduleId(), result);
-            try {
-                wire.write("{\"jsonrpc\":\"2.0\",\"method\":\"" + McpSchema.METHOD_NOTIFICATION_INITIALIZED + "\"}");
-            } catch (RuntimeException e) {
-                // the process is gone: the session's end fails the next request with the exit code and stderr tail
-            }
-            return new Outcome(init, null);
-        });
+            return initialized(window, wire, timeoutMs, deadline).thenApply(taken -> new Outcome(init, null));
+        }).thenCompose(outcome -> outcome);
     }
 
     /** An MCP initialize result names its protocol version; a bare server's answer to any request does not. */
     private static boolean isInitializeResult(JsonNode result) {
         return result != null && result.path("protocolVersion").isTextual() && !result.path("protocolVersion").textValue().isEmpty();
+    }
+
+    /** Sends {@code notifications/initialized}; completes once the server took it, by the deadline. */
+    private static CompletableFuture<?> initialized(CallWindow window, CallWindow.Wire wire, long timeoutMs,
+                                                    long deadline) {
+        CompletableFuture<Void> taken;
+        try {
+            taken = wire.notify("{\"jsonrpc\":\"2.0\",\"method\":\"" + McpSchema.METHOD_NOTIFICATION_INITIALIZED + "\"}");
+        } catch (RuntimeException e) {
+            // the process is gone: the session's end fails the next request with the exit code and stderr tail
+            return CompletableFuture.completedFuture(null);
+        }
+        if (taken.isDone() && !taken.isCompletedExceptionally()) {
+            return taken; // a pipe: written
+        }
+        // waited for like a request of the handshake: the same deadline, the same Timeout
+        Request wait = window.create(Request.Kind.CONNECT, McpSchema.METHOD_NOTIFICATION_INITIALIZED, "connect", null,
+                Json.MAPPER.createObjectNode(), timeoutMs, deadline, null);
+        taken.whenComplete((ok, e) -> {
+            if (e == null) {
+                wait.succeed(NullNode.getInstance());
+            } else {
+                Throwable cause = Failures.unwrap(e);
+                wait.fail("the server did not take notifications/initialized: "
+                        + (cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage()));
+            }
+        });
+        return wait.future();
     }
 
     private static InitializeResult validated(String moduleId, JsonNode result) {

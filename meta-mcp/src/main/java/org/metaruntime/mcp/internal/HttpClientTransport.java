@@ -19,8 +19,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -41,7 +45,11 @@ import reactor.core.publisher.Mono;
  * as some servers answer for a session they do not know) has {@link SessionRenewal} initialise a new session and
  * sends the request again on it; an SSE answer is read by {@link SseLines}. An unreachable server, a reset connection, a 5xx
  * answer or a 404 that re-initialising does not cure ends the session ({@code lost}); another 4xx answer fails only
- * that request. Writes never block: requests go out on the shared HTTP client. Thread-safe.
+ * that request. Writes never block: each POST is sent and its answer read on a thread of the shared client's own
+ * named pool (the JDK client's asynchronous send would hand every answer to a thread of the common pool, which on a
+ * small machine is a new unnamed thread per request), so the threads are bounded by the requests in flight and reused
+ * between them. A notification's POST can be waited for ({@link #notify(String)}): the session is ready only once the
+ * server took {@code notifications/initialized}. Thread-safe.
  */
 public final class HttpClientTransport implements McpClientTransport, CallWindow.Wire {
 
@@ -51,6 +59,7 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
     private final String moduleId;
     private final McpHttpEndpoint endpoint;
     private final HttpClient client;
+    private final ExecutorService executor;
     private volatile ProcessClientTransport.Inbound inbound;
     private volatile Consumer<String> lost;
     private final Map<Object, Exchange> exchanges = new ConcurrentHashMap<>();
@@ -60,14 +69,20 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
     private volatile boolean ended;
     private final SdkSessionLink session;
     private final SessionRenewal renewal;
+    private final SkippedMessages notJsonRpc;
 
-    /** A transport to {@code endpoint} on the shared {@code client}; {@link #bind} it before the first write. */
-    public HttpClientTransport(McpHttpEndpoint endpoint, HttpClient client) {
+    /**
+     * A transport to {@code endpoint} on the shared {@code client}, sending on {@code executor} (the client's own pool);
+     * {@link #bind} it before the first write.
+     */
+    public HttpClientTransport(McpHttpEndpoint endpoint, HttpClient client, ExecutorService executor) {
         this.moduleId = endpoint.moduleId();
         this.session = new SdkSessionLink(moduleId);
         this.endpoint = endpoint;
         this.client = client;
+        this.executor = executor;
         this.renewal = new SessionRenewal(moduleId, () -> sessionId, (json, message) -> post(json, message, false));
+        this.notJsonRpc = new SkippedMessages(moduleId, "a message that is not JSON-RPC", "messages that are not JSON-RPC");
     }
 
     /**
@@ -120,6 +135,20 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
 
     @Override
     public long write(String json) {
+        send(json);
+        return 0;
+    }
+
+    /**
+     * POSTs the notification {@code json}; completes once the server answered the POST (whatever the status: a refusal
+     * is logged), fails when the server cannot be reached or the session ended first.
+     */
+    @Override
+    public CompletableFuture<Void> notify(String json) {
+        return send(json);
+    }
+
+    private CompletableFuture<Void> send(String json) {
         if (ended) {
             throw new IllegalStateException("the session with module '" + moduleId + "' has ended");
         }
@@ -139,8 +168,7 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
                 abandoned.cancel();
             }
         }
-        post(json, message, false);
-        return 0;
+        return post(json, message, false);
     }
 
     @Override
@@ -156,6 +184,7 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
         }
         exchanges.clear();
         renewal.shutdown();
+        notJsonRpc.flush();
     }
 
     /**
@@ -170,18 +199,25 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
         HttpRequest.Builder request = HttpRequest.newBuilder(endpoint.url()).DELETE().timeout(timeout)
                 .header("Mcp-Session-Id", sid);
         headers(request);
+        CompletableFuture<Void> deleted = new CompletableFuture<>();
         try {
-            return client.sendAsync(request.build(), HttpResponse.BodyHandlers.discarding())
-                    .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                    .handle((response, e) -> {
-                        if (e != null) {
-                            LOG.debug("module '{}': ending session {} failed: {}", moduleId, sid, e.toString());
-                        }
-                        return null;
-                    });
-        } catch (RuntimeException e) {
+            executor.execute(() -> {
+                try {
+                    client.send(request.build(), HttpResponse.BodyHandlers.discarding());
+                    deleted.complete(null);
+                } catch (IOException | InterruptedException | RuntimeException e) {
+                    deleted.completeExceptionally(e);
+                }
+            });
+        } catch (RejectedExecutionException e) {
             return CompletableFuture.completedFuture(null);
         }
+        return deleted.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).handle((ok, e) -> {
+            if (e != null) {
+                LOG.debug("module '{}': ending session {} failed: {}", moduleId, sid, Failures.unwrap(e).toString());
+            }
+            return null;
+        });
     }
 
     // ---- sending
@@ -194,8 +230,12 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
         }
     }
 
-    /** POSTs one message; {@code resent} when it is sent again on a new session after a 404. */
-    private void post(String json, JsonNode message, boolean resent) {
+    /**
+     * POSTs one message; {@code resent} when it is sent again on a new session after a 404. Completes once the server
+     * answered the POST (a message of a forgotten session: once its resend was answered); fails when the server
+     * cannot be reached or the exchange was cancelled.
+     */
+    private CompletableFuture<Void> post(String json, JsonNode message, boolean resent) {
         String sid = renewal.owns(message.path("id").asText("")) ? null : sessionId;
         HttpRequest.Builder request = HttpRequest.newBuilder(endpoint.url())
                 .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8))
@@ -208,28 +248,19 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
         JsonNode id = message.get("id");
         boolean isRequest = message.has("method") && id != null && !id.isNull();
         Object key = isRequest ? id.asText() : "meta-post-" + exchangeIds.incrementAndGet();
-        Exchange exchange = new Exchange(key);
-        exchanges.put(key, exchange);
         boolean initializing = isRequest && McpSchema.METHOD_INITIALIZE.equals(message.path("method").asText());
-        CompletableFuture<HttpResponse<String>> sent;
+        Exchange exchange = new Exchange(key, request.build(), initializing);
+        exchanges.put(key, exchange);
         try {
-            sent = client.sendAsync(request.build(), info -> exchange.body(info, initializing));
+            exchange.task = executor.submit(() -> exchange.run(json, message, sid, resent));
         } catch (RuntimeException e) {
             exchanges.remove(key, exchange);
             throw e;
         }
-        exchange.future = sent;
-        sent.whenComplete((response, error) -> {
-            exchanges.remove(key, exchange);
-            if (ended || exchange.cancelled) {
-                return;
-            }
-            if (error != null) {
-                unreachable(error);
-            } else {
-                answered(response, json, message, sid, resent);
-            }
-        });
+        if (exchange.cancelled) {
+            exchange.cancel(); // cancelled before its task was known: interrupt it now
+        }
+        return exchange.done;
     }
 
     private void unreachable(Throwable error) {
@@ -240,32 +271,34 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
         lost.accept("the server at " + endpoint.url() + " cannot be reached (" + what + ")");
     }
 
-    private void answered(HttpResponse<String> response, String json, JsonNode message, String sid, boolean resent) {
+    /** The server answered a POST with {@code response}: what the answer means for the session and the message. */
+    private CompletableFuture<Void> answered(HttpResponse<String> response, String json, JsonNode message, String sid,
+                                             boolean resent) {
         int status = response.statusCode();
         if (status / 100 == 2) {
-            return; // the body was routed as it arrived
+            return CompletableFuture.completedFuture(null); // the body was routed as it arrived
         }
         String body = response.body() == null ? "" : Json.sample(response.body().strip(), BODY_SAMPLE_CHARS);
         String reason = "the server at " + endpoint.url() + " answered HTTP " + status + (body.isEmpty() ? "" : ": " + body);
         if (sid != null && (status == 404 || status == 400 && body.toLowerCase(java.util.Locale.ROOT).contains("session"))) {
             if (resent) {
                 lost.accept(reason + " again on the new session " + sid);
-                return;
+                return CompletableFuture.completedFuture(null);
             }
             LOG.info("module '{}': the server forgot session {} (HTTP 404); initialising a new session", moduleId, sid);
-            renewal.renew(sid).whenComplete((ok, e) -> {
+            return renewal.renew(sid).handle((ok, e) -> {
                 if (e != null) {
                     lost.accept("the server forgot session " + sid + " (HTTP 404) and initialising a new one failed: "
                             + Failures.unwrap(e).getMessage());
-                } else if (!ended) {
-                    post(json, message, true);
+                    return CompletableFuture.<Void>failedFuture(Failures.unwrap(e));
                 }
-            });
-            return;
+                return ended ? CompletableFuture.<Void>failedFuture(new CancellationException("the session ended"))
+                        : post(json, message, true);
+            }).thenCompose(resend -> resend);
         }
         if (status >= 500) {
             lost.accept(reason);
-            return;
+            return CompletableFuture.completedFuture(null);
         }
         JsonNode id = message.get("id");
         if (message.has("method") && id != null && !id.isNull()) {
@@ -276,6 +309,7 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
         } else {
             LOG.warn("module '{}': a message to the server was refused: {}", moduleId, reason);
         }
+        return CompletableFuture.completedFuture(null);
     }
 
     // ---- receiving
@@ -292,8 +326,7 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
                     deliver(item.toString());
                 }
             } catch (IOException e) {
-                LOG.warn("module '{}': skipped a message that is not JSON ({}): {}", moduleId, e.getMessage(),
-                        Json.sample(trimmed, BODY_SAMPLE_CHARS));
+                notJsonRpc.skipped(e.getMessage(), trimmed);
             }
             return;
         }
@@ -301,8 +334,7 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
         try {
             message = ProcessClientTransport.parse(trimmed);
         } catch (IOException | RuntimeException e) {
-            LOG.warn("module '{}': skipped a message that is not JSON-RPC ({}): {}", moduleId, e.getMessage(),
-                    Json.sample(trimmed, BODY_SAMPLE_CHARS));
+            notJsonRpc.skipped(e.getMessage(), trimmed);
             return;
         }
         if (message instanceof JSONRPCResponse) {
@@ -317,15 +349,51 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
         }
     }
 
-    /** One POST and its answer stream. */
+    /** One POST and its answer stream, sent and read on one thread of the pool. */
     private final class Exchange {
         private final Object key;
-        private volatile CompletableFuture<HttpResponse<String>> future;
+        private final HttpRequest request;
+        private final boolean initializing;
+        /** Completes once the server answered the POST; fails when it could not be sent or was cancelled. */
+        final CompletableFuture<Void> done = new CompletableFuture<>();
+        private volatile Future<?> task;
         private volatile SseLines stream;
         private volatile boolean cancelled;
 
-        Exchange(Object key) {
+        Exchange(Object key, HttpRequest request, boolean initializing) {
             this.key = key;
+            this.request = request;
+            this.initializing = initializing;
+        }
+
+        /** Sends the POST and reads its answer on this thread (the body is routed as it arrives), then settles. */
+        void run(String json, JsonNode message, String sid, boolean resent) {
+            HttpResponse<String> response = null;
+            Throwable error = null;
+            try {
+                if (!cancelled) {
+                    response = client.send(request, info -> body(info, initializing));
+                }
+            } catch (InterruptedException e) {
+                error = e; // cancelled while it waited
+            } catch (IOException | RuntimeException e) {
+                error = e;
+            }
+            exchanges.remove(key, this);
+            if (ended || cancelled) {
+                done.completeExceptionally(new CancellationException("the exchange was cancelled"));
+            } else if (error != null) {
+                unreachable(error);
+                done.completeExceptionally(error);
+            } else {
+                answered(response, json, message, sid, resent).whenComplete((ok, e) -> {
+                    if (e == null) {
+                        done.complete(null);
+                    } else {
+                        done.completeExceptionally(e);
+                    }
+                });
+            }
         }
 
         /** How the body is read: an SSE stream or a JSON body is routed as it comes; an error body is kept. */
@@ -361,11 +429,12 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
             if (s != null) {
                 s.cancel();
             }
-            CompletableFuture<HttpResponse<String>> f = future;
-            if (f != null) {
-                f.cancel(true);
+            Future<?> t = task;
+            if (t != null) {
+                t.cancel(true); // interrupts the send: the JDK client aborts the exchange
             }
             exchanges.remove(key, this);
+            done.completeExceptionally(new CancellationException("the exchange was cancelled"));
         }
     }
 }

@@ -26,8 +26,22 @@ public final class Json {
     private Json() {
     }
 
-    /** The first {@code max} characters of {@code text}, for log messages. */
+    /**
+     * The first {@code max} characters of {@code text}, for log messages and error reasons: control characters (a
+     * terminal escape, a carriage return) are written as backslash-u escapes, so a server's text cannot forge or
+     * garble a log line.
+     */
     public static String sample(String text, int max) {
-        return text.length() <= max ? text : text.substring(0, max) + "... (" + text.length() + " chars)";
+        int end = Math.min(text.length(), max);
+        StringBuilder sample = new StringBuilder(end + 16);
+        for (int i = 0; i < end; i++) {
+            char c = text.charAt(i);
+            if (c < 0x20 || c >= 0x7f && c < 0xa0) {
+                sample.append(String.format("\\u%04x", (int) c));
+            } else {
+                sample.append(c);
+            }
+        }
+        return text.length() <= max ? sample.toString() : sample + "... (" + text.length() + " chars)";
     }
 }

@@ -28,12 +28,12 @@ import reactor.core.publisher.Mono;
  * answers them. Outbound messages go to the process layer's stdin writer, which never blocks the caller; each
  * answer tells it that the server has read the request's line, so that the next request can be written on the
  * caller's thread when the pipe is empty. A
- * stdout line that is not a JSON-RPC message is logged and skipped. Thread-safe.
+ * stdout line that is not a JSON-RPC message, or over the size limit, is skipped and logged within bounds
+ * ({@link SkippedMessages}): a server flooding its stdout costs a few log entries. Thread-safe.
  */
 public final class ProcessClientTransport implements McpClientTransport, ProcessListener, CallWindow.Wire {
 
     private static final Logger log = LoggerFactory.getLogger(McpConnection.class);
-    private static final int SAMPLE_CHARS = 120;
 
     /** What the connection hears from the server and its process; called on the stdout thread (exit: exit thread). */
     public interface Inbound {
@@ -62,11 +62,17 @@ public final class ProcessClientTransport implements McpClientTransport, Process
     private volatile ModuleProcess process;
     private volatile boolean ended;
     private final SdkSessionLink session;
+    private final SkippedMessages notJsonRpc;
+    private final SkippedMessages oversized;
 
     /** A transport for {@code moduleId}; nothing is spawned yet. */
     public ProcessClientTransport(String moduleId) {
         this.moduleId = moduleId;
         this.session = new SdkSessionLink(moduleId);
+        this.notJsonRpc = new SkippedMessages(moduleId, "a stdout line that is not a JSON-RPC message",
+                "stdout lines that are not JSON-RPC messages");
+        this.oversized = new SkippedMessages(moduleId, "a stdout line over the size limit",
+                "stdout lines over the size limit");
     }
 
     /** Spawns the child, reporting to {@code inbound}; throws the process layer's exception when it cannot start. */
@@ -138,8 +144,7 @@ public final class ProcessClientTransport implements McpClientTransport, Process
         try {
             message = parse(line);
         } catch (IOException | RuntimeException e) {
-            log.warn("module '{}': skipped a stdout line that is not a JSON-RPC message ({}): {}",
-                    moduleId, e.getMessage(), Json.sample(line, SAMPLE_CHARS));
+            notJsonRpc.skipped(e.getMessage(), line);
             return;
         }
         if (message instanceof JSONRPCResponse) {
@@ -154,9 +159,8 @@ public final class ProcessClientTransport implements McpClientTransport, Process
     @Override
     public void onOversizedLine(OversizedLine line) {
         LineHead.Facts facts = LineHead.read(line.head());
-        log.warn("module '{}': skipped a stdout line of {} bytes, over the limit of {} bytes{}: {}", moduleId,
-                line.length(), line.limit(), facts.id() == null ? "" : " (id " + facts.id() + ")",
-                Json.sample(line.head(), SAMPLE_CHARS));
+        oversized.skipped(line.length() + " bytes, over the limit of " + line.limit() + " bytes"
+                + (facts.id() == null ? "" : ", id " + facts.id()), line.head());
         if (!ended && !facts.hasMethod()) {
             inbound.lineTooLong(line.limit(), facts.id());
         }
@@ -169,6 +173,8 @@ public final class ProcessClientTransport implements McpClientTransport, Process
 
     @Override
     public void onStdoutClosed() {
+        notJsonRpc.flush();
+        oversized.flush();
         inbound.stdoutClosed();
     }
 

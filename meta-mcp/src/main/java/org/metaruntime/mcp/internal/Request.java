@@ -54,7 +54,7 @@ public final class Request {
     private final SerialLane lane = new SerialLane();
     private final AtomicBoolean finished = new AtomicBoolean();
     private volatile String requestId;
-    /** The deadline ({@link System#nanoTime()} based); a request without a timer is expired by its waiting caller. */
+    /** The deadline (on the window's ticker); a request without a timer is expired by its waiting caller. */
     private volatile long deadline;
     private final boolean timed;
     /** Guarded by the window's slot lock. */
@@ -119,9 +119,17 @@ public final class Request {
         return requestId;
     }
 
-    /** The deadline, {@link System#nanoTime()} based (moved on by progress when the call asks for it). */
+    /**
+     * The deadline, on the window's ticker ({@link System#nanoTime()} unless a test injects another; moved on by
+     * progress when the call asks for it).
+     */
     public long deadline() {
         return deadline;
+    }
+
+    /** Whether the deadline has passed at {@code now} (a reading of the window's ticker). */
+    boolean dueBy(long now) {
+        return deadline - now <= 0;
     }
 
     /**
@@ -170,7 +178,7 @@ public final class Request {
 
     /** (Re-)sets the deadline {@code delayNanos} from now; the window's deadlines expire the request then, if timed. */
     void arm(long delayNanos) {
-        deadline = System.nanoTime() + delayNanos;
+        deadline = window.now() + delayNanos;
         if (timed && !isFinished()) {
             window.deadlines().watch(this);
         }

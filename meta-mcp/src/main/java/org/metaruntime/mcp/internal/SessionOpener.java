@@ -80,7 +80,8 @@ public final class SessionOpener {
                     + "': a remote server must speak MCP (declared tools for a bare server apply to stdio servers only)");
         }
         ScheduledExecutorService timer = SharedTimer.acquire();
-        HttpClientTransport http = new HttpClientTransport(endpoint, SharedHttpClient.acquire());
+        HttpClientTransport http = new HttpClientTransport(endpoint, SharedHttpClient.acquire(),
+                SharedHttpClient.executor());
         SessionParts parts = parts(endpoint.moduleId(), options, timer, new SessionPeer.Http(endpoint, http));
         http.bind(parts.lifecycle(), parts.lifecycle()::lost);
         return handshake(parts, timeoutMs, deadline, connection);

@@ -12,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import org.metaruntime.mcp.McpConnection;
 import org.slf4j.Logger;
@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A new remote session in place of one the server forgot: the client's own {@code initialize} request sent again
- * (under an id of its own, without the stale session id), then {@code notifications/initialized}. Every request that
+ * (under an id of its own, without the stale session id), then {@code notifications/initialized}; the session is
+ * renewed once the server answered that notification's {@code POST}. Every request that
  * met the same forgotten session shares one renewal; one for a session already replaced completes at once. The
  * renewal's answer is taken out of the stream before the connection sees it. Thread-safe.
  */
@@ -31,7 +32,7 @@ final class SessionRenewal {
 
     private final String moduleId;
     private final Supplier<String> sessionId;
-    private final BiConsumer<String, JsonNode> send;
+    private final BiFunction<String, JsonNode, CompletableFuture<Void>> send;
     private final Map<String, CompletableFuture<JsonNode>> answers = new ConcurrentHashMap<>();
     private final AtomicLong renewals = new AtomicLong();
     private final Object lock = new Object();
@@ -39,8 +40,11 @@ final class SessionRenewal {
     private String replacing; // guarded by lock: the session the running renewal replaces
     private volatile ObjectNode initialize;
 
-    /** Renews the session {@code sessionId} tells, sending its messages with {@code send} (json, message). */
-    SessionRenewal(String moduleId, Supplier<String> sessionId, BiConsumer<String, JsonNode> send) {
+    /**
+     * Renews the session {@code sessionId} tells, sending its messages with {@code send} (json, message), whose stage
+     * completes once the server answered the message's {@code POST}.
+     */
+    SessionRenewal(String moduleId, Supplier<String> sessionId, BiFunction<String, JsonNode, CompletableFuture<Void>> send) {
         this.moduleId = moduleId;
         this.sessionId = sessionId;
         this.send = send;
@@ -116,22 +120,29 @@ final class SessionRenewal {
         ObjectNode request = init.deepCopy().put("id", id);
         CompletableFuture<JsonNode> answer = new CompletableFuture<>();
         answers.put(id, answer);
-        send.accept(request.toString(), request);
-        return answer.orTimeout(SharedHttpClient.CONNECT_TIMEOUT.toMillis() * 3, TimeUnit.MILLISECONDS)
+        send.apply(request.toString(), request);
+        long timeoutMs = SharedHttpClient.CONNECT_TIMEOUT.toMillis() * 3;
+        return answer.orTimeout(timeoutMs, TimeUnit.MILLISECONDS)
                 .whenComplete((r, e) -> answers.remove(id))
-                .thenAccept(result -> {
+                .exceptionally(e -> {
+                    throw failure(e, "no answer to initialize in time");
+                })
+                .thenCompose(result -> {
                     if (result.has("error")) {
                         throw new CompletionException(new IOException("initialize failed: " + result.get("error")));
                     }
-                    LOG.info("module '{}': new session {} initialised", moduleId, sessionId.get());
                     ObjectNode initialized = Json.MAPPER.createObjectNode().put("jsonrpc", McpSchema.JSONRPC_VERSION)
                             .put("method", McpSchema.METHOD_NOTIFICATION_INITIALIZED);
-                    send.accept(initialized.toString(), initialized);
+                    return send.apply(initialized.toString(), initialized).orTimeout(timeoutMs, TimeUnit.MILLISECONDS)
+                            .exceptionally(e -> {
+                                throw failure(e, "no answer to notifications/initialized in time");
+                            });
                 })
-                .exceptionally(e -> {
-                    Throwable cause = Failures.unwrap(e);
-                    throw new CompletionException(cause instanceof TimeoutException
-                            ? new IOException("no answer to initialize in time") : cause);
-                });
+                .thenRun(() -> LOG.info("module '{}': new session {} initialised", moduleId, sessionId.get()));
+    }
+
+    private static CompletionException failure(Throwable e, String timedOut) {
+        Throwable cause = Failures.unwrap(e);
+        return new CompletionException(cause instanceof TimeoutException ? new IOException(timedOut) : cause);
     }
 }

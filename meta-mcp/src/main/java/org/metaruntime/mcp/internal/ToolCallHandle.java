@@ -87,7 +87,7 @@ public final class ToolCallHandle implements McpToolCall {
                                        McpCallOptions options, boolean bare, boolean timed) {
         String moduleId = window.moduleId();
         long timeoutNanos = options.timeout().toNanos();
-        long deadline = System.nanoTime() + timeoutNanos;
+        long deadline = window.now() + timeoutNanos;
         ObjectNode params = Json.MAPPER.createObjectNode();
         params.put("name", tool);
         options.meta().ifPresent(meta -> params.set("_meta", meta));

@@ -92,7 +92,7 @@ public final class ToolCatalog {
                 LOG.debug("module '{}': refreshing the tool list for '{}' failed: {}", window.moduleId(), tool, e.toString());
             }
             if (!contains(tool)) {
-                throw new McpBoundaryException(System.nanoTime() - deadline >= 0
+                throw new McpBoundaryException(window.now() - deadline >= 0
                         ? new McpBoundaryError.Timeout(window.moduleId(), "call_tool:" + tool, timeoutMs)
                         : new McpBoundaryError.ToolNotFound(window.moduleId(), tool, names));
             }
