@@ -204,7 +204,12 @@ public final class UnifiedRuntime implements AutoCloseable {
         return parts.registry().discovery();
     }
 
-    /** One line per started module (state, attempt, pid, restarts, last error, stderr tail), in configuration order. */
+    /**
+     * One line per started module (state, attempt, pid, restarts, last error, stderr tail), in configuration order.
+     * A loaded lazy module without a child has its line too: {@code Stopped} at attempt 0 before its first call
+     * ({@code Starting} while a call starts it); after an idle stop, or a startup that failed, the state and last
+     * error its last run left, with no pid.
+     */
     public Map<String, ModuleSupervisorReport> supervisorReport() {
         return parts.registry().reports();
     }

@@ -219,6 +219,39 @@ class CallsTest {
     }
 
     @Test
+    void theSupervisorReportListsLazyModulesWithoutAChildWithTheirStateAndLastError() {
+        MetaConfig config = MetaConfig.builder()
+                .module(mcp("idle").startMode(StartMode.LAZY).build())
+                .module(mcp("refusing", "--fail-at", "initialize").startMode(StartMode.LAZY).build())
+                .module(mcp("later").startMode(StartMode.LAZY).build())
+                .discover("idle", "refusing").preSpawn(PreSpawnData.mcp("idle")).preSpawn(PreSpawnData.mcp("refusing"))
+                .preSpawn(PreSpawnData.mcp("later")).build();
+        UnifiedRuntime runtime = start(config);
+        assertThat(runtime.supervisorReport()).containsOnlyKeys("idle", "refusing");
+        org.metaruntime.supervisor.ModuleSupervisorReport idle = runtime.supervisorReport().get("idle");
+        assertThat(idle.state()).isEqualTo(ModuleHealthState.STOPPED);
+        assertThat(idle.attempt()).isZero();
+        assertThat(idle.pid()).isEmpty();
+        assertThat(idle.lastError()).isNull();
+
+        for (int i = 0; i < 2; i++) {
+            assertThat(failure(runtime.call(request("refusing", "echo"), CallOptions.timeout(T))))
+                    .isInstanceOf(ModuleRouteError.ModuleRuntime.class);
+            org.metaruntime.supervisor.ModuleSupervisorReport refusing = runtime.supervisorReport().get("refusing");
+            assertThat(refusing.state()).isEqualTo(ModuleHealthState.STOPPED);
+            assertThat(refusing.pid()).isEmpty();
+            assertThat(refusing.lastError()).contains("refusing").contains("failing initialize on purpose");
+        }
+
+        assertThat(runtime.reconcileModules(List.of("idle", "refusing", "later"), T)).isEqualTo(1);
+        assertThat(runtime.supervisorReport()).containsOnlyKeys("idle", "refusing", "later");
+        assertThat(runtime.supervisorReport().get("later").state()).isEqualTo(ModuleHealthState.STOPPED);
+        assertThat(runtime.routeModuleCall(request("later", "echo"), T).moduleId()).isEqualTo("later");
+        assertThat(runtime.supervisorReport().get("later").state()).isEqualTo(HEALTHY);
+        assertThat(runtime.supervisorReport().get("later").pid()).isPresent();
+    }
+
+    @Test
     void reconcileNeverUnloadsAModuleLoadedBefore() {
         MetaConfig config = MetaConfig.builder().module(mcp("a").build()).module(eventLine("b", "ok").build())
                 .discover("a").preSpawn(PreSpawnData.mcp("a")).build();
