@@ -430,6 +430,18 @@ class CallsTest {
     }
 
     @Test
+    void mcpOfAnEventLineModuleSaysWhichModuleAndBoundaryItIs() {
+        MetaConfig config = MetaConfig.builder().module(eventLine("weather", "ok").build()).discover("weather").build();
+        UnifiedRuntime runtime = start(config);
+        assertThatThrownBy(() -> runtime.mcp("weather")).isInstanceOf(ModuleRouteException.class)
+                .hasMessageContaining("module 'weather' is an event-line module")
+                .hasMessageContaining("UnifiedRuntime.mcp")
+                .hasMessageNotContaining("core module")
+                .extracting(e -> ((ModuleRouteException) e).error()).isEqualTo(new ModuleRouteError.ModuleRuntime(
+                        new RuntimeBoundaryError.Mcp(new McpBoundaryError.McpRequired("weather", "mcp"))));
+    }
+
+    @Test
     void shutdownStopsTheServerOfAPerCallCallInFlightEvenOneThatIgnoresStdinAndSigterm() {
         MetaConfig config = MetaConfig.builder()
                 .mcp(mcp("stubborn", "--ignore-sigterm", "--ignore-eof")
