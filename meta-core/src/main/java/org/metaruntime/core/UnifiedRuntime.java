@@ -237,6 +237,9 @@ public final class UnifiedRuntime implements AutoCloseable {
      * @return how many modules it started
      * @throws RuntimeFromConfigException {@code Config(ModuleNotConfigured)} before any side effect, or
      *                                    {@code Runtime(<boundary error>)} for the first module that failed to start
+     * @throws ConfigException            naming {@code discovery.modules[i]} when an id is listed twice (as
+     *                                    {@link MetaConfig#validate()} refuses a module discovered twice), before
+     *                                    any side effect
      */
     public int reconcileModules(List<String> moduleIds, Duration timeout) {
         return parts.membership().reconcile(moduleIds, timeout);

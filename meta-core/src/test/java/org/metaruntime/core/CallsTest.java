@@ -252,6 +252,26 @@ class CallsTest {
     }
 
     @Test
+    void aModuleListedTwiceIsAConfigErrorInReconcileAsInTheDiscovery() {
+        MetaConfig twice = MetaConfig.builder().module(eventLine("a", "ok").build()).discover("a", "a").build();
+        assertThatThrownBy(() -> start(twice)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("module 'a' is discovered twice")
+                .satisfies(e -> assertThat(((ConfigException) e).field()).isEqualTo("discovery.modules[1]"));
+
+        MetaConfig config = MetaConfig.builder().module(eventLine("a", "ok").build()).module(eventLine("b", "ok").build())
+                .discover("a").build();
+        UnifiedRuntime runtime = start(config);
+        assertThat(Fixtures.pids(pidfile())).hasSize(1);
+        assertThatThrownBy(() -> runtime.reconcileModules(List.of("b", "a", "b"), T))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("module 'b' is discovered twice")
+                .satisfies(e -> assertThat(((ConfigException) e).field()).isEqualTo("discovery.modules[2]"));
+        assertThat(runtime.discovery().modules()).containsExactly("a");
+        assertThat(runtime.loadedModules()).containsExactly("a");
+        assertThat(Fixtures.pids(pidfile())).hasSize(1);
+    }
+
+    @Test
     void reconcileNeverUnloadsAModuleLoadedBefore() {
         MetaConfig config = MetaConfig.builder().module(mcp("a").build()).module(eventLine("b", "ok").build())
                 .discover("a").preSpawn(PreSpawnData.mcp("a")).build();

@@ -142,10 +142,10 @@ public final class ModuleRegistry {
         }
     }
 
-    /** Replaces the discovery with {@code moduleIds} (duplicates dropped). */
+    /** Replaces the discovery with {@code moduleIds} (configured, none twice). */
     public void rediscover(List<String> moduleIds) {
         synchronized (membership) {
-            config = config.withDiscoveredModules(new ArrayList<>(new LinkedHashSet<>(moduleIds)));
+            config = config.withDiscoveredModules(moduleIds);
         }
     }
 
