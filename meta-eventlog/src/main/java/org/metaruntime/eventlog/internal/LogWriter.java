@@ -37,6 +37,7 @@ public final class LogWriter implements Runnable {
     private static final long MAX_BACKOFF_MS = 5_000;
 
     private final DataSource dataSource;
+    private final SchemaGate schema;
     private final EventLogOptions options;
     private final Retention retention;
     private final ArrayBlockingQueue<Object> queue;
@@ -54,9 +55,10 @@ public final class LogWriter implements Runnable {
     private PreparedStatement raiseHead;
     private PreparedStatement readHead;
 
-    /** A writer for {@code dataSource}; start it on a thread of its own. */
-    public LogWriter(DataSource dataSource, EventLogOptions options, Progress progress) {
+    /** A writer for {@code dataSource}, creating the schema through {@code schema}; start it on a thread of its own. */
+    public LogWriter(DataSource dataSource, EventLogOptions options, Progress progress, SchemaGate schema) {
         this.dataSource = dataSource;
+        this.schema = schema;
         this.options = options;
         this.progress = progress;
         this.retention = new Retention(options);
@@ -293,6 +295,7 @@ public final class LogWriter implements Runnable {
     private Connection connection() throws SQLException {
         if (connection == null) {
             connection = dataSource.getConnection();
+            schema.ensure(connection);
             dialect = Dialect.of(connection);
             if (dialect == Dialect.SQLITE) {
                 checkpointer.attach(connection);
