@@ -390,7 +390,9 @@ public final class UnifiedRuntime implements AutoCloseable {
         /**
          * Keeps the runtime's state in {@code dir}, opened and closed by the runtime: the event log in
          * {@code event_log.sqlite3} (unless {@link #eventLog} is set) and the projection metadata in
-         * {@code meta_metadata.sqlite3} (unless {@link #persistentMetadata} is set).
+         * {@code meta_metadata.sqlite3} (unless {@link #persistentMetadata} is set). These embedded stores come from
+         * {@code org.metaruntime:meta-eventlog}, an optional dependency the host adds: without it, {@link #start()}
+         * throws {@link ConfigException} naming {@code persistentState} and that artifact.
          */
         public Builder persistentState(Path dir) {
             this.persistentState = Objects.requireNonNull(dir, "dir");
