@@ -18,11 +18,14 @@ import org.slf4j.spi.SLF4JServiceProvider;
 
 /**
  * An SLF4J binding for tests that keeps what the code under test logs, so a test can check what a user would read
- * in the log (which lines, at which level, with or without a stack). Nothing is printed. A module's tests turn it on
- * by naming {@link Provider} in their {@code src/test/resources/META-INF/services/org.slf4j.spi.SLF4JServiceProvider};
- * it is never on by default. The most recent {@value #CAPACITY} entries are kept. Thread-safe.
+ * in the log (which lines, at which level, with or without a stack). It also prints INFO and above to stderr as
+ * slf4j-simple does. A module's tests turn it on with the system property
+ * {@code slf4j.provider=org.metaruntime.testing.CapturedLogs$Provider} (in the surefire configuration of its pom);
+ * it is never on by default, and child JVMs started from the tests keep their own binding. The most recent
+ * {@value #CAPACITY} entries are kept. Thread-safe.
  *
  * <pre>{@code
+ * assertThat(CapturedLogs.installed()).isTrue();
  * CapturedLogs.clear();
  * runtime.routeModuleCall(request, timeout);
  * assertThat(CapturedLogs.matching(e -> e.level() == Level.WARN)).extracting(CapturedLogs.Entry::message)
@@ -92,6 +95,16 @@ public final class CapturedLogs {
                 ENTRIES.removeFirst();
             }
             ENTRIES.addLast(entry);
+        }
+        if (entry.level().toInt() >= Level.INFO.toInt()) {
+            StringBuilder line = new StringBuilder("[").append(entry.thread()).append("] ").append(entry.level())
+                    .append(' ').append(entry.logger()).append(" - ").append(entry.message());
+            synchronized (System.err) {
+                System.err.println(line);
+                if (entry.error() != null) {
+                    entry.error().printStackTrace(System.err);
+                }
+            }
         }
     }
 
