@@ -28,15 +28,26 @@ public sealed interface RuntimeBoundaryError {
 
     /**
      * {@link #message()}, followed by how to fix it when the cause is a usual mistake: a module that exits without
-     * writing a line is often an MCP server configured without the MCP marker.
+     * writing a line is often an MCP server configured without the MCP marker. {@code McpRequired(id, "mcp")}, the
+     * error of {@code UnifiedRuntime.mcp(id)} for an event-line module, says which module and boundary it is.
      */
     default String explained() {
         if (this instanceof Process process && process.error() instanceof ProcessBoundaryError.EmptyOutput) {
-            return message() + "; if it is an MCP server, mark it with MetaConfig.Builder.mcp(module) or "
-                    + "preSpawn(PreSpawnData.mcp(id)) (META_MODULE_BOUNDARY in ModuleConfig.env does not select the "
-                    + "boundary)";
+            return message() + "; if it is an MCP server, " + markAsMcp();
+        }
+        if (this instanceof Mcp mcp && mcp.error() instanceof McpBoundaryError.McpRequired required
+                && required.flow().equals("mcp")) {
+            return "module '" + required.moduleId() + "' is an event-line module (each call runs it once and reads "
+                    + "its first event; it has no MCP session), and UnifiedRuntime.mcp serves MCP modules only; if it "
+                    + "is an MCP server, " + markAsMcp();
         }
         return message();
+    }
+
+    /** How a host selects the MCP boundary for a module. */
+    private static String markAsMcp() {
+        return "mark it with MetaConfig.Builder.mcp(module) or preSpawn(PreSpawnData.mcp(id)) "
+                + "(META_MODULE_BOUNDARY in ModuleConfig.env does not select the boundary)";
     }
 
     /** Whether the call ran out of time (a process or MCP {@code Timeout}). */

@@ -353,6 +353,11 @@ public final class RuntimeOptions {
             return supervisionField("supervisionBackoffMax", s -> s.maxBackoff(max));
         }
 
+        /** {@link SupervisionOptions#multiplier()}: a finite number, at least 1. */
+        public Builder supervisionMultiplier(double multiplier) {
+            return supervisionField("supervisionMultiplier", s -> s.multiplier(multiplier));
+        }
+
         /** {@link SupervisionOptions#jitter()}. */
         public Builder supervisionJitter(double jitter) {
             if (!(jitter >= 0.0 && jitter <= 1.0)) {

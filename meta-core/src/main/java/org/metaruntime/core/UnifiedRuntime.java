@@ -204,7 +204,12 @@ public final class UnifiedRuntime implements AutoCloseable {
         return parts.registry().discovery();
     }
 
-    /** One line per started module (state, attempt, pid, restarts, last error, stderr tail), in configuration order. */
+    /**
+     * One line per started module (state, attempt, pid, restarts, last error, stderr tail), in configuration order.
+     * A lazy module keeps its line while it has no child: after an idle stop, its last state ({@code Healthy}); after
+     * a lazy startup that failed, {@code Stopped} with that startup's error; both without a pid. A lazy module whose
+     * first call has not come yet has no line: nothing was started.
+     */
     public Map<String, ModuleSupervisorReport> supervisorReport() {
         return parts.registry().reports();
     }
@@ -232,6 +237,9 @@ public final class UnifiedRuntime implements AutoCloseable {
      * @return how many modules it started
      * @throws RuntimeFromConfigException {@code Config(ModuleNotConfigured)} before any side effect, or
      *                                    {@code Runtime(<boundary error>)} for the first module that failed to start
+     * @throws ConfigException            naming {@code discovery.modules[i]} when an id is listed twice (as
+     *                                    {@link MetaConfig#validate()} refuses a module discovered twice), before
+     *                                    any side effect
      */
     public int reconcileModules(List<String> moduleIds, Duration timeout) {
         return parts.membership().reconcile(moduleIds, timeout);
@@ -382,7 +390,9 @@ public final class UnifiedRuntime implements AutoCloseable {
         /**
          * Keeps the runtime's state in {@code dir}, opened and closed by the runtime: the event log in
          * {@code event_log.sqlite3} (unless {@link #eventLog} is set) and the projection metadata in
-         * {@code meta_metadata.sqlite3} (unless {@link #persistentMetadata} is set).
+         * {@code meta_metadata.sqlite3} (unless {@link #persistentMetadata} is set). These embedded stores come from
+         * {@code org.metaruntime:meta-eventlog}, an optional dependency the host adds: without it, {@link #start()}
+         * throws {@link ConfigException} naming {@code persistentState} and that artifact.
          */
         public Builder persistentState(Path dir) {
             this.persistentState = Objects.requireNonNull(dir, "dir");

@@ -219,6 +219,61 @@ class CallsTest {
     }
 
     @Test
+    void theSupervisorReportKeepsLazyModulesWithoutAChildWithTheirStateAndLastError() {
+        ManualScheduler scheduler = new ManualScheduler();
+        MetaConfig config = MetaConfig.builder()
+                .module(mcp("idle").startMode(StartMode.LAZY).idleTimeout(Duration.ofMinutes(5)).build())
+                .module(mcp("refusing", "--fail-at", "initialize").startMode(StartMode.LAZY).build())
+                .discover("idle", "refusing").preSpawn(PreSpawnData.mcp("idle")).preSpawn(PreSpawnData.mcp("refusing"))
+                .build();
+        UnifiedRuntime runtime = start(UnifiedRuntime.builder(config).scheduler(Fixtures.scheduler(scheduler)));
+        assertThat(runtime.supervisorReport()).as("nothing was started yet").isEmpty();
+
+        for (int i = 0; i < 2; i++) {
+            assertThat(failure(runtime.call(request("refusing", "echo"), CallOptions.timeout(T))))
+                    .isInstanceOf(ModuleRouteError.ModuleRuntime.class);
+            org.metaruntime.supervisor.ModuleSupervisorReport refusing = runtime.supervisorReport().get("refusing");
+            assertThat(refusing).as("the report after failed lazy start %d", i + 1).isNotNull();
+            assertThat(refusing.state()).isEqualTo(ModuleHealthState.STOPPED);
+            assertThat(refusing.pid()).isEmpty();
+            assertThat(refusing.lastError()).contains("refusing").contains("failing initialize on purpose");
+        }
+
+        assertThat(runtime.routeModuleCall(request("idle", "echo"), T).moduleId()).isEqualTo("idle");
+        assertThat(runtime.supervisorReport().get("idle").state()).isEqualTo(HEALTHY);
+        assertThat(runtime.supervisorReport().get("idle").pid()).isPresent();
+        await().atMost(10, TimeUnit.SECONDS).until(() -> scheduler.pendingCount() == 1);
+        scheduler.runPending();
+        Fixtures.assertAllGone(pidfile());
+        org.metaruntime.supervisor.ModuleSupervisorReport idle = runtime.supervisorReport().get("idle");
+        assertThat(idle).as("the report after an idle stop").isNotNull();
+        assertThat(idle.state()).isEqualTo(HEALTHY);
+        assertThat(idle.pid()).isEmpty();
+        assertThat(idle.lastError()).isNull();
+        assertThat(runtime.supervisorReport()).containsOnlyKeys("idle", "refusing");
+    }
+
+    @Test
+    void aModuleListedTwiceIsAConfigErrorInReconcileAsInTheDiscovery() {
+        MetaConfig twice = MetaConfig.builder().module(eventLine("a", "ok").build()).discover("a", "a").build();
+        assertThatThrownBy(() -> start(twice)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("module 'a' is discovered twice")
+                .satisfies(e -> assertThat(((ConfigException) e).field()).isEqualTo("discovery.modules[1]"));
+
+        MetaConfig config = MetaConfig.builder().module(eventLine("a", "ok").build()).module(eventLine("b", "ok").build())
+                .discover("a").build();
+        UnifiedRuntime runtime = start(config);
+        assertThat(Fixtures.pids(pidfile())).hasSize(1);
+        assertThatThrownBy(() -> runtime.reconcileModules(List.of("b", "a", "b"), T))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("module 'b' is discovered twice")
+                .satisfies(e -> assertThat(((ConfigException) e).field()).isEqualTo("discovery.modules[2]"));
+        assertThat(runtime.discovery().modules()).containsExactly("a");
+        assertThat(runtime.loadedModules()).containsExactly("a");
+        assertThat(Fixtures.pids(pidfile())).hasSize(1);
+    }
+
+    @Test
     void reconcileNeverUnloadsAModuleLoadedBefore() {
         MetaConfig config = MetaConfig.builder().module(mcp("a").build()).module(eventLine("b", "ok").build())
                 .discover("a").preSpawn(PreSpawnData.mcp("a")).build();
@@ -394,6 +449,18 @@ class CallsTest {
         assertThatThrownBy(() -> runtime.mcp("nobody")).isInstanceOf(ModuleRouteException.class)
                 .extracting(e -> ((ModuleRouteException) e).error())
                 .isInstanceOf(ModuleRouteError.UnloadedModule.class);
+    }
+
+    @Test
+    void mcpOfAnEventLineModuleSaysWhichModuleAndBoundaryItIs() {
+        MetaConfig config = MetaConfig.builder().module(eventLine("weather", "ok").build()).discover("weather").build();
+        UnifiedRuntime runtime = start(config);
+        assertThatThrownBy(() -> runtime.mcp("weather")).isInstanceOf(ModuleRouteException.class)
+                .hasMessageContaining("module 'weather' is an event-line module")
+                .hasMessageContaining("UnifiedRuntime.mcp")
+                .hasMessageNotContaining("core module")
+                .extracting(e -> ((ModuleRouteException) e).error()).isEqualTo(new ModuleRouteError.ModuleRuntime(
+                        new RuntimeBoundaryError.Mcp(new McpBoundaryError.McpRequired("weather", "mcp"))));
     }
 
     @Test

@@ -196,6 +196,26 @@ class ConfigTest {
     }
 
     @Test
+    void aSupervisionMultiplierBelowOneIsRefusedWhereItIsSet() {
+        assertThatThrownBy(() -> RuntimeOptions.builder().supervisionMultiplier(0.5))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("multiplier")
+                .satisfies(e -> assertThat(((ConfigException) e).field()).isEqualTo("supervisionMultiplier"));
+        assertThat(RuntimeOptions.builder().supervisionMultiplier(1.5).build().supervision().multiplier()).isEqualTo(1.5);
+        // The group built on its own comes from meta-supervisor, which does not know meta-core: its builder refuses
+        // the value at the setter, with IllegalArgumentException naming the field (docs/guide.md says so).
+        assertThatThrownBy(() -> SupervisionOptions.builder().multiplier(0.5))
+                .isExactlyInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("multiplier ");
+        assertThatThrownBy(() -> SupervisionOptions.builder().jitter(2)).hasMessageStartingWith("jitter ");
+        assertThatThrownBy(() -> SupervisionOptions.builder().maxRestarts(-1)).hasMessageStartingWith("maxRestarts ");
+        assertThatThrownBy(() -> SupervisionOptions.builder().restartWindow(Duration.ZERO))
+                .hasMessageStartingWith("restartWindow ");
+        assertThatThrownBy(() -> SupervisionOptions.builder().initialBackoff(Duration.ofMillis(-1)))
+                .hasMessageStartingWith("initialBackoff ");
+        assertThatThrownBy(() -> SupervisionOptions.builder().maxBackoff(Duration.ofMillis(-1)))
+                .hasMessageStartingWith("maxBackoff ");
+    }
+
+    @Test
     void everyLayersOptionCanBeSetFromTheRuntime() {
         McpClientRequestHandler sampling = (request, context) -> null;
         RuntimeOptions options = RuntimeOptions.builder()

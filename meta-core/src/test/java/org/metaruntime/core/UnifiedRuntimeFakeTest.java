@@ -279,7 +279,9 @@ class UnifiedRuntimeFakeTest {
         assertThat(routeError(runtime, "tools", "missing")).isEqualTo(new ModuleRouteError.ModuleRuntime(
                 new RuntimeBoundaryError.Mcp(new McpBoundaryError.ToolNotFound("tools", "missing", List.of("boom", "slow")))));
         assertThat(routeError(runtime, "tools", "boom")).isEqualTo(new ModuleRouteError.ModuleRuntime(
-                new RuntimeBoundaryError.Mcp(new McpBoundaryError.ToolCallFailed("tools", "boom", "disk full"))));
+                new RuntimeBoundaryError.Mcp(new McpBoundaryError.ToolReturnedError("tools", "boom",
+                        new io.modelcontextprotocol.spec.McpSchema.CallToolResult(List.of(
+                                new io.modelcontextprotocol.spec.McpSchema.TextContent("disk full")), true, null, null)))));
         ModuleRouteException timeout = (ModuleRouteException) runtime.routeModuleCallAsync(
                 new ModuleRouteRequest("tools", "slow", null), Duration.ofMillis(50))
                 .handle((r, e) -> e).join();
@@ -354,7 +356,8 @@ class UnifiedRuntimeFakeTest {
                 .contains("supervisor.restart_intensity_exceeded");
 
         assertThat(runtime.restartModule("tools")).isEqualTo(HEALTHY);
-        assertThat(runtime.routeModuleCall(new ModuleRouteRequest("tools", "echo", null), T).payload().isNull()).isTrue();
+        assertThat(runtime.routeModuleCall(new ModuleRouteRequest("tools", "echo", null), T).payload())
+                .isEqualTo(json("{}"));
     }
 
     @Test

@@ -62,10 +62,13 @@ public final class EventLogs {
 
     /**
      * A log in the database of {@code dataSource}: creates its tables when missing. The writer keeps one
-     * connection; queries borrow up to four more.
+     * connection; queries borrow up to four more. A database that cannot be reached now (a PostgreSQL server that is
+     * down or restarting) does not fail this call: the log opens, a warning is logged, appends queue up and the
+     * writer retries with backoff until the database is back, then creates the tables and commits them; queries fail
+     * with {@code EventLogException} meanwhile.
      *
-     * @throws org.metaruntime.events.EventLogException when the database cannot be reached or is neither
-     *                                                  PostgreSQL nor SQLite
+     * @throws org.metaruntime.events.EventLogException when the database answers but refuses the log (credentials,
+     *                                                  a missing database) or is neither PostgreSQL nor SQLite
      */
     public static EventLog jdbc(DataSource dataSource, EventLogOptions options) {
         return new JdbcEventLog(Objects.requireNonNull(dataSource, "dataSource"), options);

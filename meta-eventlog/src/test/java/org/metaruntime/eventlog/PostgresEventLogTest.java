@@ -1,8 +1,12 @@
 package org.metaruntime.eventlog;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
 import java.sql.Connection;
 import java.sql.Statement;
 import org.junit.jupiter.api.AfterEach;
@@ -10,6 +14,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.metaruntime.events.EventLog;
 import org.metaruntime.events.EventLogException;
+import org.metaruntime.events.EventQuery;
+import org.metaruntime.events.LoggedEvent;
+import org.metaruntime.testing.CapturedLogs;
+import org.slf4j.event.Level;
 
 /** The event-log suite on a real PostgreSQL server ({@link PostgresServer}), one fresh database per test. */
 class PostgresEventLogTest extends EventLogContract {
@@ -27,13 +35,45 @@ class PostgresEventLogTest extends EventLogContract {
     }
 
     @Test
-    void anUnreachableServerIsAClearError() throws Exception {
+    void aLogOpenedWhileItsServerIsDownQueuesAppendsAndWritesThemOnceTheServerIsUp() throws Exception {
+        CapturedLogs.clear();
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        String nowhere = "jdbc:postgresql://127.0.0.1:" + port + "/meta?user=postgres&connectTimeout=5";
-        assertThatThrownBy(() -> EventLogs.jdbc(PostgresServer.dataSource(nowhere)))
+        URI server = URI.create(url.substring("jdbc:".length()));
+        String viaPort = "jdbc:postgresql://127.0.0.1:" + port + server.getRawPath() + "?"
+                + (server.getRawQuery() == null ? "" : server.getRawQuery() + "&") + "connectTimeout=5";
+        try (EventLog log = EventLogs.jdbc(PostgresServer.dataSource(viaPort),
+                EventLogOptions.builder().instanceId("outage").build())) {
+            assertThat(CapturedLogs.matching(e -> e.level() == Level.WARN)).extracting(CapturedLogs.Entry::message)
+                    .anySatisfy(line -> assertThat(line).contains("cannot be reached"));
+            for (int i = 0; i < 100; i++) {
+                log.append(module(i, "m", "tick"));
+            }
+            assertThatThrownBy(() -> log.query(EventQuery.all())).isInstanceOf(EventLogException.class)
+                    .hasMessageStartingWith("could not read the event log:");
+
+            try (TcpForwarder up = TcpForwarder.start(port, server.getHost(), server.getPort())) {
+                assertThat(log.flush(Duration.ofSeconds(60))).isTrue();
+                List<LoggedEvent> rows = log.query(EventQuery.builder().limit(1_000).build()).events();
+                assertThat(rows).hasSize(100);
+                assertThat(rows).extracting(row -> row.envelope().eventId())
+                        .containsExactlyElementsOf(java.util.stream.IntStream.range(0, 100)
+                                .mapToObj(i -> module(i, "m", "tick").eventId()).toList());
+                assertThat(rows).extracting(LoggedEvent::instanceId).containsOnly("outage");
+            }
+        }
+        assertThat(CapturedLogs.matching(e -> e.logger().startsWith("org.metaruntime.eventlog")))
+                .extracting(CapturedLogs.Entry::message)
+                .anySatisfy(line -> assertThat(line).contains("event log commit failed; retrying"))
+                .anySatisfy(line -> assertThat(line).startsWith("event log writes again after"));
+    }
+
+    @Test
+    void aServerThatRefusesTheLogIsAClearErrorAtOnce() {
+        String noSuchDatabase = PostgresServer.withDatabase(url, "meta_no_such_database");
+        assertThatThrownBy(() -> EventLogs.jdbc(PostgresServer.dataSource(noSuchDatabase)))
                 .isInstanceOf(EventLogException.class)
                 .hasMessageStartingWith("could not open the event log:");
     }

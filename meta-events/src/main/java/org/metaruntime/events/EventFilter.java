@@ -22,10 +22,17 @@ public record EventFilter(String source, String module, String agentId, String e
 
     private static final EventFilter ALL = new EventFilter(null, null, null, null, 0, Long.MAX_VALUE);
 
-    /** Validates the filter. */
+    /**
+     * Validates the filter.
+     *
+     * @throws IllegalArgumentException if a time bound is negative or {@code fromMs} is after {@code toMs}
+     */
     public EventFilter {
         if (fromMs < 0 || toMs < 0) {
             throw new IllegalArgumentException("time bounds must not be negative: " + fromMs + ".." + toMs);
+        }
+        if (fromMs > toMs) {
+            throw new IllegalArgumentException("fromMs must not be after toMs: " + fromMs + " > " + toMs);
         }
     }
 
@@ -108,7 +115,11 @@ public record EventFilter(String source, String module, String agentId, String e
             return this;
         }
 
-        /** The filter. */
+        /**
+         * The filter.
+         *
+         * @throws IllegalArgumentException for a negative time bound or {@code fromMs} after {@code toMs}
+         */
         public EventFilter build() {
             return new EventFilter(source, module, agentId, eventType, fromMs, toMs);
         }

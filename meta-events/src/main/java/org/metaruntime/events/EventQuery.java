@@ -26,7 +26,8 @@ public record EventQuery(EventFilter filter, long afterSeq, int limit) {
     public static final int MAX_LIMIT = 10_000;
 
     /**
-     * Validates the query.
+     * Validates the query (its {@link EventFilter} refuses a negative time bound and {@code fromMs} after
+     * {@code toMs}).
      *
      * @throws IllegalArgumentException if {@code afterSeq} is negative or {@code limit} is outside 1..10,000
      */
@@ -112,7 +113,12 @@ public record EventQuery(EventFilter filter, long afterSeq, int limit) {
             return this;
         }
 
-        /** The query. */
+        /**
+         * The query.
+         *
+         * @throws IllegalArgumentException for a negative time bound, {@code fromMs} after {@code toMs}, a negative
+         *                                  {@code afterSeq} or a {@code limit} outside 1..10,000
+         */
         public EventQuery build() {
             return new EventQuery(filter.build(), afterSeq, limit);
         }

@@ -95,7 +95,7 @@ public interface EventStore extends AutoCloseable {
      * {@code ResyncRequired(INITIAL_SYNC, 0)}, then each inserted envelope. Notifications wait in a queue of
      * {@code queueCapacity}; when it is full, new envelopes are skipped and the subscriber later receives
      * {@code ResyncRequired(LAGGED, skipped)} at the place of the gap, and should re-read {@link #snapshot()}.
-     * A subscriber that throws is logged ({@link System.Logger}) and keeps its subscription. It should be
+     * A subscriber that throws is logged (through SLF4J) and keeps its subscription. It should be
      * fast.
      *
      * @param queueCapacity at least 1

@@ -10,6 +10,8 @@ import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.metaruntime.events.spi.MobEventSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The structural subscriber: reads a host's {@link MobEventSource}, projects each event
@@ -43,7 +45,7 @@ public final class MobEventProjector implements AutoCloseable {
     /** Events kept in memory when there is no event log. */
     public static final int MEMORY_CAPACITY = 4096;
 
-    private static final System.Logger LOG = System.getLogger(MobEventProjector.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(MobEventProjector.class);
     private static final Duration COMMIT_WAIT = Duration.ofSeconds(10);
 
     private final PersistentMetadataStore metadata;
@@ -64,8 +66,8 @@ public final class MobEventProjector implements AutoCloseable {
         this.resumedFromSaved = saved.isPresent() && source.retains(saved.getAsLong());
         this.resumedAfter = resumedFromSaved ? saved.getAsLong() : source.latestCursor();
         if (saved.isPresent() && !resumedFromSaved) {
-            LOG.log(System.Logger.Level.WARNING, "saved mob-event cursor " + saved.getAsLong()
-                    + " is stale for the source; resuming after the latest cursor " + resumedAfter);
+            LOG.warn("saved mob-event cursor {} is stale for the source; resuming after the latest cursor {}",
+                    saved.getAsLong(), resumedAfter);
         }
         this.lastCursor = resumedAfter;
         this.upstream = source.subscribeAfter(resumedAfter, this::onEvent);
@@ -177,14 +179,14 @@ public final class MobEventProjector implements AutoCloseable {
         if (kept) {
             metadata.put(CURSOR_KEY, Long.toString(projected.cursor()));
         } else {
-            LOG.log(System.Logger.Level.WARNING, "the event log did not commit mob event " + projected.eventId()
-                    + " within " + COMMIT_WAIT.toSeconds() + " s; its cursor is not saved");
+            LOG.warn("the event log did not commit mob event {} within {} s; its cursor is not saved",
+                    projected.eventId(), COMMIT_WAIT.toSeconds());
         }
         for (Consumer<? super MobStructuralEventEnvelope> listener : listeners) {
             try {
                 listener.accept(projected);
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "a mob-event subscriber threw", e);
+                LOG.warn("a mob-event subscriber threw", e);
             }
         }
     }
@@ -197,7 +199,7 @@ public final class MobEventProjector implements AutoCloseable {
         try {
             return OptionalLong.of(Long.parseLong(saved.get()));
         } catch (NumberFormatException e) {
-            LOG.log(System.Logger.Level.WARNING, "ignoring an unreadable saved mob-event cursor: " + saved.get());
+            LOG.warn("ignoring an unreadable saved mob-event cursor: {}", saved.get());
             return OptionalLong.empty();
         }
     }

@@ -20,12 +20,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.metaruntime.testing.CapturedLogs;
+import org.slf4j.event.Level;
 
 @Timeout(60)
 class EventStoreTest {
@@ -271,24 +269,9 @@ class EventStoreTest {
     }
 
     @Test
-    void aThrowingSubscriberIsIsolatedAndLogged() throws Exception {
-        Logger logger = Logger.getLogger("org.metaruntime.events");
-        List<LogRecord> records = new CopyOnWriteArrayList<>();
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                records.add(record);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        logger.addHandler(handler);
+    void aThrowingSubscriberIsIsolatedAndLoggedThroughSlf4j() throws Exception {
+        assertThat(CapturedLogs.installed()).as("the capturing SLF4J binding of the tests").isTrue();
+        CapturedLogs.clear();
         try (EventStore store = EventStore.create()) {
             List<String> badSaw = new CopyOnWriteArrayList<>();
             List<StoreNotification> goodSaw = new CopyOnWriteArrayList<>();
@@ -310,14 +293,18 @@ class EventStoreTest {
             await().until(() -> badSaw.size() == 3 && goodSaw.size() == 4);
             assertThat(badSaw).containsExactly("boom1", "ok", "boom2");
             assertThat(bad.isClosed()).isFalse();
-            await().until(() -> records.size() >= 3);
-            assertThat(records).allSatisfy(r -> {
-                assertThat(r.getLevel()).isEqualTo(Level.WARNING);
-                assertThat(r.getThrown()).isInstanceOf(IllegalStateException.class);
+            await().until(() -> subscriberWarnings().size() >= 3);
+            assertThat(subscriberWarnings()).allSatisfy(e -> {
+                assertThat(e.level()).isEqualTo(Level.WARN);
+                assertThat(e.error()).isInstanceOf(IllegalStateException.class);
+                assertThat(e.message()).contains("the subscription continues");
             });
-        } finally {
-            logger.removeHandler(handler);
         }
+    }
+
+    private static List<CapturedLogs.Entry> subscriberWarnings() {
+        return CapturedLogs.matching(e -> e.logger().equals("org.metaruntime.events")
+                && e.message().startsWith("event store subscriber on"));
     }
 
     @Test

@@ -317,12 +317,18 @@ public final class ModuleSupervisor<C> implements AutoCloseable {
                 machine.move(ModuleHealthState.HEALTHY, n);
                 listeners.adopted(machine, current, n);
             } else {
-                LOG.warn("module '{}': restart attempt {} failed: {}", moduleId, n, result.failure().toString());
+                LOG.warn("module '{}': restart attempt {} failed: {}", moduleId, n, describe(result.failure()));
                 fail(ChildFailure.of(result.failure()), n);
             }
         }
         machine.deliver();
         stop(toStop);
+    }
+
+    /** A failure as a log line shows it: its message (which names the module) and, for a module's error, its code. */
+    private static String describe(Throwable failure) {
+        String message = failure.getMessage() != null ? failure.getMessage() : failure.getClass().getSimpleName();
+        return failure instanceof ModuleException error ? message + " [" + error.code() + "]" : message;
     }
 
     /** Records the failure at attempt {@code n} and applies the restart rule. Holds the lock. */

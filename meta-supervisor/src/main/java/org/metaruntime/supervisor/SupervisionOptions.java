@@ -43,29 +43,67 @@ public record SupervisionOptions(Duration initialBackoff, double multiplier, Dur
 
     private static final SupervisionOptions DEFAULTS = builder().build();
 
+    /**
+     * Validates the options.
+     *
+     * @throws IllegalArgumentException naming the first invalid field
+     */
     public SupervisionOptions {
-        Objects.requireNonNull(initialBackoff, "initialBackoff");
-        Objects.requireNonNull(maxBackoff, "maxBackoff");
-        Objects.requireNonNull(restartWindow, "restartWindow");
-        if (initialBackoff.isNegative()) {
-            throw new IllegalArgumentException("initialBackoff must not be negative: " + initialBackoff);
-        }
-        if (!(multiplier >= 1.0) || Double.isInfinite(multiplier)) {
-            throw new IllegalArgumentException("multiplier must be a finite number >= 1: " + multiplier);
-        }
+        checkInitialBackoff(initialBackoff);
+        checkMultiplier(multiplier);
+        checkMaxBackoff(maxBackoff);
+        checkJitter(jitter);
+        checkMaxRestarts(maxRestarts);
+        checkRestartWindow(restartWindow);
         if (maxBackoff.compareTo(initialBackoff) < 0) {
             throw new IllegalArgumentException("maxBackoff (" + maxBackoff + ") must be >= initialBackoff ("
                     + initialBackoff + ")");
         }
+    }
+
+    private static Duration checkInitialBackoff(Duration initialBackoff) {
+        Objects.requireNonNull(initialBackoff, "initialBackoff");
+        if (initialBackoff.isNegative()) {
+            throw new IllegalArgumentException("initialBackoff must not be negative: " + initialBackoff);
+        }
+        return initialBackoff;
+    }
+
+    private static double checkMultiplier(double multiplier) {
+        if (!(multiplier >= 1.0) || Double.isInfinite(multiplier)) {
+            throw new IllegalArgumentException("multiplier must be a finite number >= 1: " + multiplier);
+        }
+        return multiplier;
+    }
+
+    private static Duration checkMaxBackoff(Duration maxBackoff) {
+        Objects.requireNonNull(maxBackoff, "maxBackoff");
+        if (maxBackoff.isNegative()) {
+            throw new IllegalArgumentException("maxBackoff must not be negative: " + maxBackoff);
+        }
+        return maxBackoff;
+    }
+
+    private static double checkJitter(double jitter) {
         if (!(jitter >= 0.0 && jitter <= 1.0)) {
             throw new IllegalArgumentException("jitter must be in [0, 1]: " + jitter);
         }
+        return jitter;
+    }
+
+    private static int checkMaxRestarts(int maxRestarts) {
         if (maxRestarts < 0) {
             throw new IllegalArgumentException("maxRestarts must be >= 0: " + maxRestarts);
         }
+        return maxRestarts;
+    }
+
+    private static Duration checkRestartWindow(Duration restartWindow) {
+        Objects.requireNonNull(restartWindow, "restartWindow");
         if (restartWindow.isNegative() || restartWindow.isZero()) {
             throw new IllegalArgumentException("restartWindow must be positive: " + restartWindow);
         }
+        return restartWindow;
     }
 
     /** The defaults: 500 ms, 2.0, 30 s, 0.2, 5 restarts in 60 s (the runtime's defaults too). */
@@ -89,7 +127,11 @@ public record SupervisionOptions(Duration initialBackoff, double multiplier, Dur
                 .restartWindow(restartWindow);
     }
 
-    /** Builds {@link SupervisionOptions}; not thread-safe. Values are validated by {@link #build()}. */
+    /**
+     * Builds {@link SupervisionOptions}; not thread-safe. Each setter refuses an invalid value at once with
+     * {@link IllegalArgumentException} naming the field; {@link #build()} checks that {@code maxBackoff} is at least
+     * {@code initialBackoff}. (Set through {@code RuntimeOptions}, the same mistakes are a {@code ConfigException}.)
+     */
     public static final class Builder {
         private Duration initialBackoff = Duration.ofMillis(500);
         private double multiplier = 2.0;
@@ -103,41 +145,41 @@ public record SupervisionOptions(Duration initialBackoff, double multiplier, Dur
 
         /** The delay before the first restart in a window (default 500 ms). */
         public Builder initialBackoff(Duration initialBackoff) {
-            this.initialBackoff = Objects.requireNonNull(initialBackoff, "initialBackoff");
+            this.initialBackoff = checkInitialBackoff(initialBackoff);
             return this;
         }
 
         /** The growth of the delay per restart already in the window (default 2.0). */
         public Builder multiplier(double multiplier) {
-            this.multiplier = multiplier;
+            this.multiplier = checkMultiplier(multiplier);
             return this;
         }
 
         /** The cap on the delay (default 30 s). */
         public Builder maxBackoff(Duration maxBackoff) {
-            this.maxBackoff = Objects.requireNonNull(maxBackoff, "maxBackoff");
+            this.maxBackoff = checkMaxBackoff(maxBackoff);
             return this;
         }
 
         /** The random spread of a delay, as a fraction both ways (default 0.2). */
         public Builder jitter(double jitter) {
-            this.jitter = jitter;
+            this.jitter = checkJitter(jitter);
             return this;
         }
 
         /** The most restarts in one window (default 5). */
         public Builder maxRestarts(int maxRestarts) {
-            this.maxRestarts = maxRestarts;
+            this.maxRestarts = checkMaxRestarts(maxRestarts);
             return this;
         }
 
         /** The sliding window of the restart intensity (default 60 s). */
         public Builder restartWindow(Duration restartWindow) {
-            this.restartWindow = Objects.requireNonNull(restartWindow, "restartWindow");
+            this.restartWindow = checkRestartWindow(restartWindow);
             return this;
         }
 
-        /** The options; throws {@link IllegalArgumentException} naming the first invalid field. */
+        /** The options; throws {@link IllegalArgumentException} when {@code maxBackoff} is below {@code initialBackoff}. */
         public SupervisionOptions build() {
             return new SupervisionOptions(initialBackoff, multiplier, maxBackoff, jitter, maxRestarts, restartWindow);
         }

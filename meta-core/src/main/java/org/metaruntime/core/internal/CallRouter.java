@@ -18,7 +18,6 @@ import org.metaruntime.core.ModuleRouteResponse;
 import org.metaruntime.core.RuntimeBoundaryError;
 import org.metaruntime.core.RuntimeOptions;
 import org.metaruntime.mcp.McpBoundaryError;
-import org.metaruntime.mcp.McpConnection;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleSupervisor;
 import org.metaruntime.supervisor.ProcessBoundaryError;
@@ -123,11 +122,10 @@ public final class CallRouter {
                 throw new ModuleRouteException(moduleId, new ModuleRouteError.ModuleUnavailable(moduleId,
                         supervisor == null ? ModuleHealthState.STARTING : supervisor.state()));
             }
-            McpConnection connection = supervisor.currentChild().flatMap(child -> ((McpChild) child).connection())
-                    .orElseThrow(() -> new ModuleRouteException(moduleId, new ModuleRouteError.ModuleRuntime(
-                            new RuntimeBoundaryError.Mcp(new McpBoundaryError.RequestFailed(moduleId, flow,
-                                    "the module has no MCP session to serve it")))));
-            return new Session(slot, connection, router.notifications(), options.callTimeoutFor(slot.module()));
+            McpSession server = supervisor.currentChild().map(child -> ((McpChild) child).session())
+                    .orElseThrow(() -> new ModuleRouteException(moduleId,
+                            new ModuleRouteError.ModuleUnavailable(moduleId, supervisor.state())));
+            return new Session(slot, server, router.notifications(), options.callTimeoutFor(slot.module()));
         } catch (RuntimeException e) {
             lazy.callEnded(slot);
             throw e;
@@ -140,8 +138,7 @@ public final class CallRouter {
     }
 
     /** A module's MCP session as one operation uses it. */
-    public record Session(ModuleSlot slot, McpConnection connection, McpNotifications notifications,
-                          Duration timeout) {
+    public record Session(ModuleSlot slot, McpSession server, McpNotifications notifications, Duration timeout) {
     }
 
     /**

@@ -75,6 +75,8 @@ public final class HealthFeed {
         private final ArrayDeque<ModuleHealthTransition> queue = new ArrayDeque<>();
         private final Thread thread;
         private int missed;
+        /** How many deliveries the listener failed; touched by the delivery thread only. */
+        private long failures;
         private boolean stopped;
 
         Feed(Consumer<? super ModuleHealthTransition> listener, IntConsumer onMissed, int capacity) {
@@ -130,11 +132,19 @@ public final class HealthFeed {
             }
         }
 
+        /** Runs a delivery; a listener's first failure is logged with its stack, each later one as a count. */
         private void guarded(Runnable delivery) {
             try {
                 delivery.run();
             } catch (RuntimeException | Error e) {
-                LOG.warn("a health listener failed; it keeps its subscription", e);
+                failures++;
+                if (failures == 1) {
+                    LOG.warn("a health listener failed; it keeps its subscription (its later failures are logged "
+                            + "without their stack)", e);
+                } else {
+                    LOG.warn("a health listener failed {} times; it keeps its subscription; this time: {}", failures,
+                            e.toString());
+                }
             }
         }
 

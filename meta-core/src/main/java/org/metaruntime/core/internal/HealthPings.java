@@ -10,7 +10,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
-import org.metaruntime.mcp.McpConnection;
 import org.metaruntime.supervisor.ChildFailure;
 import org.metaruntime.supervisor.ModuleSupervisor;
 import org.metaruntime.supervisor.Scheduler;
@@ -46,8 +45,7 @@ public final class HealthPings {
         if (interval.isEmpty() || !(child instanceof McpChild) || child.exit().isDone()) {
             return;
         }
-        ((McpChild) child).connection().ifPresent(connection ->
-                new Watch(slot.id(), connection, interval.get(), child, supervisor).next());
+        new Watch(slot.id(), ((McpChild) child).session(), interval.get(), child, supervisor).next();
     }
 
     /** A JSON-RPC error is an answer: the server is there (a bare JSON-RPC server may not know {@code ping}). */
@@ -59,24 +57,24 @@ public final class HealthPings {
     /** The pings of one child. */
     private final class Watch {
         private final String moduleId;
-        private final McpConnection connection;
+        private final McpSession session;
         private final Duration interval;
         private final ModuleChild child;
         private final CompletableFuture<ModuleSupervisor<ModuleChild>> supervisor;
         private final AtomicInteger misses = new AtomicInteger();
         private final AtomicBoolean failed = new AtomicBoolean();
 
-        Watch(String moduleId, McpConnection connection, Duration interval, ModuleChild child,
+        Watch(String moduleId, McpSession session, Duration interval, ModuleChild child,
               CompletableFuture<ModuleSupervisor<ModuleChild>> supervisor) {
             this.moduleId = moduleId;
-            this.connection = connection;
+            this.session = session;
             this.interval = interval;
             this.child = child;
             this.supervisor = supervisor;
         }
 
         private boolean over() {
-            return failed.get() || child.exit().isDone() || !connection.isOpen();
+            return failed.get() || child.exit().isDone() || !session.isOpen();
         }
 
         void next() {
@@ -94,7 +92,7 @@ public final class HealthPings {
             if (over()) {
                 return;
             }
-            connection.pingAsync(interval).whenComplete((ok, error) -> {
+            session.pingAsync(interval).whenComplete((ok, error) -> {
                 Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
                 if (error == null || answered(cause)) {
                     misses.set(0);

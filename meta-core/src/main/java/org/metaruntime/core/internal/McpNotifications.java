@@ -5,7 +5,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.metaruntime.events.Subscription;
-import org.metaruntime.mcp.McpConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,9 +18,9 @@ public final class McpNotifications {
 
     private final Set<Listener> listeners = ConcurrentHashMap.newKeySet();
 
-    /** Forwards {@code connection}'s notifications from now on. */
-    void attach(McpConnection connection) {
-        connection.subscribeNotifications(this::deliver);
+    /** Forwards {@code session}'s notifications from now on. */
+    void attach(McpSession session) {
+        session.forwardNotifications(this::deliver);
     }
 
     private void deliver(McpSchema.JSONRPCNotification notification) {

@@ -63,7 +63,7 @@ final class McpRouter implements ModuleRouter {
         if (perCall) {
             child.stop(graces);
         } else {
-            child.connection().ifPresent(notifications::attach);
+            notifications.attach(child.session());
         }
         return child;
     }

@@ -2,9 +2,12 @@ package org.metaruntime.core.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
+import org.metaruntime.core.ConfigException;
 import org.metaruntime.core.StartMode;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.UnifiedEvent;
@@ -38,13 +41,21 @@ public final class ModuleMembership {
         }
     }
 
-    /** Replaces the discovery and starts, in order, each module not loaded; a lazy one is loaded idle. */
+    /**
+     * Replaces the discovery and starts, in order, each module not loaded; a lazy one is loaded idle. An id that is
+     * not configured or is listed twice is refused before any change.
+     */
     public int reconcile(List<String> moduleIds, Duration timeout) {
         Objects.requireNonNull(moduleIds, "moduleIds");
         Objects.requireNonNull(timeout, "timeout");
         List<ModuleSlot> targets = new ArrayList<>();
-        for (String id : moduleIds) {
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < moduleIds.size(); i++) {
+            String id = moduleIds.get(i);
             targets.add(registry.require(id));
+            if (!seen.add(id)) {
+                throw new ConfigException("discovery.modules[" + i + "]", "module '" + id + "' is discovered twice");
+            }
         }
         registry.rediscover(moduleIds);
         int added = 0;

@@ -18,6 +18,7 @@ import org.metaruntime.core.ModuleConfig;
 import org.metaruntime.core.ModuleRouteError;
 import org.metaruntime.core.RuntimeBoundaryError;
 import org.metaruntime.core.RuntimeOptions;
+import org.metaruntime.core.StartMode;
 import org.metaruntime.core.DiscoverySpec;
 import org.metaruntime.core.MetaConfig;
 import org.metaruntime.core.RuntimeFromConfigError;
@@ -140,10 +141,10 @@ public final class ModuleRegistry {
         }
     }
 
-    /** Replaces the discovery with {@code moduleIds} (duplicates dropped). */
+    /** Replaces the discovery with {@code moduleIds} (configured, none twice). */
     public void rediscover(List<String> moduleIds) {
         synchronized (membership) {
-            config = config.withDiscoveredModules(new ArrayList<>(new LinkedHashSet<>(moduleIds)));
+            config = config.withDiscoveredModules(moduleIds);
         }
     }
 
@@ -193,11 +194,19 @@ public final class ModuleRegistry {
         return new ModuleRouteError.UnloadedModule(moduleId, ModuleRouteError.UnloadedReason.NOT_STARTED, null);
     }
 
-    /** One report per module that has been started, in configuration order. */
+    /**
+     * One report per module that has been started, in configuration order. A lazy module without a child now (stopped
+     * when idle, or whose last startup failed) is reported as its last run left it, without a pid; one never started
+     * has no report.
+     */
     public Map<String, ModuleSupervisorReport> reports() {
         Map<String, ModuleSupervisorReport> report = new LinkedHashMap<>();
         for (ModuleSlot slot : slots.values()) {
             Optional<ModuleSupervisor<ModuleChild>> supervisor = slot.supervisor();
+            if (supervisor.isEmpty() && slot.module().startMode() == StartMode.LAZY && slot.loaded()
+                    && slot.membership().phase() != ModuleSlot.Phase.STARTING) {
+                supervisor = slot.previousSupervisor();
+            }
             supervisor.ifPresent(s -> report.put(slot.id(), s.report(ModuleRegistry::livePid, ModuleChild::stderrTail)));
         }
         return Collections.unmodifiableMap(report);

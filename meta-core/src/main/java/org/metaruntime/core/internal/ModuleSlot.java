@@ -56,6 +56,7 @@ public final class ModuleSlot {
     private final AtomicReference<Membership> membership =
             new AtomicReference<>(new Membership(Phase.CONFIGURED, null, null));
     private volatile EventEnvelope<UnifiedEvent> readyEvent;
+    private volatile ModuleSupervisor<ModuleChild> previous;
     private List<ModuleHealthTransition> bufferedTransitions;
     private List<EventEnvelope<UnifiedEvent>> bufferedEvents;
 
@@ -94,8 +95,20 @@ public final class ModuleSlot {
 
     /** A lazy module is loaded without a child; returns the supervisor it had, if any. */
     public ModuleSupervisor<ModuleChild> idle() {
-        return membership.getAndUpdate(m -> m.phase() == Phase.SHUT_DOWN ? m : new Membership(Phase.IDLE, null, null))
-                .supervisor();
+        ModuleSupervisor<ModuleChild> before = membership.getAndUpdate(m -> m.phase() == Phase.SHUT_DOWN ? m
+                : new Membership(Phase.IDLE, null, null)).supervisor();
+        if (before != null) {
+            previous = before;
+        }
+        return before;
+    }
+
+    /**
+     * The supervisor of the module's last run when it has none now (a lazy module stopped when idle, or whose lazy
+     * startup failed): closed, kept for its report.
+     */
+    public Optional<ModuleSupervisor<ModuleChild>> previousSupervisor() {
+        return Optional.ofNullable(previous);
     }
 
     /** The supervisor of the last startup, if any. */

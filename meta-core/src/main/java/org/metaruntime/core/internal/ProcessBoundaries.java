@@ -345,11 +345,13 @@ public final class ProcessBoundaries {
     /** An open MCP connection: its calls are multiplexed on the one session (a stdio server process, or remote). */
     static final class Connection implements McpChild {
             private final McpConnection connection;
+            private final McpSession session;
             private final List<String> tools;
             private final CompletableFuture<ChildExit> exit;
 
             Connection(McpConnection connection, List<String> tools) {
                 this.connection = connection;
+                this.session = McpSession.of(connection);
                 this.tools = List.copyOf(tools);
                 this.exit = connection.isRemote()
                         ? connection.sessionEnd().thenApply(end -> new ChildExit(OptionalInt.empty(), "",
@@ -378,13 +380,8 @@ public final class ProcessBoundaries {
             }
 
             @Override
-            public Optional<McpConnection> connection() {
-                return Optional.of(connection);
-            }
-
-            @Override
-            public BoundaryCall call(String tool, JsonNode arguments, CallSpec call) {
-                return handle(connection.moduleId(), connection.startCall(tool, arguments, mcpCall(call)));
+            public McpSession session() {
+                return session;
             }
 
             @Override

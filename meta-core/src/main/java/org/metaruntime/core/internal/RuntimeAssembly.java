@@ -3,7 +3,6 @@ package org.metaruntime.core.internal;
 import java.util.List;
 import org.metaruntime.core.ConfigException;
 import org.metaruntime.core.RuntimeOptions;
-import org.metaruntime.eventlog.EventLogOptions;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.LifecycleStage;
 import org.metaruntime.events.NormalizationException;
@@ -38,7 +37,7 @@ public record RuntimeAssembly(RuntimeEvents events, RuntimePersistence persisten
         try {
             registry = ModuleRegistry.create(settings.config(), options, settings.inProcess(), threads.executor());
             persistence = RuntimePersistence.open(settings.persistentState(), settings.eventLog(),
-                    settings.persistentMetadata(), settings.mobEventSource(), EventLogOptions.defaultInstanceId());
+                    settings.persistentMetadata(), settings.mobEventSource());
         } catch (RuntimeException e) {
             threads.release();
             throw e;

@@ -46,7 +46,7 @@ public final class RuntimeMcpModule implements McpModule {
 
     @Override
     public List<McpSchema.Tool> tools() {
-        return use("tools", session -> session.connection().toolDescriptors());
+        return use("tools", session -> session.server().toolDescriptors());
     }
 
     @Override
@@ -58,7 +58,7 @@ public final class RuntimeMcpModule implements McpModule {
     public McpSchema.CallToolResult callTool(String tool, JsonNode arguments, CallOptions options) {
         return use("call_tool:" + tool, session -> {
             try {
-                return session.connection().startCall(tool, arguments, mcpOptions(session, options)).result().join();
+                return session.server().startCall(tool, arguments, mcpOptions(session, options)).result().join();
             } catch (CompletionException e) {
                 throw e.getCause() instanceof RuntimeException cause ? cause : e;
             }
@@ -70,7 +70,7 @@ public final class RuntimeMcpModule implements McpModule {
         CallRouter.Session session = calls.session(moduleId, "call_tool:" + tool);
         McpToolCall call;
         try {
-            call = session.connection().startCall(tool, arguments, mcpOptions(session, options));
+            call = session.server().startCall(tool, arguments, mcpOptions(session, options));
         } catch (RuntimeException e) {
             calls.ended(session);
             throw CallRouter.toRouteException(moduleId, ProcessBoundaries.failure(moduleId, e));
@@ -86,23 +86,23 @@ public final class RuntimeMcpModule implements McpModule {
 
     @Override
     public List<McpSchema.Resource> listResources() {
-        return use("list_resources", s -> s.connection().listResources(s.timeout()));
+        return use("list_resources", s -> s.server().listResources(s.timeout()));
     }
 
     @Override
     public List<McpSchema.ResourceTemplate> listResourceTemplates() {
-        return use("list_resource_templates", s -> s.connection().listResourceTemplates(s.timeout()));
+        return use("list_resource_templates", s -> s.server().listResourceTemplates(s.timeout()));
     }
 
     @Override
     public McpSchema.ReadResourceResult readResource(String uri) {
-        return use("read_resource", s -> s.connection().readResource(uri, s.timeout()));
+        return use("read_resource", s -> s.server().readResource(uri, s.timeout()));
     }
 
     @Override
     public void subscribeResource(String uri) {
         use("subscribe_resource", s -> {
-            s.connection().subscribeResource(uri, s.timeout());
+            s.server().subscribeResource(uri, s.timeout());
             return null;
         });
     }
@@ -110,24 +110,24 @@ public final class RuntimeMcpModule implements McpModule {
     @Override
     public void unsubscribeResource(String uri) {
         use("unsubscribe_resource", s -> {
-            s.connection().unsubscribeResource(uri, s.timeout());
+            s.server().unsubscribeResource(uri, s.timeout());
             return null;
         });
     }
 
     @Override
     public List<McpSchema.Prompt> listPrompts() {
-        return use("list_prompts", s -> s.connection().listPrompts(s.timeout()));
+        return use("list_prompts", s -> s.server().listPrompts(s.timeout()));
     }
 
     @Override
     public McpSchema.GetPromptResult getPrompt(String name, Map<String, Object> arguments) {
-        return use("get_prompt", s -> s.connection().getPrompt(name, arguments, s.timeout()));
+        return use("get_prompt", s -> s.server().getPrompt(name, arguments, s.timeout()));
     }
 
     @Override
     public McpSchema.CompleteResult complete(McpSchema.CompleteRequest request) {
-        return use("complete", s -> s.connection().complete(request, s.timeout()));
+        return use("complete", s -> s.server().complete(request, s.timeout()));
     }
 
     @Override

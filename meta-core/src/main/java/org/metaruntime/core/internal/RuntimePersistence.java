@@ -4,9 +4,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Consumer;
-import org.metaruntime.eventlog.EventLogOptions;
-import org.metaruntime.eventlog.EventLogs;
-import org.metaruntime.eventlog.MetadataStores;
 import org.metaruntime.events.EventLog;
 import org.metaruntime.events.MobEventPage;
 import org.metaruntime.events.MobEventProjector;
@@ -27,6 +24,7 @@ public final class RuntimePersistence implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger("org.metaruntime.core.UnifiedRuntime");
     private static final Duration CLOSE_FLUSH = Duration.ofSeconds(30);
+    private static final String EMBEDDED_LOG_CLASS = "org.metaruntime.eventlog.EventLogs";
 
     private final EventLog log;
     private final boolean ownsLog;
@@ -46,21 +44,25 @@ public final class RuntimePersistence implements AutoCloseable {
     /**
      * Opens what the builder asked for: {@code hostLog} or, with a state directory, the embedded log in it;
      * {@code hostMetadata} or, with a state directory, {@code meta_metadata.sqlite3}, else an in-memory store.
+     *
+     * @throws org.metaruntime.core.ConfigException when an embedded store is needed and meta-eventlog is absent
      */
     public static RuntimePersistence open(Path stateDir, EventLog hostLog, PersistentMetadataStore hostMetadata,
-                                          MobEventSource mobSource, String instanceId) {
+                                          MobEventSource mobSource) {
+        if (stateDir != null && (hostLog == null || hostMetadata == null)) {
+            requireEmbeddedStores();
+        }
         EventLog log = hostLog;
         boolean ownsLog = false;
         if (log == null && stateDir != null) {
-            log = EventLogs.persistentState(stateDir, EventLogOptions.builder().instanceId(instanceId).build());
+            log = EmbeddedState.openLog(stateDir);
             ownsLog = true;
         }
         PersistentMetadataStore metadata = hostMetadata;
         boolean ownsMetadata = false;
         try {
             if (metadata == null) {
-                metadata = stateDir != null ? MetadataStores.persistentState(stateDir)
-                        : PersistentMetadataStore.inMemory();
+                metadata = stateDir != null ? EmbeddedState.openMetadata(stateDir) : PersistentMetadataStore.inMemory();
                 ownsMetadata = true;
             }
             return new RuntimePersistence(log, ownsLog, metadata, ownsMetadata, mobSource);
@@ -72,6 +74,22 @@ public final class RuntimePersistence implements AutoCloseable {
                 log.close();
             }
             throw e;
+        }
+    }
+
+    /**
+     * Checks that the embedded stores' artifact, {@code org.metaruntime:meta-eventlog} (an optional dependency of
+     * meta-core: it brings SQLite's native driver), is on the class path.
+     *
+     * @throws org.metaruntime.core.ConfigException naming {@code persistentState} and the artifact to add
+     */
+    static void requireEmbeddedStores() {
+        try {
+            Class.forName(EMBEDDED_LOG_CLASS, false, RuntimePersistence.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new org.metaruntime.core.ConfigException("persistentState", "the embedded event log and metadata "
+                    + "store need org.metaruntime:meta-eventlog, which is not on the class path: add it as a dependency "
+                    + "(same version as meta-core), or pass the builder an eventLog and persistentMetadata of your own");
         }
     }
 

@@ -25,6 +25,11 @@ final class FakeChildren {
         return live.size();
     }
 
+    /** Calls {@code action} with each live child. */
+    void forEach(java.util.function.Consumer<? super Base> action) {
+        List.copyOf(live).forEach(action);
+    }
+
     void crashAll(int exitCode, String stderrTail) {
         for (Base child : List.copyOf(live)) {
             child.end(new ChildExit(OptionalInt.of(exitCode), stderrTail, false));

@@ -3,44 +3,45 @@ package org.metaruntime.core.testing;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.metaruntime.core.ModuleBoundaryKind;
 import org.metaruntime.core.RuntimeBoundaryError;
 import org.metaruntime.core.internal.BoundaryCall;
 import org.metaruntime.core.internal.BoundaryFailure;
 import org.metaruntime.core.internal.CallSpec;
-import org.metaruntime.core.internal.ChildExit;
+import org.metaruntime.core.internal.InProcessBoundaries;
 import org.metaruntime.core.internal.McpBoundary;
 import org.metaruntime.core.internal.McpChild;
-import org.metaruntime.core.internal.InProcessBoundaries;
 import org.metaruntime.core.internal.ModuleBoundary;
 import org.metaruntime.mcp.McpBoundaryError;
 
 /**
  * A fake MCP module whose tools are Java lambdas. The runtime connects to it (the startup probe lists its tools in
- * registration order), calls its tools in {@code PERSISTENT} or {@code PER_CALL} mode, and supervises its
- * "connection" like a real child's.
+ * registration order), calls its tools in {@code PERSISTENT} or {@code PER_CALL} mode, serves it through
+ * {@code runtime.mcp(id)}, and supervises its "connection" like a real child's.
  *
  * <pre>{@code
  * FakeMcpModule router = FakeMcpModule.builder("router")
  *         .tool("routing.resolve", args -> mapper.createObjectNode().put("route_id", "r-1"))
  *         .tool("slow", args -> { Thread.sleep(50); return args; })
+ *         .tool("copy", (args, call) -> { call.progress(1, 1.0, "copied"); return TextNode.valueOf("done"); })
  *         .build();
  * router.failNextConnects(1, new McpBoundaryError.ConnectionFailed("router", "refused"));
  * router.crash(1, "segfault");      // in-flight calls fail at once, the supervisor restarts the module
  * }</pre>
+ *
+ * <p>Its calls behave as a real server's do, with the same errors: the payload of a tool (a JSON object is the
+ * result's {@code structuredContent}, anything else its text), {@code ToolReturnedError} with the whole
+ * {@code isError} result when a tool throws, {@code ToolNotFound} with the tools in registration order,
+ * {@code Timeout}, {@code Cancelled} (the tool's thread is interrupted), progress in order before the answer,
+ * server notifications, and {@code ToolCallFailed} with the exit code and stderr tail for the calls in flight when it
+ * crashes. It offers tools only: resources, prompts and completion are refused with JSON-RPC error -32601, as by a
+ * server without them.
  *
  * <p>Thread-safe.
  */
@@ -51,8 +52,7 @@ public final class FakeMcpModule implements FakeModule {
     }
 
     private final String moduleId;
-    private final Map<String, FakeTool> tools;
-    private final Map<String, Duration> delays;
+    private final Map<String, FakeTool.WithContext> tools;
     private final Deque<McpBoundaryError> connectFailures = new ArrayDeque<>();
     private final AtomicInteger connects = new AtomicInteger();
     private final AtomicInteger calls = new AtomicInteger();
@@ -60,8 +60,20 @@ public final class FakeMcpModule implements FakeModule {
 
     private FakeMcpModule(Builder b) {
         this.moduleId = b.moduleId;
-        this.tools = new LinkedHashMap<>(b.tools);
-        this.delays = Map.copyOf(b.delays);
+        Map<String, FakeTool.WithContext> counted = new LinkedHashMap<>();
+        b.tools.forEach((name, tool) -> counted.put(name, counted(tool, b.delays.getOrDefault(name, Duration.ZERO))));
+        this.tools = java.util.Collections.unmodifiableMap(counted);
+    }
+
+    /** {@code tool}, waiting {@code delay} first, counted in {@link #callCount()} when it runs. */
+    private FakeTool.WithContext counted(FakeTool.WithContext tool, Duration delay) {
+        return (arguments, call) -> {
+            if (!delay.isZero()) {
+                Thread.sleep(delay.toMillis());
+            }
+            calls.incrementAndGet();
+            return tool.call(arguments, call);
+        };
     }
 
     /** A builder for the fake of {@code moduleId}. */
@@ -98,12 +110,21 @@ public final class FakeMcpModule implements FakeModule {
         children.crashAll(exitCode, Objects.requireNonNull(stderrTail, "stderrTail"));
     }
 
+    /**
+     * The server sends a notification ({@code notifications/tools/list_changed}, {@code notifications/message}...)
+     * on every open connection: {@code runtime.mcp(id).subscribeNotifications} listeners get it, on this thread.
+     */
+    public void notify(String method, JsonNode params) {
+        Objects.requireNonNull(method, "method");
+        children.forEach(child -> ((FakeMcpConnection) child).notifyListeners(method, params));
+    }
+
     /** How many connections were opened (including failed attempts). */
     public int connectCount() {
         return connects.get();
     }
 
-    /** How many tool calls reached a tool. */
+    /** How many tool calls reached a tool (after its delay, if any). */
     public int callCount() {
         return calls.get();
     }
@@ -113,7 +134,7 @@ public final class FakeMcpModule implements FakeModule {
         return children.live();
     }
 
-    private Connection connect() {
+    private FakeMcpConnection connect(Executor executor) {
         connects.incrementAndGet();
         McpBoundaryError failure;
         synchronized (connectFailures) {
@@ -122,7 +143,7 @@ public final class FakeMcpModule implements FakeModule {
         if (failure != null) {
             throw new BoundaryFailure(moduleId, new RuntimeBoundaryError.Mcp(failure));
         }
-        Connection connection = new Connection();
+        FakeMcpConnection connection = new FakeMcpConnection(children, moduleId, tools, executor);
         children.add(connection);
         return connection;
     }
@@ -132,20 +153,17 @@ public final class FakeMcpModule implements FakeModule {
         return new McpBoundary() {
             @Override
             public McpChild start(Duration timeout) {
-                Connection connection = connect();
-                connection.executor = executor;
-                return connection;
+                return connect(executor);
             }
 
             @Override
             public BoundaryCall callOnce(String tool, JsonNode arguments, CallSpec call, Executor callExecutor) {
-                Connection connection;
+                FakeMcpConnection connection;
                 try {
-                    connection = connect();
+                    connection = connect(executor);
                 } catch (BoundaryFailure e) {
                     return BoundaryCall.failed(e);
                 }
-                connection.executor = executor;
                 BoundaryCall started = connection.call(tool, arguments, call);
                 started.payload().whenComplete((value, error) -> connection.stop(null));
                 return BoundaryCall.of(started.payload(), () -> {
@@ -156,106 +174,10 @@ public final class FakeMcpModule implements FakeModule {
         };
     }
 
-    private final class Connection extends FakeChildren.Base implements McpChild {
-        private final Map<CompletableFuture<JsonNode>, String> inFlight = new ConcurrentHashMap<>();
-        private volatile Executor executor;
-
-        Connection() {
-            children.super();
-        }
-
-        @Override
-        public java.util.Optional<org.metaruntime.mcp.McpConnection> connection() {
-            return java.util.Optional.empty();
-        }
-
-        @Override
-        public List<String> tools() {
-            return new ArrayList<>(tools.keySet());
-        }
-
-        @Override
-        public BoundaryCall call(String tool, JsonNode arguments, CallSpec call) {
-            CompletableFuture<JsonNode> result = new CompletableFuture<>();
-            return BoundaryCall.of(start(result, tool, arguments, call.timeout()),
-                    () -> result.completeExceptionally(failed(tool, "cancelled")));
-        }
-
-        private CompletableFuture<JsonNode> start(CompletableFuture<JsonNode> result, String tool, JsonNode arguments,
-                                                  Duration timeout) {
-            FakeTool handler = tools.get(tool);
-            if (!alive()) {
-                result.completeExceptionally(failed(tool, "the connection is closed"));
-                return result;
-            }
-            if (handler == null) {
-                result.completeExceptionally(new BoundaryFailure(moduleId, new RuntimeBoundaryError.Mcp(
-                        new McpBoundaryError.ToolNotFound(moduleId, tool, tools()))));
-                return result;
-            }
-            inFlight.put(result, tool);
-            result.whenComplete((value, error) -> inFlight.remove(result));
-            Duration delay = delays.getOrDefault(tool, Duration.ZERO);
-            try {
-                executor.execute(() -> run(result, handler, tool, arguments, delay, timeout));
-            } catch (RejectedExecutionException e) {
-                result.completeExceptionally(failed(tool, "the runtime is shutting down"));
-            }
-            result.orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
-            return result.handle((value, error) -> {
-                if (error instanceof TimeoutException) {
-                    throw new BoundaryFailure(moduleId, new RuntimeBoundaryError.Mcp(
-                            new McpBoundaryError.Timeout(moduleId, "call_tool:" + tool, timeout.toMillis())));
-                }
-                if (error != null) {
-                    throw error instanceof RuntimeException ? (RuntimeException) error : new IllegalStateException(error);
-                }
-                return value;
-            });
-        }
-
-        private void run(CompletableFuture<JsonNode> result, FakeTool handler, String tool, JsonNode arguments,
-                         Duration delay, Duration timeout) {
-            try {
-                if (!delay.isZero()) {
-                    Thread.sleep(Math.min(delay.toMillis(), timeout.toMillis() + 1));
-                    if (delay.compareTo(timeout) > 0) {
-                        return;
-                    }
-                }
-                calls.incrementAndGet();
-                result.complete(handler.call(arguments));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                result.completeExceptionally(failed(tool, "interrupted"));
-            } catch (Exception e) {
-                result.completeExceptionally(failed(tool, e.getMessage() == null ? e.toString() : e.getMessage()));
-            }
-        }
-
-        private BoundaryFailure failed(String tool, String reason) {
-            return new BoundaryFailure(moduleId, new RuntimeBoundaryError.Mcp(
-                    new McpBoundaryError.ToolCallFailed(moduleId, tool, reason)));
-        }
-
-        @Override
-        void onEnd(ChildExit how) {
-            if (how.requestedByRuntime()) {
-                inFlight.forEach((call, tool) -> call.completeExceptionally(failed(tool, "the connection was closed")));
-                return;
-            }
-            String reason = "the server process died (exit code " + how.exitCode().orElse(-1) + ", stderr: "
-                    + how.stderrTail() + ")";
-            inFlight.forEach((call, tool) -> call.completeExceptionally(new BoundaryFailure(moduleId,
-                    new RuntimeBoundaryError.Mcp(new McpBoundaryError.ToolCallFailed(moduleId, tool, reason)),
-                    how.exitCode(), how.stderrTail(), null)));
-        }
-    }
-
     /** Builds a {@link FakeMcpModule}. Not thread-safe. */
     public static final class Builder {
         private final String moduleId;
-        private final Map<String, FakeTool> tools = new LinkedHashMap<>();
+        private final Map<String, FakeTool.WithContext> tools = new LinkedHashMap<>();
         private final Map<String, Duration> delays = new LinkedHashMap<>();
 
         private Builder(String moduleId) {
@@ -264,6 +186,12 @@ public final class FakeMcpModule implements FakeModule {
 
         /** Adds a tool (listed in registration order). */
         public Builder tool(String name, FakeTool tool) {
+            Objects.requireNonNull(tool, "tool");
+            return tool(name, (arguments, call) -> tool.call(arguments));
+        }
+
+        /** Adds a tool that uses its call: progress, notifications, its end (listed in registration order). */
+        public Builder tool(String name, FakeTool.WithContext tool) {
             tools.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(tool, "tool"));
             return this;
         }

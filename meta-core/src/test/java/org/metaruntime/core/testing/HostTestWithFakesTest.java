@@ -28,7 +28,7 @@ class HostTestWithFakesTest {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    /** The host's code under test: resolves a route, falls back to "default" when the router's tool fails. */
+    /** The host's code under test: resolves a route, falls back to "default" when the router's tool reports an error. */
     static final class RouteService {
         private final UnifiedRuntime runtime;
 
@@ -45,7 +45,7 @@ class HostTestWithFakesTest {
                 if (e.error() instanceof ModuleRouteError.ModuleRuntime
                         && ((ModuleRouteError.ModuleRuntime) e.error()).error() instanceof RuntimeBoundaryError.Mcp
                         && ((RuntimeBoundaryError.Mcp) ((ModuleRouteError.ModuleRuntime) e.error()).error()).error()
-                        instanceof McpBoundaryError.ToolCallFailed) {
+                        instanceof McpBoundaryError.ToolReturnedError) {
                     return "default";
                 }
                 throw e;

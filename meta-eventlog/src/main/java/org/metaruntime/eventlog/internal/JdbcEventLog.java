@@ -26,6 +26,8 @@ import org.metaruntime.events.MobEventQuery;
 import org.metaruntime.events.MobStructuralEventEnvelope;
 import org.metaruntime.events.Subscription;
 import org.metaruntime.events.UnifiedEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@link EventLog} over JDBC, for SQLite and PostgreSQL alike: appends go to the {@link LogWriter},
@@ -34,7 +36,10 @@ import org.metaruntime.events.UnifiedEvent;
  */
 public final class JdbcEventLog implements EventLog {
 
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcEventLog.class);
+
     private final EventLogOptions options;
+    private final SchemaGate schema = new SchemaGate();
     private final ConnectionPool readers;
     private final Progress progress = new Progress();
     private final LogWriter writer;
@@ -44,19 +49,26 @@ public final class JdbcEventLog implements EventLog {
     private volatile boolean closed;
 
     /**
-     * Opens the log: creates the schema when missing, starts the writer thread.
+     * Opens the log: creates the schema when missing, starts the writer thread. A database that cannot be reached
+     * now is an outage, not an error: the log opens, appends queue up, and the schema is created by the first
+     * connection that reaches it.
      *
-     * @throws EventLogException when the database cannot be reached or is neither SQLite nor PostgreSQL
+     * @throws EventLogException when the database answers but refuses (credentials, a missing database), or is
+     *                           neither SQLite nor PostgreSQL
      */
     public JdbcEventLog(DataSource dataSource, EventLogOptions options) {
         this.options = Objects.requireNonNull(options, "options");
         try (Connection c = dataSource.getConnection()) {
-            Schema.create(c, Dialect.of(c));
+            schema.ensure(c);
         } catch (SQLException e) {
-            throw new EventLogException("could not open the event log: " + e.getMessage(), e);
+            if (!SchemaGate.isOutage(e)) {
+                throw new EventLogException("could not open the event log: " + e.getMessage(), e);
+            }
+            LOG.warn("the event log's database cannot be reached ({}); appends are queued and the writer retries "
+                    + "until it can", e.getMessage());
         }
         this.readers = new ConnectionPool(dataSource, 4);
-        this.writer = new LogWriter(dataSource, options, progress);
+        this.writer = new LogWriter(dataSource, options, progress, schema);
         this.writerThread = new Thread(writer, "meta-eventlog-writer");
         writerThread.setDaemon(true);
         writerThread.start();
@@ -187,6 +199,7 @@ public final class JdbcEventLog implements EventLog {
         }
         boolean healthy = false;
         try {
+            schema.ensure(c);
             T result = body.apply(c);
             healthy = true;
             return result;

@@ -19,6 +19,8 @@ import org.metaruntime.events.EventLog;
 import org.metaruntime.events.MobEventProjection;
 import org.metaruntime.events.MobStructuralEventEnvelope;
 import org.metaruntime.events.UnifiedEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The log's one writer thread ({@code meta-eventlog-writer}): takes what is queued, up to
@@ -30,11 +32,12 @@ import org.metaruntime.events.UnifiedEvent;
  */
 public final class LogWriter implements Runnable {
 
-    private static final System.Logger LOG = System.getLogger(LogWriter.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(LogWriter.class);
     private static final long IDLE_POLL_MS = 100;
     private static final long MAX_BACKOFF_MS = 5_000;
 
     private final DataSource dataSource;
+    private final SchemaGate schema;
     private final EventLogOptions options;
     private final Retention retention;
     private final ArrayBlockingQueue<Object> queue;
@@ -52,9 +55,10 @@ public final class LogWriter implements Runnable {
     private PreparedStatement raiseHead;
     private PreparedStatement readHead;
 
-    /** A writer for {@code dataSource}; start it on a thread of its own. */
-    public LogWriter(DataSource dataSource, EventLogOptions options, Progress progress) {
+    /** A writer for {@code dataSource}, creating the schema through {@code schema}; start it on a thread of its own. */
+    public LogWriter(DataSource dataSource, EventLogOptions options, Progress progress, SchemaGate schema) {
         this.dataSource = dataSource;
+        this.schema = schema;
         this.options = options;
         this.progress = progress;
         this.retention = new Retention(options);
@@ -69,8 +73,8 @@ public final class LogWriter implements Runnable {
             dropped.incrementAndGet();
             if (!overflowing) {
                 overflowing = true;
-                LOG.log(System.Logger.Level.WARNING, "event log queue full (" + options.queueCapacity()
-                        + "): dropping appends until the writer catches up; a gap row will count them");
+                LOG.warn("event log queue full ({}): dropping appends until the writer catches up; a gap row will "
+                        + "count them", options.queueCapacity());
             }
         }
     }
@@ -118,8 +122,7 @@ public final class LogWriter implements Runnable {
         } finally {
             long lost = queue.size() + dropped.get();
             if (lost > 0) {
-                LOG.log(System.Logger.Level.ERROR, "event log closed with " + lost
-                        + " envelopes that could not be committed");
+                LOG.error("event log closed with {} envelopes that could not be committed", lost);
             }
             discard();
             checkpointer.close();
@@ -133,17 +136,16 @@ public final class LogWriter implements Runnable {
             try {
                 commit(batch, gap);
                 if (attempt > 1) {
-                    LOG.log(System.Logger.Level.INFO, "event log writes again after " + (attempt - 1) + " failures");
+                    LOG.info("event log writes again after {} failures", attempt - 1);
                 }
                 return true;
             } catch (SQLException | RuntimeException e) {
                 rollbackAndDiscard();
                 if (attempt == 1) {
-                    LOG.log(System.Logger.Level.WARNING, "event log commit failed; retrying", e);
+                    LOG.warn("event log commit failed; retrying", e);
                 }
                 if (abandoned) {
-                    LOG.log(System.Logger.Level.ERROR, "event log gives up " + (batch.size() + gap)
-                            + " envelopes it could not commit", e);
+                    LOG.error("event log gives up {} envelopes it could not commit", batch.size() + gap, e);
                     return false;
                 }
                 Thread.sleep(backoff);
@@ -286,13 +288,14 @@ public final class LogWriter implements Runnable {
             retention.apply(connection());
         } catch (SQLException | RuntimeException e) {
             rollbackAndDiscard();
-            LOG.log(System.Logger.Level.WARNING, "event log retention failed; trying again later", e);
+            LOG.warn("event log retention failed; trying again later", e);
         }
     }
 
     private Connection connection() throws SQLException {
         if (connection == null) {
             connection = dataSource.getConnection();
+            schema.ensure(connection);
             dialect = Dialect.of(connection);
             if (dialect == Dialect.SQLITE) {
                 checkpointer.attach(connection);

@@ -8,6 +8,8 @@ import org.metaruntime.events.EventPage;
 import org.metaruntime.events.EventQuery;
 import org.metaruntime.events.LoggedEvent;
 import org.metaruntime.events.Subscription;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A tail of the log on its own daemon thread: reads pages after the last delivered {@code seq}, delivers
@@ -17,7 +19,7 @@ import org.metaruntime.events.Subscription;
  */
 public final class TailSubscription implements Subscription {
 
-    private static final System.Logger LOG = System.getLogger(TailSubscription.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(TailSubscription.class);
     private static final AtomicInteger THREADS = new AtomicInteger();
 
     private final Function<EventQuery, EventPage> query;
@@ -63,7 +65,7 @@ public final class TailSubscription implements Subscription {
             } catch (EventLogException e) {
                 if (!warned) {
                     warned = true;
-                    LOG.log(System.Logger.Level.WARNING, "an event log tail could not read the log; retrying", e);
+                    LOG.warn("an event log tail could not read the log; retrying", e);
                 }
             }
             if (atEnd) {
@@ -80,7 +82,7 @@ public final class TailSubscription implements Subscription {
         try {
             listener.accept(row);
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "an event log subscriber threw on seq " + row.seq(), e);
+            LOG.warn("an event log subscriber threw on seq {}", row.seq(), e);
         }
     }
 

@@ -6,6 +6,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Locale;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs a SQLite log's WAL checkpoints on a thread of its own ({@code meta-eventlog-checkpoint}), so that the
@@ -30,7 +32,7 @@ public final class WalCheckpointer implements AutoCloseable {
     /** WAL frames (pages) beyond which a checkpoint makes the WAL start over. */
     static final int RESTART_FRAMES = 16_384;
 
-    private static final System.Logger LOG = System.getLogger(WalCheckpointer.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(WalCheckpointer.class);
 
     private final DataSource dataSource;
     private Thread thread;
@@ -108,7 +110,7 @@ public final class WalCheckpointer implements AutoCloseable {
                 } catch (SQLException e) {
                     if (!warned) {
                         warned = true;
-                        LOG.log(System.Logger.Level.WARNING, "event log checkpoint failed; trying again later", e);
+                        LOG.warn("event log checkpoint failed; trying again later", e);
                     }
                     ConnectionPool.closeQuietly(c);
                     c = null;

@@ -15,6 +15,8 @@ import org.metaruntime.events.Events;
 import org.metaruntime.events.StoreNotification;
 import org.metaruntime.events.Subscription;
 import org.metaruntime.events.UnifiedEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@link EventStore}: a sorted array segment {@code items[start, end)} guarded by a private monitor.
@@ -26,6 +28,8 @@ import org.metaruntime.events.UnifiedEvent;
  * notifications under it (never waited for), and the subscriber array is copied on write.
  */
 public final class DefaultEventStore implements EventStore {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DefaultEventStore.class);
 
     private static final int MAX_BOUND = 1 << 28;
     private static final SubscriptionWorker[] NO_SUBSCRIBERS = new SubscriptionWorker[0];
@@ -105,8 +109,7 @@ public final class DefaultEventStore implements EventStore {
         } catch (IllegalStateException e) {
             if (!logClosedWarned) {
                 logClosedWarned = true;
-                System.getLogger(DefaultEventStore.class.getName()).log(System.Logger.Level.WARNING,
-                        "the event log is closed; envelopes inserted from now on are not logged");
+                LOG.warn("the event log is closed; envelopes inserted from now on are not logged");
             }
         }
     }

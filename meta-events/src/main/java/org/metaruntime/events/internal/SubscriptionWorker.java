@@ -7,6 +7,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.metaruntime.events.StoreNotification;
 import org.metaruntime.events.Subscription;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One subscription: a bounded queue and a daemon thread ({@code meta-events-subscriber-N}) delivering it.
@@ -17,7 +19,7 @@ import org.metaruntime.events.Subscription;
  */
 final class SubscriptionWorker implements Subscription {
 
-    private static final System.Logger LOG = System.getLogger("org.metaruntime.events");
+    private static final Logger LOG = LoggerFactory.getLogger("org.metaruntime.events");
     private static final AtomicInteger THREAD_IDS = new AtomicInteger();
     private static final long JOIN_MILLIS = 2_000;
 
@@ -97,9 +99,8 @@ final class SubscriptionWorker implements Subscription {
         try {
             subscriber.accept(notification);
         } catch (Throwable t) {
-            LOG.log(System.Logger.Level.WARNING,
-                    () -> "event store subscriber on " + thread.getName() + " threw on " + notification.type()
-                            + "; the subscription continues", t);
+            LOG.warn("event store subscriber on {} threw on {}; the subscription continues", thread.getName(),
+                    notification.type(), t);
         }
     }
 
@@ -130,8 +131,8 @@ final class SubscriptionWorker implements Subscription {
                 Thread.currentThread().interrupt();
             }
             if (thread.isAlive()) {
-                LOG.log(System.Logger.Level.WARNING, () -> "event store subscriber " + thread.getName()
-                        + " did not return within " + JOIN_MILLIS + " ms of close; it ends after its callback");
+                LOG.warn("event store subscriber {} did not return within {} ms of close; it ends after its callback",
+                        thread.getName(), JOIN_MILLIS);
             }
         }
     }

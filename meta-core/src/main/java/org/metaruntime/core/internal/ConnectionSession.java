@@ -1,0 +1,91 @@
+package org.metaruntime.core.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import org.metaruntime.mcp.McpCallOptions;
+import org.metaruntime.mcp.McpConnection;
+import org.metaruntime.mcp.McpToolCall;
+
+/** {@link McpSession} over a real {@link McpConnection} (a stdio server process, or a remote session). Thread-safe. */
+record ConnectionSession(McpConnection connection) implements McpSession {
+
+    ConnectionSession {
+        Objects.requireNonNull(connection, "connection");
+    }
+
+    @Override
+    public String moduleId() {
+        return connection.moduleId();
+    }
+
+    @Override
+    public boolean isOpen() {
+        return connection.isOpen();
+    }
+
+    @Override
+    public List<McpSchema.Tool> toolDescriptors() {
+        return connection.toolDescriptors();
+    }
+
+    @Override
+    public McpToolCall startCall(String tool, JsonNode arguments, McpCallOptions options) {
+        return connection.startCall(tool, arguments, options);
+    }
+
+    @Override
+    public CompletableFuture<Void> pingAsync(Duration timeout) {
+        return connection.pingAsync(timeout);
+    }
+
+    @Override
+    public List<McpSchema.Resource> listResources(Duration timeout) {
+        return connection.listResources(timeout);
+    }
+
+    @Override
+    public List<McpSchema.ResourceTemplate> listResourceTemplates(Duration timeout) {
+        return connection.listResourceTemplates(timeout);
+    }
+
+    @Override
+    public McpSchema.ReadResourceResult readResource(String uri, Duration timeout) {
+        return connection.readResource(uri, timeout);
+    }
+
+    @Override
+    public void subscribeResource(String uri, Duration timeout) {
+        connection.subscribeResource(uri, timeout);
+    }
+
+    @Override
+    public void unsubscribeResource(String uri, Duration timeout) {
+        connection.unsubscribeResource(uri, timeout);
+    }
+
+    @Override
+    public List<McpSchema.Prompt> listPrompts(Duration timeout) {
+        return connection.listPrompts(timeout);
+    }
+
+    @Override
+    public McpSchema.GetPromptResult getPrompt(String name, Map<String, Object> arguments, Duration timeout) {
+        return connection.getPrompt(name, arguments, timeout);
+    }
+
+    @Override
+    public McpSchema.CompleteResult complete(McpSchema.CompleteRequest request, Duration timeout) {
+        return connection.complete(request, timeout);
+    }
+
+    @Override
+    public void forwardNotifications(Consumer<? super McpSchema.JSONRPCNotification> listener) {
+        connection.subscribeNotifications(listener);
+    }
+}

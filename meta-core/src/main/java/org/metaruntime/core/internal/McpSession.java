@@ -1,0 +1,59 @@
+package org.metaruntime.core.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import org.metaruntime.mcp.McpCallOptions;
+import org.metaruntime.mcp.McpConnection;
+import org.metaruntime.mcp.McpToolCall;
+
+/**
+ * The MCP session of a module's child, as the runtime uses it for routed calls, {@code UnifiedRuntime.mcp(id)} and
+ * health-check pings: a real {@link McpConnection} ({@link #of}), or an in-process fake. Every failure is an
+ * {@code McpBoundaryException}, thrown or in a future. Thread-safe.
+ */
+public interface McpSession {
+
+    /** The module served. */
+    String moduleId();
+
+    /** Whether the session still takes requests. */
+    boolean isOpen();
+
+    /** The tools as the server listed them, in server order. */
+    List<McpSchema.Tool> toolDescriptors();
+
+    /** Starts a {@code tools/call}; never throws for a failure of the call (its futures carry it). */
+    McpToolCall startCall(String tool, JsonNode arguments, McpCallOptions options);
+
+    /** {@code ping}: completes when the server answered (a JSON-RPC error is an answer). */
+    CompletableFuture<Void> pingAsync(Duration timeout);
+
+    List<McpSchema.Resource> listResources(Duration timeout);
+
+    List<McpSchema.ResourceTemplate> listResourceTemplates(Duration timeout);
+
+    McpSchema.ReadResourceResult readResource(String uri, Duration timeout);
+
+    void subscribeResource(String uri, Duration timeout);
+
+    void unsubscribeResource(String uri, Duration timeout);
+
+    List<McpSchema.Prompt> listPrompts(Duration timeout);
+
+    McpSchema.GetPromptResult getPrompt(String name, Map<String, Object> arguments, Duration timeout);
+
+    McpSchema.CompleteResult complete(McpSchema.CompleteRequest request, Duration timeout);
+
+    /** Forwards the server's notifications to {@code listener} for the rest of the session. */
+    void forwardNotifications(Consumer<? super McpSchema.JSONRPCNotification> listener);
+
+    /** The session of a real connection. */
+    static McpSession of(McpConnection connection) {
+        return new ConnectionSession(connection);
+    }
+}

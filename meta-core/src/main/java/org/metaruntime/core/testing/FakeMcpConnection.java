@@ -1,0 +1,184 @@
+package org.metaruntime.core.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import org.metaruntime.core.internal.ChildExit;
+import org.metaruntime.core.internal.McpChild;
+import org.metaruntime.core.internal.McpSession;
+import org.metaruntime.mcp.McpBoundaryError;
+import org.metaruntime.mcp.McpBoundaryException;
+import org.metaruntime.mcp.McpCallOptions;
+import org.metaruntime.mcp.McpToolCall;
+
+/**
+ * One "connection" to a {@link FakeMcpModule}: its MCP session as a real server's would be. It lists the module's
+ * tools, runs their calls ({@link FakeToolCall}), forwards the module's notifications, answers {@code ping}, and
+ * refuses resources, prompts and completion with JSON-RPC error -32601 as a server that offers none does. When it
+ * ends, its calls in flight fail at once: with the exit code and stderr tail of a crash. Thread-safe.
+ */
+final class FakeMcpConnection extends FakeChildren.Base implements McpChild, McpSession {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final Map<String, Object> ANY_OBJECT = Map.of("type", "object");
+
+    private final String moduleId;
+    private final Map<String, FakeTool.WithContext> tools;
+    private final Executor executor;
+    private final Set<FakeToolCall> inFlight = ConcurrentHashMap.newKeySet();
+    private final Set<Consumer<? super McpSchema.JSONRPCNotification>> listeners = ConcurrentHashMap.newKeySet();
+
+    FakeMcpConnection(FakeChildren children, String moduleId, Map<String, FakeTool.WithContext> tools,
+                      Executor executor) {
+        children.super();
+        this.moduleId = moduleId;
+        this.tools = tools;
+        this.executor = Objects.requireNonNull(executor, "executor");
+    }
+
+    @Override
+    public String moduleId() {
+        return moduleId;
+    }
+
+    @Override
+    public List<String> tools() {
+        return new ArrayList<>(tools.keySet());
+    }
+
+    @Override
+    public McpSession session() {
+        return this;
+    }
+
+    @Override
+    public boolean isOpen() {
+        return alive();
+    }
+
+    @Override
+    public List<McpSchema.Tool> toolDescriptors() {
+        List<McpSchema.Tool> descriptors = new ArrayList<>();
+        for (String name : tools.keySet()) {
+            descriptors.add(new McpSchema.Tool(name, null, null, ANY_OBJECT, null, null, null));
+        }
+        return descriptors;
+    }
+
+    @Override
+    public McpToolCall startCall(String tool, JsonNode arguments, McpCallOptions options) {
+        FakeToolCall call = new FakeToolCall(moduleId, tool, options, this::notifyListeners);
+        FakeTool.WithContext body = tools.get(tool);
+        if (!alive()) {
+            call.fail(new McpBoundaryError.ToolCallFailed(moduleId, tool, "the connection is closed"));
+            return call;
+        }
+        boolean none = arguments == null || arguments.isNull() || arguments.isMissingNode();
+        if (!none && !arguments.isObject()) {
+            call.fail(new McpBoundaryError.ToolCallFailed(moduleId, tool,
+                    "arguments must be a JSON object, got " + arguments.getNodeType()));
+            return call;
+        }
+        if (body == null) {
+            call.fail(new McpBoundaryError.ToolNotFound(moduleId, tool, tools()));
+            return call;
+        }
+        inFlight.add(call);
+        call.result().whenComplete((result, error) -> inFlight.remove(call));
+        return call.start(body, none ? MAPPER.createObjectNode() : arguments, executor);
+    }
+
+    @Override
+    public CompletableFuture<Void> pingAsync(Duration timeout) {
+        return alive() ? CompletableFuture.completedFuture(null) : CompletableFuture.failedFuture(
+                new McpBoundaryException(new McpBoundaryError.RequestFailed(moduleId, "ping", "the connection is closed")));
+    }
+
+    /** What a server without resources, prompts or completion answers to {@code method}. */
+    private McpBoundaryException notOffered(String operation, String method) {
+        return new McpBoundaryException(new McpBoundaryError.JsonRpcError(moduleId, operation, -32601,
+                "Method not found: " + method, null));
+    }
+
+    @Override
+    public List<McpSchema.Resource> listResources(Duration timeout) {
+        throw notOffered("list_resources", McpSchema.METHOD_RESOURCES_LIST);
+    }
+
+    @Override
+    public List<McpSchema.ResourceTemplate> listResourceTemplates(Duration timeout) {
+        throw notOffered("list_resource_templates", McpSchema.METHOD_RESOURCES_TEMPLATES_LIST);
+    }
+
+    @Override
+    public McpSchema.ReadResourceResult readResource(String uri, Duration timeout) {
+        throw notOffered("read_resource", McpSchema.METHOD_RESOURCES_READ);
+    }
+
+    @Override
+    public void subscribeResource(String uri, Duration timeout) {
+        throw notOffered("subscribe_resource", McpSchema.METHOD_RESOURCES_SUBSCRIBE);
+    }
+
+    @Override
+    public void unsubscribeResource(String uri, Duration timeout) {
+        throw notOffered("unsubscribe_resource", McpSchema.METHOD_RESOURCES_UNSUBSCRIBE);
+    }
+
+    @Override
+    public List<McpSchema.Prompt> listPrompts(Duration timeout) {
+        throw notOffered("list_prompts", McpSchema.METHOD_PROMPT_LIST);
+    }
+
+    @Override
+    public McpSchema.GetPromptResult getPrompt(String name, Map<String, Object> arguments, Duration timeout) {
+        throw notOffered("get_prompt", McpSchema.METHOD_PROMPT_GET);
+    }
+
+    @Override
+    public McpSchema.CompleteResult complete(McpSchema.CompleteRequest request, Duration timeout) {
+        throw notOffered("complete", McpSchema.METHOD_COMPLETION_COMPLETE);
+    }
+
+    @Override
+    public void forwardNotifications(Consumer<? super McpSchema.JSONRPCNotification> listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** The server sends a notification: every listener of this connection gets it, on the calling thread. */
+    void notifyListeners(String method, JsonNode params) {
+        if (!alive()) {
+            return;
+        }
+        McpSchema.JSONRPCNotification notification = new McpSchema.JSONRPCNotification(McpSchema.JSONRPC_VERSION,
+                method, params == null ? null : MAPPER.convertValue(params, Object.class));
+        for (Consumer<? super McpSchema.JSONRPCNotification> listener : listeners) {
+            listener.accept(notification);
+        }
+    }
+
+    @Override
+    void onEnd(ChildExit how) {
+        listeners.clear();
+        if (how.requestedByRuntime()) {
+            inFlight.forEach(call -> call.fail(new McpBoundaryError.ToolCallFailed(moduleId, call.tool(),
+                    "the connection was closed")));
+            return;
+        }
+        int exitCode = how.exitCode().orElse(-1);
+        String reason = "the server process exited with code " + exitCode + "; stderr tail: " + how.stderrTail().strip();
+        inFlight.forEach(call -> call.fail(new McpBoundaryError.ToolCallFailed(moduleId, call.tool(), reason),
+                OptionalInt.of(exitCode), how.stderrTail()));
+    }
+}
