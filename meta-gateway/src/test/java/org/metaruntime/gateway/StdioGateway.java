@@ -69,6 +69,12 @@ final class StdioGateway implements AutoCloseable {
         return stderr.toString();
     }
 
+    /** Waits until its stderr holds {@code text}, or it ended; true when the text came. */
+    boolean awaitStderr(String text) {
+        org.awaitility.Awaitility.await().atMost(ANSWER_WAIT).until(() -> stderr.indexOf(text) >= 0 || !process.isAlive());
+        return stderr.indexOf(text) >= 0;
+    }
+
     /** Writes {@code line} and a newline to the gateway's stdin. */
     void send(String line) throws IOException {
         stdin.write((line + "\n").getBytes(StandardCharsets.UTF_8));

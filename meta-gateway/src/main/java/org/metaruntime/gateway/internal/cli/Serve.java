@@ -18,12 +18,11 @@ import org.metaruntime.gateway.ManifestException;
 import org.metaruntime.gateway.MetaGateway;
 import org.metaruntime.gateway.Serving;
 import org.metaruntime.gateway.internal.http.HttpServing;
-import sun.misc.Signal;
 
 /**
- * The serving half of the command. Stdio: until the client closes stdin. HTTP: until SIGTERM or SIGINT, after the
- * readiness line {@code meta-gateway listening on http://HOST:PORT/mcp} on stderr. Then every pod is stopped and
- * the exit code is 0. With {@code --state DIR} the pods' runtime appends every event to {@code DIR/event_log.sqlite3}
+ * The serving half of the command. Stdio: until the client closes stdin, or SIGTERM or SIGINT. HTTP: until SIGTERM or
+ * SIGINT, after the readiness line {@code meta-gateway listening on http://HOST:PORT/mcp} on stderr. Then every pod
+ * is stopped and the exit code is 0. With {@code --state DIR} the pods' runtime appends every event to {@code DIR/event_log.sqlite3}
  * and, over HTTP, the log is served under {@code /meta/events} and {@code /meta/mob_events}; it is closed (flushed)
  * after the pods stop.
  */
@@ -115,12 +114,12 @@ final class Serve {
                     err.println("meta-gateway: cannot listen on " + line.host() + ":" + line.port() + ": " + e.getCause().getMessage());
                     return 1;
                 }
-                onSignals(serving);
                 err.println("meta-gateway listening on " + ((HttpServing) serving).url());
                 err.flush();
             } else {
                 serving = gateway.serveStdio(new FileInputStream(FileDescriptor.in), stdout);
             }
+            Signals.install(serving::close, () -> { });
             serving.awaitEnd();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -159,20 +158,5 @@ final class Serve {
             options.sessionIdleTimeout(line.sessionTimeout());
         }
         return options;
-    }
-
-    /** SIGTERM and SIGINT end serving (calls in flight finish within the shutdown timeout); the exit code stays 0. */
-    private static void onSignals(Serving serving) {
-        for (String name : new String[] {"TERM", "INT"}) {
-            try {
-                Signal.handle(new Signal(name), signal -> {
-                    Thread stopper = new Thread(serving::close, "meta-gateway-stop");
-                    stopper.setDaemon(true);
-                    stopper.start();
-                });
-            } catch (IllegalArgumentException unavailable) {
-                // no such signal here: the shutdown hook still stops every pod
-            }
-        }
     }
 }
