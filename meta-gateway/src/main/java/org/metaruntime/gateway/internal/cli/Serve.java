@@ -22,7 +22,7 @@ import org.metaruntime.gateway.internal.http.HttpServing;
 /**
  * The serving half of the command. Stdio: until the client closes stdin, or SIGTERM or SIGINT. HTTP: until SIGTERM or
  * SIGINT, after the readiness line {@code meta-gateway listening on http://HOST:PORT/mcp} on stderr. Then every pod
- * is stopped and the exit code is 0. With {@code --state DIR} the pods' runtime appends every event to {@code DIR/event_log.sqlite3}
+ * is stopped and the exit code is 0. SIGHUP, and with {@code --watch} a change to the manifests, reloads them. With {@code --state DIR} the pods' runtime appends every event to {@code DIR/event_log.sqlite3}
  * and, over HTTP, the log is served under {@code /meta/events} and {@code /meta/mob_events}; it is closed (flushed)
  * after the pods stop.
  */
@@ -119,8 +119,14 @@ final class Serve {
             } else {
                 serving = gateway.serveStdio(new FileInputStream(FileDescriptor.in), stdout);
             }
-            Signals.install(serving::close, () -> { });
-            serving.awaitEnd();
+            Runnable reload = () -> reload(gateway);
+            Signals.install(serving::close, reload);
+            try (ManifestWatcher watcher = line.watch() ? ManifestWatcher.start(line.manifests(), line.config(), reload) : null) {
+                serving.awaitEnd();
+            }
+        } catch (IOException e) {
+            err.println("meta-gateway: cannot watch the manifests: " + e.getMessage());
+            return 1;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -130,6 +136,17 @@ final class Serve {
             // the hook runs or ran: it closes the gateway and the log too
         }
         return 0;
+    }
+
+    /** Reloads the manifests (SIGHUP, {@code --watch}); the gateway logs what changed, or why nothing did. */
+    private static void reload(MetaGateway gateway) {
+        try {
+            gateway.reload();
+        } catch (IllegalStateException closed) {
+            // the gateway stops: nothing to reload
+        } catch (RuntimeException e) {
+            org.slf4j.LoggerFactory.getLogger(Serve.class).warn("reloading the manifests failed", e);
+        }
     }
 
     /** The token of {@code --token-file FILE}, else of the environment variable {@value #TOKEN_ENV}; null: none. */

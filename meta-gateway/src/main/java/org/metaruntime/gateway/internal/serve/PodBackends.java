@@ -1,15 +1,17 @@
 package org.metaruntime.gateway.internal.serve;
 
+import java.util.List;
 import org.metaruntime.gateway.GatewayOptions;
 import org.metaruntime.gateway.internal.manifest.Catalog;
 
-/** Creates the backend that runs a catalog's pods. */
+/** Creates the pods of a catalog: each run by a runtime of its own, so that a reload can add, stop or replace one. */
 public final class PodBackends {
 
     private PodBackends() {
     }
 
-    public static PodBackend create(Catalog catalog, GatewayOptions options) {
-        return new RuntimePodBackend(catalog, options);
+    public static PodSet create(Catalog catalog, GatewayOptions options) {
+        return new PodSet(catalog.pods(), (pod, threads) -> new RuntimePodBackend(
+                new Catalog(List.of(pod), List.of(), catalog.separator()), options, threads));
     }
 }
