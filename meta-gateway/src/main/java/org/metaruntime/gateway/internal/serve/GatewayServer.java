@@ -44,6 +44,8 @@ public final class GatewayServer implements AutoCloseable {
     private final Dispatcher dispatcher;
     private final ExecutorService executor;
     private final Set<ClientSession> sessions = ConcurrentHashMap.newKeySet();
+    /** Held while the tool list is rebuilt and announced, and while it is read for an answer. */
+    private final Object listing = new Object();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CompletableFuture<Void> closedFuture = new CompletableFuture<>();
     private final AtomicInteger sessionIds = new AtomicInteger();
@@ -147,16 +149,13 @@ public final class GatewayServer implements AutoCloseable {
         boolean surfaceChanged = java.util.stream.Stream.concat(changes.removed().stream(),
                 changes.changed().stream().map(PodManifest::name)).anyMatch(name -> backend.pod(name).running());
         backend.apply(changes);
-        boolean listChanged = table.rebuild(next, name -> backend.pod(name).liveTools());
+        rebuildTools(() -> table.rebuild(next, name -> backend.pod(name).liveTools()));
         log.info("manifests reloaded: {}", changes.summary());
         if (changes.isEmpty()) {
             return;
         }
         executor.execute(() -> calls.prepareValidators(table.routes()));
         startPods(changes.started());
-        if (listChanged) {
-            broadcast("notifications/tools/list_changed", null);
-        }
         if (surfaceChanged) {
             broadcast("notifications/resources/list_changed", null);
             broadcast("notifications/prompts/list_changed", null);
@@ -224,8 +223,25 @@ public final class GatewayServer implements AutoCloseable {
 
     private JsonNode toolsList() {
         ObjectNode result = JsonRpc.NODES.objectNode();
-        result.set("tools", table.list());
+        synchronized (listing) {
+            result.set("tools", table.list());
+        }
         return result;
+    }
+
+    /**
+     * Rebuilds the tool table with {@code rebuild} and, when the list changed, tells every client, both under
+     * {@link #listing}: an answer to {@code tools/list} that holds the new list never goes out before the
+     * notification. Returns whether the list changed.
+     */
+    private boolean rebuildTools(java.util.function.BooleanSupplier rebuild) {
+        synchronized (listing) {
+            boolean changed = rebuild.getAsBoolean();
+            if (changed) {
+                broadcast("notifications/tools/list_changed", null);
+            }
+            return changed;
+        }
     }
 
     private void broadcast(String method, JsonNode params) {
@@ -254,9 +270,8 @@ public final class GatewayServer implements AutoCloseable {
     private final class Listener implements PodListener {
         @Override
         public void toolsChanged(String pod) {
-            if (table.rebuild(name -> backend.pod(name).liveTools())) {
+            if (rebuildTools(() -> table.rebuild(name -> backend.pod(name).liveTools()))) {
                 log.info("pod {}: the served tool list changed", pod);
-                broadcast("notifications/tools/list_changed", null);
             }
         }
 

@@ -52,7 +52,7 @@ public final class PodSet implements PodBackend {
     @Override
     public Pod pod(String name) {
         Member member = members.get(name);
-        return member != null ? member : new Absent(name);
+        return member != null ? member : new AbsentPod(name);
     }
 
     @Override
@@ -99,38 +99,15 @@ public final class PodSet implements PodBackend {
             all = new ArrayList<>(members.values());
             all.addAll(retired);
         }
-        List<Thread> stoppers = new ArrayList<>();
+        List<CompletableFuture<Void>> stops = new ArrayList<>();
         for (Member member : all) {
-            Thread stopper = new Thread(member::stop, "meta-gateway-stop-" + member.name());
-            stopper.setDaemon(true);
-            stopper.start();
-            stoppers.add(stopper);
+            stops.add(CompletableFuture.runAsync(member::stop, threads.io()));
         }
         try {
-            for (Thread stopper : stoppers) {
-                stopper.join();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            CompletableFuture.allOf(stops.toArray(CompletableFuture[]::new)).join();
         } finally {
             threads.close();
         }
-    }
-
-    /** A call that failed before it started. */
-    private static PodCall failedCall(RuntimeException error) {
-        CompletableFuture<JsonNode> failed = CompletableFuture.failedFuture(error);
-        return new PodCall() {
-            @Override
-            public CompletableFuture<JsonNode> result() {
-                return failed;
-            }
-
-            @Override
-            public void cancel() {
-                // nothing runs
-            }
-        };
     }
 
     /** One pod as one manifest declares it: its backend, made at its first use, and its calls in flight. */
@@ -195,17 +172,32 @@ public final class PodSet implements PodBackend {
             return b == null || stopped.get() ? List.of() : b.pod(name()).liveTools();
         }
 
+        /**
+         * Starts a call; the first call of a pod makes its backend on the pod threads, so that the caller (a
+         * transport's reading thread) never waits for it.
+         */
         @Override
         public PodCall call(String tool, JsonNode arguments, CallContext context) {
             inFlight.incrementAndGet();
-            try {
-                PodCall call = pod().call(tool, arguments, context);
-                call.result().whenComplete((r, e) -> ended());
-                return call;
-            } catch (RuntimeException e) {
-                ended();
-                return failedCall(e);
+            PodCall call;
+            if (existing() != null) {
+                try {
+                    call = pod().call(tool, arguments, context);
+                } catch (RuntimeException e) {
+                    call = FailedCall.of(e);
+                }
+            } else {
+                DeferredCall deferred = new DeferredCall();
+                try {
+                    threads.tasks().execute(() -> deferred.start(() -> pod().call(tool, arguments, context)));
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    deferred.start(() -> FailedCall.of(new PodFailure(PodFailure.Kind.UNAVAILABLE, "the gateway is closing",
+                            OptionalInt.empty(), "")));
+                }
+                call = deferred;
             }
+            call.result().whenComplete((r, e) -> ended());
+            return call;
         }
 
         @Override
@@ -317,54 +309,6 @@ public final class PodSet implements PodBackend {
                     l.stateChanged(pod);
                 }
             }
-        }
-    }
-
-    /** A pod that is not served (any more): it has no tools, and every call fails with -32002. */
-    private static final class Absent implements Pod {
-        private final String name;
-
-        Absent(String name) {
-            this.name = name;
-        }
-
-        private PodFailure gone() {
-            return new PodFailure(PodFailure.Kind.UNAVAILABLE, "pod " + name + " is not served (any more)", OptionalInt.empty(), "");
-        }
-
-        @Override
-        public String name() {
-            return name;
-        }
-
-        @Override
-        public boolean running() {
-            return false;
-        }
-
-        @Override
-        public CompletableFuture<Void> start() {
-            return CompletableFuture.failedFuture(gone());
-        }
-
-        @Override
-        public List<ObjectNode> liveTools() {
-            return List.of();
-        }
-
-        @Override
-        public PodCall call(String tool, JsonNode arguments, CallContext context) {
-            return failedCall(gone());
-        }
-
-        @Override
-        public CompletableFuture<JsonNode> request(String method, JsonNode params, Duration timeout) {
-            return CompletableFuture.failedFuture(gone());
-        }
-
-        @Override
-        public PodState state() {
-            return new PodState("Stopped", OptionalLong.empty(), 0, null, "");
         }
     }
 }
