@@ -98,11 +98,12 @@ public final class MetaConfig {
      * The boundary of {@code moduleId}: {@link ModuleBoundaryKind#MCP} when its first pre-spawn data
      * {@linkplain PreSpawnData#selectsMcp() selects MCP}, else {@link ModuleBoundaryKind#EVENT_LINE}. The
      * module's own {@link ModuleConfig#env()} and whether it is a core module play no part. A remote module (one with
-     * a {@linkplain ModuleConfig#url() url}) and a {@linkplain ModuleConfig#isBare() bare JSON-RPC} module are always
+     * a {@linkplain ModuleConfig#url() url}) and a {@linkplain ModuleConfig#isBare() bare JSON-RPC} module (or {@linkplain
+     * ModuleConfig#bareUnlessMcp() one that may be}) are always
      * MCP.
      */
     public ModuleBoundaryKind boundaryOf(String moduleId) {
-        if (module(moduleId).map(m -> m.isRemote() || m.isBare()).orElse(false)) {
+        if (module(moduleId).map(m -> m.isRemote() || m.isBare() || m.bareUnlessMcp().isPresent()).orElse(false)) {
             return ModuleBoundaryKind.MCP;
         }
         return preSpawnFor(moduleId).map(PreSpawnData::selectsMcp).orElse(false)

@@ -75,6 +75,7 @@ public final class ModuleConfig {
     private final Map<String, String> headers;
     private final Duration healthCheck;
     private final List<McpSchema.Tool> bareTools;
+    private final boolean bareUnlessMcp;
 
     /** The interval of health-check pings of a remote module unless it sets its own. */
     public static final Duration DEFAULT_REMOTE_HEALTH_CHECK = Duration.ofSeconds(30);
@@ -96,6 +97,7 @@ public final class ModuleConfig {
         this.headers = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.headers));
         this.healthCheck = b.healthCheck;
         this.bareTools = b.bareTools;
+        this.bareUnlessMcp = b.bareUnlessMcp;
     }
 
     /** A builder for the module {@code id}. */
@@ -121,6 +123,7 @@ public final class ModuleConfig {
         b.headers.putAll(headers);
         b.healthCheck = healthCheck;
         b.bareTools = bareTools;
+        b.bareUnlessMcp = bareUnlessMcp;
         return b;
     }
 
@@ -219,12 +222,22 @@ public final class ModuleConfig {
      * "structuredContent":<answer>}} (see {@link org.metaruntime.mcp.McpClientOptions#bareTools()}).
      */
     public Optional<List<McpSchema.Tool>> bareTools() {
-        return Optional.ofNullable(bareTools);
+        return bareUnlessMcp ? Optional.empty() : Optional.ofNullable(bareTools);
     }
 
     /** Whether the module speaks bare JSON-RPC 2.0 with declared tools ({@link #bareTools()} is present). */
     public boolean isBare() {
-        return bareTools != null;
+        return bareTools != null && !bareUnlessMcp;
+    }
+
+    /**
+     * The declared tools of a spawned module that may speak MCP or bare JSON-RPC 2.0 ({@link Builder#bareUnlessMcp(List)});
+     * empty otherwise. Its MCP client sends {@code initialize}: an MCP initialize result makes it an MCP module, any
+     * other answer (or none in time) a bare one with these tools (see
+     * {@link org.metaruntime.mcp.McpClientOptions#bareUnlessMcp()}).
+     */
+    public Optional<List<McpSchema.Tool>> bareUnlessMcp() {
+        return bareUnlessMcp ? Optional.of(bareTools) : Optional.empty();
     }
 
     /** The endpoint of a remote module for the MCP client; empty for a module that is spawned. */
@@ -248,13 +261,13 @@ public final class ModuleConfig {
                 && Objects.equals(maxInFlightCalls, other.maxInFlightCalls) && startMode == other.startMode
                 && Objects.equals(idleTimeout, other.idleTimeout) && Objects.equals(url, other.url)
                 && headers.equals(other.headers) && Objects.equals(healthCheck, other.healthCheck)
-                && Objects.equals(bareTools, other.bareTools);
+                && Objects.equals(bareTools, other.bareTools) && bareUnlessMcp == other.bareUnlessMcp;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(id, command, workdir, env, restartPolicy, mcpSessionMode, startupTimeout, callTimeout,
-                shutdownGrace, maxInFlightCalls, startMode, idleTimeout, url, headers, healthCheck, bareTools);
+                shutdownGrace, maxInFlightCalls, startMode, idleTimeout, url, headers, healthCheck, bareTools, bareUnlessMcp);
     }
 
     @Override
@@ -262,7 +275,8 @@ public final class ModuleConfig {
         return "ModuleConfig[id=" + id + (url != null ? ", url=" + url + ", headers=" + headers.keySet()
                 : ", command=" + command + ", workdir=" + workdir + ", env=" + env.keySet())
                 + ", restartPolicy=" + restartPolicy + ", mcpSessionMode=" + mcpSessionMode
-                + (bareTools != null ? ", bare=" + bareTools.stream().map(McpSchema.Tool::name).toList() : "") + "]";
+                + (bareTools != null ? (bareUnlessMcp ? ", bareUnlessMcp=" : ", bare=")
+                        + bareTools.stream().map(McpSchema.Tool::name).toList() : "") + "]";
     }
 
     /** Builds a {@link ModuleConfig}. Not thread-safe. */
@@ -283,6 +297,7 @@ public final class ModuleConfig {
         private final Map<String, String> headers = new LinkedHashMap<>();
         private Duration healthCheck;
         private List<McpSchema.Tool> bareTools;
+        private boolean bareUnlessMcp;
 
         private Builder(String id) {
             this.id = id;
@@ -433,8 +448,28 @@ public final class ModuleConfig {
          * @throws ConfigException when {@code declaredTools} is empty, or has a null entry or two tools of one name
          */
         public Builder bare(List<McpSchema.Tool> declaredTools) {
+            this.bareTools = declared(declaredTools, "modules[" + id + "].bare");
+            this.bareUnlessMcp = false;
+            return this;
+        }
+
+        /**
+         * Declares the tools of a spawned module that may speak MCP or bare JSON-RPC 2.0: {@code initialize} is sent,
+         * and an answer that is not an MCP initialize result (a JSON-RPC error, or any other result), or none before
+         * the last second of the startup timeout, makes it a bare module with these tools, as {@link #bare(List)} describes; an MCP
+         * server is served as MCP (its own tools).
+         * Replaces {@link #bare(List)}.
+         *
+         * @throws ConfigException as {@link #bare(List)}
+         */
+        public Builder bareUnlessMcp(List<McpSchema.Tool> declaredTools) {
+            this.bareTools = declared(declaredTools, "modules[" + id + "].bareUnlessMcp");
+            this.bareUnlessMcp = true;
+            return this;
+        }
+
+        private static List<McpSchema.Tool> declared(List<McpSchema.Tool> declaredTools, String field) {
             Objects.requireNonNull(declaredTools, "declaredTools");
-            String field = "modules[" + id + "].bare";
             if (declaredTools.isEmpty()) {
                 throw new ConfigException(field, "a bare JSON-RPC module declares its tools: it has no tools/list");
             }
@@ -448,8 +483,7 @@ public final class ModuleConfig {
                     throw new ConfigException(field + "[" + i + "]", "tool '" + tool.name() + "' is declared twice");
                 }
             }
-            this.bareTools = List.copyOf(declaredTools);
-            return this;
+            return List.copyOf(declaredTools);
         }
 
         /**
@@ -474,7 +508,7 @@ public final class ModuleConfig {
                             + "' is remote: it keeps one session (PERSISTENT); PER_CALL applies to spawned servers");
                 }
                 if (bareTools != null) {
-                    throw new ConfigException(field + ".bare", "module '" + id
+                    throw new ConfigException(field + (bareUnlessMcp ? ".bareUnlessMcp" : ".bare"), "module '" + id
                             + "' is remote: a remote server speaks MCP; bare JSON-RPC applies to spawned servers");
                 }
             } else if (!headers.isEmpty()) {

@@ -99,4 +99,36 @@ class BareModuleTest {
         assertThat(module().build().bareTools()).isEmpty();
         assertThat(MetaConfig.builder().module(bare).build().boundaryOf("legacy")).isEqualTo(ModuleBoundaryKind.MCP);
     }
+
+    @Test
+    void aModuleThatMayBeBareIsFoundBareByItsAnswerToInitializeAndSentNothingElseButCalls() throws Exception {
+        runtime = UnifiedRuntime.builder(MetaConfig.builder().module(module().bareUnlessMcp(TOOLS).build()).discover("legacy").build())
+                .options(RuntimeOptions.builder().shutdownHook(false).build()).start();
+        McpModule legacy = runtime.mcp("legacy");
+        assertThat(legacy.tools()).extracting(McpSchema.Tool::name).containsExactly("add", "whole");
+        McpSchema.CallToolResult sum = legacy.callTool("add", MAPPER.readTree("{\"a\": 2, \"b\": 40}"));
+        assertThat(sum.structuredContent()).isEqualTo(Map.of("sum", 42));
+        assertThat(Files.readAllLines(dir.resolve("record.jsonl")).stream().map(line -> {
+            try {
+                JsonNode message = MAPPER.readTree(line);
+                return (message.has("id") ? "" : "notification ") + message.get("method").asText();
+            } catch (java.io.IOException e) {
+                throw new AssertionError(line, e);
+            }
+        })).containsExactly("initialize", "tools/call");
+    }
+
+    @Test
+    void theMaybeBareDeclarationIsValidated() {
+        assertThatThrownBy(() -> module().bareUnlessMcp(List.of())).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("modules[legacy].bareUnlessMcp").hasMessageContaining("declares its tools");
+        assertThatThrownBy(() -> ModuleConfig.builder("r").url(URI.create("https://tools.example/mcp")).bareUnlessMcp(TOOLS).build())
+                .isInstanceOf(ConfigException.class).hasMessageContaining("modules[r].bareUnlessMcp");
+        ModuleConfig maybe = module().bareUnlessMcp(TOOLS).build();
+        assertThat(maybe.isBare()).isFalse();
+        assertThat(maybe.bareTools()).isEmpty();
+        assertThat(maybe.bareUnlessMcp()).contains(TOOLS);
+        assertThat(maybe.toBuilder().build()).isEqualTo(maybe).isNotEqualTo(module().bare(TOOLS).build());
+        assertThat(MetaConfig.builder().module(maybe).build().boundaryOf("legacy")).isEqualTo(ModuleBoundaryKind.MCP);
+    }
 }

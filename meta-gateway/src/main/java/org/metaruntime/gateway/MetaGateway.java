@@ -50,6 +50,7 @@ public final class MetaGateway implements AutoCloseable {
     private final Object reloading = new Object();
     private Catalog catalog;
     private GatewayServer server;
+    private boolean started;
     private boolean closed;
 
     private MetaGateway(List<Path> folders, Path claudeConfig, Catalog catalog, GatewayOptions options) {
@@ -64,7 +65,7 @@ public final class MetaGateway implements AutoCloseable {
      * first serve starts the pods that start with the gateway. Nothing but JSON-RPC is written to {@code out}.
      */
     public Serving serveStdio(InputStream in, OutputStream out) {
-        return StdioServing.start(server(), in, out);
+        return StdioServing.start(started(server(List.of())), in, out);
     }
 
     /**
@@ -80,7 +81,9 @@ public final class MetaGateway implements AutoCloseable {
     }
 
     /**
-     * Serves MCP over HTTP on {@code address} with {@code options}.
+     * Serves MCP over HTTP on {@code address} with {@code options}. The port is bound before any pod starts. When this
+     * is the gateway's first serve, no pod inherits an environment variable holding the token (none ever inherits one
+     * named {@code META_GATEWAY_*}).
      *
      * @throws IllegalArgumentException when {@code address} is not loopback and {@code options} has no token
      * @throws UncheckedIOException when the port cannot be bound
@@ -89,26 +92,34 @@ public final class MetaGateway implements AutoCloseable {
         Objects.requireNonNull(address, "address");
         Objects.requireNonNull(options, "options");
         HttpServing.requireTokenOffLoopback(address, options.token());
+        GatewayServer built = server(options.token().map(List::of).orElse(List.of()));
+        HttpServing serving;
         try {
-            return HttpServing.start(server(), address, options);
+            serving = HttpServing.start(built, address, options);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        started(built);
+        return serving;
     }
 
     /** The status report: {@code {"pods":{"<name>":{"state","pid","restarts",...}}}}. */
     public JsonNode status() {
-        return server().status();
+        return started(server(List.of())).status();
     }
 
-    private GatewayServer server() {
+    /**
+     * The server, built at the first serve (nothing started yet).
+     *
+     * @param credentials the gateway's own credentials, which no pod's environment may hold
+     */
+    private GatewayServer server(List<String> credentials) {
         synchronized (lock) {
             if (closed) {
                 throw new IllegalStateException("the gateway is closed");
             }
             if (server == null) {
-                server = new GatewayServer(catalog, PodBackends.create(catalog, options), options.maxCallDepth());
-                server.start();
+                server = new GatewayServer(catalog, PodBackends.create(catalog, options, credentials), options.maxCallDepth());
             }
             return server;
         }
@@ -128,7 +139,7 @@ public final class MetaGateway implements AutoCloseable {
      */
     public ValidationReport reload() {
         synchronized (reloading) {
-            Catalog next = Catalog.load(folders, claudeConfig, options.separator());
+            Catalog next = Catalog.load(folders, claudeConfig, options.separator(), false);
             ValidationReport report = report(next);
             if (!report.valid()) {
                 log.warn("the manifests were not reloaded: {} problem(s); the pods served stay as they were", report.problems().size());
@@ -147,6 +158,17 @@ public final class MetaGateway implements AutoCloseable {
                 running.reload(next);
             }
             return report;
+        }
+    }
+
+    /** Starts the pods that start with the gateway, once. */
+    private GatewayServer started(GatewayServer built) {
+        synchronized (lock) {
+            if (!started) {
+                started = true;
+                built.start();
+            }
+            return built;
         }
     }
 
@@ -219,9 +241,12 @@ public final class MetaGateway implements AutoCloseable {
             return this;
         }
 
-        /** Checks every manifest and the config; starts nothing. */
+        /**
+         * Checks every manifest and the config, and that each pod's program can be found and executed; starts
+         * nothing.
+         */
         public ValidationReport validate() {
-            return report(catalog());
+            return report(catalog(true));
         }
 
         /**
@@ -230,18 +255,18 @@ public final class MetaGateway implements AutoCloseable {
          * @throws ManifestException with every problem when one is invalid
          */
         public MetaGateway build() {
-            Catalog catalog = catalog();
+            Catalog catalog = catalog(false);
             if (!catalog.problems().isEmpty()) {
                 throw new ManifestException(catalog.problems());
             }
             return new MetaGateway(folders, claudeConfig, catalog, options);
         }
 
-        private Catalog catalog() {
+        private Catalog catalog(boolean checkPrograms) {
             if (folders.isEmpty() && claudeConfig == null) {
                 throw new IllegalStateException("give manifest folders or a Claude Desktop config");
             }
-            return Catalog.load(folders, claudeConfig, options.separator());
+            return Catalog.load(folders, claudeConfig, options.separator(), checkPrograms);
         }
     }
 }

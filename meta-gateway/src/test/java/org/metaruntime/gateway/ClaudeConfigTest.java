@@ -54,6 +54,16 @@ class ClaudeConfigTest {
     }
 
     @Test
+    void aServerWhoseProgramCannotBeFoundIsAProblem() throws IOException {
+        String file = dir.resolve("claude_desktop_config.json").toString();
+        assertThat(problems("""
+                {"mcpServers": {
+                  "gone": {"command": "no-such-program-for-meta-gateway", "args": ["serve"]}
+                }}
+                """)).containsExactly(file + ":2: mcpServers.gone.command: \"no-such-program-for-meta-gateway\" is not found on PATH");
+    }
+
+    @Test
     void notAnMcpServersFile() throws IOException {
         String file = dir.resolve("claude_desktop_config.json").toString();
         assertThat(problems("{\"servers\": {}}")).containsExactly(file + ":1: a Claude Desktop config is an object with an \"mcpServers\" object");

@@ -124,6 +124,57 @@ class HttpEndpointsIT {
     }
 
     @Test
+    void aPortInUseEndsTheCommandBeforeAnyPodStarts() throws Exception {
+        Path pids = dir.resolve("pids");
+        Path manifests = NodeClient.manifests(dir, pids, "fixture", "live");
+        Path fixture = manifests.resolve("fixture.yaml");
+        Files.writeString(fixture, Files.readString(fixture).replace("  callTimeout:", "  preWarm: true\n  callTimeout:"));
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 50, java.net.InetAddress.getByName("127.0.0.1"))) {
+            Repo.Run run = Repo.gateway("--manifests", manifests.toString(), "--transport", "http", "--port",
+                    Integer.toString(taken.getLocalPort()), "--log-level", "debug");
+            assertThat(run.exitCode()).as(run.stderr()).isEqualTo(1);
+            assertThat(run.stderr()).contains("meta-gateway: cannot listen on 127.0.0.1:" + taken.getLocalPort());
+            assertThat(run.stderr()).as("a pre-warmed pod and a pod listed live")
+                    .doesNotContain("module 'fixture': starting").doesNotContain("module 'live': starting");
+            try (java.util.stream.Stream<Path> spawned = Files.list(pids)) {
+                assertThat(spawned).as("pods spawned").isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void idleHttpThreadsAreReclaimedSoonAfterABurst() throws Exception {
+        try (HttpGateway gateway = HttpGateway.start(args())) {
+            String sid = session(post(gateway.url(), INIT));
+            String sleep = "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":"
+                    + "{\"name\":\"fixture__sleep\",\"arguments\":{\"seconds\":1}}}";
+            assertThat(post(gateway.url(), String.format(sleep, 2), "Mcp-Session-Id", sid).body()).contains("slept");
+            double before = liveThreads(gateway);
+            List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> burst = new java.util.ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                burst.add(http.sendAsync(HttpRequest.newBuilder(URI.create(gateway.url())).timeout(Duration.ofSeconds(60))
+                        .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                        .header("Mcp-Session-Id", sid).POST(HttpRequest.BodyPublishers.ofString(String.format(sleep, 10 + i)))
+                        .build(), HttpResponse.BodyHandlers.ofString()));
+            }
+            for (java.util.concurrent.CompletableFuture<HttpResponse<String>> answer : burst) {
+                assertThat(answer.get(90, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+            }
+            // Idle threads end after 10 s without work (at most twice that for ones started late in the burst).
+            await().atMost(Duration.ofSeconds(50)).pollInterval(Duration.ofSeconds(2))
+                    .until(() -> liveThreads(gateway) <= before + 8);
+            gateway.stopCleanly();
+        }
+    }
+
+    private double liveThreads(HttpGateway gateway) throws Exception {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^jvm_threads_live_threads ([0-9.]+)$")
+                .matcher(get(gateway.base() + "/metrics").body());
+        assertThat(m.find()).isTrue();
+        return Double.parseDouble(m.group(1));
+    }
+
+    @Test
     void aForeignOriginIsRefusedLoopbackAndAllowedOnesPass() throws Exception {
         try (HttpGateway gateway = HttpGateway.start(args("--allow-origin", "https://console.example.com"))) {
             HttpResponse<String> foreign = post(gateway.url(), INIT, "Origin", "http://evil.example");
@@ -195,7 +246,8 @@ class HttpEndpointsIT {
 
     @Test
     void metricsCountCallsErrorsAndSessions() throws Exception {
-        try (HttpGateway gateway = HttpGateway.start(args())) {
+        Path manifests = NodeClient.manifests(dir, dir.resolve("pids"), "fixture", "alpha");
+        try (HttpGateway gateway = HttpGateway.start(List.of("--manifests", manifests.toString()))) {
             String sid = session(post(gateway.url(), INIT));
             for (int i = 0; i < 3; i++) {
                 post(gateway.url(), "{\"jsonrpc\":\"2.0\",\"id\":" + (10 + i) + ",\"method\":\"tools/call\",\"params\":"
@@ -204,16 +256,39 @@ class HttpEndpointsIT {
             HttpResponse<String> timedOut = post(gateway.url(), "{\"jsonrpc\":\"2.0\",\"id\":20,\"method\":\"tools/call\",\"params\":"
                     + "{\"name\":\"fixture__sleep\",\"arguments\":{\"seconds\":20}}}", "Mcp-Session-Id", sid);
             assertThat(timedOut.body()).contains("-32001");
+            // Refused before they reach a pod: they are errors all the same.
+            String[] refused = {
+                "{\"name\":\"fixture__echo\",\"arguments\":{\"text\":5}}",
+                "{\"name\":\"fixture__echo\",\"arguments\":[1]}",
+                "{\"name\":\"nobody__nothing\",\"arguments\":{}}",
+                "{\"name\":\"alpha__call\",\"arguments\":{\"tool\":\"alpha.echo\",\"args\":{\"text\":7}}}",
+                "{\"name\":\"alpha__call\",\"arguments\":{\"tool\":\"alpha.call\"}}"};
+            for (int i = 0; i < refused.length; i++) {
+                HttpResponse<String> answer = post(gateway.url(), "{\"jsonrpc\":\"2.0\",\"id\":" + (30 + i)
+                        + ",\"method\":\"tools/call\",\"params\":" + refused[i] + "}", "Mcp-Session-Id", sid);
+                assertThat(answer.statusCode()).isEqualTo(200);
+            }
             HttpResponse<String> metrics = get(gateway.base() + "/metrics");
             assertThat(metrics.statusCode()).isEqualTo(200);
             assertThat(metrics.headers().firstValue("Content-Type").orElse("")).startsWith("text/plain");
             String text = metrics.body();
-            assertThat(text).contains("meta_gateway_tool_calls_seconds_count{pod=\"fixture\",tool=\"echo\"} 3");
+            assertThat(text).as("three served, two refused")
+                    .contains("meta_gateway_tool_calls_seconds_count{pod=\"fixture\",tool=\"echo\"} 5");
             assertThat(text).contains("meta_gateway_tool_calls_seconds_bucket{pod=\"fixture\",tool=\"echo\",le=");
             assertThat(text).contains("meta_gateway_tool_call_errors_total{code=\"-32001\",pod=\"fixture\",tool=\"sleep\"} 1");
+            assertThat(text).contains("meta_gateway_tool_call_errors_total{code=\"-32602\",pod=\"fixture\",tool=\"echo\"} 2");
+            assertThat(text).contains("meta_gateway_tool_call_errors_total{code=\"-32602\",pod=\"\",tool=\"\"} 1");
+            assertThat(text).as("a pod-to-pod call with arguments that do not fit")
+                    .contains("meta_gateway_tool_call_errors_total{code=\"-32602\",pod=\"alpha\",tool=\"echo\"} 1");
+            assertThat(text).as("a pod-to-pod call that would close a cycle")
+                    .contains("meta_gateway_tool_call_errors_total{code=\"-32004\",pod=\"alpha\",tool=\"call\"} 1");
             assertThat(text).contains("meta_gateway_sessions_open{transport=\"streamable-http\"} 1");
-            assertThat(text).contains("meta_gateway_pods_running 1");
+            assertThat(text).contains("meta_gateway_pods_running 2");
             assertThat(text).contains("meta_gateway_pod_restarts_total{pod=\"fixture\"} 0");
+            JsonNode status = NodeClient.JSON.readTree(post(gateway.url(), "{\"jsonrpc\":\"2.0\",\"id\":40,\"method\":"
+                    + "\"tools/call\",\"params\":{\"name\":\"meta__status\"}}", "Mcp-Session-Id", sid).body())
+                    .at("/result/structuredContent/pods/fixture");
+            assertThat(status.get("callsFailed").asInt()).as("the timeout and the two refused calls").isEqualTo(3);
             gateway.stopCleanly();
         }
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -123,6 +124,57 @@ class ManifestValidationTest {
         write("a.yaml", GOOD.replace("  command: [\"python3\", \"main.py\"]", "  url: https://tools.example/mcp\n"
                 + "  headers: { Authorization: \"Bearer ${META_TEST_SURELY_UNSET_VARIABLE}\" }"));
         assertSingle("a.yaml", 8, "META_TEST_SURELY_UNSET_VARIABLE, not set for the gateway");
+    }
+
+    @Test
+    void envValuesMayNameEnvironmentVariablesThatMustBeSet() throws IOException {
+        write("a.yaml", GOOD.replace("  callTimeout: 30s", "  env: { SEARCH_PATH: \"${PATH}:/opt/bin\", RETRIES: 3 }"));
+        assertThat(problems()).isEmpty();
+        write("a.yaml", GOOD.replace("  callTimeout: 30s", "  env:\n    MODE: plain\n"
+                + "    TOKEN: \"x-${META_TEST_SURELY_UNSET_VARIABLE}-${PATH}-${META_TEST_OTHER_UNSET}\""));
+        assertSingle("a.yaml", 10, "spec.env.TOKEN names the environment variable(s) META_TEST_SURELY_UNSET_VARIABLE, "
+                + "META_TEST_OTHER_UNSET, not set for the gateway");
+    }
+
+    @Test
+    void toolFiltersApplyToAPodThatListsItsToolsLive() throws IOException {
+        String live = GOOD.substring(0, GOOD.indexOf("  tools:"));
+        write("a.yaml", live + "  includeTools: [read_*, \"list_?\"]\n  excludeTools: [read_secret]\n");
+        assertThat(problems()).isEmpty();
+        write("a.yaml", GOOD.replace("  callTimeout: 30s", "  excludeTools: [echo]"));
+        assertSingle("a.yaml", 8, "spec.excludeTools filters the tools a pod lists live: a pod that declares spec.tools serves exactly those");
+        write("a.yaml", live + "  includeTools: read_*\n");
+        assertSingle("a.yaml", 9, "spec.includeTools must be a list of tool names or globs");
+        write("a.yaml", live + "  includeTools:\n    - ok\n    - \"\"\n");
+        assertSingle("a.yaml", 11, "spec.includeTools[1] must be a non-empty tool name or glob");
+    }
+
+    @Test
+    void validationChecksThatThePodsProgramCanBeRun() throws IOException {
+        write("a.yaml", GOOD.replace("\"python3\"", "\"no-such-program-for-meta-gateway\""));
+        assertSingle("a.yaml", 7, "spec.command: \"no-such-program-for-meta-gateway\" is not found on PATH");
+        Path script = write("run.sh", "#!/bin/sh\nexec python3 main.py\n");
+        write("a.yaml", GOOD.replace("[\"python3\", \"main.py\"]", "[\"./run.sh\"]"));
+        assertSingle("a.yaml", 7, "spec.command: \"./run.sh\" is not executable (" + script
+                + "): chmod +x it, or run it with its interpreter, like [\"python3\", \"./run.sh\"]");
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+        assertThat(problems()).isEmpty();
+        write("a.yaml", GOOD.replace("[\"python3\", \"main.py\"]", "[\"bin/missing.sh\"]"));
+        assertSingle("a.yaml", 7, "spec.command: \"bin/missing.sh\" does not exist (" + dir.resolve("bin/missing.sh") + ")");
+        write("a.yaml", GOOD.replace("[\"python3\", \"main.py\"]", "[\"" + dir + "\"]"));
+        assertSingle("a.yaml", 7, "is not a program (" + dir + " is a directory or a device)");
+        write("a.yaml", GOOD.replace("  command: [\"python3\", \"main.py\"]",
+                "  command:\n    - ./run.sh\n    - --verbose\n  workdir: sub"));
+        Files.createDirectories(dir.resolve("sub"));
+        assertSingle("a.yaml", 8, "spec.command: \"./run.sh\" does not exist (" + dir.resolve("sub/run.sh") + ")");
+    }
+
+    @Test
+    void aProgramThatCannotBeRunIsFoundByValidationOnly() throws IOException {
+        write("a.yaml", GOOD.replace("\"python3\"", "\"no-such-program-for-meta-gateway\""));
+        try (MetaGateway gateway = MetaGateway.builder().manifests(dir).build()) {
+            assertThat(gateway.pods()).containsExactly("tools");
+        }
     }
 
     @Test

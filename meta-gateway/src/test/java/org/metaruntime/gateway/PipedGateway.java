@@ -25,6 +25,7 @@ final class PipedGateway implements AutoCloseable {
     private final Serving serving;
     private final OutputStream toGateway;
     private final BufferedReader fromGateway;
+    private int ids;
 
     private PipedGateway(MetaGateway gateway, Serving serving, OutputStream toGateway, BufferedReader fromGateway) {
         this.gateway = gateway;
@@ -64,6 +65,29 @@ final class PipedGateway implements AutoCloseable {
     JsonNode exchange(String line) throws IOException {
         send(line);
         return JSON.readTree(readLine());
+    }
+
+    /** Sends {@code initialize} as a client of the newest revision would. */
+    JsonNode initialize() throws IOException {
+        return request("initialize", "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+                + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}");
+    }
+
+    /** Sends a request and reads lines until its answer (skipping notifications and the gateway's own requests). */
+    JsonNode request(String method, String paramsJson) throws IOException {
+        int id = ++ids;
+        send("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"" + method + "\",\"params\":" + paramsJson + "}");
+        while (true) {
+            JsonNode message = JSON.readTree(readLine());
+            if (message.path("id").asInt(-1) == id && !message.has("method")) {
+                return message;
+            }
+        }
+    }
+
+    /** Calls {@code tool} with {@code argumentsJson}; returns the whole answer ({@code result} or {@code error}). */
+    JsonNode call(String tool, String argumentsJson) throws IOException {
+        return request("tools/call", "{\"name\":\"" + tool + "\",\"arguments\":" + argumentsJson + "}");
     }
 
     @Override

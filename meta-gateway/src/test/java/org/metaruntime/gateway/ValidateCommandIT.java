@@ -53,10 +53,18 @@ class ValidateCommandIT {
                   command: [python3, x.py]
                   callTimeout: forever
                 """);
+        Files.writeString(dir.resolve("typo.yaml"), """
+                apiVersion: mcp-meta/v1
+                kind: ToolPod
+                metadata: { name: typo }
+                spec:
+                  command: [pyhton3, x.py]
+                """);
         Repo.Run run = Repo.gateway("--manifests", dir.toString(), "--validate");
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.lines()).containsExactly(
                 dir.resolve("bad.yaml") + ":8: duplicate key 'startupTimeout'",
+                dir.resolve("typo.yaml") + ":5: spec.command: \"pyhton3\" is not found on PATH",
                 dir.resolve("worse.yaml") + ":6: spec.callTimeout: \"forever\" is not a duration (a positive number with ms, s, m or h: 500ms, 30s, 2m)");
     }
 

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 import org.metaruntime.supervisor.StopLadder;
 
 /**
@@ -48,6 +49,8 @@ public final class McpClientOptions {
     private final boolean announceSampling;
     private final boolean announceElicitation;
     private final List<McpSchema.Tool> bareTools;
+    private final boolean bareUnlessMcp;
+    private final BiConsumer<String, String> bareListener;
 
     private McpClientOptions(Builder b) {
         this.maxInFlight = b.maxInFlight;
@@ -59,6 +62,8 @@ public final class McpClientOptions {
         this.announceSampling = b.announceSampling;
         this.announceElicitation = b.announceElicitation;
         this.bareTools = b.bareTools == null ? null : List.copyOf(b.bareTools);
+        this.bareUnlessMcp = b.bareUnlessMcp;
+        this.bareListener = b.bareListener;
     }
 
     /** A new builder with the defaults. */
@@ -158,7 +163,29 @@ public final class McpClientOptions {
      * {@code {"content":[{"type":"text","text":<result as JSON>}],"structuredContent":<result>}}.
      */
     public Optional<List<McpSchema.Tool>> bareTools() {
-        return Optional.ofNullable(bareTools);
+        return bareUnlessMcp ? Optional.empty() : Optional.ofNullable(bareTools);
+    }
+
+    /**
+     * The declared tools of a stdio server that may speak MCP or bare JSON-RPC 2.0, if this connection talks to one
+     * ({@link Builder#bareUnlessMcp(List)}): {@code initialize} is sent as to any server, and an answer that is an
+     * MCP initialize result (an object with a {@code protocolVersion}) makes it an MCP session. Any other answer (a
+     * JSON-RPC error, or another result) makes it a bare server with these tools, as {@link #bareTools()} describes:
+     * no {@code notifications/initialized} nor any other notification is sent to it. So does no answer by the last
+     * second of the connect timeout (by its half, when it is under two seconds), the rest being left for the start
+     * to end: the detection never takes longer.
+     */
+    public Optional<List<McpSchema.Tool>> bareUnlessMcp() {
+        return bareUnlessMcp ? Optional.of(bareTools) : Optional.empty();
+    }
+
+    /**
+     * Told the module id, and why (what it answered to {@code initialize}, or that it did not answer in time), each
+     * time a server with {@link #bareUnlessMcp()} tools is taken for a bare JSON-RPC server, on the thread that reads
+     * its answer: it must be fast and must not throw. By default nothing is told.
+     */
+    public BiConsumer<String, String> bareListener() {
+        return bareListener;
     }
 
     /** A builder starting from these options. */
@@ -173,6 +200,8 @@ public final class McpClientOptions {
         b.announceSampling = announceSampling;
         b.announceElicitation = announceElicitation;
         b.bareTools = bareTools;
+        b.bareUnlessMcp = bareUnlessMcp;
+        b.bareListener = bareListener;
         return b;
     }
 
@@ -187,6 +216,8 @@ public final class McpClientOptions {
         private boolean announceSampling;
         private boolean announceElicitation;
         private List<McpSchema.Tool> bareTools;
+        private boolean bareUnlessMcp;
+        private BiConsumer<String, String> bareListener = (moduleId, because) -> { };
 
         private Builder() {
         }
@@ -286,6 +317,23 @@ public final class McpClientOptions {
         /** Talk to a bare JSON-RPC server with these declared tools (see {@link McpClientOptions#bareTools()}). */
         public Builder bare(List<McpSchema.Tool> declaredTools) {
             this.bareTools = List.copyOf(Objects.requireNonNull(declaredTools, "declaredTools"));
+            this.bareUnlessMcp = false;
+            return this;
+        }
+
+        /**
+         * Talk to a stdio server that may speak MCP or bare JSON-RPC 2.0, with these declared tools for the latter
+         * (see {@link McpClientOptions#bareUnlessMcp()}); replaces {@link #bare(List)}.
+         */
+        public Builder bareUnlessMcp(List<McpSchema.Tool> declaredTools) {
+            this.bareTools = List.copyOf(Objects.requireNonNull(declaredTools, "declaredTools"));
+            this.bareUnlessMcp = true;
+            return this;
+        }
+
+        /** Who is told of each server found to speak bare JSON-RPC (see {@link McpClientOptions#bareListener()}). */
+        public Builder bareListener(BiConsumer<String, String> listener) {
+            this.bareListener = Objects.requireNonNull(listener, "listener");
             return this;
         }
 

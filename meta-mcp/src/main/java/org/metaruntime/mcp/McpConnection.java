@@ -284,7 +284,7 @@ public final class McpConnection implements AutoCloseable {
     private ToolCallHandle start(String tool, JsonNode arguments, McpCallOptions options, boolean timed) {
         Objects.requireNonNull(tool, "tool");
         Objects.requireNonNull(options, "options");
-        return ToolCallHandle.start(window, catalog, tool, arguments, options, this.options.bareTools().isPresent(), timed);
+        return ToolCallHandle.start(window, catalog, tool, arguments, options, init == null, timed);
     }
 
     /**

@@ -49,9 +49,21 @@ class BareServerTest {
         return dir.resolve("stdin.jsonl");
     }
 
-    private ProcessSpec spec() {
-        return ProcessSpec.builder("bare").command(Peers.tool("python3"), BARE.toString(), "--pid-file",
-                dir.resolve("pid").toString(), "--record", record().toString()).build();
+    private ProcessSpec spec(String... switches) {
+        List<String> command = new ArrayList<>(List.of(Peers.tool("python3"), BARE.toString(), "--pid-file",
+                dir.resolve("pid").toString(), "--record", record().toString()));
+        command.addAll(List.of(switches));
+        return ProcessSpec.builder("bare").command(command).build();
+    }
+
+    /** The methods of the lines the server read, in order; a notification is recorded as "notification:<method>". */
+    private List<String> received() throws java.io.IOException {
+        List<String> methods = new ArrayList<>();
+        for (String line : Files.readAllLines(record())) {
+            JsonNode message = JSON.readTree(line);
+            methods.add((message.has("id") ? "" : "notification:") + message.path("method").asText());
+        }
+        return methods;
     }
 
     private static McpClientOptions bare() {
@@ -98,5 +110,116 @@ class BareServerTest {
     void perCallAgainstABareServer() {
         JsonNode payload = McpPerCall.call(spec(), "add", JSON.createObjectNode().put("a", 20).put("b", 22), T, bare());
         assertThat(payload).isEqualTo(JSON.createObjectNode().put("sum", 42));
+    }
+
+    @Test
+    void aServerThatAnswersInitializeWithAnErrorIsServedAsBareWithItsDeclaredTools() throws Exception {
+        List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+        McpClientOptions options = McpClientOptions.builder().bareUnlessMcp(DECLARED).bareListener((id, why) -> told.add(id + ": " + why)).build();
+        McpProbeResult probe = McpProbe.probe(spec(), options, T);
+        McpConnection c = probe.connection();
+        try {
+            assertThat(c.protocolVersion()).isNull();
+            assertThat(c.tools()).containsExactly("add", "text", "number", "missing");
+            assertThat(c.callTool("add", JSON.createObjectNode().put("a", 2).put("b", 40), T))
+                    .isEqualTo(JSON.createObjectNode().put("sum", 42));
+            assertThat(((McpSchema.TextContent) c.callToolResult("number", null, McpCallOptions.of(T)).content().get(0)).text())
+                    .isEqualTo("42");
+        } finally {
+            c.close(T);
+        }
+        assertThat(told).containsExactly("bare: it answered initialize with JSON-RPC error -32601: no such method");
+        assertThat(received()).containsExactly("initialize", "tools/call", "tools/call");
+    }
+
+    @Test
+    void aServerThatAnswersEveryRequestAlikeIsServedAsBare() throws Exception {
+        McpConnection c = McpConnection.open(spec("--status-ok"), McpClientOptions.builder().bareUnlessMcp(DECLARED).build(), T);
+        try {
+            assertThat(c.protocolVersion()).isNull();
+            McpSchema.CallToolResult result = c.callToolResult("text", JSON.createObjectNode().put("text", "x"), McpCallOptions.of(T));
+            assertThat(result.structuredContent()).isEqualTo(Map.of("status", "ok"));
+            assertThat(c.callTool("add", null, T)).isEqualTo(JSON.createObjectNode().put("status", "ok"));
+        } finally {
+            c.close(T);
+        }
+        assertThat(received()).as("a line without an id would have ended it").containsExactly("initialize", "tools/call", "tools/call");
+    }
+
+    @Test
+    void anMcpServerWithDeclaredToolsStaysAnMcpSession() throws Exception {
+        List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+        McpClientOptions options = McpClientOptions.builder().bareUnlessMcp(DECLARED).bareListener((id, why) -> told.add(id + ": " + why)).build();
+        McpConnection c = McpConnection.open(Peers.python("mcp", dir.resolve("pid"), "--record", record().toString()), options, T);
+        try {
+            assertThat(c.protocolVersion()).isEqualTo(McpConnection.PROTOCOL_VERSIONS.get(0));
+            assertThat(c.listTools(T)).contains("echo", "slow").doesNotContain("missing");
+            assertThat(c.callTool("echo", JSON.createObjectNode().put("text", "mcp"), T)).isEqualTo(TextNode.valueOf("mcp"));
+        } finally {
+            c.close(T);
+        }
+        assertThat(told).isEmpty();
+        assertThat(received()).startsWith("initialize", "notification:notifications/initialized");
+    }
+
+    @Test
+    void withoutDeclaredToolsAServerThatIsNotMcpFailsNamingWhatItAnswered() {
+        McpBoundaryException failed = catchThrowableOfType(McpBoundaryException.class,
+                () -> McpConnection.open(spec("--status-ok"), McpClientOptions.defaults(), T));
+        assertThat(failed.error()).isInstanceOf(McpBoundaryError.ConnectionFailed.class);
+        assertThat(failed.getMessage()).contains("answered initialize with {\"status\":\"ok\"}")
+                .contains("not an MCP initialize result");
+    }
+
+    @Test
+    void aBareServerIsNeverSentANotificationNotEvenForACallThatTimedOut() throws Exception {
+        List<McpSchema.Tool> tools = List.of(McpSchema.Tool.builder("add", Map.of("type", "object")).build(),
+                McpSchema.Tool.builder("silent", Map.of("type", "object")).build());
+        for (McpClientOptions options : List.of(McpClientOptions.builder().bare(tools).build(),
+                McpClientOptions.builder().bareUnlessMcp(tools).build())) {
+            Files.deleteIfExists(record());
+            McpConnection c = McpConnection.open(spec(), options, T);
+            try {
+                McpBoundaryError timedOut = catchThrowableOfType(McpBoundaryException.class,
+                        () -> c.callTool("silent", null, Duration.ofMillis(200))).error();
+                assertThat(timedOut).isInstanceOf(McpBoundaryError.Timeout.class);
+                McpToolCall cancelled = c.startCall("silent", null, McpCallOptions.of(T));
+                cancelled.cancel();
+                assertThat(c.callTool("add", JSON.createObjectNode().put("a", 1).put("b", 1), T))
+                        .isEqualTo(JSON.createObjectNode().put("sum", 2));
+            } finally {
+                c.close(T);
+            }
+            assertThat(received()).as("what %s was sent", options.bareTools().isPresent() ? "a bare server" : "a server found bare")
+                    .allSatisfy(method -> assertThat(method).doesNotStartWith("notification:"))
+                    .endsWith("tools/call", "tools/call", "tools/call");
+            Peers.assertGone(dir.resolve("pid"));
+        }
+    }
+
+    @Test
+    void aServerThatDoesNotAnswerInitializeIsServedAsBareBeforeTheConnectTimeoutEnds() throws Exception {
+        List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+        McpClientOptions options = McpClientOptions.builder().bareUnlessMcp(DECLARED)
+                .bareListener((id, why) -> told.add(id + ": " + why)).build();
+        McpConnection c = McpConnection.open(spec("--silent"), options, Duration.ofSeconds(2));
+        try {
+            assertThat(c.protocolVersion()).isNull();
+            assertThat(c.callTool("add", JSON.createObjectNode().put("a", 2).put("b", 40), T))
+                    .isEqualTo(JSON.createObjectNode().put("sum", 42));
+        } finally {
+            c.close(T);
+        }
+        assertThat(told).containsExactly("bare: it did not answer initialize within 1000 ms");
+        assertThat(received()).containsExactly("initialize", "tools/call");
+    }
+
+    @Test
+    void theDetectionLeavesTheLastSecondOfTheConnectTimeoutOrHalfOfAShortOne() {
+        assertThat(org.metaruntime.mcp.internal.Handshake.detectionBound(10_000)).isEqualTo(9_000);
+        assertThat(org.metaruntime.mcp.internal.Handshake.detectionBound(120_000)).isEqualTo(119_000);
+        assertThat(org.metaruntime.mcp.internal.Handshake.detectionBound(2_000)).isEqualTo(1_000);
+        assertThat(org.metaruntime.mcp.internal.Handshake.detectionBound(1_000)).isEqualTo(500);
+        assertThat(org.metaruntime.mcp.internal.Handshake.detectionBound(1)).isEqualTo(1);
     }
 }

@@ -96,6 +96,7 @@ public final class ProcessBoundaries {
                 .maxInFlight(options.maxInFlightCallsFor(module))
                 .stopLadder(options.stopLadderFor(module));
         module.bareTools().ifPresent(mcp::bare);
+        module.bareUnlessMcp().ifPresent(mcp::bareUnlessMcp);
         return mcp.build();
     }
 

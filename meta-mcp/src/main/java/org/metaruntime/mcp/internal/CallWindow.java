@@ -72,6 +72,8 @@ public final class CallWindow {
     private int callsInFlight; // guarded by slots
     private final ArrayDeque<Request> queue = new ArrayDeque<>(); // guarded by slots
     private final AtomicReference<Termination> terminated = new AtomicReference<>();
+    /** Whether the server speaks bare JSON-RPC 2.0: it is sent no notification. */
+    private volatile boolean bare;
 
     /** A window for {@code moduleId}'s connection writing to {@code wire}, with deadlines on {@code timer}. */
     public CallWindow(String moduleId, int maxInFlight, int maxQueued, ScheduledExecutorService timer, Wire wire) {
@@ -367,7 +369,15 @@ public final class CallWindow {
         }
     }
 
-    /** Cancels {@code r} on the wire (not {@code initialize}, which MCP forbids) and drops its late answer. */
+    /** The server speaks bare JSON-RPC 2.0: from now on an abandoned request is dropped here, not cancelled on the wire. */
+    public void speaksBare() {
+        bare = true;
+    }
+
+    /**
+     * Cancels {@code r} on the wire (not {@code initialize}, which MCP forbids, nor anything of a bare server, which
+     * knows no notification) and drops its late answer.
+     */
     void abandon(Request r, String reason) {
         if (r.kind() == Request.Kind.CONNECT || terminated.get() != null) {
             return;
@@ -379,6 +389,9 @@ public final class CallWindow {
             }
             synchronized (dropped) {
                 dropped.put(id, Boolean.TRUE);
+            }
+            if (bare) {
+                return;
             }
             ObjectNode cancel = Json.MAPPER.createObjectNode();
             cancel.put("jsonrpc", McpSchema.JSONRPC_VERSION).put("method", CANCELLED);

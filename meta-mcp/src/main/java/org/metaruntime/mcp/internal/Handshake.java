@@ -10,13 +10,16 @@ import io.modelcontextprotocol.spec.McpSchema.InitializeResult;
 import io.modelcontextprotocol.spec.ProtocolVersions;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
 import org.metaruntime.mcp.McpClientOptions;
 
 /**
  * The MCP handshake: {@code initialize} with the client's capabilities, a check of the server's answer (a valid
- * result in a protocol version this client speaks), then {@code notifications/initialized}. Stateless.
+ * result in a protocol version this client speaks), then {@code notifications/initialized}; or, with a server that
+ * may speak bare JSON-RPC 2.0, the finding that it does (its answer is not an MCP initialize result). Stateless.
  */
 public final class Handshake {
 
@@ -42,26 +45,83 @@ public final class Handshake {
     }
 
     /**
+     * What the handshake with a server found: its initialize result, or (a server that may be bare) why it is taken
+     * for a bare JSON-RPC server ({@code init} is then null).
+     */
+    public record Outcome(InitializeResult init, String bareBecause) {
+    }
+
+    /**
      * Runs the handshake through {@code window} within the deadline; fails with {@code ConnectionFailed} or
      * {@code Timeout} with operation {@code connect}.
      */
     public static CompletableFuture<InitializeResult> run(CallWindow window, CallWindow.Wire wire, McpClientOptions options,
                                                           long timeoutMs, long deadline) {
+        return negotiate(window, wire, options, timeoutMs, deadline, false).thenApply(Outcome::init);
+    }
+
+    /**
+     * Runs the handshake with a server that may speak bare JSON-RPC 2.0 instead. It is taken for a bare server, and
+     * sent nothing more, when it answers {@code initialize} with a JSON-RPC error or with a result that is not an MCP
+     * initialize result, or does not answer by {@link #detectionBound} (the rest is left for its start to end);
+     * otherwise as {@link #run}.
+     */
+    public static CompletableFuture<Outcome> runOrBare(CallWindow window, CallWindow.Wire wire, McpClientOptions options,
+                                                       long timeoutMs, long deadline) {
+        long bound = detectionBound(timeoutMs);
+        return negotiate(window, wire, options, bound,
+                Math.min(deadline, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(bound)), true);
+    }
+
+    /**
+     * How long a server that may be bare has to answer {@code initialize} out of a connect timeout of {@code timeoutMs}:
+     * all but its last second, and at least half of it.
+     */
+    public static long detectionBound(long timeoutMs) {
+        return Math.max(1, Math.max(timeoutMs / 2, timeoutMs - 1000));
+    }
+
+    private static CompletableFuture<Outcome> negotiate(CallWindow window, CallWindow.Wire wire, McpClientOptions options,
+                                                        long timeoutMs, long deadline, boolean bareAllowed) {
         InitializeRequest request = InitializeRequest.builder(PROTOCOL_VERSIONS.get(0), capabilities(options), CLIENT_INFO)
                 .build();
         ObjectNode params = Json.MAPPER.valueToTree(request);
         Request r = window.create(Request.Kind.CONNECT, McpSchema.METHOD_INITIALIZE, "connect", null, params,
                 timeoutMs, deadline, null);
         window.submit(r);
-        return r.future().thenApply(result -> {
+        return r.future().handle((result, failure) -> {
+            if (failure != null) {
+                Throwable cause = Failures.unwrap(failure);
+                if (bareAllowed && Request.isErrorAnswer(cause)) {
+                    String reason = ((McpBoundaryError.ConnectionFailed) ((McpBoundaryException) cause).error()).reason();
+                    return new Outcome(null, "it answered initialize with " + Json.sample(reason, 200).replaceAll("\\p{Cntrl}", " "));
+                }
+                if (bareAllowed && cause instanceof McpBoundaryException e && e.error() instanceof McpBoundaryError.Timeout) {
+                    return new Outcome(null, "it did not answer initialize within " + timeoutMs + " ms");
+                }
+                throw failure instanceof CompletionException c ? c : new CompletionException(failure);
+            }
+            if (!isInitializeResult(result)) {
+                String answered = "answered initialize with " + Json.sample(String.valueOf(result), 200);
+                if (bareAllowed) {
+                    return new Outcome(null, "it " + answered);
+                }
+                throw new McpBoundaryException(new McpBoundaryError.ConnectionFailed(window.moduleId(), "the server "
+                        + answered + ", which is not an MCP initialize result (it has no protocolVersion)"));
+            }
             InitializeResult init = validated(window.moduleId(), result);
             try {
                 wire.write("{\"jsonrpc\":\"2.0\",\"method\":\"" + McpSchema.METHOD_NOTIFICATION_INITIALIZED + "\"}");
             } catch (RuntimeException e) {
                 // the process is gone: the session's end fails the next request with the exit code and stderr tail
             }
-            return init;
+            return new Outcome(init, null);
         });
+    }
+
+    /** An MCP initialize result names its protocol version; a bare server's answer to any request does not. */
+    private static boolean isInitializeResult(JsonNode result) {
+        return result != null && result.path("protocolVersion").isTextual() && !result.path("protocolVersion").textValue().isEmpty();
     }
 
     private static InitializeResult validated(String moduleId, JsonNode result) {

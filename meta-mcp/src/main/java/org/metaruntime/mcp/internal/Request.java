@@ -25,6 +25,9 @@ public final class Request {
 
     private static final Logger LOG = LoggerFactory.getLogger(McpConnection.class);
 
+    /** How the reason of a connect or list failure that is the server's JSON-RPC error answer begins. */
+    private static final String ERROR_ANSWER = "JSON-RPC error ";
+
     /** What the request is, which decides the error records of its failures. */
     public enum Kind {
         /** {@code initialize}. */
@@ -253,10 +256,19 @@ public final class Request {
         }
     }
 
+    /**
+     * Whether {@code failure} is the server's JSON-RPC error answer to {@code initialize} (which fails with
+     * {@code ConnectionFailed}, as every failure to connect does).
+     */
+    static boolean isErrorAnswer(Throwable failure) {
+        return failure instanceof McpBoundaryException e && e.error() instanceof McpBoundaryError.ConnectionFailed c
+                && c.reason().startsWith(ERROR_ANSWER);
+    }
+
     private McpBoundaryError rpcFailure(JSONRPCResponse.JSONRPCError error) {
         String message = error.message() == null ? "" : error.message();
         if (kind == Kind.CONNECT || kind == Kind.LIST) {
-            return failure("JSON-RPC error " + error.code() + ": " + message);
+            return failure(ERROR_ANSWER + error.code() + ": " + message);
         }
         JsonNode data = error.data() == null ? null
                 : error.data() instanceof JsonNode ? (JsonNode) error.data() : Json.MAPPER.valueToTree(error.data());

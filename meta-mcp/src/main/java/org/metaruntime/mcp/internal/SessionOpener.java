@@ -1,23 +1,30 @@
 package org.metaruntime.mcp.internal;
 
 import io.modelcontextprotocol.spec.McpClientSession;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
 import org.metaruntime.mcp.McpClientOptions;
+import org.metaruntime.mcp.McpConnection;
 import org.metaruntime.mcp.McpHttpEndpoint;
 import org.metaruntime.supervisor.ProcessBoundaryException;
 import org.metaruntime.supervisor.ProcessSpec;
 import org.metaruntime.supervisor.StopLadder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 /**
  * Opens a session: builds its parts around a stdio child or a remote endpoint (taking the leases on the shared timer
- * and HTTP client), spawns the child, starts the SDK client session and runs the handshake (none for a bare server).
+ * and HTTP client), spawns the child, starts the SDK client session and runs the handshake (none for a bare server;
+ * for a server that may be bare, the handshake finds out).
  * A session that fails to open is closed before its future fails, with a process tree stopped at once, and the
  * failure names what the server wrote to stderr. Stateless.
  *
@@ -31,6 +38,7 @@ import reactor.core.publisher.Mono;
  */
 public final class SessionOpener {
 
+    private static final Logger LOG = LoggerFactory.getLogger(McpConnection.class);
     /** The SDK session's own per-request timeout; it never applies, as requests are sent through the window. */
     private static final Duration SESSION_REQUEST_TIMEOUT = Duration.ofDays(1);
     /** How long closing a session that failed to open may take. */
@@ -67,7 +75,7 @@ public final class SessionOpener {
      */
     public static <C> CompletableFuture<C> http(McpHttpEndpoint endpoint, McpClientOptions options, long timeoutMs,
                                                 long deadline, Function<SessionParts, C> connection) {
-        if (options.bareTools().isPresent()) {
+        if (options.bareTools().isPresent() || options.bareUnlessMcp().isPresent()) {
             throw new IllegalArgumentException("module '" + endpoint.moduleId()
                     + "': a remote server must speak MCP (declared tools for a bare server apply to stdio servers only)");
         }
@@ -97,19 +105,39 @@ public final class SessionOpener {
                 new ServerRequests(parts.moduleId(), options, parts.window()).handlers(), Map.of(),
                 Function.<Mono<Void>>identity()));
         if (options.bareTools().isPresent()) {
+            parts.window().speaksBare();
             return CompletableFuture.completedFuture(connection.apply(parts)); // a bare server: no handshake
         }
+        Optional<List<McpSchema.Tool>> bareUnlessMcp = options.bareUnlessMcp();
         CompletableFuture<C> opened = new CompletableFuture<>();
-        Handshake.run(parts.window(), parts.peer().wire(), options, timeoutMs, deadline).whenComplete((result, e) -> {
-            if (e == null) {
-                parts.peer().agreed(result);
-                opened.complete(connection.apply(parts.initialized(result)));
+        (bareUnlessMcp.isPresent()
+                ? Handshake.runOrBare(parts.window(), parts.peer().wire(), options, timeoutMs, deadline)
+                : Handshake.run(parts.window(), parts.peer().wire(), options, timeoutMs, deadline)
+                        .thenApply(init -> new Handshake.Outcome(init, null))).whenComplete((outcome, e) -> {
+            if (e == null && outcome.init() == null) {
+                parts.window().speaksBare();
+                parts.catalog().declare(bareUnlessMcp.get());
+                tellBare(options, parts.moduleId(), outcome.bareBecause());
+                opened.complete(connection.apply(parts));
+            } else if (e == null) {
+                parts.peer().agreed(outcome.init());
+                opened.complete(connection.apply(parts.initialized(outcome.init())));
             } else {
                 parts.lifecycle().close(CLOSE_TIMEOUT, StopLadder.immediate()).whenComplete((ignored, x) ->
                         opened.completeExceptionally(withStderrTail(Failures.unwrap(e), parts.peer().stderrTail())));
             }
         });
         return opened;
+    }
+
+    /** The server did not answer {@code initialize} as an MCP server: it is served as a bare server with its declared tools. */
+    private static void tellBare(McpClientOptions options, String moduleId, String because) {
+        LOG.debug("module '{}' is served as a bare JSON-RPC server: {}", moduleId, because);
+        try {
+            options.bareListener().accept(moduleId, because);
+        } catch (RuntimeException e) {
+            LOG.warn("module '{}': the bare server listener threw: {}", moduleId, e.toString());
+        }
     }
 
     /** A failed handshake names what the server wrote to stderr (a server that hangs says why, if it says anything). */

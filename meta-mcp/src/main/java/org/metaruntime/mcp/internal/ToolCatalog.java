@@ -27,7 +27,7 @@ public final class ToolCatalog {
     private static final Duration REFRESH_TIMEOUT = Duration.ofSeconds(30);
 
     private final CallWindow window;
-    private final List<McpSchema.Tool> declared;
+    private volatile List<McpSchema.Tool> declared;
     private volatile List<McpSchema.Tool> tools = List.of();
     private volatile List<String> names = List.of();
     private volatile Set<String> nameSet = Set.of();
@@ -44,6 +44,12 @@ public final class ToolCatalog {
         if (declared != null) {
             cache(declared);
         }
+    }
+
+    /** The server was found to speak bare JSON-RPC: its tools are {@code declared} from now on, never fetched. */
+    public void declare(List<McpSchema.Tool> declared) {
+        this.declared = List.copyOf(declared);
+        cache(this.declared);
     }
 
     /** The tools last listed, in server order. */
@@ -63,8 +69,9 @@ public final class ToolCatalog {
 
     /** Lists every page of {@code tools/list} within the deadline and caches the result. */
     public CompletableFuture<List<McpSchema.Tool>> fetch(long timeoutMs, long deadline) {
-        if (declared != null) {
-            return CompletableFuture.completedFuture(declared);
+        List<McpSchema.Tool> known = declared;
+        if (known != null) {
+            return CompletableFuture.completedFuture(known);
         }
         String moduleId = window.moduleId();
         return Pages.all(window, Request.Kind.LIST, McpSchema.METHOD_TOOLS_LIST, "list_tools", "tools",

@@ -25,7 +25,8 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
             + " [--state DIR] [--watch]";
 
     private static final Set<String> TRANSPORTS = Set.of("stdio", "http", "sse");
-    private static final Set<String> LEVELS = Set.of("trace", "debug", "info", "warn", "error", "off");
+    /** The levels of {@code --log-level}, least severe first. */
+    static final List<String> LEVELS = List.of("trace", "debug", "info", "warn", "error", "off");
 
     CommandLine {
         manifests = List.copyOf(manifests);

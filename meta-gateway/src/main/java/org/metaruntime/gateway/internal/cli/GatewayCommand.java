@@ -55,15 +55,22 @@ public final class GatewayCommand {
         return GatewayOptions.builder().separator(line.separator()).maxCallDepth(line.maxCallDepth());
     }
 
-    /** slf4j-simple, when it is the binding: everything to stderr at {@code level}. */
-    private static void configureLogging(String level) {
+    /**
+     * slf4j-simple, when it is the binding: everything to stderr. The gateway's own loggers ({@code org.metaruntime})
+     * log at {@code level}; the libraries' loggers never below info (their debug lines are many, and Jetty's carry
+     * every request header, the bearer token included), Jetty's never below warn (its start and stop lines are noise).
+     */
+    static void configureLogging(String level) {
         System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
-        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", level);
         System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
         System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss.SSS");
-        if (!"debug".equals(level) && !"trace".equals(level)) {
-            // The HTTP server's own start and stop lines are noise at info.
-            System.setProperty("org.slf4j.simpleLogger.log.org.eclipse.jetty", "warn");
-        }
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", atLeast(level, "info"));
+        System.setProperty("org.slf4j.simpleLogger.log.org.metaruntime", level);
+        System.setProperty("org.slf4j.simpleLogger.log.org.eclipse.jetty", atLeast(level, "warn"));
+    }
+
+    /** The more severe of two levels. */
+    private static String atLeast(String level, String floor) {
+        return CommandLine.LEVELS.indexOf(level) >= CommandLine.LEVELS.indexOf(floor) ? level : floor;
     }
 }

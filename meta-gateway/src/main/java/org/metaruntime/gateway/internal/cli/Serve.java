@@ -21,12 +21,16 @@ import org.metaruntime.gateway.internal.http.HttpServing;
 
 /**
  * The serving half of the command. Stdio: until the client closes stdin, or SIGTERM or SIGINT. HTTP: until SIGTERM or
- * SIGINT, after the readiness line {@code meta-gateway listening on http://HOST:PORT/mcp} on stderr. Then every pod
- * is stopped and the exit code is 0. SIGHUP, and with {@code --watch} a change to the manifests, reloads them. With {@code --state DIR} the pods' runtime appends every event to {@code DIR/event_log.sqlite3}
+ * SIGINT, after the readiness line {@code meta-gateway listening on http://HOST:PORT/mcp} on stderr (one whole line;
+ * log lines may come before it). Then every pod is stopped and the exit code is 0. SIGHUP, and with {@code --watch} a
+ * change to the manifests, reloads them. With {@code --state DIR} the pods' runtime appends every event to {@code DIR/event_log.sqlite3}
  * and, over HTTP, the log is served under {@code /meta/events} and {@code /meta/mob_events}; it is closed (flushed)
  * after the pods stop.
  */
 final class Serve {
+
+    /** The start of the readiness line (the line is this, then the URL of {@code /mcp}). */
+    static final String READY = "meta-gateway listening on ";
 
     /** The environment variable that may carry the bearer token. */
     static final String TOKEN_ENV = "META_GATEWAY_TOKEN";
@@ -114,7 +118,8 @@ final class Serve {
                     err.println("meta-gateway: cannot listen on " + line.host() + ":" + line.port() + ": " + e.getCause().getMessage());
                     return 1;
                 }
-                err.println("meta-gateway listening on " + ((HttpServing) serving).url());
+                // One write, so that no log line can come between the text and its line end.
+                err.print(READY + ((HttpServing) serving).url() + System.lineSeparator());
                 err.flush();
             } else {
                 serving = gateway.serveStdio(new FileInputStream(FileDescriptor.in), stdout);

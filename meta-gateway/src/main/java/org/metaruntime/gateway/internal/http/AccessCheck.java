@@ -18,13 +18,14 @@ import org.metaruntime.gateway.internal.rpc.JsonRpc;
 /**
  * What every request passes before any endpoint: an {@code Origin} header, when present, must be a loopback
  * origin or an allowed one (403 otherwise: protection against DNS rebinding), and with a token set every request
- * but {@code GET /healthz} must carry {@code Authorization: Bearer <token>} (401 otherwise; compared in constant
- * time). Allowed origins get CORS headers and their preflight requests are answered. Thread-safe.
+ * but {@code GET /healthz} must carry {@code Authorization: Bearer <token>} (401 otherwise; the scheme in any case,
+ * the token compared in constant time). Allowed origins get CORS headers and their preflight requests are answered. Thread-safe.
  */
 final class AccessCheck extends Handler.Wrapper {
 
     static final String HEALTH_PATH = "/healthz";
     private static final String EXPOSED = "Mcp-Session-Id";
+    private static final String SCHEME = "Bearer";
     private static final String ALLOWED_HEADERS = "Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID";
 
     private final byte[] tokenDigest;
@@ -32,7 +33,7 @@ final class AccessCheck extends Handler.Wrapper {
 
     AccessCheck(String token, Set<String> allowedOrigins, Handler next) {
         super(next);
-        this.tokenDigest = token == null ? null : sha256("Bearer " + token);
+        this.tokenDigest = token == null ? null : sha256(token);
         this.allowedOrigins = Set.copyOf(allowedOrigins);
     }
 
@@ -64,9 +65,23 @@ final class AccessCheck extends Handler.Wrapper {
     }
 
     private boolean authorized(Request request) {
-        String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
+        String credentials = bearerCredentials(request.getHeaders().get(HttpHeader.AUTHORIZATION));
         // Both sides are hashed first, so the comparison takes the same time whatever the header's length.
-        return MessageDigest.isEqual(tokenDigest, sha256(header == null ? "" : header));
+        return credentials != null && MessageDigest.isEqual(tokenDigest, sha256(credentials));
+    }
+
+    /** The credentials of an {@code Authorization} header of the Bearer scheme (named in any case), else null. */
+    static String bearerCredentials(String header) {
+        if (header == null) {
+            return null;
+        }
+        String value = header.strip();
+        if (value.length() <= SCHEME.length() || !value.regionMatches(true, 0, SCHEME, 0, SCHEME.length())
+                || value.charAt(SCHEME.length()) != ' ') {
+            return null;
+        }
+        String credentials = value.substring(SCHEME.length()).strip();
+        return credentials.isEmpty() ? null : credentials;
     }
 
     boolean allowedOrigin(String origin) {

@@ -32,36 +32,46 @@ public final class HttpServing extends ServingBase {
 
     private static final Logger log = LoggerFactory.getLogger(HttpServing.class);
 
+    /** The most threads serving HTTP. */
+    static final int MAX_THREADS = 256;
+    /** How long a thread serving HTTP stays without work before it ends (down to a few). */
+    static final Duration THREAD_IDLE_TIMEOUT = Duration.ofSeconds(10);
+
     private final Server jetty;
     private final ServerConnector connector;
     private final SessionRegistry sessions;
     private final Duration shutdownTimeout;
     private final AtomicBoolean closing = new AtomicBoolean();
     private final GatewayMetrics metrics;
+    private final ConnectionWatch watches;
 
-    private HttpServing(GatewayServer server, InetSocketAddress address, HttpOptions options) {
+    private HttpServing(GatewayServer server, InetSocketAddress address, HttpOptions options) throws IOException {
         this.shutdownTimeout = options.shutdownTimeout();
         this.sessions = new SessionRegistry(options.sessionIdleTimeout(), options.keepAlive());
-        QueuedThreadPool threads = new QueuedThreadPool(256, 4, 60_000);
-        // After a burst, every thread idle for a minute ends (Jetty's default lets one go per minute).
-        threads.setMaxEvictCount(256);
+        QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 4, (int) THREAD_IDLE_TIMEOUT.toMillis());
+        // After a burst, every thread idle that long ends (Jetty's default lets one go per idle timeout).
+        threads.setMaxEvictCount(MAX_THREADS);
         threads.setName("meta-gateway-http");
         threads.setDaemon(true);
         this.jetty = new Server(threads);
         HttpConfiguration config = new HttpConfiguration();
         config.setSendServerVersion(false);
         config.setSendDateHeader(false);
+        // A connection's header cache must not hand back a field seen before for one that differs in case: the token
+        // in Authorization is compared exactly.
+        config.setHeaderCacheCaseSensitive(true);
         this.connector = new ServerConnector(jetty, 1, 1, new HttpConnectionFactory(config));
         connector.setHost(address.getHostString());
         connector.setPort(address.getPort());
         connector.setIdleTimeout(Math.max(60_000, options.keepAlive().toMillis() * 4));
         jetty.addConnector(connector);
 
+        this.watches = new ConnectionWatch(threads);
         this.metrics = new GatewayMetrics(server, sessions);
         HealthAndMetrics health = new HealthAndMetrics(server, sessions, metrics);
-        LegacySse legacy = new LegacySse(server, sessions, options.maxRequestBytes());
+        LegacySse legacy = new LegacySse(server, sessions, options.maxRequestBytes(), watches);
         PathMappingsHandler paths = new PathMappingsHandler();
-        paths.addMapping(PathSpec.from("/mcp"), new StreamableHttp(server, sessions, options.maxRequestBytes()));
+        paths.addMapping(PathSpec.from("/mcp"), new StreamableHttp(server, sessions, options.maxRequestBytes(), watches));
         paths.addMapping(PathSpec.from("/sse"), legacy);
         paths.addMapping(PathSpec.from("/message"), legacy);
         paths.addMapping(PathSpec.from(AccessCheck.HEALTH_PATH), health);
@@ -101,6 +111,7 @@ public final class HttpServing extends ServingBase {
 
     @Override
     protected void begin() throws IOException {
+        watches.start();
         try {
             jetty.start();
         } catch (IOException e) {
@@ -113,6 +124,7 @@ public final class HttpServing extends ServingBase {
     @Override
     protected void release() {
         sessions.close();
+        watches.close();
         metrics.close();
         try {
             jetty.stop();
@@ -140,13 +152,58 @@ public final class HttpServing extends ServingBase {
         return connector.getHost();
     }
 
-    /** The URL of its Streamable HTTP endpoint. */
+    /** The URL of its Streamable HTTP endpoint (an IPv6 address in its short form: {@code http://[::1]:3000/mcp}). */
     public String url() {
-        String host = host();
-        if (host.contains(":") && !host.startsWith("[")) {
-            host = "[" + host + "]";
+        return "http://" + urlHost(host()) + ":" + port() + "/mcp";
+    }
+
+    /** {@code host} as a URL names it: an IPv6 address in brackets, in its shortest form (RFC 5952). */
+    static String urlHost(String host) {
+        String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        if (!h.contains(":")) {
+            return host;
         }
-        return "http://" + host + ":" + port() + "/mcp";
+        int percent = h.indexOf('%');
+        String zone = percent < 0 ? "" : h.substring(percent);
+        String address = percent < 0 ? h : h.substring(0, percent);
+        byte[] bytes;
+        try {
+            bytes = InetAddress.getByName(address).getAddress();
+        } catch (java.net.UnknownHostException e) {
+            return "[" + h + "]";
+        }
+        if (bytes.length != 16) {
+            return "[" + h + "]";
+        }
+        int[] groups = new int[8];
+        for (int i = 0; i < 8; i++) {
+            groups[i] = ((bytes[2 * i] & 0xff) << 8) | (bytes[2 * i + 1] & 0xff);
+        }
+        int bestStart = -1;
+        int bestLength = 1;
+        for (int i = 0; i < 8; i++) {
+            int length = 0;
+            while (i + length < 8 && groups[i + length] == 0) {
+                length++;
+            }
+            if (length > bestLength) {
+                bestStart = i;
+                bestLength = length;
+            }
+        }
+        StringBuilder out = new StringBuilder("[");
+        for (int i = 0; i < 8; i++) {
+            if (i == bestStart) {
+                out.append("::");
+                i += bestLength - 1;
+                continue;
+            }
+            if (out.length() > 1 && out.charAt(out.length() - 1) != ':') {
+                out.append(':');
+            }
+            out.append(Integer.toHexString(groups[i]));
+        }
+        return out.append(zone).append(']').toString();
     }
 
     /** Stops accepting sessions, waits for calls in flight (bounded by the shutdown timeout), ends every session, stops. */
@@ -172,6 +229,7 @@ public final class HttpServing extends ServingBase {
             }
             sessions.close();
             jetty.stop();
+            watches.close();
             metrics.close();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -1,5 +1,6 @@
 package org.metaruntime.gateway.internal.http;
 
+import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -23,11 +24,13 @@ final class LegacySse extends Handler.Abstract.NonBlocking {
     private final GatewayServer server;
     private final SessionRegistry sessions;
     private final long maxRequestBytes;
+    private final ConnectionWatch watches;
 
-    LegacySse(GatewayServer server, SessionRegistry sessions, long maxRequestBytes) {
+    LegacySse(GatewayServer server, SessionRegistry sessions, long maxRequestBytes, ConnectionWatch watches) {
         this.server = server;
         this.sessions = sessions;
         this.maxRequestBytes = maxRequestBytes;
+        this.watches = watches;
     }
 
     @Override
@@ -45,13 +48,17 @@ final class LegacySse extends Handler.Abstract.NonBlocking {
 
     private void open(Request request, Response response, Callback callback) {
         String id = sessions.newId();
+        AtomicReference<SseStream> stream = new AtomicReference<>();
+        ConnectionWatch.Watch watch = watches.watch(request, closed -> StreamableHttp.abort(stream.get(), closed));
         LegacySession session = new LegacySession(id, server, self -> new SseStream(response, callback, failure -> {
+            watch.end();
             sessions.remove(self);
             if (failure != null) {
                 log.info("session {}: its event stream ended ({}); the session ends", id, failure.toString());
             }
             self.close("the event stream ended");
         }));
+        stream.set(session.stream());
         if (!sessions.add(session)) {
             session.close("refused");
             return;

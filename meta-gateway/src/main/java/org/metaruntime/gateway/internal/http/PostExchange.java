@@ -11,22 +11,25 @@ import org.eclipse.jetty.util.Callback;
 /**
  * The answer to one POSTed request of Streamable HTTP: a plain JSON response when the answer is the first thing
  * to send, else an event stream carrying what belongs to the request (progress, the server's requests during
- * it) and then the answer. When the connection breaks before the answer, {@code onBroken} is told once (the
- * request is then cancelled). Thread-safe.
+ * it) and then the answer. When the connection breaks or the client closes it before the answer (its connection is
+ * watched meanwhile), {@code onBroken} is told once (the request is then cancelled). Thread-safe.
  */
 final class PostExchange {
 
     private enum State { WAITING, STREAMING, DONE }
 
+    private final Request request;
     private final Response response;
     private final Callback callback;
     private final boolean streamAllowed;
     private final Consumer<Throwable> onBroken;
     private final long startNanos = System.nanoTime();
+    private ConnectionWatch.Watch watch;
     private State state = State.WAITING;
     private SseStream stream;
 
     PostExchange(Request request, Response response, Callback callback, Consumer<Throwable> onBroken) {
+        this.request = request;
         this.response = response;
         this.callback = callback;
         this.streamAllowed = Exchanges.accepts(request, "text/event-stream");
@@ -34,6 +37,18 @@ final class PostExchange {
         request.addFailureListener(this::failed);
         // Quiet waits are kept alive by comments on the stream; the connection's idle timeout must not end them.
         request.addIdleTimeoutListener(timeout -> done());
+    }
+
+    /** Watches the connection until the exchange ends: the client closing it breaks the exchange. */
+    void watch(ConnectionWatch watches) {
+        ConnectionWatch.Watch w = watches.watch(request, this::failed);
+        synchronized (this) {
+            if (state == State.DONE) {
+                w.end();
+            } else {
+                watch = w;
+            }
+        }
     }
 
     /** Sends the answer and ends the exchange. */
@@ -45,6 +60,7 @@ final class PostExchange {
             }
             boolean streaming = state == State.STREAMING;
             state = State.DONE;
+            unwatch();
             if (!streaming) {
                 byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
                 response.setStatus(200);
@@ -58,6 +74,28 @@ final class PostExchange {
             s = stream;
         }
         s.message(json);
+        s.close();
+    }
+
+    /**
+     * Ends the exchange without an answer (the client cancelled the request): an event stream ends, a response not
+     * yet begun is an empty event stream, or 202 to a client that takes JSON only.
+     */
+    void release() {
+        SseStream s;
+        synchronized (this) {
+            if (state == State.DONE) {
+                return;
+            }
+            unwatch();
+            if (state == State.WAITING && !streamAllowed) {
+                state = State.DONE;
+                Exchanges.empty(response, callback, 202);
+                return;
+            }
+            s = streaming();
+            state = State.DONE;
+        }
         s.close();
     }
 
@@ -98,6 +136,13 @@ final class PostExchange {
         return state == State.DONE;
     }
 
+    private void unwatch() {
+        if (watch != null) {
+            watch.end();
+            watch = null;
+        }
+    }
+
     private SseStream streaming() {
         if (state == State.WAITING) {
             state = State.STREAMING;
@@ -118,6 +163,7 @@ final class PostExchange {
             }
             boolean waiting = state == State.WAITING;
             state = State.DONE;
+            unwatch();
             s = stream;
             if (waiting) {
                 callback.failed(failure);

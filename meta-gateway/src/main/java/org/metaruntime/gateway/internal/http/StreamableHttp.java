@@ -1,6 +1,7 @@
 package org.metaruntime.gateway.internal.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.server.Handler;
@@ -24,11 +25,13 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
     private final GatewayServer server;
     private final SessionRegistry sessions;
     private final long maxRequestBytes;
+    private final ConnectionWatch watches;
 
-    StreamableHttp(GatewayServer server, SessionRegistry sessions, long maxRequestBytes) {
+    StreamableHttp(GatewayServer server, SessionRegistry sessions, long maxRequestBytes, ConnectionWatch watches) {
         this.server = server;
         this.sessions = sessions;
         this.maxRequestBytes = maxRequestBytes;
+        this.watches = watches;
     }
 
     @Override
@@ -104,6 +107,7 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
                 Exchanges.rpcError(response, callback, 400, id, JsonRpc.INVALID_REQUEST, "request " + id + " is in flight already");
                 return;
             }
+            exchange.watch(watches);
             session.dispatch(server.dispatcher(), message);
         } finally {
             session.left();
@@ -125,9 +129,13 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
             return;
         }
         response.getHeaders().put(SESSION_HEADER, session.id());
-        SseStream[] self = new SseStream[1];
-        SseStream stream = new SseStream(response, callback, failure -> session.detach(self[0]));
-        self[0] = stream;
+        AtomicReference<SseStream> self = new AtomicReference<>();
+        ConnectionWatch.Watch watch = watches.watch(request, closed -> abort(self.get(), closed));
+        SseStream stream = new SseStream(response, callback, failure -> {
+            watch.end();
+            session.detach(self.get());
+        });
+        self.set(stream);
         if (!session.attach(stream)) {
             stream.abort(new IllegalStateException("a second GET stream"));
             return;
@@ -144,6 +152,13 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
         sessions.remove(session);
         session.close("the client ended the session");
         Exchanges.empty(response, callback, 200);
+    }
+
+    /** Ends {@code stream} (if there is one yet) as failed by {@code cause}. */
+    static void abort(SseStream stream, Throwable cause) {
+        if (stream != null) {
+            stream.abort(cause);
+        }
     }
 
     private StreamableSession find(String sessionId, Response response, Callback callback, JsonNode id) {

@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * the POST that carried its request; a message belonging to a request in flight (progress, sampling) goes on that
  * POST's stream; anything else goes on the client's GET stream, or waits (bounded) until it opens one. A broken
  * stream ends that stream only: a broken POST cancels its request at the pod, a broken GET stream leaves the
- * session as it is. Thread-safe.
+ * session as it is. A request the client cancels leaves at once: its POST ends without an answer. Thread-safe.
  */
 final class StreamableSession implements HttpSession, Outbound {
 
@@ -208,8 +208,19 @@ final class StreamableSession implements HttpSession, Outbound {
         }
     }
 
-    /** Feeds one message of the client to the dispatcher. */
+    /**
+     * Feeds one message of the client to the dispatcher. A cancellation also ends the POST of the request it names,
+     * without an answer: the request is no longer in flight.
+     */
     void dispatch(Dispatcher dispatcher, JsonNode message) {
         dispatcher.onMessage(client, message);
+        JsonNode id = message.get("id");
+        if ((id == null || id.isNull()) && "notifications/cancelled".equals(message.path("method").asText())) {
+            JsonNode requestId = message.path("params").get("requestId");
+            PostExchange exchange = requestId == null ? null : open.remove(requestId);
+            if (exchange != null) {
+                exchange.release();
+            }
+        }
     }
 }

@@ -31,6 +31,14 @@ public record Catalog(List<PodManifest> pods, List<ManifestProblem> problems, St
 
     /** Reads every {@code *.yaml} / {@code *.yml} file of {@code folders} and the {@code claudeConfig} (may be null). */
     public static Catalog load(List<Path> folders, Path claudeConfig, String separator) {
+        return load(folders, claudeConfig, separator, false);
+    }
+
+    /**
+     * Like {@link #load(List, Path, String)}; with {@code checkPrograms}, a pod whose program cannot be found or run
+     * is a problem too (a pod that cannot start is otherwise found when it starts).
+     */
+    public static Catalog load(List<Path> folders, Path claudeConfig, String separator, boolean checkPrograms) {
         Problems problems = new Problems();
         List<PodManifest> pods = new ArrayList<>();
         for (Path folder : folders) {
@@ -39,11 +47,11 @@ public record Catalog(List<PodManifest> pods, List<ManifestProblem> problems, St
                 continue;
             }
             for (Path file : manifestFiles(folder, problems)) {
-                parse(file, false, problems).ifPresent(tree -> ManifestReader.read(tree, problems).ifPresent(pods::add));
+                parse(file, false, problems).ifPresent(tree -> ManifestReader.read(tree, problems, checkPrograms).ifPresent(pods::add));
             }
         }
         if (claudeConfig != null) {
-            parse(claudeConfig, true, problems).ifPresent(tree -> pods.addAll(ClaudeConfigReader.read(tree, problems)));
+            parse(claudeConfig, true, problems).ifPresent(tree -> pods.addAll(ClaudeConfigReader.read(tree, problems, checkPrograms)));
         }
         List<PodManifest> unique = unique(pods, problems);
         collisions(unique, separator, problems);

@@ -22,7 +22,8 @@ final class ClaudeConfigReader {
     private ClaudeConfigReader() {
     }
 
-    static List<PodManifest> read(LocatedTree tree, Problems problems) {
+    /** The pods of the config; with {@code checkPrograms}, a command that cannot be run ({@link Programs}) is a problem. */
+    static List<PodManifest> read(LocatedTree tree, Problems problems, boolean checkPrograms) {
         List<PodManifest> pods = new ArrayList<>();
         JsonNode servers = tree.root().get("mcpServers");
         if (!tree.root().isObject() || servers == null || !servers.isObject()) {
@@ -103,9 +104,9 @@ final class ClaudeConfigReader {
                     headersNode.fields().forEachRemaining(e -> {
                         String where = at + "/headers/" + e.getKey();
                         Optional<String> value = e.getValue().isTextual()
-                                ? Headers.expand(e.getValue().textValue(), System.getenv()) : Optional.empty();
+                                ? Variables.expand(e.getValue().textValue(), System.getenv()) : Optional.empty();
                         Optional<String> wrong = value.isEmpty() ? Optional.of(e.getValue().isTextual()
-                                ? "names the environment variable(s) " + Headers.missing(e.getValue().textValue(),
+                                ? "names the environment variable(s) " + Variables.missing(e.getValue().textValue(),
                                 System.getenv()) + ", not set for the gateway" : "must be a string")
                                 : Headers.problem(e.getKey(), value.get());
                         if (wrong.isPresent()) {
@@ -124,12 +125,16 @@ final class ClaudeConfigReader {
             } else if (cmd == null && urlNode == null) {
                 problems.add(tree, at, "mcpServers." + name + " needs command or url");
             }
+            if (checkPrograms && problems.size() == before && url == null) {
+                Programs.problem(command.get(0), tree.file().toAbsolutePath().getParent(), System.getenv("PATH"))
+                        .ifPresent(p -> problems.add(tree, at + "/command", "mcpServers." + name + ".command: " + p));
+            }
             if (problems.size() == before) {
                 pods.add(new PodManifest(name, null, tree.file(), tree.line(at), url == null ? command : List.of(), url,
                         tree.file().toAbsolutePath().getParent(), env, PodManifest.DEFAULT_CALL_TIMEOUT,
                         PodManifest.DEFAULT_STARTUP_TIMEOUT, PodManifest.DEFAULT_SHUTDOWN_TIMEOUT, false,
                         url == null ? PodManifest.HealthCheck.DISABLED : PodManifest.HealthCheck.REMOTE_DEFAULT, List.of(),
-                        headers));
+                        headers, PodManifest.Protocol.DETECT));
             }
         }
         return pods;

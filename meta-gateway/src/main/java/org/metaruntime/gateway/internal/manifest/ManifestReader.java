@@ -31,7 +31,7 @@ final class ManifestReader {
     private static final Set<String> ROOT_KEYS = keys("apiVersion", "kind", "metadata", "spec");
     private static final Set<String> METADATA_KEYS = keys("name", "description");
     private static final Set<String> SPEC_KEYS = keys("command", "url", "workdir", "env", "callTimeout", "startupTimeout",
-            "shutdownTimeout", "preWarm", "healthCheck", "tools", "headers", "protocol");
+            "shutdownTimeout", "preWarm", "healthCheck", "tools", "includeTools", "excludeTools", "headers", "protocol");
     private static final Set<String> HEALTH_KEYS = keys("enabled", "interval");
     private static final Set<String> TOOL_KEYS = keys("name", "title", "description", "contract", "inputSchema",
             "outputSchema", "annotations");
@@ -43,17 +43,22 @@ final class ManifestReader {
 
     private final LocatedTree tree;
     private final Problems problems;
+    private final boolean checkPrograms;
     private final int before;
 
-    private ManifestReader(LocatedTree tree, Problems problems) {
+    private ManifestReader(LocatedTree tree, Problems problems, boolean checkPrograms) {
         this.tree = tree;
         this.problems = problems;
+        this.checkPrograms = checkPrograms;
         this.before = problems.size();
     }
 
-    /** The pod {@code tree} declares, or empty when it has problems (all added to {@code problems}). */
-    static Optional<PodManifest> read(LocatedTree tree, Problems problems) {
-        return new ManifestReader(tree, problems).pod();
+    /**
+     * The pod {@code tree} declares, or empty when it has problems (all added to {@code problems}); with
+     * {@code checkPrograms}, a command whose program cannot be run ({@link Programs}) is one.
+     */
+    static Optional<PodManifest> read(LocatedTree tree, Problems problems, boolean checkPrograms) {
+        return new ManifestReader(tree, problems, checkPrograms).pod();
     }
 
     private Optional<PodManifest> pod() {
@@ -97,6 +102,10 @@ final class ManifestReader {
             problem("/spec", "spec needs command (a local process) or url (a remote MCP server)");
         }
         Path workdir = workdir(spec);
+        if (checkPrograms && !command.isEmpty() && Files.isDirectory(workdir)) {
+            Programs.problem(command.get(0), workdir, System.getenv("PATH"))
+                    .ifPresent(p -> problem("/spec/command/0", "spec.command: " + p));
+        }
         Map<String, String> env = env(spec);
         Map<String, String> headers = headers(spec);
         if (spec.has("url")) {
@@ -115,11 +124,13 @@ final class ManifestReader {
         PodManifest.HealthCheck health = healthCheck(spec, spec.has("url"));
         List<DeclaredTool> tools = tools(spec, name);
         PodManifest.Protocol protocol = protocol(spec, health, tools);
+        ToolFilter toolFilter = new ToolFilter(globs(spec, "includeTools"), globs(spec, "excludeTools"));
         if (problems.size() > before) {
             return Optional.empty();
         }
         return Optional.of(new PodManifest(name, description, tree.file(), tree.line("/metadata/name"), command, url,
-                workdir, env, callTimeout, startupTimeout, shutdownTimeout, preWarm, health, tools, headers, protocol));
+                workdir, env, callTimeout, startupTimeout, shutdownTimeout, preWarm, health, tools, headers, protocol,
+                toolFilter));
     }
 
     private List<String> command(JsonNode spec) {
@@ -180,11 +191,14 @@ final class ManifestReader {
         }
         for (Iterator<Map.Entry<String, JsonNode>> it = env.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
+            String at = "/spec/env/" + e.getKey().replace("~", "~0").replace("/", "~1");
             JsonNode v = e.getValue();
-            if (v.isValueNode() && !v.isNull()) {
+            if (v.isTextual()) {
+                expanded(at, "spec.env." + e.getKey(), v.textValue()).ifPresent(value -> out.put(e.getKey(), value));
+            } else if (v.isValueNode() && !v.isNull()) {
                 out.put(e.getKey(), v.asText());
             } else {
-                problem("/spec/env/" + e.getKey(), "spec.env." + e.getKey() + " must be a string, number or boolean");
+                problem(at, "spec.env." + e.getKey() + " must be a string, number or boolean");
             }
         }
         return out;
@@ -203,11 +217,8 @@ final class ManifestReader {
                 problem(at, "spec.headers." + e.getKey() + " must be a string");
                 continue;
             }
-            String raw = e.getValue().textValue();
-            Optional<String> value = Headers.expand(raw, System.getenv());
+            Optional<String> value = expanded(at, "spec.headers." + e.getKey(), e.getValue().textValue());
             if (value.isEmpty()) {
-                problem(at, "spec.headers." + e.getKey() + " names the environment variable(s) "
-                        + Headers.missing(raw, System.getenv()) + ", not set for the gateway");
                 continue;
             }
             Optional<String> wrong = Headers.problem(e.getKey(), value.get());
@@ -218,6 +229,17 @@ final class ManifestReader {
             }
         }
         return out;
+    }
+
+    /** {@code raw} with its {@code ${NAME}}s replaced from the gateway's environment; empty after reporting unset ones. */
+    private Optional<String> expanded(String at, String what, String raw) {
+        Map<String, String> environment = System.getenv();
+        Optional<String> value = Variables.expand(raw, environment);
+        if (value.isEmpty()) {
+            problem(at, what + " names the environment variable(s) " + Variables.missing(raw, environment)
+                    + ", not set for the gateway");
+        }
+        return value;
     }
 
     private PodManifest.HealthCheck healthCheck(JsonNode spec, boolean remote) {
@@ -231,11 +253,14 @@ final class ManifestReader {
         return new PodManifest.HealthCheck(enabled, interval);
     }
 
-    /** {@code spec.protocol}: {@code mcp} (the default) or {@code jsonrpc}, a local pod with declared tools and no pings. */
+    /**
+     * {@code spec.protocol}: {@code mcp}, or {@code jsonrpc} (a local pod with declared tools and no pings); without it,
+     * the pod's answer to {@code initialize} decides.
+     */
     private PodManifest.Protocol protocol(JsonNode spec, PodManifest.HealthCheck health, List<DeclaredTool> tools) {
         String value = text(spec, "/spec", "protocol", false);
         if (value == null) {
-            return PodManifest.Protocol.MCP;
+            return spec.has("protocol") ? PodManifest.Protocol.MCP : PodManifest.Protocol.DETECT;
         }
         if (value.equals("mcp")) {
             return PodManifest.Protocol.MCP;
@@ -310,6 +335,35 @@ final class ManifestReader {
             }
         }
         return out;
+    }
+
+    /** {@code spec.includeTools} or {@code spec.excludeTools}: globs of the tools a pod lists live. */
+    private List<String> globs(JsonNode spec, String key) {
+        JsonNode node = spec.get(key);
+        List<String> globs = new ArrayList<>();
+        if (node == null) {
+            return globs;
+        }
+        String at = "/spec/" + key;
+        if (spec.has("tools")) {
+            problem(at, "spec." + key + " filters the tools a pod lists live: a pod that declares spec.tools serves"
+                    + " exactly those (drop the ones not to serve)");
+            return globs;
+        }
+        if (!node.isArray()) {
+            problem(at, "spec." + key + " must be a list of tool names or globs (* for any characters, ? for one),"
+                    + " not " + typeOf(node));
+            return globs;
+        }
+        for (int i = 0; i < node.size(); i++) {
+            JsonNode glob = node.get(i);
+            if (glob.isTextual() && !glob.textValue().isEmpty()) {
+                globs.add(glob.textValue());
+            } else {
+                problem(at + "/" + i, "spec." + key + "[" + i + "] must be a non-empty tool name or glob, not " + glob);
+            }
+        }
+        return globs;
     }
 
     private void schema(JsonNode schema, String at, String what) {

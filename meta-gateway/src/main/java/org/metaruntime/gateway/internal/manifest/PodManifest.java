@@ -15,12 +15,13 @@ import java.util.Objects;
  * @param line          the line of its name
  * @param tools         the declared tools; empty when the pod's tools are discovered at startup
  * @param protocol      what the pod speaks on stdio
+ * @param toolFilter    which of the tools it lists live are served (a pod that declares its tools serves those)
  */
 public record PodManifest(String name, String description, Path file, int line, List<String> command, URI url,
                           Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
                           Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck,
                           List<DeclaredTool> tools, Map<String, String> headers,
-                          Protocol protocol) {
+                          Protocol protocol, ToolFilter toolFilter) {
 
     /** Default bound of one {@code tools/call}. */
     public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(30);
@@ -30,14 +31,20 @@ public record PodManifest(String name, String description, Path file, int line, 
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(5);
 
     /**
-     * What a pod speaks: MCP ({@code protocol: mcp}, the default), or bare JSON-RPC 2.0 ({@code protocol: jsonrpc}:
-     * it answers {@code tools/call} and perhaps nothing else, so it is served from its declared tools).
+     * What a pod speaks: MCP ({@code protocol: mcp}), bare JSON-RPC 2.0 ({@code protocol: jsonrpc}: it answers
+     * {@code tools/call} and perhaps nothing else, so it is served from its declared tools), or, without the key,
+     * whichever its answer to {@code initialize} shows.
      */
     public enum Protocol {
         /** The Model Context Protocol: {@code initialize}, {@code tools/list}, notifications. */
         MCP,
         /** Bare JSON-RPC 2.0: only {@code tools/call} is sent; no handshake, no listing, no notification. */
-        JSONRPC
+        JSONRPC,
+        /**
+         * No {@code protocol} key: a local pod with declared tools is sent {@code initialize} and served as MCP when it
+         * answers as an MCP server, else as bare JSON-RPC 2.0 (then sent no notification); any other pod speaks MCP.
+         */
+        DETECT
     }
 
     /** The ping schedule of a pod. */
@@ -69,6 +76,7 @@ public record PodManifest(String name, String description, Path file, int line, 
         tools = tools == null ? List.of() : List.copyOf(tools);
         headers = headers == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(headers));
         protocol = protocol == null ? Protocol.MCP : protocol;
+        toolFilter = toolFilter == null ? ToolFilter.ALL : toolFilter;
         if (protocol == Protocol.JSONRPC && (url != null || tools.isEmpty())) {
             throw new IllegalArgumentException("pod " + name + ": a bare JSON-RPC pod is a local process with declared tools");
         }
@@ -80,7 +88,16 @@ public record PodManifest(String name, String description, Path file, int line, 
                        Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck, List<DeclaredTool> tools,
                        Map<String, String> headers) {
         this(name, description, file, line, command, url, workdir, env, callTimeout, startupTimeout, shutdownTimeout,
-                preWarm, healthCheck, tools, headers, Protocol.MCP);
+                preWarm, healthCheck, tools, headers, Protocol.MCP, ToolFilter.ALL);
+    }
+
+    /** A pod whose tools, if listed live, are all served. */
+    public PodManifest(String name, String description, Path file, int line, List<String> command, URI url,
+                       Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
+                       Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck, List<DeclaredTool> tools,
+                       Map<String, String> headers, Protocol protocol) {
+        this(name, description, file, line, command, url, workdir, env, callTimeout, startupTimeout, shutdownTimeout,
+                preWarm, healthCheck, tools, headers, protocol, ToolFilter.ALL);
     }
 
     /** A pod without request headers (a local process, or a remote server that needs none). */
@@ -88,7 +105,7 @@ public record PodManifest(String name, String description, Path file, int line, 
                        Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
                        Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck, List<DeclaredTool> tools) {
         this(name, description, file, line, command, url, workdir, env, callTimeout, startupTimeout, shutdownTimeout,
-                preWarm, healthCheck, tools, Map.of(), Protocol.MCP);
+                preWarm, healthCheck, tools, Map.of(), Protocol.MCP, ToolFilter.ALL);
     }
 
     /** Whether the pod is a remote MCP server (it has a url) rather than a local process. */
@@ -99,6 +116,11 @@ public record PodManifest(String name, String description, Path file, int line, 
     /** Whether the pod speaks bare JSON-RPC 2.0 ({@code protocol: jsonrpc}) rather than MCP. */
     public boolean isBare() {
         return protocol == Protocol.JSONRPC;
+    }
+
+    /** Whether its answer to {@code initialize} decides between MCP and bare JSON-RPC (see {@link Protocol#DETECT}). */
+    public boolean mayBeBare() {
+        return protocol == Protocol.DETECT && !isRemote() && declaresTools();
     }
 
     /** Whether the manifest declares the pod's tools (else they are listed live after a pre-warm). */

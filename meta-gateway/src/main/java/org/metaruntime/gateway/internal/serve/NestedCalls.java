@@ -51,6 +51,20 @@ final class NestedCalls implements PodBackend.PodCallHandler {
 
     @Override
     public CompletableFuture<JsonNode> call(String pod, JsonNode params, PodBackend.CallContext parent) {
+        long received = System.nanoTime();
+        ToolTable.Route route = null;
+        try {
+            route = target(pod, params);
+            List<String> chain = chain(params, parent);
+            return start(route, checked(route, chain, params), chain, parent);
+        } catch (RpcException refused) {
+            stats.refused(route, System.nanoTime() - received, refused.code());
+            throw refused;
+        }
+    }
+
+    /** The route the call names; -32602 when it names none. */
+    private ToolTable.Route target(String pod, JsonNode params) {
         JsonNode toolNode = params.get("tool");
         if (toolNode == null || !toolNode.isTextual() || toolNode.textValue().indexOf('.') <= 0) {
             throw new RpcException(JsonRpc.INVALID_PARAMS, "pod " + pod + ": " + METHOD
@@ -58,10 +72,13 @@ final class NestedCalls implements PodBackend.PodCallHandler {
         }
         String target = toolNode.textValue();
         int dot = target.indexOf('.');
-        ToolTable.Route route = table.route(target.substring(0, dot), target.substring(dot + 1))
+        return table.route(target.substring(0, dot), target.substring(dot + 1))
                 .orElseThrow(() -> new RpcException(JsonRpc.INVALID_PARAMS, "pod " + pod + ": unknown tool " + target
                         + " (pod-name.tool-name of a registered tool)", JsonRpc.NODES.objectNode().put("tool", target)));
-        List<String> chain = chain(params, parent);
+    }
+
+    /** The call's arguments once its chain, expectation and arguments are checked (-32004, -32005, -32602). */
+    private JsonNode checked(ToolTable.Route route, List<String> chain, JsonNode params) {
         checkChain(route, chain);
         Expectation expect;
         try {
@@ -78,14 +95,15 @@ final class NestedCalls implements PodBackend.PodCallHandler {
         }
         JsonNode arguments = params.get("args");
         if (arguments == null || arguments.isNull()) {
-            arguments = JsonRpc.NODES.objectNode();
-        } else if (!arguments.isObject()) {
+            return JsonRpc.NODES.objectNode();
+        }
+        if (!arguments.isObject()) {
             throw ToolCalls.failure(route, JsonRpc.INVALID_PARAMS, "args must be an object", null);
         }
         if (route.inputSchema() != null) {
             calls.validate(route, arguments);
         }
-        return start(route, arguments, chain, parent);
+        return arguments;
     }
 
     private CompletableFuture<JsonNode> start(ToolTable.Route route, JsonNode arguments, List<String> chain,

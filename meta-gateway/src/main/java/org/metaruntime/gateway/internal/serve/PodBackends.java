@@ -1,5 +1,6 @@
 package org.metaruntime.gateway.internal.serve;
 
+import java.util.Collection;
 import java.util.List;
 import org.metaruntime.gateway.GatewayOptions;
 import org.metaruntime.gateway.internal.manifest.Catalog;
@@ -10,8 +11,13 @@ public final class PodBackends {
     private PodBackends() {
     }
 
-    public static PodSet create(Catalog catalog, GatewayOptions options) {
+    /**
+     * @param credentials the gateway's own credentials (its bearer token): no pod inherits an environment variable
+     *                    holding one, nor any variable named {@code META_GATEWAY_*}
+     */
+    public static PodSet create(Catalog catalog, GatewayOptions options, Collection<String> credentials) {
+        List<String> secrets = List.copyOf(credentials);
         return new PodSet(catalog.pods(), (pod, threads) -> new RuntimePodBackend(
-                new Catalog(List.of(pod), List.of(), catalog.separator()), options, threads));
+                new Catalog(List.of(pod), List.of(), catalog.separator()), options, secrets, threads));
     }
 }

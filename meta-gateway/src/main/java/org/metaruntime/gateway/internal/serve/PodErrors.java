@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutionException;
 import org.metaruntime.core.ModuleRouteError;
 import org.metaruntime.core.ModuleRouteException;
 import org.metaruntime.core.RuntimeBoundaryError;
+import org.metaruntime.gateway.internal.manifest.PodManifest;
 import org.metaruntime.gateway.internal.serve.PodBackend.PodFailure;
 import org.metaruntime.gateway.internal.serve.PodBackend.PodFailure.Kind;
 import org.metaruntime.mcp.McpBoundaryError;
@@ -90,6 +91,58 @@ final class PodErrors {
             return new PodFailure(Kind.FAILED, reason, exitCode, stderrTail);
         }
         return new PodFailure(Kind.FAILED, reason, exitCode, stderrTail);
+    }
+
+    /**
+     * {@code error} of a start of {@code pod}: {@link #map} with {@code starting}; when the pod did not answer
+     * {@code initialize} as an MCP server, or not at all, the reason also names both ways out (speak MCP, or be served
+     * as a bare JSON-RPC pod).
+     */
+    static PodFailure startFailed(PodManifest pod, Throwable error) {
+        PodFailure failure = map(error, true);
+        String hint = failure.kind() == Kind.START_FAILED ? protocolHint(pod, mcpError(unwrap(error))) : null;
+        return hint == null ? failure : new PodFailure(failure.kind(), failure.getMessage() + "; " + hint,
+                failure.exitCode(), failure.stderrTail(), failure.errorCode(), failure.errorData());
+    }
+
+    /** What to do about a local pod that answered {@code initialize} as no MCP server does, or did not answer it. */
+    private static String protocolHint(PodManifest pod, McpBoundaryError error) {
+        if (pod.isRemote() || pod.isBare() || error == null) {
+            return null;
+        }
+        if (error instanceof McpBoundaryError.Timeout t && t.operation().contains("connect")) {
+            return "the pod did not answer initialize within its startupTimeout: an MCP server answers it (give a slow one a"
+                    + " longer startupTimeout), and a bare JSON-RPC pod that answers only tools/call needs protocol: jsonrpc"
+                    + " and its tools declared in spec.tools";
+        }
+        if (error instanceof McpBoundaryError.ConnectionFailed c && (c.reason().contains("answered initialize with")
+                || c.reason().startsWith("JSON-RPC error "))) {
+            return "the pod does not answer initialize as an MCP server: make it one, or declare its tools in spec.tools"
+                    + (pod.protocol() == PodManifest.Protocol.MCP ? " without protocol: mcp" : "")
+                    + " to serve it as a bare JSON-RPC pod";
+        }
+        return null;
+    }
+
+    /** The MCP boundary's error inside {@code cause}, or null. */
+    private static McpBoundaryError mcpError(Throwable cause) {
+        McpBoundaryError mcp = null;
+        if (cause instanceof McpBoundaryException e) {
+            mcp = e.error();
+        } else if (cause instanceof ModuleRouteException e && e.error() instanceof ModuleRouteError.ModuleRuntime runtime
+                && runtime.error() instanceof RuntimeBoundaryError.Mcp m) {
+            mcp = m.error();
+        }
+        return mcp instanceof McpBoundaryError.OperationFailedWithCloseFailure both ? both.primary() : mcp;
+    }
+
+    /** A failure as the status report's {@code lastError}: the reason, and the exit code when it does not say it. */
+    static String describe(PodFailure failure) {
+        String reason = String.valueOf(failure.getMessage());
+        if (failure.exitCode().isPresent() && !reason.contains("code " + failure.exitCode().getAsInt())) {
+            reason += " (exit code " + failure.exitCode().getAsInt() + ")";
+        }
+        return reason;
     }
 
     /** A remote pod's session was lost (its server unreachable, 5xx, or a session it forgot twice): it reconnects. */

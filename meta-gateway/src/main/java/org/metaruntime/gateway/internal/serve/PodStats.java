@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Calls served and failed per pod; tells the observers of each call. Thread-safe. */
+/** Calls served, failed and refused per pod; tells the observers of each call. Thread-safe. */
 final class PodStats {
 
     private static final Logger log = LoggerFactory.getLogger(PodStats.class);
@@ -29,6 +29,19 @@ final class PodStats {
     void failed(String pod, String tool, long nanos, int errorCode) {
         failed.computeIfAbsent(pod, p -> new AtomicLong()).incrementAndGet();
         tell(pod, tool, nanos, errorCode);
+    }
+
+    /**
+     * A call refused before it reached a pod (unknown tool, arguments that do not fit, a pod-to-pod call that may not
+     * be made): counted as failed for its route's pod; with no route (an unknown tool) only the observers are told,
+     * with an empty pod and tool.
+     */
+    void refused(ToolTable.Route route, long nanos, int errorCode) {
+        if (route == null) {
+            tell("", "", nanos, errorCode);
+        } else {
+            failed(route.pod(), route.tool(), nanos, errorCode);
+        }
     }
 
     private void tell(String pod, String tool, long nanos, int errorCode) {

@@ -58,8 +58,11 @@ final class RuntimePodBackend implements PodBackend {
     private volatile PodListener listener;
     private volatile PodCallHandler podCalls;
 
-    /** @param threads the threads it shares with the other pods' backends (their owner releases them) */
-    RuntimePodBackend(Catalog catalog, GatewayOptions options, PodThreads threads) {
+    /**
+     * @param credentials the gateway's own credentials (its bearer token): no pod inherits a variable holding one
+     * @param threads     the threads it shares with the other pods' backends (their owner releases them)
+     */
+    RuntimePodBackend(Catalog catalog, GatewayOptions options, java.util.Collection<String> credentials, PodThreads threads) {
         this.catalog = catalog;
         this.executor = threads.tasks();
         MetaConfig.Builder config = MetaConfig.builder();
@@ -73,6 +76,8 @@ final class RuntimePodBackend implements PodBackend {
             }
             if (pod.isBare()) {
                 module.bare(declaredTools(pod));
+            } else if (pod.mayBeBare()) {
+                module.bareUnlessMcp(declaredTools(pod));
             }
             module.healthCheck(pod.healthCheck().enabled() ? pod.healthCheck().interval() : Duration.ZERO)
                     .startMode(StartMode.LAZY)
@@ -89,8 +94,10 @@ final class RuntimePodBackend implements PodBackend {
                 .elicitationHandler((pod, params) -> requests.route(pod, "elicitation/create", params))
                 .rootsHandler((pod, params) -> requests.route(pod, "roots/list", params))
                 .requestHandler(NestedCalls.METHOD, this::podCall)
+                .bareListener(this::foundBare)
                 .build();
-        RuntimeOptions runtimeOptions = options.runtime().toBuilder().mcp(mcp).coreModuleIds(Set.of()).build();
+        RuntimeOptions runtimeOptions = options.runtime().toBuilder().mcp(mcp).coreModuleIds(Set.of())
+                .process(PodEnvironment.processOptions(options.runtime().process(), System.getenv(), credentials)).build();
         UnifiedRuntime.Builder builder = UnifiedRuntime.builder(config.build()).options(runtimeOptions)
                 .executor(threads.io()).scheduler(threads.scheduler());
         options.eventLog().ifPresent(builder::eventLog);
@@ -102,6 +109,9 @@ final class RuntimePodBackend implements PodBackend {
                 return;
             }
             pod.healthy = transition.to() == ModuleHealthState.HEALTHY;
+            if (pod.healthy) {
+                pod.startFailure = null;
+            }
             if (l == null) {
                 return;
             }
@@ -124,6 +134,14 @@ final class RuntimePodBackend implements PodBackend {
                         + ": the declared tool is not an MCP Tool: " + e.getOriginalMessage(), e);
             }
         }).toList();
+    }
+
+    /** The pod {@code name} did not answer {@code initialize} as an MCP server ({@code because}): it is served bare. */
+    private void foundBare(String name, String because) {
+        RuntimePod pod = pods.get(name);
+        if (pod != null) {
+            pod.foundBare(because);
+        }
     }
 
     /** The stop ladder has three steps (close stdin, SIGTERM, SIGKILL): each gets a third of the bound. */
@@ -173,6 +191,10 @@ final class RuntimePodBackend implements PodBackend {
         private volatile List<ObjectNode> tools = List.of();
         /** Whether its last health transition was to Healthy (kept by the runtime's health stream). */
         volatile boolean healthy;
+        /** Why its last start failed, until it is up again; null when it did not. */
+        volatile PodFailure startFailure;
+        /** Whether it answered {@code initialize} as no MCP server does, so it is served as a bare JSON-RPC pod. */
+        private final AtomicBoolean foundBare = new AtomicBoolean();
 
         RuntimePod(PodManifest manifest) {
             this.manifest = manifest;
@@ -197,6 +219,27 @@ final class RuntimePodBackend implements PodBackend {
             return manifest.name();
         }
 
+        void foundBare(String because) {
+            if (foundBare.compareAndSet(false, true)) {
+                log.info("pod {} does not answer initialize as an MCP server ({}): it is served as a bare JSON-RPC pod from"
+                        + " its {} declared tool(s) and sent no notification (protocol: jsonrpc skips this check)",
+                        name(), because, manifest.tools().size());
+            }
+        }
+
+        private boolean bare() {
+            return manifest.isBare() || foundBare.get();
+        }
+
+        /** {@code error} of a start as the pod's failure to start, kept for the status report. */
+        private PodFailure startFailed(Throwable error) {
+            PodFailure failure = PodErrors.startFailed(manifest, error);
+            if (failure.kind() == PodFailure.Kind.START_FAILED) {
+                startFailure = failure;
+            }
+            return failure;
+        }
+
         private ModuleSupervisorReport report() {
             return runtime.supervisorReport().get(manifest.name());
         }
@@ -211,7 +254,7 @@ final class RuntimePodBackend implements PodBackend {
             tried.set(true);
             return CompletableFuture.runAsync(this::refreshTools, executor).handle((ok, error) -> {
                 if (error != null) {
-                    throw PodErrors.map(error, true);
+                    throw startFailed(error);
                 }
                 return null;
             });
@@ -310,7 +353,7 @@ final class RuntimePodBackend implements PodBackend {
                         }
                     });
                 } catch (RuntimeException e) {
-                    result.completeExceptionally(PodErrors.map(e, starting));
+                    result.completeExceptionally(starting ? startFailed(e) : PodErrors.map(e, false));
                 }
             };
             if (starting) {
@@ -365,7 +408,7 @@ final class RuntimePodBackend implements PodBackend {
 
         private JsonNode surface(String method, JsonNode params) {
             ObjectNode out = JsonRpc.NODES.objectNode();
-            if (manifest.isBare()) {
+            if (bare()) {
                 return bareSurface(method, out);
             }
             McpModule m = module();
@@ -402,7 +445,7 @@ final class RuntimePodBackend implements PodBackend {
                 case "resources/templates/list" -> out.putArray("resourceTemplates");
                 case "prompts/list" -> out.putArray("prompts");
                 default -> throw new PodFailure(PodFailure.Kind.ERROR_ANSWER, "pod " + name()
-                        + " speaks bare JSON-RPC (protocol: jsonrpc): it serves tools only, not " + method,
+                        + " speaks bare JSON-RPC: it serves tools only, not " + method,
                         OptionalInt.empty(), "", JsonRpc.METHOD_NOT_FOUND, null);
             }
             return out;
@@ -411,8 +454,10 @@ final class RuntimePodBackend implements PodBackend {
         @Override
         public PodState state() {
             ModuleSupervisorReport report = report();
+            PodFailure failed = startFailure;
             if (report == null) {
-                return new PodState(tried.get() ? "Stopped" : "NotStarted", OptionalLong.empty(), 0, null, "");
+                return failed != null ? new PodState("Failed", OptionalLong.empty(), 0, PodErrors.describe(failed), failed.stderrTail())
+                        : new PodState(tried.get() ? "Stopped" : "NotStarted", OptionalLong.empty(), 0, null, "");
             }
             String state = switch (report.state()) {
                 case STARTING -> "Starting";
@@ -421,7 +466,10 @@ final class RuntimePodBackend implements PodBackend {
                 case RESTARTING -> "Restarting";
                 case STOPPED -> "Stopped";
             };
-            return new PodState(state, report.pid(), report.restarts(), report.lastError(), report.stderrTail());
+            boolean reported = report.lastError() != null && !report.lastError().isEmpty();
+            return new PodState(state, report.pid(), report.restarts(),
+                    reported || failed == null ? report.lastError() : PodErrors.describe(failed),
+                    report.stderrTail().isEmpty() && failed != null ? failed.stderrTail() : report.stderrTail());
         }
     }
 }

@@ -53,26 +53,45 @@ final class ToolCalls {
     }
 
     CompletableFuture<JsonNode> call(Dispatcher.Request request) {
+        long received = System.nanoTime();
         JsonNode params = request.params();
         JsonNode nameNode = params.get("name");
+        if (nameNode != null && nameNode.isTextual() && nameNode.textValue().equals(table.statusName())) {
+            return CompletableFuture.completedFuture(StatusReport.asToolResult(status.get()));
+        }
+        ToolTable.Route route = nameNode != null && nameNode.isTextual() ? table.route(nameNode.textValue()).orElse(null) : null;
+        JsonNode arguments;
+        try {
+            arguments = checkedArguments(nameNode, route, params.get("arguments"));
+        } catch (RpcException refused) {
+            stats.refused(route, System.nanoTime() - received, refused.code());
+            throw refused;
+        }
+        return call(request, route, arguments);
+    }
+
+    /** The arguments of a call to {@code route} (named {@code nameNode}), checked; -32602 when they do not fit. */
+    private JsonNode checkedArguments(JsonNode nameNode, ToolTable.Route route, JsonNode arguments) {
         if (nameNode == null || !nameNode.isTextual()) {
             throw new RpcException(JsonRpc.INVALID_PARAMS, "tools/call needs params.name, the tool's name");
         }
-        String name = nameNode.textValue();
-        if (name.equals(table.statusName())) {
-            return CompletableFuture.completedFuture(StatusReport.asToolResult(status.get()));
+        if (route == null) {
+            throw unknownTool(nameNode.textValue());
         }
-        ToolTable.Route route = table.route(name).orElseThrow(() -> unknownTool(name));
-        JsonNode arguments = params.get("arguments");
         if (arguments == null || arguments.isNull()) {
-            arguments = JsonRpc.NODES.objectNode();
-        } else if (!arguments.isObject()) {
+            return JsonRpc.NODES.objectNode();
+        }
+        if (!arguments.isObject()) {
             throw failure(route, JsonRpc.INVALID_PARAMS, "arguments must be an object", null);
         }
         if (route.inputSchema() != null) {
             validate(route, arguments);
         }
-        PodManifest manifest = table.manifest(route.pod()).orElseThrow(() -> unknownTool(name));
+        return arguments;
+    }
+
+    private CompletableFuture<JsonNode> call(Dispatcher.Request request, ToolTable.Route route, JsonNode arguments) {
+        PodManifest manifest = table.manifest(route.pod()).orElseThrow(() -> unknownTool(route.outward()));
         ClientSession session = request.session();
         JsonNode token = request.progressToken();
         Duration timeout = manifest.callTimeout();

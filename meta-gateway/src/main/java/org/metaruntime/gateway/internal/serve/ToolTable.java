@@ -19,9 +19,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The tools the gateway serves, by outward name: each pod's declared tools, or for a pod that declares none,
- * the tools it lists live (those whose outward name clients accept and that collide with nothing), and the
- * catalog of pods they come from. Rebuilt as a whole when a pod's live list changes or the manifests are reloaded.
- * Thread-safe (an immutable snapshot behind a volatile).
+ * the tools it lists live (those its tool filter lets through, whose outward name clients accept and that collide
+ * with nothing), and the catalog of pods they come from. Rebuilt as a whole when a pod's live list changes or the
+ * manifests are reloaded. Thread-safe (an immutable snapshot behind a volatile).
  */
 final class ToolTable {
 
@@ -95,6 +95,10 @@ final class ToolTable {
             }
             for (ObjectNode live : liveTools.apply(pod.name())) {
                 String name = live.path("name").asText("");
+                if (!pod.toolFilter().serves(name)) {
+                    log.debug("pod {}: tool \"{}\" is not served (includeTools / excludeTools)", pod.name(), name);
+                    continue;
+                }
                 String outward = Names.outward(pod.name(), catalog.separator(), name);
                 if (!Names.clientSafe(outward)) {
                     log.warn("pod {}: tool \"{}\" is not served: its outward name {} is not accepted by clients ({})",
