@@ -455,9 +455,14 @@ final class RuntimePodBackend implements PodBackend {
         public PodState state() {
             ModuleSupervisorReport report = report();
             PodFailure failed = startFailure;
+            if (failed != null && (report == null || report.state() == ModuleHealthState.STOPPED)) {
+                // a start that failed leaves no child: the pod is Failed, with why, until a start succeeds
+                String tail = report == null || report.stderrTail().isEmpty() ? failed.stderrTail() : report.stderrTail();
+                return new PodState("Failed", OptionalLong.empty(), report == null ? 0 : report.restarts(),
+                        PodErrors.describe(failed), tail);
+            }
             if (report == null) {
-                return failed != null ? new PodState("Failed", OptionalLong.empty(), 0, PodErrors.describe(failed), failed.stderrTail())
-                        : new PodState(tried.get() ? "Stopped" : "NotStarted", OptionalLong.empty(), 0, null, "");
+                return new PodState(tried.get() ? "Stopped" : "NotStarted", OptionalLong.empty(), 0, null, "");
             }
             String state = switch (report.state()) {
                 case STARTING -> "Starting";
