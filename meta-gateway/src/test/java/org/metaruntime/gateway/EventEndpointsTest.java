@@ -38,8 +38,9 @@ import org.metaruntime.events.MobStructuralEventEnvelope;
 /**
  * The event endpoints on a gateway serving HTTP, driven by the JDK's HTTP client over a real socket, on a real
  * SQLite event log: pages follow the filters and carry the stored envelopes byte for byte, streams resume with
- * {@code Last-Event-ID} (also across a restart of the gateway and the log) with nothing lost or repeated, bad
- * parameters are 400, and the endpoints sit behind the token and Origin checks.
+ * {@code Last-Event-ID} (also across a restart of the gateway and the log) with nothing lost or repeated, a stream
+ * whose client closes its connection ends at once (not at the next keep-alive), bad parameters are 400, and the
+ * endpoints sit behind the token and Origin checks.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class EventEndpointsTest {
