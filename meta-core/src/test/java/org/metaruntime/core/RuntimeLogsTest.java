@@ -87,6 +87,36 @@ class RuntimeLogsTest {
     }
 
     @Test
+    void aThrowingNotificationListenerIsLoggedWithItsStackOnceThenCounted() {
+        ModuleConfig server = ModuleConfig.builder("tools")
+                .command(FixtureScripts.mcpServerCommand("--pid-file", dir.resolve("pids").toString())).build();
+        UnifiedRuntime runtime = start(MetaConfig.builder().mcp(server).discover("tools").build(), new ManualScheduler());
+        McpModule tools = runtime.mcp("tools");
+        AtomicInteger calls = new AtomicInteger();
+        try (Subscription notifications = tools.subscribeNotifications(n -> {
+            calls.incrementAndGet();
+            throw new IllegalStateException("listener bug " + calls.get());
+        })) {
+            for (int i = 1; i <= 4; i++) {
+                tools.callTool("notify", com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+                        .put("text", "n" + i));
+                int expected = i;
+                await().atMost(20, TimeUnit.SECONDS).until(() -> calls.get() == expected);
+            }
+        }
+
+        List<CapturedLogs.Entry> listener = CapturedLogs.matching(e -> e.message().contains("notification listener"));
+        assertThat(listener).hasSize(4);
+        assertThat(listener.get(0).error()).hasMessage("listener bug 1");
+        assertThat(listener.get(0).message()).contains("module 'tools'");
+        assertThat(listener.subList(1, listener.size())).allSatisfy(e -> {
+            assertThat(e.error()).isNull();
+            assertThat(e.message()).contains("module 'tools'").contains("listener bug")
+                    .containsPattern("failed \\d+ times");
+        });
+    }
+
+    @Test
     void aThrowingHealthListenerIsLoggedWithItsStackOnceThenCounted() {
         ManualScheduler scheduler = new ManualScheduler();
         UnifiedRuntime runtime = start(MetaConfig.builder().mcp(startsOnce("flaky")).discover("flaky").build(), scheduler);

@@ -7,11 +7,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,8 +38,9 @@ import org.metaruntime.events.MobStructuralEventEnvelope;
 /**
  * The event endpoints on a gateway serving HTTP, driven by the JDK's HTTP client over a real socket, on a real
  * SQLite event log: pages follow the filters and carry the stored envelopes byte for byte, streams resume with
- * {@code Last-Event-ID} (also across a restart of the gateway and the log) with nothing lost or repeated, bad
- * parameters are 400, and the endpoints sit behind the token and Origin checks.
+ * {@code Last-Event-ID} (also across a restart of the gateway and the log) with nothing lost or repeated, a stream
+ * whose client closes its connection ends at once (not at the next keep-alive), bad parameters are 400, and the
+ * endpoints sit behind the token and Origin checks.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class EventEndpointsTest {
@@ -68,10 +72,13 @@ class EventEndpointsTest {
     }
 
     private void serve() throws IOException {
+        serve(Duration.ofMillis(200));
+    }
+
+    private void serve(Duration keepAlive) throws IOException {
         gateway = MetaGateway.builder().manifests(NodeClient.manifests(dir, dir.resolve("pids"), "fixture"))
                 .options(GatewayOptions.builder().eventLog(log).build()).build();
-        HttpOptions options = EventEndpoints.mount(HttpOptions.builder().token(TOKEN), log, Duration.ofMillis(200))
-                .build();
+        HttpOptions options = EventEndpoints.mount(HttpOptions.builder().token(TOKEN), log, keepAlive).build();
         serving = gateway.serveHttp(new InetSocketAddress("127.0.0.1", 0), options);
     }
 
@@ -240,6 +247,29 @@ class EventEndpointsTest {
             }
         }
         assertThat(received).containsExactlyElementsOf(all.stream().map(LoggedEvent::seq).toList());
+    }
+
+    @Test
+    void aStreamWhoseClientClosesItsConnectionEndsAtOnce() throws Exception {
+        stopServing();
+        serve(Duration.ofHours(1)); // no keep-alive write finds the closed connection
+        append(3, "alpha");
+        long before = tailThreads();
+        try (Socket client = new Socket("127.0.0.1", serving.port())) {
+            client.setSoTimeout(30_000);
+            client.getOutputStream().write(("GET /meta/events/stream?module=alpha HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Authorization: Bearer " + TOKEN + "\r\nAccept: text/event-stream\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            InputStream in = client.getInputStream();
+            StringBuilder seen = new StringBuilder();
+            while (seen.indexOf("event: envelope") < 0) {
+                int b = in.read();
+                assertThat(b).as("the stream ended early: %s", seen).isNotNegative();
+                seen.append((char) b);
+            }
+            assertThat(tailThreads()).as("the stream's tail of the log").isEqualTo(before + 1);
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> tailThreads() == before);
     }
 
     @Test

@@ -25,13 +25,15 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The gateway's credentials stay its own: no pod's environment holds its bearer token (whether it came from
  * {@code META_GATEWAY_TOKEN} or a token file), no line of its stderr carries it even at {@code --log-level debug},
- * and the {@code Bearer} scheme is matched in any case.
+ * and the {@code Bearer} scheme is matched in any case; nor does a local pod's environment hold the variables that a
+ * remote pod's headers read (credentials for remote servers).
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class HttpCredentialsIT {
 
     private static final String TOKEN = "tok-8d1f3a7c5e-credential";
     private static final String FILE_TOKEN = "tok-from-a-file-42b9e07d";
+    private static final String REMOTE_KEY = "remote-key-6a2f94d1b3";
     private static final Pattern LOG_LINE = Pattern.compile("^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} \\[[^\\]]*\\] (\\w+) (\\S+) ");
 
     @TempDir
@@ -108,6 +110,39 @@ class HttpCredentialsIT {
                         .doesNotContain(TOKEN).doesNotContain(FILE_TOKEN).doesNotContain("META_GATEWAY_TOKEN");
             }
             gateway.stopCleanly();
+        }
+    }
+
+    @Test
+    void noLocalPodInheritsTheVariablesThatARemotePodsHeadersRead() throws Exception {
+        Path pids = dir.resolve("pids");
+        Path manifests = NodeClient.manifests(dir, pids, "fixture", "live");
+        Files.writeString(manifests.resolve("remote.yaml"), String.join("\n",
+                "apiVersion: mcp-meta/v1",
+                "kind: ToolPod",
+                "metadata: { name: remote }",
+                "spec:",
+                "  url: http://127.0.0.1:9/mcp",
+                "  headers: { Authorization: \"Bearer ${REMOTE_API_KEY}\", X-Tenant: \"${REMOTE_TENANT}-eu\" }",
+                "  tools:",
+                "    - name: search",
+                "      inputSchema: { type: object }",
+                ""));
+        Map<String, String> env = Map.of("REMOTE_API_KEY", REMOTE_KEY, "REMOTE_TENANT", "tenant-5c0e91",
+                "PLAIN_SETTING", "inherited-as-usual");
+        try (HttpGateway gateway = HttpGateway.start(List.of("--manifests", manifests.toString()), env)) {
+            String sid = post(gateway.url(), HttpEndpointsIT.INIT).headers().firstValue("Mcp-Session-Id").orElseThrow();
+            assertThat(post(gateway.url(), call(2, "spawned"), "Mcp-Session-Id", sid).body()).contains("spawned");
+
+            List<String> environments = podEnvironments(pids);
+            assertThat(environments).as("the fixture pod and the live pod").hasSize(2);
+            for (String environment : environments) {
+                assertThat(environment).contains("PLAIN_SETTING=inherited-as-usual")
+                        .doesNotContain(REMOTE_KEY).doesNotContain("REMOTE_API_KEY")
+                        .doesNotContain("tenant-5c0e91").doesNotContain("REMOTE_TENANT");
+            }
+            gateway.stopCleanly();
+            assertThat(gateway.stderr()).doesNotContain(REMOTE_KEY);
         }
     }
 

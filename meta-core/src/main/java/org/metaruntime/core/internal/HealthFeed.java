@@ -75,8 +75,7 @@ public final class HealthFeed {
         private final ArrayDeque<ModuleHealthTransition> queue = new ArrayDeque<>();
         private final Thread thread;
         private int missed;
-        /** How many deliveries the listener failed; touched by the delivery thread only. */
-        private long failures;
+        private final ListenerFailures failures = new ListenerFailures(LOG, "a health listener");
         private boolean stopped;
 
         Feed(Consumer<? super ModuleHealthTransition> listener, IntConsumer onMissed, int capacity) {
@@ -137,14 +136,7 @@ public final class HealthFeed {
             try {
                 delivery.run();
             } catch (RuntimeException | Error e) {
-                failures++;
-                if (failures == 1) {
-                    LOG.warn("a health listener failed; it keeps its subscription (its later failures are logged "
-                            + "without their stack)", e);
-                } else {
-                    LOG.warn("a health listener failed {} times; it keeps its subscription; this time: {}", failures,
-                            e.toString());
-                }
+                failures.failed(e);
             }
         }
 

@@ -10,13 +10,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A module's notification listeners, kept across its connections: each new connection forwards its server's
- * notifications to every listener. Thread-safe.
+ * notifications to every listener. A listener that throws keeps its subscription; its first failure is logged with
+ * its stack, later ones as a count. Thread-safe.
  */
 public final class McpNotifications {
 
     private static final Logger LOG = LoggerFactory.getLogger("org.metaruntime.core.UnifiedRuntime");
 
+    private final String moduleId;
     private final Set<Listener> listeners = ConcurrentHashMap.newKeySet();
+
+    /** The listeners of module {@code moduleId}. */
+    McpNotifications(String moduleId) {
+        this.moduleId = moduleId;
+    }
 
     /** Forwards {@code session}'s notifications from now on. */
     void attach(McpSession session) {
@@ -28,7 +35,7 @@ public final class McpNotifications {
             try {
                 listener.consumer.accept(notification);
             } catch (RuntimeException e) {
-                LOG.warn("a notification listener failed; it stays subscribed", e);
+                listener.failures.failed(e);
             }
         }
     }
@@ -41,6 +48,8 @@ public final class McpNotifications {
 
     private final class Listener implements Subscription {
         private final Consumer<? super McpSchema.JSONRPCNotification> consumer;
+        private final ListenerFailures failures = new ListenerFailures(LOG, "module '" + moduleId
+                + "': a notification listener");
         private volatile boolean closed;
 
         Listener(Consumer<? super McpSchema.JSONRPCNotification> consumer) {

@@ -30,7 +30,7 @@ final class McpRouter implements ModuleRouter {
     private final Executor executor;
     private final StopLadder graces;
     private final boolean perCall;
-    private final McpNotifications notifications = new McpNotifications();
+    private final McpNotifications notifications;
 
     McpRouter(McpBoundary boundary, ModuleConfig module, Executor executor, StopLadder graces) {
         this.boundary = Objects.requireNonNull(boundary, "boundary");
@@ -38,6 +38,7 @@ final class McpRouter implements ModuleRouter {
         this.executor = Objects.requireNonNull(executor, "executor");
         this.graces = Objects.requireNonNull(graces, "graces");
         this.perCall = module.mcpSessionMode() == McpSessionMode.PER_CALL;
+        this.notifications = new McpNotifications(module.id());
     }
 
     @Override

@@ -27,7 +27,10 @@ import org.metaruntime.events.MobEventProjection;
 import org.metaruntime.events.MobEventQuery;
 import org.metaruntime.events.MobStructuralEventEnvelope;
 import org.metaruntime.events.Subscription;
+import org.metaruntime.gateway.internal.http.ConnectionWatch;
 import org.metaruntime.gateway.internal.http.SseStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code GET /meta/events}, {@code /meta/events/stream}, {@code /meta/mob_events} and
@@ -37,8 +40,9 @@ import org.metaruntime.gateway.internal.http.SseStream;
  * ({@link EventLog#subscribe}) after {@code Last-Event-ID} (or {@code after_seq}): every matching row once, in
  * {@code seq} order, each as {@code id: <seq>}, {@code event: envelope}, {@code data: <envelope>}. A mob event
  * stream reads the log's mob events after the last cursor it sent every {@code mobPoll} ({@code id} is the
- * cursor). Quiet streams get a comment every {@code keepAlive}; a stream whose client is gone, or reads too
- * slowly (see {@link SseStream}), ends and its tail with it: the client resumes with {@code Last-Event-ID}.
+ * cursor). Quiet streams get a comment every {@code keepAlive}; a stream whose client closes its connection ends
+ * at once (served by the gateway, its {@link ConnectionWatch} tells), one that reads too slowly (see
+ * {@link SseStream}) ends too, and its tail with it: the client resumes with {@code Last-Event-ID}.
  *
  * <p>Thread-safe. Streams and their timer live while the handler is started (with the HTTP server).
  */
@@ -53,13 +57,14 @@ public final class EventEndpointsHandler extends Handler.Abstract implements Gra
     /** The path of the structural mob event stream. */
     public static final String MOB_EVENTS_STREAM = "/meta/mob_events/stream";
 
-    private static final System.Logger LOG = System.getLogger(EventEndpointsHandler.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(EventEndpointsHandler.class);
 
     private final EventLog log;
     private final long keepAliveNanos;
     private final long mobPollMillis;
     private final Set<OpenStream> open = ConcurrentHashMap.newKeySet();
     private volatile ScheduledExecutorService timer;
+    private volatile ConnectionWatch watches;
     private volatile boolean shutdown;
 
     /** Serves {@code log}; {@code keepAlive} and {@code mobPoll} must be positive. */
@@ -82,6 +87,7 @@ public final class EventEndpointsHandler extends Handler.Abstract implements Gra
         long period = Math.max(1_000_000, keepAliveNanos / 2);
         t.scheduleWithFixedDelay(this::keepAlive, period, period, TimeUnit.NANOSECONDS);
         timer = t;
+        watches = getServer() == null ? null : getServer().getBean(ConnectionWatch.class);
         shutdown = false;
         super.doStart();
     }
@@ -139,8 +145,8 @@ public final class EventEndpointsHandler extends Handler.Abstract implements Gra
                 case EVENTS -> json(response, callback, 200, EventRequests.page(log.query(EventRequests.events(request, false))));
                 case MOB_EVENTS -> json(response, callback, 200,
                         EventRequests.page(log.mobEvents(EventRequests.mobEvents(request, false))));
-                case EVENTS_STREAM -> eventStream(EventRequests.events(request, true), response, callback);
-                default -> mobStream(EventRequests.mobEvents(request, true), response, callback);
+                case EVENTS_STREAM -> eventStream(EventRequests.events(request, true), request, response, callback);
+                default -> mobStream(EventRequests.mobEvents(request, true), request, response, callback);
             }
         } catch (IllegalArgumentException e) {
             json(response, callback, 400, EventRequests.error(e.getMessage()));
@@ -150,8 +156,8 @@ public final class EventEndpointsHandler extends Handler.Abstract implements Gra
         return true;
     }
 
-    private void eventStream(EventQuery from, Response response, Callback callback) {
-        OpenStream stream = open(response, callback);
+    private void eventStream(EventQuery from, Request request, Response response, Callback callback) {
+        OpenStream stream = open(request, response, callback);
         try {
             Subscription tail = log.subscribe(from, row -> {
                 if (!stream.sse.event(Long.toString(row.seq()), "envelope", row.json())) {
@@ -165,8 +171,8 @@ public final class EventEndpointsHandler extends Handler.Abstract implements Gra
         }
     }
 
-    private void mobStream(MobEventQuery from, Response response, Callback callback) {
-        OpenStream stream = open(response, callback);
+    private void mobStream(MobEventQuery from, Request request, Response response, Callback callback) {
+        OpenStream stream = open(request, response, callback);
         long[] after = {from.afterCursor()};
         Runnable poll = () -> {
             try {
@@ -183,17 +189,32 @@ public final class EventEndpointsHandler extends Handler.Abstract implements Gra
                     }
                 } while (page.nextAfterCursor() != null && !stream.ended());
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "a mob event stream could not read the event log; retrying", e);
+                LOG.warn("a mob event stream could not read the event log; retrying", e);
             }
         };
         ScheduledFuture<?> task = timer.scheduleWithFixedDelay(poll, 0, mobPollMillis, TimeUnit.MILLISECONDS);
         stream.attach(() -> task.cancel(false));
     }
 
-    /** Starts a stream: its headers and a first comment go out at once, so the client sees it open. */
-    private OpenStream open(Response response, Callback callback) {
+    /**
+     * Starts a stream: its headers and a first comment go out at once, so the client sees it open. Its connection is
+     * watched: a client that closes it ends the stream at once, not at the next keep-alive.
+     */
+    private OpenStream open(Request request, Response response, Callback callback) {
         OpenStream stream = new OpenStream();
-        stream.sse = new SseStream(response, callback, failure -> stream.end());
+        ConnectionWatch w = watches;
+        ConnectionWatch.Watch watch = w == null ? null : w.watch(request, closed -> {
+            SseStream sse = stream.sse;
+            if (sse != null) {
+                sse.abort(closed);
+            }
+        });
+        stream.sse = new SseStream(response, callback, failure -> {
+            if (watch != null) {
+                watch.end();
+            }
+            stream.end();
+        });
         open.add(stream);
         stream.sse.comment();
         return stream;
@@ -258,7 +279,7 @@ public final class EventEndpointsHandler extends Handler.Abstract implements Gra
             try {
                 f.close();
             } catch (Exception e) {
-                LOG.log(System.Logger.Level.DEBUG, "closing an event stream's feed failed", e);
+                LOG.debug("closing an event stream's feed failed", e);
             }
         }
     }

@@ -28,12 +28,12 @@ import org.slf4j.LoggerFactory;
  * read has been closed (or reset) by the client; one with bytes to read carries the client's next request, early,
  * and is left alone from then on. The owner of a watch ends it when its exchange ends. Thread-safe.
  */
-final class ConnectionWatch implements AutoCloseable {
+public final class ConnectionWatch implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ConnectionWatch.class);
 
     /** What a watch gives its owner: ending it, once the exchange ended. */
-    interface Watch {
+    public interface Watch {
         /** Stops watching (idempotent); the close callback does not run after it. */
         void end();
     }
@@ -64,7 +64,7 @@ final class ConnectionWatch implements AutoCloseable {
      * {@code onClosed} runs once (on the executor) and the connection is closed on the server's side too. A connection
      * that is not a plain socket is not watched.
      */
-    Watch watch(Request request, Consumer<Throwable> onClosed) {
+    public Watch watch(Request request, Consumer<Throwable> onClosed) {
         EndPoint endPoint = request.getConnectionMetaData().getConnection().getEndPoint();
         if (closed || !(endPoint.getTransport() instanceof SocketChannel channel)) {
             return NONE;

@@ -67,6 +67,7 @@ public final class HttpServing extends ServingBase {
         jetty.addConnector(connector);
 
         this.watches = new ConnectionWatch(threads);
+        jetty.addBean(watches); // the host's handlers with streams watch their connections too
         this.metrics = new GatewayMetrics(server, sessions);
         HealthAndMetrics health = new HealthAndMetrics(server, sessions, metrics);
         LegacySse legacy = new LegacySse(server, sessions, options.maxRequestBytes(), watches);

@@ -92,7 +92,7 @@ public final class SseStream {
     }
 
     /** Ends the stream at once, as failed (the client is told by the connection's end). */
-    void abort(Throwable reason) {
+    public void abort(Throwable reason) {
         writer.abort(reason);
     }
 

@@ -6,6 +6,7 @@ import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -95,6 +96,7 @@ final class ClaudeConfigReader {
                 }
             }
             Map<String, String> headers = new LinkedHashMap<>();
+            Set<String> headerVariables = new LinkedHashSet<>();
             JsonNode headersNode = server.get("headers");
             if (headersNode != null) {
                 if (!headersNode.isObject() || urlNode == null) {
@@ -113,6 +115,7 @@ final class ClaudeConfigReader {
                             problems.add(tree, where, "mcpServers." + name + ".headers." + e.getKey() + ": " + wrong.get());
                         } else {
                             headers.put(e.getKey(), value.get());
+                            headerVariables.addAll(Variables.names(e.getValue().textValue()));
                         }
                     });
                 }
@@ -134,7 +137,7 @@ final class ClaudeConfigReader {
                         tree.file().toAbsolutePath().getParent(), env, PodManifest.DEFAULT_CALL_TIMEOUT,
                         PodManifest.DEFAULT_STARTUP_TIMEOUT, PodManifest.DEFAULT_SHUTDOWN_TIMEOUT, false,
                         url == null ? PodManifest.HealthCheck.DISABLED : PodManifest.HealthCheck.REMOTE_DEFAULT, List.of(),
-                        headers, PodManifest.Protocol.DETECT));
+                        headers, PodManifest.Protocol.DETECT, ToolFilter.ALL, headerVariables));
             }
         }
         return pods;

@@ -108,6 +108,7 @@ final class ManifestReader {
         }
         Map<String, String> env = env(spec);
         Map<String, String> headers = headers(spec);
+        Set<String> headerVariables = headerVariables(spec);
         if (spec.has("url")) {
             for (String local : List.of("workdir", "env")) {
                 if (spec.has(local)) {
@@ -130,7 +131,7 @@ final class ManifestReader {
         }
         return Optional.of(new PodManifest(name, description, tree.file(), tree.line("/metadata/name"), command, url,
                 workdir, env, callTimeout, startupTimeout, shutdownTimeout, preWarm, health, tools, headers, protocol,
-                toolFilter));
+                toolFilter, headerVariables));
     }
 
     private List<String> command(JsonNode spec) {
@@ -229,6 +230,20 @@ final class ManifestReader {
             }
         }
         return out;
+    }
+
+    /** The gateway's environment variables that the pod's headers read. */
+    private static Set<String> headerVariables(JsonNode spec) {
+        Set<String> names = new LinkedHashSet<>();
+        JsonNode headers = spec.get("headers");
+        if (headers != null && headers.isObject()) {
+            headers.elements().forEachRemaining(value -> {
+                if (value.isTextual()) {
+                    names.addAll(Variables.names(value.textValue()));
+                }
+            });
+        }
+        return names;
     }
 
     /** {@code raw} with its {@code ${NAME}}s replaced from the gateway's environment; empty after reporting unset ones. */

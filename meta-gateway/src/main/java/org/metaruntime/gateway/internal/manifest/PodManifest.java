@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * One pod as its manifest (or Claude Desktop config entry) declares it, validated. Exactly one of
@@ -16,12 +17,14 @@ import java.util.Objects;
  * @param tools         the declared tools; empty when the pod's tools are discovered at startup
  * @param protocol      what the pod speaks on stdio
  * @param toolFilter    which of the tools it lists live are served (a pod that declares its tools serves those)
+ * @param headerVariables the names of the gateway's environment variables its {@code headers} read (credentials for
+ *                      a remote server, which no local pod inherits)
  */
 public record PodManifest(String name, String description, Path file, int line, List<String> command, URI url,
                           Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
                           Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck,
                           List<DeclaredTool> tools, Map<String, String> headers,
-                          Protocol protocol, ToolFilter toolFilter) {
+                          Protocol protocol, ToolFilter toolFilter, Set<String> headerVariables) {
 
     /** Default bound of one {@code tools/call}. */
     public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(30);
@@ -77,9 +80,19 @@ public record PodManifest(String name, String description, Path file, int line, 
         headers = headers == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(headers));
         protocol = protocol == null ? Protocol.MCP : protocol;
         toolFilter = toolFilter == null ? ToolFilter.ALL : toolFilter;
+        headerVariables = headerVariables == null ? Set.of() : Set.copyOf(headerVariables);
         if (protocol == Protocol.JSONRPC && (url != null || tools.isEmpty())) {
             throw new IllegalArgumentException("pod " + name + ": a bare JSON-RPC pod is a local process with declared tools");
         }
+    }
+
+    /** A pod whose headers read none of the gateway's environment variables. */
+    public PodManifest(String name, String description, Path file, int line, List<String> command, URI url,
+                       Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
+                       Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck, List<DeclaredTool> tools,
+                       Map<String, String> headers, Protocol protocol, ToolFilter toolFilter) {
+        this(name, description, file, line, command, url, workdir, env, callTimeout, startupTimeout, shutdownTimeout,
+                preWarm, healthCheck, tools, headers, protocol, toolFilter, Set.of());
     }
 
     /** An MCP pod with request headers. */

@@ -1,7 +1,9 @@
 package org.metaruntime.gateway.internal.manifest;
 
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -31,6 +33,16 @@ final class Variables {
         }
         m.appendTail(out);
         return Optional.of(out.toString());
+    }
+
+    /** The names of the variables {@code value} reads, in order. */
+    static Set<String> names(String value) {
+        Matcher m = VARIABLE.matcher(value);
+        Set<String> names = new LinkedHashSet<>();
+        while (m.find()) {
+            names.add(m.group(1));
+        }
+        return names;
     }
 
     /** The variables {@code value} names that {@code env} does not set, joined for a message. */

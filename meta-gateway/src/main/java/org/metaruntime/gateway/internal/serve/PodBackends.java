@@ -13,11 +13,12 @@ public final class PodBackends {
 
     /**
      * @param credentials the gateway's own credentials (its bearer token): no pod inherits an environment variable
-     *                    holding one, nor any variable named {@code META_GATEWAY_*}
+     *                    holding one, nor any variable named {@code META_GATEWAY_*}, nor any variable that a remote
+     *                    pod's headers read
      */
     public static PodSet create(Catalog catalog, GatewayOptions options, Collection<String> credentials) {
         List<String> secrets = List.copyOf(credentials);
-        return new PodSet(catalog.pods(), (pod, threads) -> new RuntimePodBackend(
-                new Catalog(List.of(pod), List.of(), catalog.separator()), options, secrets, threads));
+        return new PodSet(catalog.pods(), (pod, threads, withheld) -> new RuntimePodBackend(
+                new Catalog(List.of(pod), List.of(), catalog.separator()), options, secrets, withheld, threads));
     }
 }

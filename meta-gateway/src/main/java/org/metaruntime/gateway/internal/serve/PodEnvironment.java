@@ -11,9 +11,9 @@ import org.metaruntime.core.ProcessOptions;
 /**
  * Which of the gateway's environment variables its pods inherit: every one the runtime's {@link ProcessOptions} would
  * pass, but the gateway's own. A variable is the gateway's own when its name starts with {@value #OWN_PREFIX} (the
- * token variable, the JVM options, ...) or when its value is a credential the gateway holds (its bearer token, read
- * from a variable of any name or from a file). A pod's manifest {@code env} still sets any variable it names.
- * Stateless.
+ * token variable, the JVM options, ...), when its value is a credential the gateway holds (its bearer token, read
+ * from a variable of any name or from a file), or when a remote pod's {@code headers} read it ({@code ${NAME}}: the
+ * credentials of remote servers). A pod's manifest {@code env} still sets any variable it names. Stateless.
  */
 final class PodEnvironment {
 
@@ -27,8 +27,10 @@ final class PodEnvironment {
      * The process options of the pods: {@code process} with only the inherited variables of {@code host} passed.
      *
      * @param credentials the credentials the gateway holds (its bearer token, when it has one)
+     * @param withheld    the names of the variables that remote pods' headers read
      */
-    static ProcessOptions processOptions(ProcessOptions process, Map<String, String> host, Collection<String> credentials) {
+    static ProcessOptions processOptions(ProcessOptions process, Map<String, String> host, Collection<String> credentials,
+                                         Set<String> withheld) {
         Set<String> secrets = new HashSet<>();
         for (String credential : credentials) {
             if (!credential.isBlank()) {
@@ -39,7 +41,7 @@ final class PodEnvironment {
         Set<String> inherited = new TreeSet<>();
         for (String name : candidates) {
             String value = host.get(name);
-            if (value != null && !isOwn(name, value, secrets)) {
+            if (value != null && !withheld.contains(name) && !isOwn(name, value, secrets)) {
                 inherited.add(name);
             }
         }

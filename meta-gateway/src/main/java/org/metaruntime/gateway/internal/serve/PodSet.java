@@ -13,7 +13,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BiFunction;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +28,9 @@ public final class PodSet implements PodBackend {
 
     private static final Logger log = LoggerFactory.getLogger("org.metaruntime.gateway.MetaGateway");
 
-    private final BiFunction<PodManifest, PodThreads, PodBackend> runner;
+    private final Runner runner;
+    /** The variables read by the headers of every pod served so far (grows with reloads). */
+    private final Set<String> headerVariables = ConcurrentHashMap.newKeySet();
     private final PodThreads threads = new PodThreads();
     private final Map<String, Member> members = new ConcurrentHashMap<>();
     private final Set<Member> retired = ConcurrentHashMap.newKeySet();
@@ -42,11 +43,22 @@ public final class PodSet implements PodBackend {
      * @param pods   the pods served at first
      * @param runner makes the backend that runs one pod (with the shared threads)
      */
-    PodSet(List<PodManifest> pods, BiFunction<PodManifest, PodThreads, PodBackend> runner) {
+    PodSet(List<PodManifest> pods, Runner runner) {
         this.runner = runner;
         for (PodManifest pod : pods) {
             members.put(pod.name(), new Member(pod));
         }
+    }
+
+    /** Makes the backend that runs one pod. */
+    @FunctionalInterface
+    interface Runner {
+        /**
+         * @param threads  the threads the pods share
+         * @param withheld the gateway's environment variables that the headers of the pods served so far read (the
+         *                 credentials of remote servers): a local pod inherits none of them
+         */
+        PodBackend run(PodManifest pod, PodThreads threads, Set<String> withheld);
     }
 
     @Override
@@ -121,6 +133,7 @@ public final class PodSet implements PodBackend {
 
         Member(PodManifest manifest) {
             this.manifest = manifest;
+            headerVariables.addAll(manifest.headerVariables());
         }
 
         @Override
@@ -135,7 +148,7 @@ public final class PodSet implements PodBackend {
                         OptionalInt.empty(), "");
             }
             if (backend == null) {
-                PodBackend made = runner.apply(manifest, threads);
+                PodBackend made = runner.run(manifest, threads, Set.copyOf(headerVariables));
                 made.listen(new Forwarding());
                 made.servePodCalls(podCalls);
                 backend = made;

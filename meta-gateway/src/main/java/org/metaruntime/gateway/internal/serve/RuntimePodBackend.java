@@ -60,9 +60,11 @@ final class RuntimePodBackend implements PodBackend {
 
     /**
      * @param credentials the gateway's own credentials (its bearer token): no pod inherits a variable holding one
+     * @param withheld    the gateway's variables that remote pods' headers read: no pod inherits them
      * @param threads     the threads it shares with the other pods' backends (their owner releases them)
      */
-    RuntimePodBackend(Catalog catalog, GatewayOptions options, java.util.Collection<String> credentials, PodThreads threads) {
+    RuntimePodBackend(Catalog catalog, GatewayOptions options, java.util.Collection<String> credentials,
+                      Set<String> withheld, PodThreads threads) {
         this.catalog = catalog;
         this.executor = threads.tasks();
         MetaConfig.Builder config = MetaConfig.builder();
@@ -97,7 +99,8 @@ final class RuntimePodBackend implements PodBackend {
                 .bareListener(this::foundBare)
                 .build();
         RuntimeOptions runtimeOptions = options.runtime().toBuilder().mcp(mcp).coreModuleIds(Set.of())
-                .process(PodEnvironment.processOptions(options.runtime().process(), System.getenv(), credentials)).build();
+                .process(PodEnvironment.processOptions(options.runtime().process(), System.getenv(), credentials,
+                        withheld)).build();
         UnifiedRuntime.Builder builder = UnifiedRuntime.builder(config.build()).options(runtimeOptions)
                 .executor(threads.io()).scheduler(threads.scheduler());
         options.eventLog().ifPresent(builder::eventLog);

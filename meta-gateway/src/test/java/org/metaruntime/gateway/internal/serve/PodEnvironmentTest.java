@@ -8,7 +8,10 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.metaruntime.core.ProcessOptions;
 
-/** Pods inherit the gateway's environment but for its own variables and any variable holding its credentials. */
+/**
+ * Pods inherit the gateway's environment but for its own variables, any variable holding its credentials and the
+ * variables remote pods' headers read.
+ */
 class PodEnvironmentTest {
 
     private static final Map<String, String> HOST = Map.of("PATH", "/usr/bin", "HOME", "/home/ada",
@@ -17,7 +20,7 @@ class PodEnvironmentTest {
 
     @Test
     void everythingButTheGatewaysOwnVariablesAndCredentialsIsInherited() {
-        ProcessOptions options = PodEnvironment.processOptions(ProcessOptions.defaults(), HOST, List.of("t0ken-2"));
+        ProcessOptions options = PodEnvironment.processOptions(ProcessOptions.defaults(), HOST, List.of("t0ken-2"), Set.of());
         assertThat(options.inheritEnv()).isFalse();
         assertThat(options.passThroughEnv()).containsExactlyInAnyOrder("PATH", "HOME", "LANG");
         assertThat(options.maxLineBytes()).isEqualTo(ProcessOptions.defaults().maxLineBytes());
@@ -25,15 +28,23 @@ class PodEnvironmentTest {
 
     @Test
     void withoutATokenOnlyTheGatewaysOwnNamesAreWithheld() {
-        ProcessOptions options = PodEnvironment.processOptions(ProcessOptions.defaults(), HOST, List.of());
+        ProcessOptions options = PodEnvironment.processOptions(ProcessOptions.defaults(), HOST, List.of(), Set.of());
         assertThat(options.passThroughEnv()).containsExactlyInAnyOrder("PATH", "HOME", "LANG", "MY_TOKEN_COPY");
+    }
+
+    @Test
+    void theVariablesThatRemotePodsHeadersReadAreWithheld() {
+        Map<String, String> host = Map.of("PATH", "/usr/bin", "SEARCH_API_KEY", "k-1", "REGION", "eu");
+        ProcessOptions options = PodEnvironment.processOptions(ProcessOptions.defaults(), host, List.of(),
+                Set.of("SEARCH_API_KEY", "REGION", "UNSET_ONE"));
+        assertThat(options.passThroughEnv()).containsExactly("PATH");
     }
 
     @Test
     void aHostsPassThroughListIsKeptWithoutTheGatewaysVariables() {
         ProcessOptions hidden = ProcessOptions.defaults().withInheritEnv(false)
                 .withPassThroughEnv(Set.of("PATH", "META_GATEWAY_TOKEN", "MY_TOKEN_COPY", "UNSET_ONE"));
-        ProcessOptions options = PodEnvironment.processOptions(hidden, HOST, List.of("t0ken-2"));
+        ProcessOptions options = PodEnvironment.processOptions(hidden, HOST, List.of("t0ken-2"), Set.of());
         assertThat(options.passThroughEnv()).containsExactly("PATH");
     }
 }
