@@ -12,7 +12,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,14 +40,16 @@ public final class Dispatcher {
         private final JsonNode id;
         private final String method;
         private final JsonNode params;
+        private final Eras.Envelope envelope;
         private final AtomicBoolean cancelled = new AtomicBoolean();
         private final List<Runnable> onCancel = new CopyOnWriteArrayList<>();
 
-        Request(ClientSession session, JsonNode id, String method, JsonNode params) {
+        Request(ClientSession session, JsonNode id, String method, JsonNode params, Eras.Envelope envelope) {
             this.session = session;
             this.id = id;
             this.method = method;
             this.params = params == null || params.isNull() ? JsonRpc.NODES.objectNode() : params;
+            this.envelope = envelope;
         }
 
         public ClientSession session() {
@@ -69,6 +73,24 @@ public final class Dispatcher {
         public JsonNode progressToken() {
             JsonNode token = params.path("_meta").get("progressToken");
             return token == null || token.isNull() ? null : token;
+        }
+
+        /** Whether it is a modern request (no session: what it needs of the client is in {@link #envelope()}). */
+        public boolean isModern() {
+            return envelope != null;
+        }
+
+        /** A modern request's envelope; null for a legacy one. */
+        public Eras.Envelope envelope() {
+            return envelope;
+        }
+
+        /**
+         * Whether the client declared {@code capability} (sampling, elicitation, roots): a modern request in its own
+         * {@code _meta}, a legacy one at its session's {@code initialize}.
+         */
+        public boolean clientDeclares(String capability) {
+            return envelope != null ? envelope.declares(capability) : session.hasCapability(capability);
         }
 
         /** Whether the client cancelled it. */
@@ -101,13 +123,21 @@ public final class Dispatcher {
 
     private final Map<String, Handler> inline;
     private final Map<String, Handler> offloaded;
+    private final Map<String, Handler> modernInline;
+    private final Map<String, Handler> modernOffloaded;
     private final Map<String, Consumer<Request>> notifications;
+    private final BiFunction<Request, JsonNode, JsonNode> modernResults;
+    private final UnaryOperator<RpcException> modernErrors;
     private final Executor executor;
 
     private Dispatcher(Builder b) {
         this.inline = Map.copyOf(b.inline);
         this.offloaded = Map.copyOf(b.offloaded);
+        this.modernInline = Map.copyOf(b.modernInline);
+        this.modernOffloaded = Map.copyOf(b.modernOffloaded);
         this.notifications = Map.copyOf(b.notifications);
+        this.modernResults = b.modernResults;
+        this.modernErrors = b.modernErrors;
         this.executor = b.executor;
     }
 
@@ -119,7 +149,11 @@ public final class Dispatcher {
     public static final class Builder {
         private final Map<String, Handler> inline = new HashMap<>();
         private final Map<String, Handler> offloaded = new HashMap<>();
+        private final Map<String, Handler> modernInline = new HashMap<>();
+        private final Map<String, Handler> modernOffloaded = new HashMap<>();
         private final Map<String, Consumer<Request>> notifications = new HashMap<>();
+        private BiFunction<Request, JsonNode, JsonNode> modernResults = (request, result) -> result;
+        private UnaryOperator<RpcException> modernErrors = UnaryOperator.identity();
         private final Executor executor;
 
         private Builder(Executor executor) {
@@ -138,9 +172,28 @@ public final class Dispatcher {
             return this;
         }
 
+        /** A handler of modern requests that never blocks: run on the transport's reading thread. */
+        public Builder modern(String method, Handler handler) {
+            modernInline.put(method, handler);
+            return this;
+        }
+
+        /** A handler of modern requests that may block: run on the executor. */
+        public Builder modernOffloaded(String method, Handler handler) {
+            modernOffloaded.put(method, handler);
+            return this;
+        }
+
         /** A notification's handler (never blocks). */
         public Builder notification(String method, Consumer<Request> handler) {
             notifications.put(method, handler);
+            return this;
+        }
+
+        /** How a modern request's result and error answers are completed (its result type, the server's info, ...). */
+        public Builder modernResults(BiFunction<Request, JsonNode, JsonNode> results, UnaryOperator<RpcException> errors) {
+            this.modernResults = results;
+            this.modernErrors = errors;
             return this;
         }
 
@@ -164,8 +217,22 @@ public final class Dispatcher {
         onMessage(session, message);
     }
 
-    /** One parsed message a client sent. */
+    /** Whether modern requests of {@code method} are served. */
+    public boolean servesModern(String method) {
+        return modernInline.containsKey(method) || modernOffloaded.containsKey(method);
+    }
+
+    /** One parsed message a client sent; a request is modern or legacy as {@link Eras#isModern} says. */
     public void onMessage(ClientSession session, JsonNode message) {
+        onMessage(session, message, false);
+    }
+
+    /**
+     * One parsed message a client sent.
+     *
+     * @param modern whether a request is modern whatever its body says (its transport said so)
+     */
+    public void onMessage(ClientSession session, JsonNode message, boolean modern) {
         if (!message.isObject()) {
             session.send(JsonRpc.error(null, JsonRpc.INVALID_REQUEST,
                     message.isArray() ? "JSON-RPC batches are not supported: send one message at a time" : "a message is a JSON object", null));
@@ -185,8 +252,8 @@ public final class Dispatcher {
             session.send(JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "method must be a string", null));
             return;
         }
-        Request request = new Request(session, id, method.textValue(), message.get("params"));
         if (id == null || id.isNull()) {
+            Request request = new Request(session, id, method.textValue(), message.get("params"), null);
             Consumer<Request> handler = notifications.get(request.method());
             if (handler != null) {
                 try {
@@ -201,14 +268,27 @@ public final class Dispatcher {
             session.send(JsonRpc.error(null, JsonRpc.INVALID_REQUEST, "id must be a string or an integer", null));
             return;
         }
-        Handler handler = inline.get(request.method());
+        String name = method.textValue();
+        JsonNode params = message.get("params");
+        Eras.Envelope envelope = null;
+        if (modern || Eras.isModern(name, params)) {
+            try {
+                envelope = Eras.check(params);
+            } catch (RpcException refused) {
+                session.send(JsonRpc.error(id, refused.code(), refused.getMessage(), refused.data()));
+                return;
+            }
+        }
+        Request request = new Request(session, id, name, params, envelope);
+        Handler handler = (envelope == null ? inline : modernInline).get(name);
         boolean offload = false;
         if (handler == null) {
-            handler = offloaded.get(request.method());
+            handler = (envelope == null ? offloaded : modernOffloaded).get(name);
             offload = handler != null;
         }
         if (handler == null) {
-            session.send(JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND, "unknown method " + request.method(), null));
+            session.send(JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND, envelope == null ? "unknown method " + name
+                    : "method " + name + " is not served to " + Eras.MODERN + " requests", null));
             return;
         }
         if (!session.track(id, request::cancel)) {
@@ -247,17 +327,27 @@ public final class Dispatcher {
         answer.whenComplete((result, error) -> answer(request, result, error));
     }
 
-    private static void answer(Request request, JsonNode result, Throwable error) {
+    private void answer(Request request, JsonNode result, Throwable error) {
         ClientSession session = request.session();
         session.untrack(request.id());
         if (request.isCancelled()) {
             return;
+        }
+        if (error == null && request.isModern()) {
+            try {
+                result = modernResults.apply(request, result);
+            } catch (RuntimeException e) {
+                error = e;
+            }
         }
         if (error == null) {
             session.send(JsonRpc.result(request.id(), result));
             return;
         }
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (cause instanceof RpcException rpc && request.isModern()) {
+            cause = modernErrors.apply(rpc);
+        }
         ObjectNode message;
         if (cause instanceof RpcException rpc) {
             message = JsonRpc.error(request.id(), rpc.code(), rpc.getMessage(), rpc.data());
