@@ -84,7 +84,7 @@ public final class GatewayServer implements AutoCloseable {
                 .offloaded("prompts/list", r -> done(surface.listPrompts()))
                 .offloaded("prompts/get", r -> done(surface.getPrompt(r.params())))
                 .offloaded("completion/complete", r -> done(surface.complete(r.params())))
-                .modern("server/discover", r -> done(discover()))
+                .modern("server/discover", r -> done(cached(r, discover(), 0)))
                 .modern("tools/list", r -> listReady.thenApply(ready -> cached(r, toolsList(), toolsTtlMs())))
                 .modern("tools/call", r -> listReady.isDone() ? calls.call(r) : listReady.thenCompose(ready -> calls.call(r)))
                 .modernOffloaded("resources/list", r -> done(cached(r, surface.listResources(), 0)))
@@ -209,8 +209,6 @@ public final class GatewayServer implements AutoCloseable {
         Eras.SUPPORTED.forEach(result.putArray("supportedVersions")::add);
         result.set("capabilities", capabilities());
         result.put("instructions", instructions());
-        result.put("ttlMs", 0);
-        result.put("cacheScope", "public");
         return result;
     }
 
