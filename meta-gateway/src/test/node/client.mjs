@@ -5,6 +5,8 @@
 //   node client.mjs '<json: {"transport": "http"|"sse", "url": "http://.../mcp", "headers": {...}, "steps": [...]}>'
 //   node client.mjs @script.json
 // With "announce": true it prints {"progress": n} lines as progress arrives (a test may kill it mid-call).
+// Steps may also change files (the gateway's manifests), signal the gateway it spawned, leave a call in flight, and
+// wait for the pods whose pids a fixture pod recorded to end.
 // Prints one JSON object: {"gatewayPid", "steps": [{"ok": ...} | {"error": {...}}], "logs", "listChanged", "stderr"}.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -70,6 +72,7 @@ async function call(step) {
   if (step.progress || step.cancelAfterProgress) {
     options.onprogress = (p) => {
       progress.push(p);
+      step.onProgress?.(p);
       if (script.announce) process.stdout.write(JSON.stringify({ progress: progress.length }) + '\n');
       if (step.cancelAfterProgress && progress.length >= step.cancelAfterProgress) controller.abort('cancelled by the test');
     };
@@ -83,8 +86,59 @@ async function call(step) {
   }
 }
 
+const background = new Map(); // key -> {promise, progress}
+
+// The pids a fixture pod wrote into `dir`, each with whether it still runs.
+async function pids(dir) {
+  const { existsSync, readdirSync } = await import('node:fs');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).map((name) => {
+    let alive = true;
+    try { process.kill(Number(name), 0); } catch { alive = false; }
+    return { pid: Number(name), alive };
+  });
+}
+
 async function run(step) {
   switch (step.op) {
+    case 'writeFile': { // the test changes the gateway's manifests mid-session
+      const { writeFileSync } = await import('node:fs');
+      writeFileSync(step.path, step.text);
+      return { ok: step.path };
+    }
+    case 'removeFile': {
+      const { rmSync } = await import('node:fs');
+      rmSync(step.path);
+      return { ok: step.path };
+    }
+    case 'signal': process.kill(transport.pid, step.name); return { ok: step.name };
+    case 'callInBackground': { // a call left in flight while the next steps run; its progress is counted
+      const entry = { progress: 0 };
+      entry.promise = call({ ...step, progress: true, onProgress: () => { entry.progress++; } });
+      background.set(step.key, entry);
+      return { ok: step.key };
+    }
+    case 'waitProgress': {
+      const entry = background.get(step.key);
+      await waitUntil(() => entry.progress >= (step.count ?? 1), step.timeoutMs ?? 20000);
+      return { ok: entry.progress };
+    }
+    case 'awaitBackground': return (await background.get(step.key).promise);
+    case 'pids': return { ok: await pids(step.dir) };
+    case 'waitStderr': { // until the gateway's stderr holds `text`
+      await waitUntil(() => stderrChunks.join('').includes(step.text), step.timeoutMs ?? 20000);
+      return { ok: step.text };
+    }
+    case 'waitDead': { // until at least `count` (default: all) of the pods whose pids are in `dir` have ended
+      const end = Date.now() + (step.timeoutMs ?? 20000);
+      for (;;) {
+        const listed = await pids(step.dir);
+        const dead = listed.filter((p) => !p.alive).length;
+        if (listed.length > 0 && dead >= (step.count ?? listed.length)) return { ok: listed };
+        if (Date.now() > end) throw new Error('still alive in ' + step.dir + ': ' + JSON.stringify(listed));
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
     case 'info':
       return { ok: { capabilities: client.getServerCapabilities(), serverInfo: client.getServerVersion(),
         instructions: client.getInstructions() } };

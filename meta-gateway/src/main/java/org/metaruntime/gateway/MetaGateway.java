@@ -20,13 +20,15 @@ import org.metaruntime.gateway.internal.manifest.PodManifest;
 import org.metaruntime.gateway.internal.serve.GatewayServer;
 import org.metaruntime.gateway.internal.serve.PodBackends;
 import org.metaruntime.gateway.internal.serve.StdioServing;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One MCP server for every pod of a set of manifests. Build it from manifest folders (and optionally a
  * Claude Desktop config); {@link Builder#validate()} checks them without starting anything, {@link
  * #serveStdio(InputStream, OutputStream)} starts the pods that start with the gateway and serves MCP.
- * {@link #serveHttp(InetSocketAddress, HttpOptions)} serves it over HTTP to many clients at once. {@link #close()}
- * stops every pod. Thread-safe.
+ * {@link #serveHttp(InetSocketAddress, HttpOptions)} serves it over HTTP to many clients at once. {@link #reload()}
+ * applies changed manifests without a restart. {@link #close()} stops every pod. Thread-safe.
  *
  * <pre>{@code
  * ValidationReport report = MetaGateway.builder().manifests(Path.of("examples/manifests")).validate();
@@ -39,14 +41,21 @@ import org.metaruntime.gateway.internal.serve.StdioServing;
  */
 public final class MetaGateway implements AutoCloseable {
 
-    private final Catalog catalog;
+    private static final Logger log = LoggerFactory.getLogger(MetaGateway.class);
+
+    private final List<Path> folders;
+    private final Path claudeConfig;
     private final GatewayOptions options;
     private final Object lock = new Object();
+    private final Object reloading = new Object();
+    private Catalog catalog;
     private GatewayServer server;
     private boolean started;
     private boolean closed;
 
-    private MetaGateway(Catalog catalog, GatewayOptions options) {
+    private MetaGateway(List<Path> folders, Path claudeConfig, Catalog catalog, GatewayOptions options) {
+        this.folders = List.copyOf(folders);
+        this.claudeConfig = claudeConfig;
         this.catalog = catalog;
         this.options = options;
     }
@@ -116,6 +125,42 @@ public final class MetaGateway implements AutoCloseable {
         }
     }
 
+    /**
+     * Reads the manifest folders (and the Claude Desktop config) again and serves what they declare now, without a
+     * restart and keeping every client session: a pod they add is served (started now when it starts with the
+     * gateway); a pod they no longer declare takes no new call and is stopped once its calls in flight end; a pod
+     * whose manifest changed (in anything but where it is written) is stopped the same way, and its new manifest
+     * serves the new calls. Clients get {@code notifications/tools/list_changed} when the tool list changed. When a
+     * manifest is invalid nothing changes: every problem is logged as {@code file:line: message} and is in the
+     * report. Reloads are serialised.
+     *
+     * @return what reading the manifests found (the pods served now, or the problems)
+     * @throws IllegalStateException when the gateway is closed
+     */
+    public ValidationReport reload() {
+        synchronized (reloading) {
+            Catalog next = Catalog.load(folders, claudeConfig, options.separator(), false);
+            ValidationReport report = report(next);
+            if (!report.valid()) {
+                log.warn("the manifests were not reloaded: {} problem(s); the pods served stay as they were", report.problems().size());
+                report.problems().forEach(problem -> log.warn("{}", problem));
+                return report;
+            }
+            GatewayServer running;
+            synchronized (lock) {
+                if (closed) {
+                    throw new IllegalStateException("the gateway is closed");
+                }
+                catalog = next;
+                running = server;
+            }
+            if (running != null) {
+                running.reload(next);
+            }
+            return report;
+        }
+    }
+
     /** Starts the pods that start with the gateway, once. */
     private GatewayServer started(GatewayServer built) {
         synchronized (lock) {
@@ -152,7 +197,9 @@ public final class MetaGateway implements AutoCloseable {
 
     /** The names of its pods, in name order. */
     public List<String> pods() {
-        return catalog.pods().stream().map(PodManifest::name).toList();
+        synchronized (lock) {
+            return catalog.pods().stream().map(PodManifest::name).toList();
+        }
     }
 
     static ValidationReport report(Catalog catalog) {
@@ -212,7 +259,7 @@ public final class MetaGateway implements AutoCloseable {
             if (!catalog.problems().isEmpty()) {
                 throw new ManifestException(catalog.problems());
             }
-            return new MetaGateway(catalog, options);
+            return new MetaGateway(folders, claudeConfig, catalog, options);
         }
 
         private Catalog catalog(boolean checkPrograms) {

@@ -13,15 +13,16 @@ import org.metaruntime.gateway.internal.manifest.Names;
  *
  * @param logLevel one of trace, debug, info, warn, error, off
  * @param state    the persistent state directory (the event log), or null
+ * @param watch    whether the manifests are reloaded when they change
  */
 record CommandLine(List<Path> manifests, Path config, boolean validate, String transport, String host, int port,
                    Path tokenFile, List<String> allowedOrigins, Duration sessionTimeout, String separator, int maxCallDepth,
-                   String logLevel, Path state, boolean help) {
+                   String logLevel, Path state, boolean watch, boolean help) {
 
     static final String USAGE = "usage: meta-gateway --manifests DIR [--manifests DIR2 ...] [--config claude_desktop_config.json]"
             + " [--validate] [--transport stdio|http|sse] [--host 127.0.0.1] [--port 3000] [--token-file FILE]"
             + " [--allow-origin ORIGIN ...] [--session-timeout 30m] [--separator __] [--max-call-depth 8] [--log-level info]"
-            + " [--state DIR]";
+            + " [--state DIR] [--watch]";
 
     private static final Set<String> TRANSPORTS = Set.of("stdio", "http", "sse");
     /** The levels of {@code --log-level}, least severe first. */
@@ -55,6 +56,7 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
         int maxCallDepth = org.metaruntime.gateway.GatewayOptions.DEFAULT_MAX_CALL_DEPTH;
         String logLevel = "info";
         Path state = null;
+        boolean watch = false;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String value = null;
@@ -67,12 +69,18 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                 case "-h":
                 case "--help":
                     return new CommandLine(manifests, config, validate, transport, host, port, tokenFile, origins, sessionTimeout,
-                            separator, maxCallDepth, logLevel, state, true);
+                            separator, maxCallDepth, logLevel, state, watch, true);
                 case "--validate":
                     if (value != null) {
                         throw new UsageException("--validate takes no value");
                     }
                     validate = true;
+                    continue;
+                case "--watch":
+                    if (value != null) {
+                        throw new UsageException("--watch takes no value");
+                    }
+                    watch = true;
                     continue;
                 default:
                     break;
@@ -163,6 +171,6 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
             throw new UsageException("give --manifests DIR or --config FILE");
         }
         return new CommandLine(manifests, config, validate, transport, host, port, tokenFile, origins, sessionTimeout,
-                separator, maxCallDepth, logLevel, state, false);
+                separator, maxCallDepth, logLevel, state, watch, false);
     }
 }

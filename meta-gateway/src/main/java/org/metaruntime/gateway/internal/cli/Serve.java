@@ -18,13 +18,12 @@ import org.metaruntime.gateway.ManifestException;
 import org.metaruntime.gateway.MetaGateway;
 import org.metaruntime.gateway.Serving;
 import org.metaruntime.gateway.internal.http.HttpServing;
-import sun.misc.Signal;
 
 /**
- * The serving half of the command. Stdio: until the client closes stdin. HTTP: until SIGTERM or SIGINT, after the
- * readiness line {@code meta-gateway listening on http://HOST:PORT/mcp} on stderr (one whole line; log lines may
- * come before it). Then every pod is stopped and
- * the exit code is 0. With {@code --state DIR} the pods' runtime appends every event to {@code DIR/event_log.sqlite3}
+ * The serving half of the command. Stdio: until the client closes stdin, or SIGTERM or SIGINT. HTTP: until SIGTERM or
+ * SIGINT, after the readiness line {@code meta-gateway listening on http://HOST:PORT/mcp} on stderr (one whole line;
+ * log lines may come before it). Then every pod is stopped and the exit code is 0. SIGHUP, and with {@code --watch} a
+ * change to the manifests, reloads them. With {@code --state DIR} the pods' runtime appends every event to {@code DIR/event_log.sqlite3}
  * and, over HTTP, the log is served under {@code /meta/events} and {@code /meta/mob_events}; it is closed (flushed)
  * after the pods stop.
  */
@@ -119,14 +118,20 @@ final class Serve {
                     err.println("meta-gateway: cannot listen on " + line.host() + ":" + line.port() + ": " + e.getCause().getMessage());
                     return 1;
                 }
-                onSignals(serving);
                 // One write, so that no log line can come between the text and its line end.
                 err.print(READY + ((HttpServing) serving).url() + System.lineSeparator());
                 err.flush();
             } else {
                 serving = gateway.serveStdio(new FileInputStream(FileDescriptor.in), stdout);
             }
-            serving.awaitEnd();
+            Runnable reload = () -> reload(gateway);
+            Signals.install(serving::close, reload);
+            try (ManifestWatcher watcher = line.watch() ? ManifestWatcher.start(line.manifests(), line.config(), reload) : null) {
+                serving.awaitEnd();
+            }
+        } catch (IOException e) {
+            err.println("meta-gateway: cannot watch the manifests: " + e.getMessage());
+            return 1;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -136,6 +141,17 @@ final class Serve {
             // the hook runs or ran: it closes the gateway and the log too
         }
         return 0;
+    }
+
+    /** Reloads the manifests (SIGHUP, {@code --watch}); the gateway logs what changed, or why nothing did. */
+    private static void reload(MetaGateway gateway) {
+        try {
+            gateway.reload();
+        } catch (IllegalStateException closed) {
+            // the gateway stops: nothing to reload
+        } catch (RuntimeException e) {
+            org.slf4j.LoggerFactory.getLogger(Serve.class).warn("reloading the manifests failed", e);
+        }
     }
 
     /** The token of {@code --token-file FILE}, else of the environment variable {@value #TOKEN_ENV}; null: none. */
@@ -164,20 +180,5 @@ final class Serve {
             options.sessionIdleTimeout(line.sessionTimeout());
         }
         return options;
-    }
-
-    /** SIGTERM and SIGINT end serving (calls in flight finish within the shutdown timeout); the exit code stays 0. */
-    private static void onSignals(Serving serving) {
-        for (String name : new String[] {"TERM", "INT"}) {
-            try {
-                Signal.handle(new Signal(name), signal -> {
-                    Thread stopper = new Thread(serving::close, "meta-gateway-stop");
-                    stopper.setDaemon(true);
-                    stopper.start();
-                });
-            } catch (IllegalArgumentException unavailable) {
-                // no such signal here: the shutdown hook still stops every pod
-            }
-        }
     }
 }

@@ -1,6 +1,7 @@
 package org.metaruntime.gateway.internal.rpc;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
@@ -63,6 +64,13 @@ public final class ClientSession {
     public void send(ObjectNode message) {
         if (!closed) {
             outbound.send(message);
+        }
+    }
+
+    /** Sends the answers to a batch as one array (dropped once the session is closed). */
+    public void sendBatch(ArrayNode messages) {
+        if (!closed) {
+            outbound.sendBatch(messages);
         }
     }
 

@@ -1,11 +1,14 @@
 package org.metaruntime.gateway.internal.rpc;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -27,6 +30,12 @@ import org.slf4j.LoggerFactory;
 public final class Dispatcher {
 
     private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
+
+    /**
+     * The protocol revisions whose clients may send JSON-RPC batches (an array of messages, answered by one array);
+     * the revisions before and after have no batches.
+     */
+    public static final Set<String> BATCH_REVISIONS = Set.of("2025-03-26");
 
     /** Handles one request; the future's value is the result, an {@link RpcException} an error answer. */
     @FunctionalInterface
@@ -222,7 +231,10 @@ public final class Dispatcher {
         return modernInline.containsKey(method) || modernOffloaded.containsKey(method);
     }
 
-    /** One parsed message a client sent; a request is modern or legacy as {@link Eras#isModern} says. */
+    /**
+     * One parsed message a client sent: a JSON-RPC message, or a batch of them where the session's revision has
+     * batches. A request is modern or legacy as {@link Eras#isModern} says.
+     */
     public void onMessage(ClientSession session, JsonNode message) {
         onMessage(session, message, false);
     }
@@ -233,24 +245,73 @@ public final class Dispatcher {
      * @param modern whether a request is modern whatever its body says (its transport said so)
      */
     public void onMessage(ClientSession session, JsonNode message, boolean modern) {
-        if (!message.isObject()) {
-            session.send(JsonRpc.error(null, JsonRpc.INVALID_REQUEST,
-                    message.isArray() ? "JSON-RPC batches are not supported: send one message at a time" : "a message is a JSON object", null));
+        if (message.isArray()) {
+            onBatch(session, (ArrayNode) message);
             return;
+        }
+        handle(session, message, modern).thenAccept(answer -> {
+            if (answer != null) {
+                session.send(answer);
+            }
+        });
+    }
+
+    /**
+     * A batch: in a session of a revision with batches ({@link #BATCH_REVISIONS}) each message is handled and the
+     * answers go back together, as one array, once every request of the batch is answered (nothing when none needs
+     * an answer); in any other session it is refused with one -32600 error.
+     */
+    private void onBatch(ClientSession session, ArrayNode batch) {
+        String revision = session.protocolVersion();
+        if (revision == null || !BATCH_REVISIONS.contains(revision)) {
+            session.send(JsonRpc.error(null, JsonRpc.INVALID_REQUEST, "JSON-RPC batches are not part of MCP "
+                    + (revision == null ? "before initialize" : revision) + ": send one message at a time", null));
+            return;
+        }
+        if (batch.isEmpty()) {
+            session.send(JsonRpc.error(null, JsonRpc.INVALID_REQUEST, "an empty batch", null));
+            return;
+        }
+        List<CompletableFuture<ObjectNode>> answers = new ArrayList<>(batch.size());
+        for (JsonNode message : batch) {
+            if ("initialize".equals(message.path("method").asText(null))) {
+                answers.add(CompletableFuture.completedFuture(JsonRpc.error(message.get("id"), JsonRpc.INVALID_REQUEST,
+                        "initialize must not be part of a batch", null)));
+            } else {
+                answers.add(handle(session, message, false));
+            }
+        }
+        CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenRun(() -> {
+            ArrayNode out = JsonRpc.NODES.arrayNode();
+            for (CompletableFuture<ObjectNode> answer : answers) {
+                ObjectNode message = answer.join();
+                if (message != null) {
+                    out.add(message);
+                }
+            }
+            if (!out.isEmpty()) {
+                session.sendBatch(out);
+            }
+        });
+    }
+
+    /** Handles one message; completes with the answer to send, or null when it needs none. Never completes exceptionally. */
+    private CompletableFuture<ObjectNode> handle(ClientSession session, JsonNode message, boolean modern) {
+        if (!message.isObject()) {
+            return done(JsonRpc.error(null, JsonRpc.INVALID_REQUEST, message.isArray()
+                    ? "a batch inside a batch" : "a message is a JSON object", null));
         }
         JsonNode method = message.get("method");
         JsonNode id = message.get("id");
         if (method == null) {
             if (id != null && (message.has("result") || message.has("error"))) {
                 session.onResponse(message);
-            } else {
-                session.send(JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "a message needs a method, or a result or error", null));
+                return done(null);
             }
-            return;
+            return done(JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "a message needs a method, or a result or error", null));
         }
         if (!method.isTextual()) {
-            session.send(JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "method must be a string", null));
-            return;
+            return done(JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "method must be a string", null));
         }
         if (id == null || id.isNull()) {
             Request request = new Request(session, id, method.textValue(), message.get("params"), null);
@@ -262,11 +323,10 @@ public final class Dispatcher {
                     log.warn("notification {} failed", request.method(), e);
                 }
             }
-            return;
+            return done(null);
         }
         if (!id.isTextual() && !id.isIntegralNumber()) {
-            session.send(JsonRpc.error(null, JsonRpc.INVALID_REQUEST, "id must be a string or an integer", null));
-            return;
+            return done(JsonRpc.error(null, JsonRpc.INVALID_REQUEST, "id must be a string or an integer", null));
         }
         String name = method.textValue();
         JsonNode params = message.get("params");
@@ -275,8 +335,7 @@ public final class Dispatcher {
             try {
                 envelope = Eras.check(params);
             } catch (RpcException refused) {
-                session.send(JsonRpc.error(id, refused.code(), refused.getMessage(), refused.data()));
-                return;
+                return done(JsonRpc.error(id, refused.code(), refused.getMessage(), refused.data()));
             }
         }
         Request request = new Request(session, id, name, params, envelope);
@@ -287,26 +346,29 @@ public final class Dispatcher {
             offload = handler != null;
         }
         if (handler == null) {
-            session.send(JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND, envelope == null ? "unknown method " + name
+            return done(JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND, envelope == null ? "unknown method " + name
                     : "method " + name + " is not served to " + Eras.MODERN + " requests", null));
-            return;
         }
         if (!session.track(id, request::cancel)) {
-            session.send(JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "too many requests in flight (at most "
+            return done(JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "too many requests in flight (at most "
                     + ClientSession.MAX_IN_FLIGHT + ")", null));
-            return;
         }
         Handler chosen = handler;
-        if (offload) {
-            try {
-                executor.execute(() -> run(chosen, request));
-            } catch (RejectedExecutionException e) {
-                session.untrack(id);
-                session.send(JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "the gateway is shutting down", null));
-            }
-        } else {
-            run(chosen, request);
+        if (!offload) {
+            return run(chosen, request);
         }
+        CompletableFuture<ObjectNode> answer = new CompletableFuture<>();
+        try {
+            executor.execute(() -> run(chosen, request).thenAccept(answer::complete));
+        } catch (RejectedExecutionException e) {
+            session.untrack(id);
+            answer.complete(JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "the gateway is shutting down", null));
+        }
+        return answer;
+    }
+
+    private static CompletableFuture<ObjectNode> done(ObjectNode answer) {
+        return CompletableFuture.completedFuture(answer);
     }
 
     /** The client's {@code notifications/cancelled}. */
@@ -317,21 +379,21 @@ public final class Dispatcher {
         }
     }
 
-    private void run(Handler handler, Request request) {
-        CompletableFuture<JsonNode> answer;
+    /** Runs {@code handler}; completes with the answer, or null when the client cancelled the request. */
+    private CompletableFuture<ObjectNode> run(Handler handler, Request request) {
+        CompletableFuture<JsonNode> result;
         try {
-            answer = handler.handle(request);
+            result = handler.handle(request);
         } catch (RuntimeException e) {
-            answer = CompletableFuture.failedFuture(e);
+            result = CompletableFuture.failedFuture(e);
         }
-        answer.whenComplete((result, error) -> answer(request, result, error));
+        return result.handle((value, error) -> answer(request, value, error));
     }
 
-    private void answer(Request request, JsonNode result, Throwable error) {
-        ClientSession session = request.session();
-        session.untrack(request.id());
+    private ObjectNode answer(Request request, JsonNode result, Throwable error) {
+        request.session().untrack(request.id());
         if (request.isCancelled()) {
-            return;
+            return null;
         }
         if (error == null && request.isModern()) {
             try {
@@ -341,21 +403,17 @@ public final class Dispatcher {
             }
         }
         if (error == null) {
-            session.send(JsonRpc.result(request.id(), result));
-            return;
+            return JsonRpc.result(request.id(), result);
         }
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
         if (cause instanceof RpcException rpc && request.isModern()) {
             cause = modernErrors.apply(rpc);
         }
-        ObjectNode message;
         if (cause instanceof RpcException rpc) {
-            message = JsonRpc.error(request.id(), rpc.code(), rpc.getMessage(), rpc.data());
-        } else {
-            log.warn("{} failed", request.method(), cause);
-            message = JsonRpc.error(request.id(), JsonRpc.INTERNAL_ERROR, request.method() + " failed: " + cause, null);
+            return JsonRpc.error(request.id(), rpc.code(), rpc.getMessage(), rpc.data());
         }
-        session.send(message);
+        log.warn("{} failed", request.method(), cause);
+        return JsonRpc.error(request.id(), JsonRpc.INTERNAL_ERROR, request.method() + " failed: " + cause, null);
     }
 
     private static String firstLine(String message) {

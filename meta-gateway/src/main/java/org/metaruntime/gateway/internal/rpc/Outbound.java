@@ -1,6 +1,7 @@
 package org.metaruntime.gateway.internal.rpc;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** Where a client session's messages go (a transport's writer). Implementations are thread-safe. */
@@ -15,5 +16,13 @@ public interface Outbound {
      */
     default void send(ObjectNode message, JsonNode relatedRequestId) {
         send(message);
+    }
+
+    /**
+     * Sends the answers to a JSON-RPC batch together, as one array of messages. A transport that cannot carry an
+     * array sends them one by one.
+     */
+    default void sendBatch(ArrayNode messages) {
+        messages.forEach(message -> send((ObjectNode) message));
     }
 }

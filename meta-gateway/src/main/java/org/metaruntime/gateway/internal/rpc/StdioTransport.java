@@ -1,5 +1,7 @@
 package org.metaruntime.gateway.internal.rpc;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -33,6 +35,16 @@ public final class StdioTransport implements Outbound {
 
     @Override
     public void send(ObjectNode message) {
+        write(message);
+    }
+
+    /** The answers to a batch: one line holding the array. */
+    @Override
+    public void sendBatch(ArrayNode messages) {
+        write(messages);
+    }
+
+    private void write(JsonNode message) {
         byte[] bytes = (JsonRpc.write(message) + "\n").getBytes(StandardCharsets.UTF_8);
         synchronized (writeLock) {
             if (broken) {

@@ -2,6 +2,7 @@ package org.metaruntime.gateway.internal.serve;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -38,8 +39,7 @@ public final class GatewayServer implements AutoCloseable {
     static final long DECLARED_TOOLS_TTL_MS = 300_000;
     static final String VERSION = "0.1.0";
 
-    private final Catalog catalog;
-    private final PodBackend backend;
+    private final PodSet backend;
     private final ToolTable table;
     private final PodStats stats = new PodStats();
     private final ToolCalls calls;
@@ -47,25 +47,28 @@ public final class GatewayServer implements AutoCloseable {
     private final Dispatcher dispatcher;
     private final ExecutorService executor;
     private final Set<ClientSession> sessions = ConcurrentHashMap.newKeySet();
+    /** Held while the tool list is rebuilt and announced, and while it is read for an answer. */
+    private final Object listing = new Object();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CompletableFuture<Void> closedFuture = new CompletableFuture<>();
     private final AtomicInteger sessionIds = new AtomicInteger();
     private final Listener listener = new Listener();
     private volatile CompletableFuture<Void> listReady = CompletableFuture.completedFuture(null);
 
-    public GatewayServer(Catalog catalog, PodBackend backend) {
-        this(catalog, backend, NestedCalls.DEFAULT_MAX_DEPTH);
+    public GatewayServer(Catalog catalog, PodSet pods) {
+        this(catalog, pods, NestedCalls.DEFAULT_MAX_DEPTH);
     }
 
     /**
+     * @param catalog      the pods served at first
+     * @param pods         what runs them ({@link PodBackends#create})
      * @param maxCallDepth the most entries a pod-to-pod call chain may have (the client's call counts as one)
      */
-    public GatewayServer(Catalog catalog, PodBackend backend, int maxCallDepth) {
-        this.catalog = catalog;
-        this.backend = backend;
+    public GatewayServer(Catalog catalog, PodSet pods, int maxCallDepth) {
+        this.backend = pods;
         this.table = new ToolTable(catalog, StatusReport.toolDefinition());
-        this.calls = new ToolCalls(catalog, table, backend, stats, this::status);
-        this.surface = new Surface(catalog, backend, this::status);
+        this.calls = new ToolCalls(table, backend, stats, this::status);
+        this.surface = new Surface(table::catalog, backend, this::status);
         AtomicInteger threads = new AtomicInteger();
         this.executor = new ThreadPoolExecutor(0, 256, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
             Thread t = new Thread(r, "meta-gateway-worker-" + threads.incrementAndGet());
@@ -99,7 +102,7 @@ public final class GatewayServer implements AutoCloseable {
                 .build();
         table.rebuild(name -> List.of());
         backend.listen(listener);
-        backend.servePodCalls(new NestedCalls(catalog, table, backend, stats, calls, maxCallDepth));
+        backend.servePodCalls(new NestedCalls(table, backend, stats, calls, maxCallDepth));
     }
 
     /**
@@ -109,8 +112,16 @@ public final class GatewayServer implements AutoCloseable {
      */
     public void start() {
         executor.execute(() -> calls.prepareValidators(table.routes()));
-        List<CompletableFuture<Void>> undeclared = new java.util.ArrayList<>();
-        for (PodManifest pod : catalog.pods()) {
+        listReady = startPods(table.catalog().pods());
+    }
+
+    /**
+     * Starts those of {@code pods} that start with the gateway, in the background; the future completes when those
+     * without declared tools are up or failed.
+     */
+    private CompletableFuture<Void> startPods(List<PodManifest> pods) {
+        List<CompletableFuture<Void>> undeclared = new ArrayList<>();
+        for (PodManifest pod : pods) {
             if (!pod.spawnAtStart()) {
                 continue;
             }
@@ -131,7 +142,37 @@ public final class GatewayServer implements AutoCloseable {
                 undeclared.add(started);
             }
         }
-        listReady = CompletableFuture.allOf(undeclared.toArray(CompletableFuture[]::new));
+        return CompletableFuture.allOf(undeclared.toArray(CompletableFuture[]::new));
+    }
+
+    /**
+     * Serves the pods of {@code next} from now on, keeping every client session: the pods it adds are served (and
+     * started when they start with the gateway), those it removes take no new call and stop once their calls in
+     * flight end, and those it changes (anything but where their manifest is written) stop the same way while their
+     * new run serves the new calls. Clients get {@code notifications/tools/list_changed} when the tool list changed,
+     * and the resource and prompt list changes when a running pod was removed or changed. Calls are serialised.
+     *
+     * @throws IllegalStateException when the server is closed
+     */
+    public synchronized void reload(Catalog next) {
+        if (closed.get()) {
+            throw new IllegalStateException("the gateway is closed");
+        }
+        PodChanges changes = PodChanges.between(table.catalog(), next);
+        boolean surfaceChanged = java.util.stream.Stream.concat(changes.removed().stream(),
+                changes.changed().stream().map(PodManifest::name)).anyMatch(name -> backend.pod(name).running());
+        backend.apply(changes);
+        rebuildTools(() -> table.rebuild(next, name -> backend.pod(name).liveTools()));
+        log.info("manifests reloaded: {}", changes.summary());
+        if (changes.isEmpty()) {
+            return;
+        }
+        executor.execute(() -> calls.prepareValidators(table.routes()));
+        startPods(changes.started());
+        if (surfaceChanged) {
+            broadcast("notifications/resources/list_changed", null);
+            broadcast("notifications/prompts/list_changed", null);
+        }
     }
 
     /** The dispatcher every transport feeds. */
@@ -164,7 +205,7 @@ public final class GatewayServer implements AutoCloseable {
 
     /** The status report now. */
     public ObjectNode status() {
-        return StatusReport.build(catalog, backend, table, stats);
+        return StatusReport.build(table.catalog(), backend, table, stats);
     }
 
     private static CompletableFuture<JsonNode> done(JsonNode result) {
@@ -199,6 +240,7 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     private String instructions() {
+        Catalog catalog = table.catalog();
         return "Tools of " + catalog.pods().size() + " pods, named <pod>" + catalog.separator()
                 + "<tool>. " + table.statusName() + " and the resource " + StatusReport.URI + " report each pod's state.";
     }
@@ -214,7 +256,7 @@ public final class GatewayServer implements AutoCloseable {
 
     /** The time a modern client may keep the tool list: long when every pod declares its tools (the list cannot change). */
     private long toolsTtlMs() {
-        return catalog.pods().stream().allMatch(PodManifest::declaresTools) ? DECLARED_TOOLS_TTL_MS : 0;
+        return table.catalog().pods().stream().allMatch(PodManifest::declaresTools) ? DECLARED_TOOLS_TTL_MS : 0;
     }
 
     /** A list result for a modern request with its cache hints: private to the caller when callers are authenticated. */
@@ -270,8 +312,25 @@ public final class GatewayServer implements AutoCloseable {
 
     private JsonNode toolsList() {
         ObjectNode result = JsonRpc.NODES.objectNode();
-        result.set("tools", table.list());
+        synchronized (listing) {
+            result.set("tools", table.list());
+        }
         return result;
+    }
+
+    /**
+     * Rebuilds the tool table with {@code rebuild} and, when the list changed, tells every client, both under
+     * {@link #listing}: an answer to {@code tools/list} that holds the new list never goes out before the
+     * notification. Returns whether the list changed.
+     */
+    private boolean rebuildTools(java.util.function.BooleanSupplier rebuild) {
+        synchronized (listing) {
+            boolean changed = rebuild.getAsBoolean();
+            if (changed) {
+                broadcast("notifications/tools/list_changed", null);
+            }
+            return changed;
+        }
     }
 
     /** Sends a notification to every legacy session (a client that has not initialized gets none). */
@@ -303,9 +362,8 @@ public final class GatewayServer implements AutoCloseable {
     private final class Listener implements PodListener {
         @Override
         public void toolsChanged(String pod) {
-            if (table.rebuild(name -> backend.pod(name).liveTools())) {
+            if (rebuildTools(() -> table.rebuild(name -> backend.pod(name).liveTools()))) {
                 log.info("pod {}: the served tool list changed", pod);
-                broadcast("notifications/tools/list_changed", null);
             }
         }
 

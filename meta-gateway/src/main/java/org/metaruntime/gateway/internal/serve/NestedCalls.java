@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.metaruntime.gateway.internal.contract.Expectation;
-import org.metaruntime.gateway.internal.manifest.Catalog;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
@@ -33,18 +32,16 @@ final class NestedCalls implements PodBackend.PodCallHandler {
     /** Default maximum number of entries on a chain. */
     static final int DEFAULT_MAX_DEPTH = org.metaruntime.gateway.GatewayOptions.DEFAULT_MAX_CALL_DEPTH;
 
-    private final Catalog catalog;
     private final ToolTable table;
     private final PodBackend backend;
     private final PodStats stats;
     private final ToolCalls calls;
     private final int maxDepth;
 
-    NestedCalls(Catalog catalog, ToolTable table, PodBackend backend, PodStats stats, ToolCalls calls, int maxDepth) {
+    NestedCalls(ToolTable table, PodBackend backend, PodStats stats, ToolCalls calls, int maxDepth) {
         if (maxDepth < 1) {
             throw new IllegalArgumentException("the maximum call depth must be at least 1, not " + maxDepth);
         }
-        this.catalog = catalog;
         this.table = table;
         this.backend = backend;
         this.stats = stats;
@@ -111,7 +108,8 @@ final class NestedCalls implements PodBackend.PodCallHandler {
 
     private CompletableFuture<JsonNode> start(ToolTable.Route route, JsonNode arguments, List<String> chain,
                                               PodBackend.CallContext parent) {
-        PodManifest manifest = catalog.pod(route.pod()).orElseThrow();
+        PodManifest manifest = table.manifest(route.pod()).orElseThrow(() -> ToolCalls.failure(route, JsonRpc.INVALID_PARAMS,
+                "the pod is not served any more", null));
         long now = System.nanoTime();
         long bound = manifest.callTimeout().toNanos();
         if (parent != null) {

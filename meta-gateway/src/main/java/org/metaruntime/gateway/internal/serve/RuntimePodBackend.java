@@ -11,12 +11,9 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.metaruntime.core.CallOptions;
 import org.metaruntime.core.McpModule;
@@ -56,23 +53,18 @@ final class RuntimePodBackend implements PodBackend {
     private final UnifiedRuntime runtime;
     private final PodRequests requests = new PodRequests();
     private final Map<String, RuntimePod> pods = new LinkedHashMap<>();
-    private final ExecutorService executor;
+    private final Executor executor;
     private final List<Subscription> subscriptions = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile PodListener listener;
     private volatile PodCallHandler podCalls;
 
     /**
      * @param credentials the gateway's own credentials (its bearer token): no pod inherits a variable holding one
+     * @param threads     the threads it shares with the other pods' backends (their owner releases them)
      */
-    RuntimePodBackend(Catalog catalog, GatewayOptions options, java.util.Collection<String> credentials) {
+    RuntimePodBackend(Catalog catalog, GatewayOptions options, java.util.Collection<String> credentials, PodThreads threads) {
         this.catalog = catalog;
-        AtomicInteger threads = new AtomicInteger();
-        this.executor = new ThreadPoolExecutor(4, 4, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-            Thread t = new Thread(r, "meta-gateway-pods-" + threads.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        ((ThreadPoolExecutor) executor).allowCoreThreadTimeOut(true);
+        this.executor = threads.tasks();
         MetaConfig.Builder config = MetaConfig.builder();
         for (PodManifest pod : catalog.pods()) {
             ModuleConfig.Builder module = ModuleConfig.builder(pod.name());
@@ -106,7 +98,8 @@ final class RuntimePodBackend implements PodBackend {
                 .build();
         RuntimeOptions runtimeOptions = options.runtime().toBuilder().mcp(mcp).coreModuleIds(Set.of())
                 .process(PodEnvironment.processOptions(options.runtime().process(), System.getenv(), credentials)).build();
-        UnifiedRuntime.Builder builder = UnifiedRuntime.builder(config.build()).options(runtimeOptions);
+        UnifiedRuntime.Builder builder = UnifiedRuntime.builder(config.build()).options(runtimeOptions)
+                .executor(threads.io()).scheduler(threads.scheduler());
         options.eventLog().ifPresent(builder::eventLog);
         this.runtime = builder.start();
         subscriptions.add(runtime.subscribeHealth(transition -> {
@@ -188,11 +181,7 @@ final class RuntimePodBackend implements PodBackend {
     @Override
     public void close() {
         subscriptions.forEach(Subscription::close);
-        try {
-            runtime.close();
-        } finally {
-            executor.shutdownNow();
-        }
+        runtime.close();
     }
 
     private final class RuntimePod implements Pod {

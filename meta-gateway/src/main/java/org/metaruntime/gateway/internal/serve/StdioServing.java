@@ -9,18 +9,24 @@ import org.metaruntime.gateway.internal.rpc.StdioTransport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** One client over stdio: a reading thread feeding the dispatcher until the input ends. */
+/**
+ * One client over stdio: a reading thread feeding the dispatcher until the input ends, or until {@link #close()}
+ * (which ends the session at once, even while the reading thread is still blocked on an input it cannot interrupt).
+ */
 public final class StdioServing extends ServingBase {
 
     private static final Logger log = LoggerFactory.getLogger(StdioServing.class);
 
+    private final GatewayServer server;
     private final InputStream in;
+    private final ClientSession session;
     private final Thread reader;
 
     private StdioServing(GatewayServer server, InputStream in, OutputStream out) {
+        this.server = server;
         this.in = in;
         StdioTransport transport = new StdioTransport(in, out);
-        ClientSession session = server.openSession(transport);
+        this.session = server.openSession(transport);
         this.reader = new Thread(() -> {
             try {
                 transport.run(server.dispatcher(), session);
@@ -67,5 +73,7 @@ public final class StdioServing extends ServingBase {
             log.debug("closing stdin: {}", e.toString());
         }
         reader.interrupt();
+        server.closeSession(session);
+        ended();
     }
 }

@@ -31,13 +31,14 @@ final class Surface {
     private static final Logger log = LoggerFactory.getLogger(Surface.class);
     private static final int MAX_PAGES = 100;
 
-    private final Catalog catalog;
+    private final Supplier<Catalog> catalog;
     private final PodBackend backend;
     private final Supplier<ObjectNode> status;
     private final Map<String, String> resourceOwners = new ConcurrentHashMap<>();
     private volatile List<Map.Entry<Pattern, String>> templateOwners = List.of();
 
-    Surface(Catalog catalog, PodBackend backend, Supplier<ObjectNode> status) {
+    /** @param catalog the pods served now */
+    Surface(Supplier<Catalog> catalog, PodBackend backend, Supplier<ObjectNode> status) {
         this.catalog = catalog;
         this.backend = backend;
         this.status = status;
@@ -105,7 +106,7 @@ final class Surface {
         for (Map.Entry<String, JsonNode> entry : collect("prompts/list", "prompts").entrySet()) {
             for (JsonNode prompt : entry.getValue()) {
                 ObjectNode renamed = prompt.deepCopy();
-                renamed.put("name", entry.getKey() + catalog.separator() + prompt.path("name").asText());
+                renamed.put("name", entry.getKey() + catalog.get().separator() + prompt.path("name").asText());
                 prompts.add(renamed);
             }
         }
@@ -147,17 +148,17 @@ final class Surface {
 
     private Map.Entry<String, String> splitPrompt(String name) {
         String best = null;
-        for (PodManifest pod : catalog.pods()) {
-            String prefix = pod.name() + catalog.separator();
+        for (PodManifest pod : catalog.get().pods()) {
+            String prefix = pod.name() + catalog.get().separator();
             if (name.startsWith(prefix) && name.length() > prefix.length() && (best == null || pod.name().length() > best.length())) {
                 best = pod.name();
             }
         }
         if (best == null) {
             throw new RpcException(JsonRpc.INVALID_PARAMS, "unknown prompt " + name + ": prompts are named <pod>"
-                    + catalog.separator() + "<prompt>");
+                    + catalog.get().separator() + "<prompt>");
         }
-        return Map.entry(best, name.substring(best.length() + catalog.separator().length()));
+        return Map.entry(best, name.substring(best.length() + catalog.get().separator().length()));
     }
 
     private Optional<String> ownerOf(String uri) {
@@ -176,7 +177,7 @@ final class Surface {
     /** Each running pod's items of {@code field}, every page, in pod name order; a pod that fails is skipped. */
     private Map<String, JsonNode> collect(String method, String field) {
         Map<String, JsonNode> out = new LinkedHashMap<>();
-        for (PodManifest manifest : catalog.pods()) {
+        for (PodManifest manifest : catalog.get().pods()) {
             PodBackend.Pod pod = backend.pod(manifest.name());
             if (!pod.running()) {
                 continue;
@@ -205,7 +206,8 @@ final class Surface {
     }
 
     private JsonNode forward(String podName, String method, JsonNode params, String what) {
-        PodManifest manifest = catalog.pod(podName).orElseThrow();
+        PodManifest manifest = catalog.get().pod(podName).orElseThrow(() -> new RpcException(JsonRpc.UNAVAILABLE,
+                "pod " + podName + " " + what + ": the pod is not served any more", JsonRpc.NODES.objectNode().put("pod", podName)));
         try {
             return backend.pod(podName).request(method, params, manifest.callTimeout()).join();
         } catch (CompletionException e) {

@@ -13,7 +13,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
-import org.metaruntime.gateway.internal.manifest.Catalog;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
 import org.metaruntime.gateway.internal.rpc.ClientSession;
 import org.metaruntime.gateway.internal.rpc.Dispatcher;
@@ -34,7 +33,6 @@ final class ToolCalls {
     private static final Map<String, String> CAPABILITY_OF = Map.of(
             "sampling/createMessage", "sampling", "elicitation/create", "elicitation", "roots/list", "roots");
 
-    private final Catalog catalog;
     private final ToolTable table;
     private final PodBackend backend;
     private final PodStats stats;
@@ -47,8 +45,7 @@ final class ToolCalls {
     private record LogSink(LogLevel level, Consumer<ObjectNode> send) {
     }
 
-    ToolCalls(Catalog catalog, ToolTable table, PodBackend backend, PodStats stats, Supplier<ObjectNode> status) {
-        this.catalog = catalog;
+    ToolCalls(ToolTable table, PodBackend backend, PodStats stats, Supplier<ObjectNode> status) {
         this.table = table;
         this.backend = backend;
         this.stats = stats;
@@ -88,9 +85,7 @@ final class ToolCalls {
             throw new RpcException(JsonRpc.INVALID_PARAMS, "tools/call needs params.name, the tool's name");
         }
         if (route == null) {
-            String name = nameNode.textValue();
-            throw new RpcException(JsonRpc.INVALID_PARAMS, "unknown tool " + name + " (tools/list names every tool)",
-                    JsonRpc.NODES.objectNode().put("tool", name));
+            throw unknownTool(nameNode.textValue());
         }
         if (arguments == null || arguments.isNull()) {
             return JsonRpc.NODES.objectNode();
@@ -105,7 +100,7 @@ final class ToolCalls {
     }
 
     private CompletableFuture<JsonNode> call(Dispatcher.Request request, ToolTable.Route route, JsonNode arguments) {
-        PodManifest manifest = catalog.pod(route.pod()).orElseThrow();
+        PodManifest manifest = table.manifest(route.pod()).orElseThrow(() -> unknownTool(route.outward()));
         ClientSession session = request.session();
         JsonNode token = request.progressToken();
         Duration timeout = manifest.callTimeout();
@@ -165,6 +160,11 @@ final class ToolCalls {
             sink.send().accept(line);
         }
         return true;
+    }
+
+    private static RpcException unknownTool(String name) {
+        return new RpcException(JsonRpc.INVALID_PARAMS, "unknown tool " + name + " (tools/list names every tool)",
+                JsonRpc.NODES.objectNode().put("tool", name));
     }
 
     /** A new id of a call, unique in this gateway (sent to pods as {@code _meta["mcp-meta/call"]}). */

@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The tools the gateway serves, by outward name: each pod's declared tools, or for a pod that declares none,
  * the tools it lists live (those its tool filter lets through, whose outward name clients accept and that collide
- * with nothing).
- * Rebuilt as a whole when a pod's live list changes. Thread-safe (an immutable snapshot behind a volatile).
+ * with nothing), and the catalog of pods they come from. Rebuilt as a whole when a pod's live list changes or the
+ * manifests are reloaded. Thread-safe (an immutable snapshot behind a volatile).
  */
 final class ToolTable {
 
@@ -42,16 +42,28 @@ final class ToolTable {
         return schema == null ? null : JsonRpc.MAPPER.convertValue(schema, Map.class);
     }
 
-    private final Catalog catalog;
+    /** What is served: the catalog, its routes by outward name, and the {@code tools/list} array. */
+    private record Served(Catalog catalog, Map<String, Route> routes, ArrayNode listed) {
+    }
+
     private final ObjectNode statusTool;
     private final String statusName;
-    private volatile Map<String, Route> routes = Map.of();
-    private volatile ArrayNode listed = JsonRpc.NODES.arrayNode();
+    private volatile Served served;
 
     ToolTable(Catalog catalog, ObjectNode statusTool) {
-        this.catalog = catalog;
         this.statusTool = statusTool;
         this.statusName = Names.outward(Names.RESERVED_POD, catalog.separator(), Catalog.STATUS_TOOL);
+        this.served = new Served(catalog, Map.of(), JsonRpc.NODES.arrayNode());
+    }
+
+    /** The pods served now. */
+    Catalog catalog() {
+        return served.catalog();
+    }
+
+    /** The manifest of the pod {@code name} served now. */
+    Optional<PodManifest> manifest(String name) {
+        return served.catalog().pod(name);
     }
 
     String statusName() {
@@ -60,6 +72,11 @@ final class ToolTable {
 
     /** Rebuilds from the pods' live lists; true when what is served changed. */
     synchronized boolean rebuild(Function<String, List<ObjectNode>> liveTools) {
+        return rebuild(served.catalog(), liveTools);
+    }
+
+    /** Serves the pods of {@code catalog} from now on, with the live lists of those that declare no tools; true when the list changed. */
+    synchronized boolean rebuild(Catalog catalog, Function<String, List<ObjectNode>> liveTools) {
         Map<String, Route> next = new LinkedHashMap<>();
         ArrayNode list = JsonRpc.NODES.arrayNode();
         ObjectNode status = statusTool.deepCopy().put("name", statusName());
@@ -99,19 +116,18 @@ final class ToolTable {
                 list.add(definition);
             }
         }
-        boolean changed = !list.equals(listed);
-        routes = java.util.Collections.unmodifiableMap(next);
-        listed = list;
+        boolean changed = !list.equals(served.listed());
+        served = new Served(catalog, java.util.Collections.unmodifiableMap(next), list);
         return changed;
     }
 
     Optional<Route> route(String outward) {
-        return Optional.ofNullable(routes.get(outward));
+        return Optional.ofNullable(served.routes().get(outward));
     }
 
     /** The route of {@code tool} of {@code pod} (the pod's own name of the tool). */
     Optional<Route> route(String pod, String tool) {
-        for (Route route : routes.values()) {
+        for (Route route : served.routes().values()) {
             if (route.pod().equals(pod) && route.tool().equals(tool)) {
                 return Optional.of(route);
             }
@@ -130,16 +146,16 @@ final class ToolTable {
 
     /** The {@code tools} array of {@code tools/list}. */
     ArrayNode list() {
-        return listed;
+        return served.listed();
     }
 
     /** Every route. */
     java.util.Collection<Route> routes() {
-        return routes.values();
+        return served.routes().values();
     }
 
     /** The routes of one pod, in list order. */
     List<Route> ofPod(String pod) {
-        return routes.values().stream().filter(r -> r.pod().equals(pod)).toList();
+        return served.routes().values().stream().filter(r -> r.pod().equals(pod)).toList();
     }
 }

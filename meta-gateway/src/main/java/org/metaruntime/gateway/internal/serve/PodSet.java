@@ -1,0 +1,314 @@
+package org.metaruntime.gateway.internal.serve;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
+import org.metaruntime.gateway.internal.manifest.PodManifest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The pods the gateway serves now, each run by a backend of its own (made at its first use), so that one pod can
+ * be added, stopped or replaced while the others keep running: {@link #apply(PodChanges)} adds the new pods, and
+ * retires the removed and the changed ones. A retired pod takes no new call (they go to a changed pod's new run,
+ * or fail as for a pod that is not served) and is stopped once its calls and requests in flight have ended. The
+ * pods share {@link PodThreads}, released when the last one has stopped. Thread-safe.
+ */
+public final class PodSet implements PodBackend {
+
+    private static final Logger log = LoggerFactory.getLogger("org.metaruntime.gateway.MetaGateway");
+
+    private final BiFunction<PodManifest, PodThreads, PodBackend> runner;
+    private final PodThreads threads = new PodThreads();
+    private final Map<String, Member> members = new ConcurrentHashMap<>();
+    private final Set<Member> retired = ConcurrentHashMap.newKeySet();
+    private final Object lock = new Object();
+    private volatile PodListener listener;
+    private volatile PodCallHandler podCalls;
+    private boolean closed;
+
+    /**
+     * @param pods   the pods served at first
+     * @param runner makes the backend that runs one pod (with the shared threads)
+     */
+    PodSet(List<PodManifest> pods, BiFunction<PodManifest, PodThreads, PodBackend> runner) {
+        this.runner = runner;
+        for (PodManifest pod : pods) {
+            members.put(pod.name(), new Member(pod));
+        }
+    }
+
+    @Override
+    public Pod pod(String name) {
+        Member member = members.get(name);
+        return member != null ? member : new AbsentPod(name);
+    }
+
+    @Override
+    public void listen(PodListener listener) {
+        this.listener = listener;
+    }
+
+    @Override
+    public void servePodCalls(PodCallHandler handler) {
+        this.podCalls = handler;
+    }
+
+    /** Serves the changed set: adds the new pods and the changed pods' new runs, retires the removed and changed ones. */
+    void apply(PodChanges changes) {
+        synchronized (lock) {
+            if (closed) {
+                throw new IllegalStateException("the gateway is closed");
+            }
+            for (String name : changes.removed()) {
+                retire(members.remove(name));
+            }
+            for (PodManifest pod : changes.started()) {
+                retire(members.put(pod.name(), new Member(pod)));
+            }
+        }
+    }
+
+    private void retire(Member member) {
+        if (member != null) {
+            retired.add(member);
+            member.retire();
+        }
+    }
+
+    /** Stops every pod, retired ones included, in parallel (each bounded by its shutdown timeout). Idempotent. */
+    @Override
+    public void close() {
+        List<Member> all;
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            all = new ArrayList<>(members.values());
+            all.addAll(retired);
+        }
+        List<CompletableFuture<Void>> stops = new ArrayList<>();
+        for (Member member : all) {
+            stops.add(CompletableFuture.runAsync(member::stop, threads.io()));
+        }
+        try {
+            CompletableFuture.allOf(stops.toArray(CompletableFuture[]::new)).join();
+        } finally {
+            threads.close();
+        }
+    }
+
+    /** One pod as one manifest declares it: its backend, made at its first use, and its calls in flight. */
+    private final class Member implements Pod {
+        private final PodManifest manifest;
+        private final AtomicInteger inFlight = new AtomicInteger();
+        private final AtomicBoolean stopped = new AtomicBoolean();
+        private final CompletableFuture<Void> down = new CompletableFuture<>();
+        private volatile boolean retiring;
+        private PodBackend backend;
+
+        Member(PodManifest manifest) {
+            this.manifest = manifest;
+        }
+
+        @Override
+        public String name() {
+            return manifest.name();
+        }
+
+        /** Its backend, made now when it has none; fails with -32002 once it is stopped. */
+        private synchronized PodBackend backend() {
+            if (stopped.get()) {
+                throw new PodFailure(PodFailure.Kind.UNAVAILABLE, "pod " + name() + " was stopped by a reload",
+                        OptionalInt.empty(), "");
+            }
+            if (backend == null) {
+                PodBackend made = runner.apply(manifest, threads);
+                made.listen(new Forwarding());
+                made.servePodCalls(podCalls);
+                backend = made;
+            }
+            return backend;
+        }
+
+        private synchronized PodBackend existing() {
+            return backend;
+        }
+
+        private Pod pod() {
+            return backend().pod(name());
+        }
+
+        @Override
+        public boolean running() {
+            PodBackend b = existing();
+            return b != null && !stopped.get() && b.pod(name()).running();
+        }
+
+        @Override
+        public CompletableFuture<Void> start() {
+            try {
+                return pod().start();
+            } catch (PodFailure e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
+
+        @Override
+        public List<ObjectNode> liveTools() {
+            PodBackend b = existing();
+            return b == null || stopped.get() ? List.of() : b.pod(name()).liveTools();
+        }
+
+        /**
+         * Starts a call; the first call of a pod makes its backend on the pod threads, so that the caller (a
+         * transport's reading thread) never waits for it.
+         */
+        @Override
+        public PodCall call(String tool, JsonNode arguments, CallContext context) {
+            inFlight.incrementAndGet();
+            PodCall call;
+            if (existing() != null) {
+                try {
+                    call = pod().call(tool, arguments, context);
+                } catch (RuntimeException e) {
+                    call = FailedCall.of(e);
+                }
+            } else {
+                DeferredCall deferred = new DeferredCall();
+                try {
+                    threads.tasks().execute(() -> deferred.start(() -> pod().call(tool, arguments, context)));
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    deferred.start(() -> FailedCall.of(new PodFailure(PodFailure.Kind.UNAVAILABLE, "the gateway is closing",
+                            OptionalInt.empty(), "")));
+                }
+                call = deferred;
+            }
+            call.result().whenComplete((r, e) -> ended());
+            return call;
+        }
+
+        @Override
+        public CompletableFuture<JsonNode> request(String method, JsonNode params, Duration timeout) {
+            inFlight.incrementAndGet();
+            CompletableFuture<JsonNode> answer;
+            try {
+                answer = pod().request(method, params, timeout);
+            } catch (RuntimeException e) {
+                answer = CompletableFuture.failedFuture(e);
+            }
+            answer.whenComplete((r, e) -> ended());
+            return answer;
+        }
+
+        @Override
+        public PodState state() {
+            PodBackend b = existing();
+            if (b == null) {
+                return new PodState(stopped.get() ? "Stopped" : "NotStarted", OptionalLong.empty(), 0, null, "");
+            }
+            return b.pod(name()).state();
+        }
+
+        /** Takes no new work from now on; stops once the work in flight has ended. */
+        void retire() {
+            retiring = true;
+            stopWhenIdle();
+        }
+
+        private void ended() {
+            inFlight.decrementAndGet();
+            stopWhenIdle();
+        }
+
+        private void stopWhenIdle() {
+            if (retiring && inFlight.get() == 0 && !stopped.get()) {
+                try {
+                    threads.io().execute(() -> {
+                        stop();
+                        retired.remove(this);
+                    });
+                } catch (java.util.concurrent.RejectedExecutionException closing) {
+                    // the set is closing: its close stops this pod
+                }
+            }
+        }
+
+        /** Stops its backend (the stop ladder, bounded by the shutdown timeout); a second caller waits for the first. */
+        void stop() {
+            boolean first;
+            PodBackend b;
+            synchronized (this) {
+                first = stopped.compareAndSet(false, true);
+                b = backend;
+            }
+            if (!first) {
+                down.join();
+                return;
+            }
+            try {
+                if (b != null) {
+                    if (retiring) {
+                        log.info("pod {}: a reload retired it and its calls have ended: stopping it", name());
+                    }
+                    b.close();
+                }
+            } catch (RuntimeException e) {
+                log.warn("pod {}: stopping it failed: {}", name(), e.toString());
+            } finally {
+                down.complete(null);
+            }
+        }
+
+        /** What its backend hears, passed on while it is served; its log lines always. */
+        private final class Forwarding implements PodListener {
+            private boolean current() {
+                return members.get(name()) == Member.this;
+            }
+
+            @Override
+            public void toolsChanged(String pod) {
+                PodListener l = listener;
+                if (l != null && current()) {
+                    l.toolsChanged(pod);
+                }
+            }
+
+            @Override
+            public void listChanged(String pod, String notificationMethod) {
+                PodListener l = listener;
+                if (l != null && current()) {
+                    l.listChanged(pod, notificationMethod);
+                }
+            }
+
+            @Override
+            public void log(String pod, JsonNode params, String callId) {
+                PodListener l = listener;
+                if (l != null) {
+                    l.log(pod, params, callId);
+                }
+            }
+
+            @Override
+            public void stateChanged(String pod) {
+                PodListener l = listener;
+                if (l != null && current()) {
+                    l.stateChanged(pod);
+                }
+            }
+        }
+    }
+}
