@@ -85,6 +85,55 @@ class ModernStdioIT {
         assertThat(both).anyMatch(m -> m.path("id").asInt() == 3 && m.has("result"));
     }
 
+    /** Reads lines until the answer to {@code id}; returns every line read, the answer last. */
+    private List<JsonNode> untilAnswer(String id) throws IOException {
+        List<JsonNode> lines = new java.util.ArrayList<>();
+        while (true) {
+            String line = out.readLine();
+            assertThat(line).as("the gateway's output ended after %s", lines).isNotNull();
+            JsonNode message = NodeClient.JSON.readTree(line);
+            lines.add(message);
+            if (!message.has("method") && id.equals(message.path("id").asText())) {
+                return lines;
+            }
+        }
+    }
+
+    @Test
+    void aListenStreamGetsTheListChangesItAskedForUntilItIsCancelled() throws Exception {
+        start(NodeClient.manifests(dir, dir.resolve("pids"), "live"));
+        assertThat(exchange(modern(1, "tools/list", "")).at("/result/tools").toString()).contains("live__grow");
+        JsonNode ack = exchange("{\"jsonrpc\":\"2.0\",\"id\":\"L1\",\"method\":\"subscriptions/listen\",\"params\":{"
+                + "\"notifications\":{\"toolsListChanged\":true,\"promptsListChanged\":false,\"resourceSubscriptions\":[\"file:///x\"],"
+                + "\"taskIds\":[\"t\"]}," + META + "}}");
+        assertThat(ack.get("method").asText()).isEqualTo("notifications/subscriptions/acknowledged");
+        assertThat(ack.at("/params/_meta/io.modelcontextprotocol~1subscriptionId").asText()).isEqualTo("L1");
+        assertThat(ack.at("/params/notifications")).isEqualTo(NodeClient.JSON.readTree("{\"toolsListChanged\":true}"));
+        in.write((modern(2, "tools/call", "\"name\":\"live__grow\"") + "\n").getBytes(StandardCharsets.UTF_8));
+        in.flush();
+        List<JsonNode> lines = untilAnswer("2");
+        while (lines.stream().noneMatch(m -> "notifications/tools/list_changed".equals(m.path("method").asText()))) {
+            lines.add(NodeClient.JSON.readTree(out.readLine()));
+        }
+        JsonNode changed = lines.stream().filter(m -> m.has("method")).findFirst().orElseThrow();
+        assertThat(changed.get("method").asText()).as("%s", lines).isEqualTo("notifications/tools/list_changed");
+        assertThat(changed.at("/params/_meta/io.modelcontextprotocol~1subscriptionId").asText()).isEqualTo("L1");
+        assertThat(lines).as("no request and nothing unasked reaches a modern client: %s", lines)
+                .allMatch(m -> !m.has("method") || "notifications/tools/list_changed".equals(m.get("method").asText()));
+
+        in.write("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"L1\"}}\n"
+                .getBytes(StandardCharsets.UTF_8));
+        in.write((modern(3, "tools/call", "\"name\":\"live__grow\"") + "\n").getBytes(StandardCharsets.UTF_8));
+        in.write((modern(4, "tools/call", "\"name\":\"live__sleep\",\"arguments\":{\"seconds\":2.5}") + "\n")
+                .getBytes(StandardCharsets.UTF_8));
+        in.flush();
+        List<JsonNode> after = untilAnswer("4");
+        assertThat(after).as("a cancelled stream gets nothing more, and the listen request no answer: %s", after)
+                .allMatch(m -> !m.has("method") && !"L1".equals(m.path("id").asText()));
+        JsonNode tools = exchange(modern(5, "tools/list", "")).get("result");
+        assertThat(tools.get("tools").toString()).contains("live__extra2");
+    }
+
     @Test
     void aPodThatCannotServeIs32003WithItsReason() throws Exception {
         Path manifests = NodeClient.manifests(dir, dir.resolve("pids"), "fixture");

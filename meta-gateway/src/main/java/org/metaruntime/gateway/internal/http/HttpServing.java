@@ -44,8 +44,10 @@ public final class HttpServing extends ServingBase {
     private final AtomicBoolean closing = new AtomicBoolean();
     private final GatewayMetrics metrics;
     private final ConnectionWatch watches;
+    private final GatewayServer server;
 
     private HttpServing(GatewayServer server, InetSocketAddress address, HttpOptions options) throws IOException {
+        this.server = server;
         this.shutdownTimeout = options.shutdownTimeout();
         this.sessions = new SessionRegistry(options.sessionIdleTimeout(), options.keepAlive());
         QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 4, (int) THREAD_IDLE_TIMEOUT.toMillis());
@@ -220,6 +222,7 @@ public final class HttpServing extends ServingBase {
         }
         try {
             sessions.stopAccepting();
+            server.endListenStreams();
             long deadline = System.nanoTime() + shutdownTimeout.toNanos();
             while (sessions.callsInFlight() > 0 && System.nanoTime() < deadline) {
                 Thread.sleep(10);

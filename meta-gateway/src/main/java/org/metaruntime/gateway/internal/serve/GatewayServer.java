@@ -53,6 +53,9 @@ public final class GatewayServer implements AutoCloseable {
     private final CompletableFuture<Void> closedFuture = new CompletableFuture<>();
     private final AtomicInteger sessionIds = new AtomicInteger();
     private final Listener listener = new Listener();
+    private final ListenStreams listens = new ListenStreams();
+    /** The pods seen running, to tell listen streams when the merged resource and prompt lists change. */
+    private final Set<String> running = ConcurrentHashMap.newKeySet();
     private volatile CompletableFuture<Void> listReady = CompletableFuture.completedFuture(null);
 
     public GatewayServer(Catalog catalog, PodSet pods) {
@@ -96,6 +99,7 @@ public final class GatewayServer implements AutoCloseable {
                 .modernOffloaded("prompts/list", r -> done(cached(r, surface.listPrompts(), 0)))
                 .modernOffloaded("prompts/get", r -> done(surface.getPrompt(r.params())))
                 .modernOffloaded("completion/complete", r -> done(surface.complete(r.params())))
+                .modern("subscriptions/listen", listens::listen)
                 .notification("notifications/cancelled", Dispatcher::cancelled)
                 .notification("notifications/initialized", r -> { })
                 .modernResults(this::modernResult, GatewayServer::modernError)
@@ -340,6 +344,12 @@ public final class GatewayServer implements AutoCloseable {
                 session.notify(method, params);
             }
         }
+        listens.changed(method);
+    }
+
+    /** Ends every modern client's listen stream with its result (the gateway stops serving). */
+    public void endListenStreams() {
+        listens.endAll();
     }
 
     /** Stops every pod and ends every session. Idempotent; a concurrent caller waits until it is done. */
@@ -350,6 +360,7 @@ public final class GatewayServer implements AutoCloseable {
             return;
         }
         try {
+            listens.endAll();
             sessions.forEach(ClientSession::close);
             sessions.clear();
             backend.close();
@@ -389,6 +400,12 @@ public final class GatewayServer implements AutoCloseable {
         @Override
         public void stateChanged(String pod) {
             log.debug("pod {}: state changed", pod);
+            PodBackend.Pod served = backend.pod(pod);
+            boolean now = served != null && served.running();
+            if (now ? running.add(pod) : running.remove(pod)) {
+                listens.changed("notifications/resources/list_changed");
+                listens.changed("notifications/prompts/list_changed");
+            }
         }
     }
 }
