@@ -2,6 +2,7 @@ package org.metaruntime.gateway.internal.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.metaruntime.gateway.internal.rpc.ClientSession;
 import org.metaruntime.gateway.internal.rpc.Dispatcher;
 import org.metaruntime.gateway.internal.rpc.Eras;
@@ -23,7 +24,7 @@ final class ModernPost implements Outbound {
     private final ClientSession client;
     private final Dispatcher dispatcher;
     private final Runnable onEnd;
-    private final java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean ended = new AtomicBoolean();
     private volatile PostExchange exchange;
 
     /**

@@ -87,12 +87,9 @@ public final class Eras {
         JsonNode level = meta.get(LOG_LEVEL_KEY);
         LogLevel logLevel = null;
         if (level != null) {
-            logLevel = LogLevel.of(level.asText("")).orElseThrow(() -> new RpcException(JsonRpc.INVALID_PARAMS,
-                    "unknown log level " + level + " in _meta[\"" + LOG_LEVEL_KEY
-                            + "\"] (debug, info, notice, warning, error, critical, alert, emergency)"));
-            if (!level.isTextual()) {
-                throw new RpcException(JsonRpc.INVALID_PARAMS, "the log level in _meta[\"" + LOG_LEVEL_KEY + "\"] is a string");
-            }
+            logLevel = (level.isTextual() ? LogLevel.of(level.textValue()) : java.util.Optional.<LogLevel>empty())
+                    .orElseThrow(() -> new RpcException(JsonRpc.INVALID_PARAMS, "unknown log level " + level + " in _meta[\""
+                            + LOG_LEVEL_KEY + "\"] (debug, info, notice, warning, error, critical, alert, emergency)"));
         }
         return new Envelope(capabilities, logLevel);
     }
