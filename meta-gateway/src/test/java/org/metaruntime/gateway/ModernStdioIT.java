@@ -135,6 +135,26 @@ class ModernStdioIT {
     }
 
     @Test
+    void discoverIsNotDelayedByAPodThatHangsInItsStartup() throws Exception {
+        Path manifests = Files.createDirectories(dir.resolve("manifests"));
+        Files.writeString(manifests.resolve("hangs.yaml"), """
+                apiVersion: mcp-meta/v1
+                kind: ToolPod
+                metadata: { name: hangs }
+                spec:
+                  command: ["python3", "-c", "import time; time.sleep(60)"]
+                  startupTimeout: 30s
+                  shutdownTimeout: 3s
+                """);
+        start(manifests);
+        in.write((modern(1, "tools/list", "") + "\n" + modern(2, "server/discover", "") + "\n").getBytes(StandardCharsets.UTF_8));
+        in.flush();
+        JsonNode first = NodeClient.JSON.readTree(out.readLine());
+        assertThat(first.get("id").asInt()).as("discover is answered while tools/list waits for the pod: %s", first).isEqualTo(2);
+        assertThat(first.at("/result/supportedVersions/0").asText()).isEqualTo("2026-07-28");
+    }
+
+    @Test
     void aPodThatCannotServeIs32003WithItsReason() throws Exception {
         Path manifests = NodeClient.manifests(dir, dir.resolve("pids"), "fixture");
         Files.writeString(manifests.resolve("broken.yaml"), """
