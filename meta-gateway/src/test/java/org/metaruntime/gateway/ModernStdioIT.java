@@ -172,6 +172,14 @@ class ModernStdioIT {
         JsonNode startup = exchange(modern(1, "tools/call", "\"name\":\"broken__echo\""));
         assertThat(startup.at("/error/code").asInt()).as("%s", startup).isEqualTo(-32003);
         assertThat(startup.at("/error/data/reason").asText()).isEqualTo("startup");
+        assertThat(exchange(modern(5, "tools/call", "\"name\":\"fixture__echo\",\"arguments\":{\"text\":\"up\"}")).at("/result/content/0/text")
+                .asText()).isEqualTo("up");
+        JsonNode missing = exchange(modern(6, "resources/read", "\"uri\":\"fixture://items/missing\""));
+        assertThat(missing.at("/error/code").asInt()).as("a pod's own -32002 is never passed to a modern client: %s", missing)
+                .isEqualTo(-32602);
+        JsonNode legacyMissing = exchange("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"resources/read\",\"params\":{\"uri\":"
+                + "\"fixture://items/missing\"}}");
+        assertThat(legacyMissing.at("/error/code").asInt()).as("legacy requests get it as before: %s", legacyMissing).isEqualTo(-32002);
         JsonNode crashed = exchange(modern(2, "tools/call", "\"name\":\"fixture__crash\""));
         assertThat(crashed.at("/error/code").asInt()).as("%s", crashed).isEqualTo(-32003);
         assertThat(crashed.at("/error/data/reason").asText()).isEqualTo("unavailable");

@@ -279,10 +279,14 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     /**
-     * A modern request's error: a pod that is not available is -32003 like one that failed to start ({@code -32002}
-     * means "resource not found" to modern clients), {@code data.reason} telling which.
+     * A modern request's error, never -32002: a pod that is not available is -32003 like one that failed to start,
+     * {@code data.reason} telling which; a pod's own -32002 answer (its "resource not found") is -32602.
      */
     private static RpcException modernError(RpcException error) {
+        if (error.podAnswer()) {
+            return error.code() == JsonRpc.UNAVAILABLE
+                    ? new RpcException(JsonRpc.INVALID_PARAMS, error.getMessage(), error.data()) : error;
+        }
         if (error.code() != JsonRpc.UNAVAILABLE && error.code() != JsonRpc.START_FAILED) {
             return error;
         }

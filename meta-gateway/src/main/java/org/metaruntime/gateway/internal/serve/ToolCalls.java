@@ -243,7 +243,7 @@ final class ToolCalls {
                 if (failure.errorData() != null) {
                     data.set("podError", failure.errorData());
                 }
-                return failure(route, failure.errorCode(), failure.getMessage(), data);
+                return failure(route, failure.errorCode(), failure.getMessage(), data).asPodAnswer();
             case CANCELLED:
                 return failure(route, JsonRpc.INTERNAL_ERROR, "the call was cancelled", data);
             default:
