@@ -8,7 +8,7 @@ forward {tool, args, expect, count, forward_chain, ids}: calls another tool thro
 count requests at once, forwarding the call's _meta["mcp-meta/chain"] unless forward_chain is false, with its own ids
 ("own"), the id of the tools/call it serves for the first ("same"), or 1..count ("small"); returns every answer
 as structuredContent {"responses": [...]}.
-Also resources (fixture://greeting, template fixture://items/{id}), prompts (greet), completion.
+Also resources (fixture://greeting, template fixture://items/{id}; fixture://items/missing is -32002), prompts (greet), completion.
 Environment: FIXTURE_PID_DIR (writes <pid> there), FIXTURE_RECORD (appends "cancelled <id>" lines),
 FIXTURE_STDERR (writes that text to stderr at start).
 """
@@ -177,6 +177,10 @@ def handle(message):
             result = {"resourceTemplates": [{"uriTemplate": "fixture://items/{id}", "name": "item"}]}
         elif method == "resources/read":
             uri = params["uri"]
+            if uri.endswith("/missing"):
+                send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32002, "message": "resource not found: " + uri,
+                                                            "data": {"uri": uri}}})
+                return
             text = "こんにちは 🎉" if uri == "fixture://greeting" else "item " + uri.rsplit("/", 1)[-1]
             result = {"contents": [{"uri": uri, "mimeType": "text/plain", "text": text}]}
         elif method == "prompts/list":

@@ -60,6 +60,19 @@ final class NodeClient {
      * the client ended (its exit code must be 0); its pid and stderr are put in the result as over stdio.
      */
     static JsonNode session(Transport transport, List<String> gatewayArgs, List<ObjectNode> steps) throws IOException, InterruptedException {
+        return session("client.mjs", transport, gatewayArgs, steps);
+    }
+
+    /**
+     * Runs {@code modern.mjs}: the TypeScript SDK v2 client pinned to MCP 2026-07-28, over {@code transport} (stdio or
+     * Streamable HTTP), as {@link #session(Transport, List, List)} does.
+     */
+    static JsonNode modernSession(Transport transport, List<String> gatewayArgs, List<ObjectNode> steps) throws IOException, InterruptedException {
+        return session("modern.mjs", transport, gatewayArgs, steps);
+    }
+
+    private static JsonNode session(String client, Transport transport, List<String> gatewayArgs, List<ObjectNode> steps)
+            throws IOException, InterruptedException {
         ObjectNode script = JSON.createObjectNode();
         script.putArray("steps").addAll(steps);
         if (transport == Transport.STDIO) {
@@ -67,13 +80,13 @@ final class NodeClient {
             ArrayNode args = script.putArray("args").add(Repo.COMMAND.toString());
             gatewayArgs.forEach(args::add);
             script.put("cwd", Repo.ROOT.toString());
-            return run(script);
+            return run(client, script, true);
         }
         HttpGateway gateway = HttpGateway.start(gatewayArgs);
         try {
             script.put("transport", transport == Transport.SSE ? "sse" : "http");
             script.put("url", transport == Transport.SSE ? gateway.base() + "/sse" : gateway.url());
-            ObjectNode result = (ObjectNode) run(script);
+            ObjectNode result = (ObjectNode) run(client, script, true);
             gateway.stopCleanly();
             result.put("gatewayPid", gateway.pid());
             result.put("stderr", gateway.stderr());
@@ -85,20 +98,20 @@ final class NodeClient {
 
     /** Runs {@code client.mjs} with {@code script}; returns what it printed, also when it could not connect. */
     static JsonNode runRaw(ObjectNode script) throws IOException, InterruptedException {
-        return run(script, false);
+        return run("client.mjs", script, false);
     }
 
     /** Runs {@code client.mjs} with {@code script}; returns what it printed. */
     static JsonNode run(ObjectNode script) throws IOException, InterruptedException {
-        return run(script, true);
+        return run("client.mjs", script, true);
     }
 
-    private static JsonNode run(ObjectNode script, boolean mustConnect) throws IOException, InterruptedException {
+    private static JsonNode run(String client, ObjectNode script, boolean mustConnect) throws IOException, InterruptedException {
         Path out = Files.createTempFile("client-out", ".json");
         Path err = Files.createTempFile("client-err", ".txt");
         Path in = Files.writeString(Files.createTempFile("client-script", ".json"), script.toString());
         try {
-            Process node = new ProcessBuilder(Repo.tool("node"), NODE_DIR.resolve("client.mjs").toString(), "@" + in)
+            Process node = new ProcessBuilder(Repo.tool("node"), NODE_DIR.resolve(client).toString(), "@" + in)
                     .directory(NODE_DIR.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
             node.getOutputStream().close();
             if (!node.waitFor(150, TimeUnit.SECONDS)) {

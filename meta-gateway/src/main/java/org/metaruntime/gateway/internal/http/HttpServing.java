@@ -44,8 +44,10 @@ public final class HttpServing extends ServingBase {
     private final AtomicBoolean closing = new AtomicBoolean();
     private final GatewayMetrics metrics;
     private final ConnectionWatch watches;
+    private final GatewayServer server;
 
     private HttpServing(GatewayServer server, InetSocketAddress address, HttpOptions options) throws IOException {
+        this.server = server;
         this.shutdownTimeout = options.shutdownTimeout();
         this.sessions = new SessionRegistry(options.sessionIdleTimeout(), options.keepAlive());
         QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 4, (int) THREAD_IDLE_TIMEOUT.toMillis());
@@ -72,7 +74,8 @@ public final class HttpServing extends ServingBase {
         HealthAndMetrics health = new HealthAndMetrics(server, sessions, metrics);
         LegacySse legacy = new LegacySse(server, sessions, options.maxRequestBytes(), watches);
         PathMappingsHandler paths = new PathMappingsHandler();
-        paths.addMapping(PathSpec.from("/mcp"), new StreamableHttp(server, sessions, options.maxRequestBytes(), watches));
+        paths.addMapping(PathSpec.from("/mcp"), new StreamableHttp(server, sessions, options.maxRequestBytes(), watches,
+                options.token().isPresent()));
         paths.addMapping(PathSpec.from("/sse"), legacy);
         paths.addMapping(PathSpec.from("/message"), legacy);
         paths.addMapping(PathSpec.from(AccessCheck.HEALTH_PATH), health);
@@ -220,6 +223,7 @@ public final class HttpServing extends ServingBase {
         }
         try {
             sessions.stopAccepting();
+            server.endListenStreams();
             long deadline = System.nanoTime() + shutdownTimeout.toNanos();
             while (sessions.callsInFlight() > 0 && System.nanoTime() < deadline) {
                 Thread.sleep(10);

@@ -53,6 +53,11 @@ final class PostExchange {
 
     /** Sends the answer and ends the exchange. */
     void answer(String json) {
+        answer(json, 200);
+    }
+
+    /** Sends the answer, with {@code status} when it is not streamed (a stream has begun with 200), and ends the exchange. */
+    void answer(String json, int status) {
         SseStream s;
         synchronized (this) {
             if (state == State.DONE) {
@@ -63,7 +68,7 @@ final class PostExchange {
             unwatch();
             if (!streaming) {
                 byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
-                response.setStatus(200);
+                response.setStatus(status);
                 response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
                 response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
                 response.write(true, ByteBuffer.wrap(bytes), Callback.from(callback::succeeded, x -> {

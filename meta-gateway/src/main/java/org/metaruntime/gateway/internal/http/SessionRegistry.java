@@ -24,6 +24,7 @@ final class SessionRegistry implements AutoCloseable {
 
     private final SecureRandom random = new SecureRandom();
     private final Map<String, HttpSession> sessions = new ConcurrentHashMap<>();
+    private final java.util.Set<ModernPost> modern = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService timer;
     private final long idleNanos;
     private final long keepAliveNanos;
@@ -59,6 +60,19 @@ final class SessionRegistry implements AutoCloseable {
         return true;
     }
 
+    /** Tracks a modern request in flight (no session); false when serving stops. */
+    boolean addModern(ModernPost post) {
+        if (!accepting) {
+            return false;
+        }
+        modern.add(post);
+        return true;
+    }
+
+    void removeModern(ModernPost post) {
+        modern.remove(post);
+    }
+
     HttpSession get(String id) {
         return id == null ? null : sessions.get(id);
     }
@@ -76,9 +90,9 @@ final class SessionRegistry implements AutoCloseable {
         return sessions.values().stream().filter(type::isInstance).count();
     }
 
-    /** Calls in flight over every session. */
+    /** Calls in flight over every session, and modern requests in flight. */
     int callsInFlight() {
-        int n = 0;
+        int n = modern.size();
         for (HttpSession session : sessions.values()) {
             n += session.callsInFlight();
         }
@@ -95,6 +109,9 @@ final class SessionRegistry implements AutoCloseable {
     }
 
     private void tick() {
+        for (ModernPost post : modern) {
+            post.keepAlive(keepAliveNanos);
+        }
         for (HttpSession session : sessions.values()) {
             try {
                 session.keepAlive(keepAliveNanos);
@@ -117,6 +134,10 @@ final class SessionRegistry implements AutoCloseable {
         for (HttpSession session : sessions.values()) {
             sessions.remove(session.id(), session);
             session.close("the gateway is stopping");
+        }
+        for (ModernPost post : modern) {
+            modern.remove(post);
+            post.abort("the gateway is stopping");
         }
     }
 }

@@ -8,7 +8,9 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.metaruntime.gateway.internal.rpc.Eras;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
+import org.metaruntime.gateway.internal.rpc.RpcException;
 import org.metaruntime.gateway.internal.serve.GatewayServer;
 
 /**
@@ -26,8 +28,14 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
     private final SessionRegistry sessions;
     private final long maxRequestBytes;
     private final ConnectionWatch watches;
+    private final boolean authenticated;
 
-    StreamableHttp(GatewayServer server, SessionRegistry sessions, long maxRequestBytes, ConnectionWatch watches) {
+    /**
+     * @param authenticated whether callers are authenticated (a bearer token is configured): modern answers that depend
+     *                      on the caller are then marked private to it
+     */
+    StreamableHttp(GatewayServer server, SessionRegistry sessions, long maxRequestBytes, ConnectionWatch watches, boolean authenticated) {
+        this.authenticated = authenticated;
         this.server = server;
         this.sessions = sessions;
         this.maxRequestBytes = maxRequestBytes;
@@ -38,9 +46,14 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
     public boolean handle(Request request, Response response, Callback callback) {
         String method = request.getMethod();
         String version = request.getHeaders().get(VERSION_HEADER);
-        if (version != null && !GatewayServer.PROTOCOL_VERSIONS.contains(version)) {
+        if (Eras.MODERN.equals(version) && !HttpMethod.POST.is(method)) {
+            response.getHeaders().put(HttpHeader.ALLOW, "POST");
+            Exchanges.rpcError(response, callback, 405, null, JsonRpc.INVALID_REQUEST, Eras.MODERN + " requests are POSTed to /mcp");
+            return true;
+        }
+        if (version != null && !Eras.SUPPORTED.contains(version)) {
             Exchanges.rpcError(response, callback, 400, null, JsonRpc.INVALID_REQUEST, "unsupported " + VERSION_HEADER + " "
-                    + version + " (supported: " + String.join(", ", GatewayServer.PROTOCOL_VERSIONS) + ")");
+                    + version + " (supported: " + String.join(", ", Eras.SUPPORTED) + ")");
             return true;
         }
         if (HttpMethod.POST.is(method)) {
@@ -69,6 +82,15 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
         boolean isRequest = message.has("method") && id != null && !id.isNull();
         if (isRequest && !id.isTextual() && !id.isIntegralNumber()) {
             Exchanges.rpcError(response, callback, 400, null, JsonRpc.INVALID_REQUEST, "id must be a string or an integer");
+            return;
+        }
+        if (Eras.MODERN.equals(request.getHeaders().get(VERSION_HEADER))
+                || Eras.isModern(message.path("method").asText(null), message.get("params"))) {
+            if (isRequest) {
+                modern(request, response, callback, message);
+            } else {
+                Exchanges.empty(response, callback, 202);
+            }
             return;
         }
         String sessionId = request.getHeaders().get(SESSION_HEADER);
@@ -112,6 +134,35 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
         } finally {
             session.left();
         }
+    }
+
+    /**
+     * A modern request: its headers checked against its body (-32020), then its version (-32022), its {@code _meta}
+     * (-32602), each 400, and its method (404); then served without a session, answered on its own POST.
+     */
+    private void modern(Request request, Response response, Callback callback, JsonNode message) {
+        JsonNode id = message.get("id");
+        String method = message.path("method").asText("");
+        try {
+            ModernHeaders.check(request.getHeaders(), message, server::toolInputSchema);
+            Eras.check(message.get("params"));
+        } catch (RpcException refused) {
+            Exchanges.json(response, callback, 400, JsonRpc.write(JsonRpc.error(id, refused.code(), refused.getMessage(), refused.data())));
+            return;
+        }
+        if (!server.dispatcher().servesModern(method)) {
+            Exchanges.json(response, callback, 404, JsonRpc.write(JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND,
+                    "method " + method + " is not served to " + Eras.MODERN + " requests", null)));
+            return;
+        }
+        ModernPost[] self = new ModernPost[1];
+        ModernPost post = new ModernPost(id, server.dispatcher(), authenticated, () -> sessions.removeModern(self[0]));
+        self[0] = post;
+        if (!sessions.addModern(post)) {
+            Exchanges.rpcError(response, callback, 503, id, JsonRpc.INTERNAL_ERROR, "the gateway is stopping");
+            return;
+        }
+        post.serve(new PostExchange(request, response, callback, post::broken), watches, message);
     }
 
     private void get(Request request, Response response, Callback callback) {

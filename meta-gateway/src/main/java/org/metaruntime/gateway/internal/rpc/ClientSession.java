@@ -23,6 +23,7 @@ public final class ClientSession {
 
     private final String id;
     private final Outbound outbound;
+    private final boolean authenticated;
     private final AtomicLong nextRequestId = new AtomicLong(1);
     private final Map<Long, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
     private final Map<JsonNode, Runnable> cancels = new ConcurrentHashMap<>();
@@ -32,8 +33,27 @@ public final class ClientSession {
     private volatile boolean closed;
 
     public ClientSession(String id, Outbound outbound) {
+        this(id, outbound, false);
+    }
+
+    /**
+     * @param authenticated whether the callers on it are authenticated (the transport checks credentials), so that
+     *                      what they are answered may depend on who they are
+     */
+    public ClientSession(String id, Outbound outbound, boolean authenticated) {
         this.id = id;
         this.outbound = outbound;
+        this.authenticated = authenticated;
+    }
+
+    /** Whether its callers are authenticated (answers to them are private to them). */
+    public boolean authenticated() {
+        return authenticated;
+    }
+
+    /** Whether a legacy session is open on it ({@code initialize} was answered): only then may it get unsolicited messages. */
+    public boolean legacyOpen() {
+        return protocolVersion != null;
     }
 
     public String id() {

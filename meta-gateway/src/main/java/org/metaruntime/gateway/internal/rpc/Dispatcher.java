@@ -15,7 +15,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,14 +49,16 @@ public final class Dispatcher {
         private final JsonNode id;
         private final String method;
         private final JsonNode params;
+        private final Eras.Envelope envelope;
         private final AtomicBoolean cancelled = new AtomicBoolean();
         private final List<Runnable> onCancel = new CopyOnWriteArrayList<>();
 
-        Request(ClientSession session, JsonNode id, String method, JsonNode params) {
+        Request(ClientSession session, JsonNode id, String method, JsonNode params, Eras.Envelope envelope) {
             this.session = session;
             this.id = id;
             this.method = method;
             this.params = params == null || params.isNull() ? JsonRpc.NODES.objectNode() : params;
+            this.envelope = envelope;
         }
 
         public ClientSession session() {
@@ -78,6 +82,24 @@ public final class Dispatcher {
         public JsonNode progressToken() {
             JsonNode token = params.path("_meta").get("progressToken");
             return token == null || token.isNull() ? null : token;
+        }
+
+        /** Whether it is a modern request (no session: what it needs of the client is in {@link #envelope()}). */
+        public boolean isModern() {
+            return envelope != null;
+        }
+
+        /** A modern request's envelope; null for a legacy one. */
+        public Eras.Envelope envelope() {
+            return envelope;
+        }
+
+        /**
+         * Whether the client declared {@code capability} (sampling, elicitation, roots): a modern request in its own
+         * {@code _meta}, a legacy one at its session's {@code initialize}.
+         */
+        public boolean clientDeclares(String capability) {
+            return envelope != null ? envelope.declares(capability) : session.hasCapability(capability);
         }
 
         /** Whether the client cancelled it. */
@@ -110,13 +132,21 @@ public final class Dispatcher {
 
     private final Map<String, Handler> inline;
     private final Map<String, Handler> offloaded;
+    private final Map<String, Handler> modernInline;
+    private final Map<String, Handler> modernOffloaded;
     private final Map<String, Consumer<Request>> notifications;
+    private final BiFunction<Request, JsonNode, JsonNode> modernResults;
+    private final UnaryOperator<RpcException> modernErrors;
     private final Executor executor;
 
     private Dispatcher(Builder b) {
         this.inline = Map.copyOf(b.inline);
         this.offloaded = Map.copyOf(b.offloaded);
+        this.modernInline = Map.copyOf(b.modernInline);
+        this.modernOffloaded = Map.copyOf(b.modernOffloaded);
         this.notifications = Map.copyOf(b.notifications);
+        this.modernResults = b.modernResults;
+        this.modernErrors = b.modernErrors;
         this.executor = b.executor;
     }
 
@@ -128,7 +158,11 @@ public final class Dispatcher {
     public static final class Builder {
         private final Map<String, Handler> inline = new HashMap<>();
         private final Map<String, Handler> offloaded = new HashMap<>();
+        private final Map<String, Handler> modernInline = new HashMap<>();
+        private final Map<String, Handler> modernOffloaded = new HashMap<>();
         private final Map<String, Consumer<Request>> notifications = new HashMap<>();
+        private BiFunction<Request, JsonNode, JsonNode> modernResults = (request, result) -> result;
+        private UnaryOperator<RpcException> modernErrors = UnaryOperator.identity();
         private final Executor executor;
 
         private Builder(Executor executor) {
@@ -147,9 +181,28 @@ public final class Dispatcher {
             return this;
         }
 
+        /** A handler of modern requests that never blocks: run on the transport's reading thread. */
+        public Builder modern(String method, Handler handler) {
+            modernInline.put(method, handler);
+            return this;
+        }
+
+        /** A handler of modern requests that may block: run on the executor. */
+        public Builder modernOffloaded(String method, Handler handler) {
+            modernOffloaded.put(method, handler);
+            return this;
+        }
+
         /** A notification's handler (never blocks). */
         public Builder notification(String method, Consumer<Request> handler) {
             notifications.put(method, handler);
+            return this;
+        }
+
+        /** How a modern request's result and error answers are completed (its result type, the server's info, ...). */
+        public Builder modernResults(BiFunction<Request, JsonNode, JsonNode> results, UnaryOperator<RpcException> errors) {
+            this.modernResults = results;
+            this.modernErrors = errors;
             return this;
         }
 
@@ -173,13 +226,30 @@ public final class Dispatcher {
         onMessage(session, message);
     }
 
-    /** One parsed message a client sent: a JSON-RPC message, or a batch of them where the session's revision has batches. */
+    /** Whether modern requests of {@code method} are served. */
+    public boolean servesModern(String method) {
+        return modernInline.containsKey(method) || modernOffloaded.containsKey(method);
+    }
+
+    /**
+     * One parsed message a client sent: a JSON-RPC message, or a batch of them where the session's revision has
+     * batches. A request is modern or legacy as {@link Eras#isModern} says.
+     */
     public void onMessage(ClientSession session, JsonNode message) {
+        onMessage(session, message, false);
+    }
+
+    /**
+     * One parsed message a client sent.
+     *
+     * @param modern whether a request is modern whatever its body says (its transport said so)
+     */
+    public void onMessage(ClientSession session, JsonNode message, boolean modern) {
         if (message.isArray()) {
             onBatch(session, (ArrayNode) message);
             return;
         }
-        handle(session, message).thenAccept(answer -> {
+        handle(session, message, modern).thenAccept(answer -> {
             if (answer != null) {
                 session.send(answer);
             }
@@ -208,7 +278,7 @@ public final class Dispatcher {
                 answers.add(CompletableFuture.completedFuture(JsonRpc.error(message.get("id"), JsonRpc.INVALID_REQUEST,
                         "initialize must not be part of a batch", null)));
             } else {
-                answers.add(handle(session, message));
+                answers.add(handle(session, message, false));
             }
         }
         CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenRun(() -> {
@@ -226,7 +296,7 @@ public final class Dispatcher {
     }
 
     /** Handles one message; completes with the answer to send, or null when it needs none. Never completes exceptionally. */
-    private CompletableFuture<ObjectNode> handle(ClientSession session, JsonNode message) {
+    private CompletableFuture<ObjectNode> handle(ClientSession session, JsonNode message, boolean modern) {
         if (!message.isObject()) {
             return done(JsonRpc.error(null, JsonRpc.INVALID_REQUEST, message.isArray()
                     ? "a batch inside a batch" : "a message is a JSON object", null));
@@ -243,8 +313,8 @@ public final class Dispatcher {
         if (!method.isTextual()) {
             return done(JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "method must be a string", null));
         }
-        Request request = new Request(session, id, method.textValue(), message.get("params"));
         if (id == null || id.isNull()) {
+            Request request = new Request(session, id, method.textValue(), message.get("params"), null);
             Consumer<Request> handler = notifications.get(request.method());
             if (handler != null) {
                 try {
@@ -258,14 +328,26 @@ public final class Dispatcher {
         if (!id.isTextual() && !id.isIntegralNumber()) {
             return done(JsonRpc.error(null, JsonRpc.INVALID_REQUEST, "id must be a string or an integer", null));
         }
-        Handler handler = inline.get(request.method());
+        String name = method.textValue();
+        JsonNode params = message.get("params");
+        Eras.Envelope envelope = null;
+        if (modern || Eras.isModern(name, params)) {
+            try {
+                envelope = Eras.check(params);
+            } catch (RpcException refused) {
+                return done(JsonRpc.error(id, refused.code(), refused.getMessage(), refused.data()));
+            }
+        }
+        Request request = new Request(session, id, name, params, envelope);
+        Handler handler = (envelope == null ? inline : modernInline).get(name);
         boolean offload = false;
         if (handler == null) {
-            handler = offloaded.get(request.method());
+            handler = (envelope == null ? offloaded : modernOffloaded).get(name);
             offload = handler != null;
         }
         if (handler == null) {
-            return done(JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND, "unknown method " + request.method(), null));
+            return done(JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND, envelope == null ? "unknown method " + name
+                    : "method " + name + " is not served to " + Eras.MODERN + " requests", null));
         }
         if (!session.track(id, request::cancel)) {
             return done(JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "too many requests in flight (at most "
@@ -298,7 +380,7 @@ public final class Dispatcher {
     }
 
     /** Runs {@code handler}; completes with the answer, or null when the client cancelled the request. */
-    private static CompletableFuture<ObjectNode> run(Handler handler, Request request) {
+    private CompletableFuture<ObjectNode> run(Handler handler, Request request) {
         CompletableFuture<JsonNode> result;
         try {
             result = handler.handle(request);
@@ -308,15 +390,25 @@ public final class Dispatcher {
         return result.handle((value, error) -> answer(request, value, error));
     }
 
-    private static ObjectNode answer(Request request, JsonNode result, Throwable error) {
+    private ObjectNode answer(Request request, JsonNode result, Throwable error) {
         request.session().untrack(request.id());
         if (request.isCancelled()) {
             return null;
+        }
+        if (error == null && request.isModern()) {
+            try {
+                result = modernResults.apply(request, result);
+            } catch (RuntimeException e) {
+                error = e;
+            }
         }
         if (error == null) {
             return JsonRpc.result(request.id(), result);
         }
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (cause instanceof RpcException rpc && request.isModern()) {
+            cause = modernErrors.apply(rpc);
+        }
         if (cause instanceof RpcException rpc) {
             return JsonRpc.error(request.id(), rpc.code(), rpc.getMessage(), rpc.data());
         }

@@ -11,11 +11,27 @@ public final class RpcException extends RuntimeException {
 
     private final int code;
     private final transient JsonNode data;
+    private final boolean podAnswer;
 
     public RpcException(int code, String message, JsonNode data) {
+        this(code, message, data, false);
+    }
+
+    private RpcException(int code, String message, JsonNode data, boolean podAnswer) {
         super(message, null, false, false);
         this.code = code;
         this.data = data;
+        this.podAnswer = podAnswer;
+    }
+
+    /** The same error, as a pod's own error answer passed on (not an error of the gateway's). */
+    public RpcException asPodAnswer() {
+        return new RpcException(code, getMessage(), data, true);
+    }
+
+    /** Whether it is a pod's own error answer passed on. */
+    public boolean podAnswer() {
+        return podAnswer;
     }
 
     public RpcException(int code, String message) {

@@ -17,6 +17,7 @@ import org.metaruntime.gateway.internal.manifest.Catalog;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
 import org.metaruntime.gateway.internal.rpc.ClientSession;
 import org.metaruntime.gateway.internal.rpc.Dispatcher;
+import org.metaruntime.gateway.internal.rpc.Eras;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.LogLevel;
 import org.metaruntime.gateway.internal.rpc.RpcException;
@@ -33,7 +34,9 @@ public final class GatewayServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(GatewayServer.class);
 
     /** The protocol revisions the gateway speaks, newest first. */
-    public static final List<String> PROTOCOL_VERSIONS = List.of("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05");
+    public static final List<String> PROTOCOL_VERSIONS = Eras.LEGACY;
+    /** How long a modern client may keep a tools/list answer when no pod's tools can change while the gateway runs. */
+    static final long DECLARED_TOOLS_TTL_MS = 300_000;
     static final String VERSION = "0.1.0";
 
     private final PodSet backend;
@@ -50,6 +53,9 @@ public final class GatewayServer implements AutoCloseable {
     private final CompletableFuture<Void> closedFuture = new CompletableFuture<>();
     private final AtomicInteger sessionIds = new AtomicInteger();
     private final Listener listener = new Listener();
+    private final ListenStreams listens = new ListenStreams();
+    /** The pods seen running, to tell listen streams when the merged resource and prompt lists change. */
+    private final Set<String> running = ConcurrentHashMap.newKeySet();
     private volatile CompletableFuture<Void> listReady = CompletableFuture.completedFuture(null);
 
     public GatewayServer(Catalog catalog, PodSet pods) {
@@ -84,8 +90,19 @@ public final class GatewayServer implements AutoCloseable {
                 .offloaded("prompts/list", r -> done(surface.listPrompts()))
                 .offloaded("prompts/get", r -> done(surface.getPrompt(r.params())))
                 .offloaded("completion/complete", r -> done(surface.complete(r.params())))
+                .modern("server/discover", r -> done(cached(r, discover(), 0)))
+                .modern("tools/list", r -> listReady.thenApply(ready -> cached(r, toolsList(), toolsTtlMs())))
+                .modern("tools/call", r -> listReady.isDone() ? calls.call(r) : listReady.thenCompose(ready -> calls.call(r)))
+                .modernOffloaded("resources/list", r -> done(cached(r, surface.listResources(), 0)))
+                .modernOffloaded("resources/templates/list", r -> done(cached(r, surface.listTemplates(), 0)))
+                .modernOffloaded("resources/read", r -> done(cached(surface.readResource(r.params()), 0, "private")))
+                .modernOffloaded("prompts/list", r -> done(cached(r, surface.listPrompts(), 0)))
+                .modernOffloaded("prompts/get", r -> done(surface.getPrompt(r.params())))
+                .modernOffloaded("completion/complete", r -> done(surface.complete(r.params())))
+                .modern("subscriptions/listen", listens::listen)
                 .notification("notifications/cancelled", Dispatcher::cancelled)
                 .notification("notifications/initialized", r -> { })
+                .modernResults(this::modernResult, GatewayServer::modernError)
                 .build();
         table.rebuild(name -> List.of());
         backend.listen(listener);
@@ -180,6 +197,11 @@ public final class GatewayServer implements AutoCloseable {
         session.close();
     }
 
+    /** The input schema of the served tool {@code outwardName}, empty when it is not served or has none. */
+    public java.util.Optional<JsonNode> toolInputSchema(String outwardName) {
+        return table.route(outwardName).map(route -> route.definition().get("inputSchema"));
+    }
+
     /** Tells {@code observer} of every finished tool call (metrics). */
     public void observeCalls(CallObserver observer) {
         stats.observe(observer);
@@ -200,17 +222,92 @@ public final class GatewayServer implements AutoCloseable {
         String version = PROTOCOL_VERSIONS.contains(asked) ? asked : PROTOCOL_VERSIONS.get(0);
         request.session().initialized(params.path("capabilities"), version);
         ObjectNode result = JsonRpc.NODES.objectNode().put("protocolVersion", version);
-        ObjectNode capabilities = result.putObject("capabilities");
+        result.set("capabilities", capabilities());
+        result.set("serverInfo", serverInfo());
+        result.put("instructions", instructions());
+        return CompletableFuture.completedFuture(result);
+    }
+
+    /** What the gateway serves, as {@code initialize} and {@code server/discover} declare it. */
+    private static ObjectNode capabilities() {
+        ObjectNode capabilities = JsonRpc.NODES.objectNode();
         capabilities.putObject("tools").put("listChanged", true);
         capabilities.putObject("resources").put("listChanged", true).put("subscribe", false);
         capabilities.putObject("prompts").put("listChanged", true);
         capabilities.putObject("logging");
         capabilities.putObject("completions");
-        result.putObject("serverInfo").put("name", "meta-gateway").put("title", "meta-runtime gateway").put("version", VERSION);
+        return capabilities;
+    }
+
+    private static ObjectNode serverInfo() {
+        return JsonRpc.NODES.objectNode().put("name", "meta-gateway").put("title", "meta-runtime gateway").put("version", VERSION);
+    }
+
+    private String instructions() {
         Catalog catalog = table.catalog();
-        result.put("instructions", "Tools of " + catalog.pods().size() + " pods, named <pod>" + catalog.separator()
-                + "<tool>. " + table.statusName() + " and the resource " + StatusReport.URI + " report each pod's state.");
-        return CompletableFuture.completedFuture(result);
+        return "Tools of " + catalog.pods().size() + " pods, named <pod>" + catalog.separator()
+                + "<tool>. " + table.statusName() + " and the resource " + StatusReport.URI + " report each pod's state.";
+    }
+
+    /** {@code server/discover}: answered from what the gateway knows now, without waiting for or starting any pod. */
+    private ObjectNode discover() {
+        ObjectNode result = JsonRpc.NODES.objectNode();
+        Eras.SUPPORTED.forEach(result.putArray("supportedVersions")::add);
+        result.set("capabilities", capabilities());
+        result.put("instructions", instructions());
+        return result;
+    }
+
+    /** The time a modern client may keep the tool list: long when every pod declares its tools (the list cannot change). */
+    private long toolsTtlMs() {
+        return table.catalog().pods().stream().allMatch(PodManifest::declaresTools) ? DECLARED_TOOLS_TTL_MS : 0;
+    }
+
+    /** A list result for a modern request with its cache hints: private to the caller when callers are authenticated. */
+    private static JsonNode cached(Dispatcher.Request request, JsonNode result, long ttlMs) {
+        if (!request.isModern()) {
+            return result;
+        }
+        return cached(result, ttlMs, request.session().authenticated() ? "private" : "public");
+    }
+
+    private static JsonNode cached(JsonNode result, long ttlMs, String scope) {
+        ObjectNode out = result.isObject() ? ((ObjectNode) result).deepCopy() : JsonRpc.NODES.objectNode();
+        out.put("ttlMs", ttlMs);
+        out.put("cacheScope", scope);
+        return out;
+    }
+
+    /**
+     * A modern request's error, never -32002: a pod that is not available is -32003 like one that failed to start,
+     * {@code data.reason} telling which; a pod's own -32002 answer (its "resource not found") is -32602.
+     */
+    private static RpcException modernError(RpcException error) {
+        if (error.podAnswer()) {
+            return error.code() == JsonRpc.UNAVAILABLE
+                    ? new RpcException(JsonRpc.INVALID_PARAMS, error.getMessage(), error.data()) : error;
+        }
+        if (error.code() != JsonRpc.UNAVAILABLE && error.code() != JsonRpc.START_FAILED) {
+            return error;
+        }
+        ObjectNode data = error.data() != null && error.data().isObject() ? ((ObjectNode) error.data()).deepCopy() : JsonRpc.NODES.objectNode();
+        data.put("reason", error.code() == JsonRpc.UNAVAILABLE ? "unavailable" : "startup");
+        return new RpcException(JsonRpc.START_FAILED, error.getMessage(), data);
+    }
+
+    /** A modern request's result: its {@code resultType} ({@code complete} unless it has one) and the server's info. */
+    private JsonNode modernResult(Dispatcher.Request request, JsonNode result) {
+        ObjectNode out = result != null && result.isObject() ? (ObjectNode) result : JsonRpc.NODES.objectNode();
+        if (!out.has("resultType")) {
+            out.put("resultType", "complete");
+        }
+        JsonNode meta = out.get("_meta");
+        ObjectNode metaOut = meta != null && meta.isObject() ? (ObjectNode) meta : out.putObject("_meta");
+        metaOut.set(Eras.SERVER_INFO_KEY, serverInfo());
+        if (meta != metaOut) {
+            out.set("_meta", metaOut);
+        }
+        return out;
     }
 
     private CompletableFuture<JsonNode> setLevel(Dispatcher.Request request) {
@@ -244,10 +341,19 @@ public final class GatewayServer implements AutoCloseable {
         }
     }
 
+    /** Sends a notification to every legacy session (a client that has not initialized gets none). */
     private void broadcast(String method, JsonNode params) {
         for (ClientSession session : sessions) {
-            session.notify(method, params);
+            if (session.legacyOpen()) {
+                session.notify(method, params);
+            }
         }
+        listens.changed(method);
+    }
+
+    /** Ends every modern client's listen stream with its result (the gateway stops serving). */
+    public void endListenStreams() {
+        listens.endAll();
     }
 
     /** Stops every pod and ends every session. Idempotent; a concurrent caller waits until it is done. */
@@ -258,6 +364,7 @@ public final class GatewayServer implements AutoCloseable {
             return;
         }
         try {
+            listens.endAll();
             sessions.forEach(ClientSession::close);
             sessions.clear();
             backend.close();
@@ -281,13 +388,14 @@ public final class GatewayServer implements AutoCloseable {
         }
 
         @Override
-        public void log(String pod, JsonNode params) {
+        public void log(String pod, JsonNode params, String callId) {
             LogLevel level = LogLevel.of(params.path("level").asText("info")).orElse(LogLevel.INFO);
             ObjectNode out = params.isObject() ? ((ObjectNode) params).deepCopy() : JsonRpc.NODES.objectNode();
             out.put("level", level.wire());
             out.put("logger", pod);
+            calls.logToCall(callId, level, out);
             for (ClientSession session : sessions) {
-                if (level.compareTo(session.logLevel()) >= 0) {
+                if (session.legacyOpen() && level.compareTo(session.logLevel()) >= 0) {
                     session.notify("notifications/message", out);
                 }
             }
@@ -296,6 +404,12 @@ public final class GatewayServer implements AutoCloseable {
         @Override
         public void stateChanged(String pod) {
             log.debug("pod {}: state changed", pod);
+            PodBackend.Pod served = backend.pod(pod);
+            boolean now = served != null && served.running();
+            if (now ? running.add(pod) : running.remove(pod)) {
+                listens.changed("notifications/resources/list_changed");
+                listens.changed("notifications/prompts/list_changed");
+            }
         }
     }
 }

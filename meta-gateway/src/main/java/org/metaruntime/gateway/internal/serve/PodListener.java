@@ -11,8 +11,13 @@ public interface PodListener {
     /** A pod's resource or prompt list changed. */
     void listChanged(String pod, String notificationMethod);
 
-    /** A pod sent {@code notifications/message}. */
-    void log(String pod, JsonNode params);
+    /**
+     * A pod sent {@code notifications/message}.
+     *
+     * @param callId the gateway's id of the pod's call in flight the line is attributed to (named by its
+     *               {@code _meta["mcp-meta/call"]}, else the pod's only call in flight, else its oldest), or null
+     */
+    void log(String pod, JsonNode params, String callId);
 
     /** A pod's state changed (started, crashed, restarting, stopped). */
     void stateChanged(String pod);

@@ -308,10 +308,10 @@ public final class PodSet implements PodBackend {
             }
 
             @Override
-            public void log(String pod, JsonNode params) {
+            public void log(String pod, JsonNode params, String callId) {
                 PodListener l = listener;
                 if (l != null) {
-                    l.log(pod, params);
+                    l.log(pod, params, callId);
                 }
             }
 

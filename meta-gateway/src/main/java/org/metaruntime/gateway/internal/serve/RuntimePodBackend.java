@@ -287,9 +287,11 @@ final class RuntimePodBackend implements PodBackend {
             String method = notification.method();
             JsonNode params = notification.params() == null ? JsonRpc.NODES.objectNode() : JsonRpc.MAPPER.valueToTree(notification.params());
             switch (method) {
-                case "notifications/message":
-                    l.log(name(), params);
+                case "notifications/message": {
+                    PodBackend.CallContext call = requests.callOf(name(), params);
+                    l.log(name(), params, call == null ? null : call.callId());
                     break;
+                }
                 case "notifications/tools/list_changed":
                     executor.execute(() -> awaitNewTools(l));
                     break;

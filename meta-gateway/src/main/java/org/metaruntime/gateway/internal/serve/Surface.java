@@ -213,7 +213,8 @@ final class Surface {
         } catch (CompletionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             if (cause instanceof PodBackend.PodFailure failure && failure.kind() == PodBackend.PodFailure.Kind.ERROR_ANSWER) {
-                throw new RpcException(failure.errorCode(), "pod " + podName + " " + what + ": " + failure.getMessage(), failure.errorData());
+                throw new RpcException(failure.errorCode(), "pod " + podName + " " + what + ": " + failure.getMessage(),
+                        failure.errorData()).asPodAnswer();
             }
             int code = cause instanceof PodBackend.PodFailure failure && failure.kind() == PodBackend.PodFailure.Kind.TIMEOUT
                     ? JsonRpc.TIMEOUT : JsonRpc.UNAVAILABLE;

@@ -9,11 +9,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
 import org.metaruntime.gateway.internal.rpc.ClientSession;
 import org.metaruntime.gateway.internal.rpc.Dispatcher;
+import org.metaruntime.gateway.internal.rpc.Eras;
+import org.metaruntime.gateway.internal.rpc.LogLevel;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
 
@@ -35,6 +39,11 @@ final class ToolCalls {
     private final Supplier<ObjectNode> status;
     private final JsonSchemaValidator validator = new DefaultJsonSchemaValidator(JsonRpc.MAPPER);
     private final AtomicLong callIds = new AtomicLong();
+    private final Map<String, LogSink> logSinks = new ConcurrentHashMap<>();
+
+    /** Where the log lines of a modern request's call go, from which level. */
+    private record LogSink(LogLevel level, Consumer<ObjectNode> send) {
+    }
 
     ToolCalls(ToolTable table, PodBackend backend, PodStats stats, Supplier<ObjectNode> status) {
         this.table = table;
@@ -95,18 +104,39 @@ final class ToolCalls {
         ClientSession session = request.session();
         JsonNode token = request.progressToken();
         Duration timeout = manifest.callTimeout();
-        PodBackend.CallContext context = new PodBackend.CallContext(nextCallId(), timeout,
+        CompletableFuture<JsonNode> refused = new CompletableFuture<>();
+        String callId = nextCallId();
+        PodBackend.CallContext context = new PodBackend.CallContext(callId, timeout,
                 token == null ? null : progress -> {
                     ObjectNode out = progress.deepCopy();
                     out.set("progressToken", token);
                     session.notify("notifications/progress", out, request.id());
                 },
-                podRequest -> clientRequest(session, request.id(), route, podRequest),
+                podRequest -> request.isModern() ? modernClientRequest(request, route, podRequest, refused)
+                        : clientRequest(session, request.id(), route, podRequest),
                 new CallScope(List.of(route.chainName()), Long.MAX_VALUE));
+        LogLevel logLevel = request.isModern() ? request.envelope().logLevel() : null;
+        if (logLevel != null) {
+            logSinks.put(callId, new LogSink(logLevel, line -> session.notify("notifications/message", line, request.id())));
+        }
         long started = System.nanoTime();
         PodBackend.PodCall call = backend.pod(route.pod()).call(route.tool(), arguments, context);
         request.onCancel(call::cancel);
-        return call.result().handle((result, error) -> {
+        CompletableFuture<JsonNode> answer = new CompletableFuture<>();
+        call.result().whenComplete((result, error) -> {
+            logSinks.remove(callId);
+            if (error != null) {
+                answer.completeExceptionally(error);
+            } else {
+                answer.complete(result);
+            }
+        });
+        refused.whenComplete((ignored, error) -> {
+            if (error != null && answer.completeExceptionally(error)) {
+                call.cancel();
+            }
+        });
+        return answer.handle((result, error) -> {
             if (error == null) {
                 stats.served(route.pod(), route.tool(), System.nanoTime() - started);
                 return result;
@@ -115,6 +145,21 @@ final class ToolCalls {
             stats.failed(route.pod(), route.tool(), System.nanoTime() - started, mapped.code());
             throw mapped;
         });
+    }
+
+    /**
+     * A log line of a pod attributed to its call {@code callId}: sent to the modern client whose request carried a log
+     * level, at or above that level, on that request's stream; false when no such request is in flight.
+     */
+    boolean logToCall(String callId, LogLevel level, ObjectNode line) {
+        LogSink sink = callId == null ? null : logSinks.get(callId);
+        if (sink == null) {
+            return false;
+        }
+        if (level.compareTo(sink.level()) >= 0) {
+            sink.send().accept(line);
+        }
+        return true;
     }
 
     private static RpcException unknownTool(String name) {
@@ -150,6 +195,25 @@ final class ToolCalls {
         return session.request(method, podRequest.get("params"), CLIENT_REQUEST_TIMEOUT, callId);
     }
 
+    /**
+     * A pod's request during a modern client's call. A modern client takes no requests: one it did not declare the
+     * capability of fails its call with -32021 (the pod's call is cancelled); the pod is answered -32601 either way.
+     */
+    private CompletableFuture<JsonNode> modernClientRequest(Dispatcher.Request request, ToolTable.Route route,
+                                                            ObjectNode podRequest, CompletableFuture<JsonNode> refused) {
+        String method = podRequest.path("method").asText();
+        String capability = CAPABILITY_OF.get(method);
+        if (capability != null && !request.clientDeclares(capability)) {
+            ObjectNode data = JsonRpc.NODES.objectNode();
+            data.putObject("requiredCapabilities").putObject(capability);
+            data.put("pod", route.pod()).put("tool", route.tool());
+            refused.completeExceptionally(new RpcException(Eras.MISSING_CLIENT_CAPABILITY, "pod " + route.pod() + " tool "
+                    + route.tool() + ": the call needs the client capability " + capability + ", which the request did not declare", data));
+        }
+        return CompletableFuture.failedFuture(new RpcException(JsonRpc.METHOD_NOT_FOUND, "pod " + route.pod() + " tool "
+                + route.tool() + ": " + method + " is not forwarded to a " + Eras.MODERN + " client"));
+    }
+
     /** A failed call to {@code route} bounded by {@code timeout}, as the RPC error its caller gets. */
     static RpcException map(ToolTable.Route route, Duration timeout, Throwable error) {
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
@@ -179,7 +243,7 @@ final class ToolCalls {
                 if (failure.errorData() != null) {
                     data.set("podError", failure.errorData());
                 }
-                return failure(route, failure.errorCode(), failure.getMessage(), data);
+                return failure(route, failure.errorCode(), failure.getMessage(), data).asPodAnswer();
             case CANCELLED:
                 return failure(route, JsonRpc.INTERNAL_ERROR, "the call was cancelled", data);
             default:

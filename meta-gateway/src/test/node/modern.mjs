@@ -1,0 +1,93 @@
+// A real client of MCP 2026-07-28 against the gateway: the TypeScript SDK v2 Client pinned to 2026-07-28
+// (versionNegotiation {pin}), over its StdioClientTransport (which spawns the gateway) or its
+// StreamableHTTPClientTransport to a running gateway, driven by a script of steps. Usage:
+//   node modern.mjs @script.json   ({"command", "args", "cwd"} or {"transport": "http", "url", "headers"}, "steps": [...])
+// Prints one JSON object: {"gatewayPid", "era", "version", "discover", "steps": [{"ok"} | {"error"}], "logs", "stderr"}.
+import { Client, StreamableHTTPClientTransport, LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { readFileSync } from 'node:fs';
+
+const scriptArg = process.argv[2];
+const script = JSON.parse(scriptArg.startsWith('@') ? readFileSync(scriptArg.slice(1), 'utf8') : scriptArg);
+const logs = [];
+const stderrChunks = [];
+
+const client = new Client({ name: 'meta-gateway-modern-test', version: '2.0.0' }, {
+  capabilities: script.capabilities ?? {},
+  versionNegotiation: { mode: script.mode ?? { pin: '2026-07-28' } },
+});
+client.setNotificationHandler('notifications/message', (n) => { logs.push(n.params); });
+
+function makeTransport() {
+  if (script.transport === 'http') {
+    return new StreamableHTTPClientTransport(new URL(script.url), { requestInit: { headers: script.headers ?? {} } });
+  }
+  const stdio = new StdioClientTransport({
+    command: script.command, args: script.args, cwd: script.cwd, stderr: 'pipe',
+    env: { ...process.env, ...(script.env ?? {}) },
+  });
+  stdio.stderr?.on('data', (chunk) => stderrChunks.push(chunk.toString('utf8')));
+  return stdio;
+}
+const transport = makeTransport();
+
+function failure(e) {
+  return { error: { code: e.code ?? null, message: String(e.message ?? e), data: e.data ?? null, name: e.name ?? null } };
+}
+
+async function call(step) {
+  const progress = [];
+  const controller = new AbortController();
+  const options = { signal: controller.signal, timeout: step.timeoutMs ?? 60000 };
+  if (step.progress || step.cancelAfterProgress) {
+    options.onprogress = (p) => {
+      progress.push(p);
+      if (step.cancelAfterProgress && progress.length >= step.cancelAfterProgress) controller.abort('cancelled by the test');
+    };
+  }
+  const params = { name: step.name, arguments: step.arguments ?? {} };
+  if (step.logLevel) params._meta = { [LOG_LEVEL_META_KEY]: step.logLevel };
+  try {
+    return { ok: await client.callTool(params, options), progress };
+  } catch (e) {
+    return { ...failure(e), progress };
+  }
+}
+
+async function run(step) {
+  switch (step.op) {
+    case 'discover': return { ok: await client.discover() };
+    case 'listTools': return { ok: await client.listTools(undefined, { cacheMode: 'refresh' }) };
+    case 'call': return call(step);
+    case 'readResource': return { ok: await client.readResource({ uri: step.uri }) };
+    case 'listResources': return { ok: await client.listResources() };
+    case 'listPrompts': return { ok: await client.listPrompts() };
+    case 'getPrompt': return { ok: await client.getPrompt({ name: step.name, arguments: step.arguments ?? {} }) };
+    case 'complete': return { ok: await client.complete({ ref: step.ref, argument: step.argument }) };
+    case 'sleep': await new Promise((r) => setTimeout(r, step.ms)); return { ok: step.ms };
+    default: throw new Error('unknown step ' + step.op);
+  }
+}
+
+const out = { gatewayPid: null, steps: [], logs, stderr: '' };
+try {
+  await client.connect(transport);
+  out.gatewayPid = transport.pid ?? null;
+  out.sessionId = transport.sessionId ?? null;
+  out.era = client.getProtocolEra() ?? null;
+  out.version = client.getNegotiatedProtocolVersion() ?? null;
+  out.discover = client.getDiscoverResult() ?? null;
+  for (const step of script.steps) {
+    try {
+      out.steps.push(await run(step));
+    } catch (e) {
+      out.steps.push(failure(e));
+    }
+  }
+} catch (e) {
+  out.connectError = failure(e);
+} finally {
+  await client.close();
+  out.stderr = stderrChunks.join('');
+  process.stdout.write(JSON.stringify(out) + '\n');
+}
