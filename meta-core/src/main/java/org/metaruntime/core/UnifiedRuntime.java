@@ -206,9 +206,9 @@ public final class UnifiedRuntime implements AutoCloseable {
 
     /**
      * One line per started module (state, attempt, pid, restarts, last error, stderr tail), in configuration order.
-     * A lazy module keeps its line while it has no child: after an idle stop, its last state ({@code Healthy}); after
-     * a lazy startup that failed, {@code Stopped} with that startup's error; both without a pid. A lazy module whose
-     * first call has not come yet has no line: nothing was started.
+     * A loaded lazy module without a child has its line too: {@code Stopped} at attempt 0 before its first call
+     * ({@code Starting} while a call starts it); after an idle stop, or a startup that failed, the state and last
+     * error its last run left, with no pid.
      */
     public Map<String, ModuleSupervisorReport> supervisorReport() {
         return parts.registry().reports();

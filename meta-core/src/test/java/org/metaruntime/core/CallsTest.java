@@ -219,38 +219,36 @@ class CallsTest {
     }
 
     @Test
-    void theSupervisorReportKeepsLazyModulesWithoutAChildWithTheirStateAndLastError() {
-        ManualScheduler scheduler = new ManualScheduler();
+    void theSupervisorReportListsLazyModulesWithoutAChildWithTheirStateAndLastError() {
         MetaConfig config = MetaConfig.builder()
-                .module(mcp("idle").startMode(StartMode.LAZY).idleTimeout(Duration.ofMinutes(5)).build())
+                .module(mcp("idle").startMode(StartMode.LAZY).build())
                 .module(mcp("refusing", "--fail-at", "initialize").startMode(StartMode.LAZY).build())
+                .module(mcp("later").startMode(StartMode.LAZY).build())
                 .discover("idle", "refusing").preSpawn(PreSpawnData.mcp("idle")).preSpawn(PreSpawnData.mcp("refusing"))
-                .build();
-        UnifiedRuntime runtime = start(UnifiedRuntime.builder(config).scheduler(Fixtures.scheduler(scheduler)));
-        assertThat(runtime.supervisorReport()).as("nothing was started yet").isEmpty();
+                .preSpawn(PreSpawnData.mcp("later")).build();
+        UnifiedRuntime runtime = start(config);
+        assertThat(runtime.supervisorReport()).containsOnlyKeys("idle", "refusing");
+        org.metaruntime.supervisor.ModuleSupervisorReport idle = runtime.supervisorReport().get("idle");
+        assertThat(idle.state()).isEqualTo(ModuleHealthState.STOPPED);
+        assertThat(idle.attempt()).isZero();
+        assertThat(idle.pid()).isEmpty();
+        assertThat(idle.lastError()).isNull();
 
         for (int i = 0; i < 2; i++) {
             assertThat(failure(runtime.call(request("refusing", "echo"), CallOptions.timeout(T))))
                     .isInstanceOf(ModuleRouteError.ModuleRuntime.class);
             org.metaruntime.supervisor.ModuleSupervisorReport refusing = runtime.supervisorReport().get("refusing");
-            assertThat(refusing).as("the report after failed lazy start %d", i + 1).isNotNull();
             assertThat(refusing.state()).isEqualTo(ModuleHealthState.STOPPED);
             assertThat(refusing.pid()).isEmpty();
             assertThat(refusing.lastError()).contains("refusing").contains("failing initialize on purpose");
         }
 
-        assertThat(runtime.routeModuleCall(request("idle", "echo"), T).moduleId()).isEqualTo("idle");
-        assertThat(runtime.supervisorReport().get("idle").state()).isEqualTo(HEALTHY);
-        assertThat(runtime.supervisorReport().get("idle").pid()).isPresent();
-        await().atMost(10, TimeUnit.SECONDS).until(() -> scheduler.pendingCount() == 1);
-        scheduler.runPending();
-        Fixtures.assertAllGone(pidfile());
-        org.metaruntime.supervisor.ModuleSupervisorReport idle = runtime.supervisorReport().get("idle");
-        assertThat(idle).as("the report after an idle stop").isNotNull();
-        assertThat(idle.state()).isEqualTo(HEALTHY);
-        assertThat(idle.pid()).isEmpty();
-        assertThat(idle.lastError()).isNull();
-        assertThat(runtime.supervisorReport()).containsOnlyKeys("idle", "refusing");
+        assertThat(runtime.reconcileModules(List.of("idle", "refusing", "later"), T)).isEqualTo(1);
+        assertThat(runtime.supervisorReport()).containsOnlyKeys("idle", "refusing", "later");
+        assertThat(runtime.supervisorReport().get("later").state()).isEqualTo(ModuleHealthState.STOPPED);
+        assertThat(runtime.routeModuleCall(request("later", "echo"), T).moduleId()).isEqualTo("later");
+        assertThat(runtime.supervisorReport().get("later").state()).isEqualTo(HEALTHY);
+        assertThat(runtime.supervisorReport().get("later").pid()).isPresent();
     }
 
     @Test

@@ -23,6 +23,7 @@ import org.metaruntime.core.DiscoverySpec;
 import org.metaruntime.core.MetaConfig;
 import org.metaruntime.core.RuntimeFromConfigError;
 import org.metaruntime.core.RuntimeFromConfigException;
+import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleSupervisor;
 import org.metaruntime.supervisor.ModuleSupervisorReport;
 
@@ -195,17 +196,21 @@ public final class ModuleRegistry {
     }
 
     /**
-     * One report per module that has been started, in configuration order. A lazy module without a child now (stopped
-     * when idle, or whose last startup failed) is reported as its last run left it, without a pid; one never started
-     * has no report.
+     * One report per module that has been started, and per loaded lazy module without a child, in configuration
+     * order. A lazy module never started is {@code Stopped} at attempt 0 ({@code Starting} while a startup runs); one
+     * stopped when idle, or whose last startup failed, is reported as its last run left it (no pid).
      */
     public Map<String, ModuleSupervisorReport> reports() {
         Map<String, ModuleSupervisorReport> report = new LinkedHashMap<>();
         for (ModuleSlot slot : slots.values()) {
             Optional<ModuleSupervisor<ModuleChild>> supervisor = slot.supervisor();
-            if (supervisor.isEmpty() && slot.module().startMode() == StartMode.LAZY && slot.loaded()
-                    && slot.membership().phase() != ModuleSlot.Phase.STARTING) {
-                supervisor = slot.previousSupervisor();
+            if (supervisor.isEmpty() && slot.module().startMode() == StartMode.LAZY && slot.loaded()) {
+                boolean starting = slot.membership().phase() == ModuleSlot.Phase.STARTING;
+                supervisor = starting ? Optional.empty() : slot.previousSupervisor();
+                if (supervisor.isEmpty()) {
+                    report.put(slot.id(), new ModuleSupervisorReport(slot.id(), starting ? ModuleHealthState.STARTING
+                            : ModuleHealthState.STOPPED, 0, java.util.OptionalLong.empty(), 0, null, ""));
+                }
             }
             supervisor.ifPresent(s -> report.put(slot.id(), s.report(ModuleRegistry::livePid, ModuleChild::stderrTail)));
         }

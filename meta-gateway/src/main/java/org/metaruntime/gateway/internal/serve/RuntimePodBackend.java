@@ -466,7 +466,8 @@ final class RuntimePodBackend implements PodBackend {
                 return new PodState("Failed", OptionalLong.empty(), report == null ? 0 : report.restarts(),
                         PodErrors.describe(failed), tail);
             }
-            if (report == null) {
+            if (report == null || !tried.get()) {
+                // a lazy pod's runtime lists it Stopped before its first start: for the gateway it is NotStarted
                 return new PodState(tried.get() ? "Stopped" : "NotStarted", OptionalLong.empty(), 0, null, "");
             }
             String state = switch (report.state()) {
