@@ -44,12 +44,14 @@ final class ManifestReader {
     private final LocatedTree tree;
     private final Problems problems;
     private final boolean checkPrograms;
+    private final TypedFields fields;
     private final int before;
 
     private ManifestReader(LocatedTree tree, Problems problems, boolean checkPrograms) {
         this.tree = tree;
         this.problems = problems;
         this.checkPrograms = checkPrograms;
+        this.fields = new TypedFields(tree, problems);
         this.before = problems.size();
     }
 
@@ -64,47 +66,47 @@ final class ManifestReader {
     private Optional<PodManifest> pod() {
         JsonNode root = tree.root();
         if (!root.isObject()) {
-            problem("", "a manifest is a mapping with apiVersion, kind, metadata and spec");
+            fields.problem("", "a manifest is a mapping with apiVersion, kind, metadata and spec");
             return Optional.empty();
         }
-        unknownKeys(root, "", ROOT_KEYS);
-        JsonNode apiVersion = required(root, "", "apiVersion");
+        fields.unknownKeys(root, "", ROOT_KEYS);
+        JsonNode apiVersion = fields.required(root, "", "apiVersion");
         if (apiVersion != null && !(apiVersion.isTextual() && API_VERSION.equals(apiVersion.textValue()))) {
-            problem("/apiVersion", "apiVersion must be " + API_VERSION + ", not " + apiVersion);
+            fields.problem("/apiVersion", "apiVersion must be " + API_VERSION + ", not " + apiVersion);
         }
-        JsonNode kind = required(root, "", "kind");
+        JsonNode kind = fields.required(root, "", "kind");
         if (kind != null && !(kind.isTextual() && KIND.equals(kind.textValue()))) {
-            problem("/kind", "kind must be " + KIND + ", not " + kind);
+            fields.problem("/kind", "kind must be " + KIND + ", not " + kind);
         }
         String name = null;
         String description = null;
-        JsonNode metadata = mapping(root, "", "metadata", true);
+        JsonNode metadata = fields.mapping(root, "", "metadata", true);
         if (metadata != null) {
-            unknownKeys(metadata, "/metadata", METADATA_KEYS);
-            name = text(metadata, "/metadata", "name", true);
-            description = text(metadata, "/metadata", "description", false);
+            fields.unknownKeys(metadata, "/metadata", METADATA_KEYS);
+            name = fields.text(metadata, "/metadata", "name", true);
+            description = fields.text(metadata, "/metadata", "description", false);
             if (name != null && !Names.clientSafe(name)) {
-                problem("/metadata/name", "pod name \"" + name + "\" is not accepted by clients: " + Names.rule());
+                fields.problem("/metadata/name", "pod name \"" + name + "\" is not accepted by clients: " + Names.rule());
             } else if (Names.RESERVED_POD.equals(name)) {
-                problem("/metadata/name", "pod name \"meta\" is reserved for the gateway's own tools and resources");
+                fields.problem("/metadata/name", "pod name \"meta\" is reserved for the gateway's own tools and resources");
             }
         }
-        JsonNode spec = mapping(root, "", "spec", true);
+        JsonNode spec = fields.mapping(root, "", "spec", true);
         if (spec == null) {
             return Optional.empty();
         }
-        unknownKeys(spec, "/spec", SPEC_KEYS);
+        fields.unknownKeys(spec, "/spec", SPEC_KEYS);
         List<String> command = command(spec);
         URI url = url(spec);
         if (spec.has("command") && spec.has("url")) {
-            problem("/spec/url", "spec has both command and url: a pod is either a local process or a remote server");
+            fields.problem("/spec/url", "spec has both command and url: a pod is either a local process or a remote server");
         } else if (!spec.has("command") && !spec.has("url")) {
-            problem("/spec", "spec needs command (a local process) or url (a remote MCP server)");
+            fields.problem("/spec", "spec needs command (a local process) or url (a remote MCP server)");
         }
         Path workdir = workdir(spec);
         if (checkPrograms && !command.isEmpty() && Files.isDirectory(workdir)) {
             Programs.problem(command.get(0), workdir, System.getenv("PATH"))
-                    .ifPresent(p -> problem("/spec/command/0", "spec.command: " + p));
+                    .ifPresent(p -> fields.problem("/spec/command/0", "spec.command: " + p));
         }
         Map<String, String> env = env(spec);
         Map<String, String> headers = headers(spec);
@@ -112,16 +114,16 @@ final class ManifestReader {
         if (spec.has("url")) {
             for (String local : List.of("workdir", "env")) {
                 if (spec.has(local)) {
-                    problem("/spec/" + local, "spec." + local + " applies to a local process; a pod with a url has none");
+                    fields.problem("/spec/" + local, "spec." + local + " applies to a local process; a pod with a url has none");
                 }
             }
         } else if (spec.has("headers")) {
-            problem("/spec/headers", "spec.headers go to a remote server: give spec.url, or drop the headers");
+            fields.problem("/spec/headers", "spec.headers go to a remote server: give spec.url, or drop the headers");
         }
-        Duration callTimeout = duration(spec, "/spec", "callTimeout", PodManifest.DEFAULT_CALL_TIMEOUT);
-        Duration startupTimeout = duration(spec, "/spec", "startupTimeout", PodManifest.DEFAULT_STARTUP_TIMEOUT);
-        Duration shutdownTimeout = duration(spec, "/spec", "shutdownTimeout", PodManifest.DEFAULT_SHUTDOWN_TIMEOUT);
-        boolean preWarm = bool(spec, "/spec", "preWarm", false);
+        Duration callTimeout = fields.duration(spec, "/spec", "callTimeout", PodManifest.DEFAULT_CALL_TIMEOUT);
+        Duration startupTimeout = fields.duration(spec, "/spec", "startupTimeout", PodManifest.DEFAULT_STARTUP_TIMEOUT);
+        Duration shutdownTimeout = fields.duration(spec, "/spec", "shutdownTimeout", PodManifest.DEFAULT_SHUTDOWN_TIMEOUT);
+        boolean preWarm = fields.bool(spec, "/spec", "preWarm", false);
         PodManifest.HealthCheck health = healthCheck(spec, spec.has("url"));
         List<DeclaredTool> tools = tools(spec, name);
         PodManifest.Protocol protocol = protocol(spec, health, tools);
@@ -146,7 +148,7 @@ final class ManifestReader {
             command.add(arg.asText());
         }
         if (!ok || command.get(0).isBlank()) {
-            problem("/spec/command", "spec.command must be a non-empty list of strings, like [\"python3\", \"main.py\"]");
+            fields.problem("/spec/command", "spec.command must be a non-empty list of strings, like [\"python3\", \"main.py\"]");
             return List.of();
         }
         return command;
@@ -167,25 +169,25 @@ final class ManifestReader {
                 // reported below
             }
         }
-        problem("/spec/url", "spec.url must be an http or https URL, not " + node);
+        fields.problem("/spec/url", "spec.url must be an http or https URL, not " + node);
         return null;
     }
 
     private Path workdir(JsonNode spec) {
         Path folder = tree.file().toAbsolutePath().getParent();
-        String text = text(spec, "/spec", "workdir", false);
+        String text = fields.text(spec, "/spec", "workdir", false);
         if (text == null) {
             return folder;
         }
         Path dir = folder.resolve(text).normalize();
         if (!Files.isDirectory(dir)) {
-            problem("/spec/workdir", "workdir " + text + " does not exist (" + dir + ")");
+            fields.problem("/spec/workdir", "workdir " + text + " does not exist (" + dir + ")");
         }
         return dir;
     }
 
     private Map<String, String> env(JsonNode spec) {
-        JsonNode env = mapping(spec, "/spec", "env", false);
+        JsonNode env = fields.mapping(spec, "/spec", "env", false);
         Map<String, String> out = new LinkedHashMap<>();
         if (env == null) {
             return out;
@@ -199,14 +201,14 @@ final class ManifestReader {
             } else if (v.isValueNode() && !v.isNull()) {
                 out.put(e.getKey(), v.asText());
             } else {
-                problem(at, "spec.env." + e.getKey() + " must be a string, number or boolean");
+                fields.problem(at, "spec.env." + e.getKey() + " must be a string, number or boolean");
             }
         }
         return out;
     }
 
     private Map<String, String> headers(JsonNode spec) {
-        JsonNode headers = mapping(spec, "/spec", "headers", false);
+        JsonNode headers = fields.mapping(spec, "/spec", "headers", false);
         Map<String, String> out = new LinkedHashMap<>();
         if (headers == null) {
             return out;
@@ -215,7 +217,7 @@ final class ManifestReader {
             Map.Entry<String, JsonNode> e = it.next();
             String at = "/spec/headers/" + e.getKey().replace("~", "~0").replace("/", "~1");
             if (!e.getValue().isTextual()) {
-                problem(at, "spec.headers." + e.getKey() + " must be a string");
+                fields.problem(at, "spec.headers." + e.getKey() + " must be a string");
                 continue;
             }
             Optional<String> value = expanded(at, "spec.headers." + e.getKey(), e.getValue().textValue());
@@ -224,7 +226,7 @@ final class ManifestReader {
             }
             Optional<String> wrong = Headers.problem(e.getKey(), value.get());
             if (wrong.isPresent()) {
-                problem(at, "spec.headers." + e.getKey() + ": " + wrong.get());
+                fields.problem(at, "spec.headers." + e.getKey() + ": " + wrong.get());
             } else {
                 out.put(e.getKey(), value.get());
             }
@@ -251,20 +253,20 @@ final class ManifestReader {
         Map<String, String> environment = System.getenv();
         Optional<String> value = Variables.expand(raw, environment);
         if (value.isEmpty()) {
-            problem(at, what + " names the environment variable(s) " + Variables.missing(raw, environment)
+            fields.problem(at, what + " names the environment variable(s) " + Variables.missing(raw, environment)
                     + ", not set for the gateway");
         }
         return value;
     }
 
     private PodManifest.HealthCheck healthCheck(JsonNode spec, boolean remote) {
-        JsonNode health = mapping(spec, "/spec", "healthCheck", false);
+        JsonNode health = fields.mapping(spec, "/spec", "healthCheck", false);
         if (health == null) {
             return remote ? PodManifest.HealthCheck.REMOTE_DEFAULT : PodManifest.HealthCheck.DISABLED;
         }
-        unknownKeys(health, "/spec/healthCheck", HEALTH_KEYS);
-        boolean enabled = bool(health, "/spec/healthCheck", "enabled", true);
-        Duration interval = duration(health, "/spec/healthCheck", "interval", PodManifest.HealthCheck.DEFAULT_INTERVAL);
+        fields.unknownKeys(health, "/spec/healthCheck", HEALTH_KEYS);
+        boolean enabled = fields.bool(health, "/spec/healthCheck", "enabled", true);
+        Duration interval = fields.duration(health, "/spec/healthCheck", "interval", PodManifest.HealthCheck.DEFAULT_INTERVAL);
         return new PodManifest.HealthCheck(enabled, interval);
     }
 
@@ -273,7 +275,7 @@ final class ManifestReader {
      * the pod's answer to {@code initialize} decides.
      */
     private PodManifest.Protocol protocol(JsonNode spec, PodManifest.HealthCheck health, List<DeclaredTool> tools) {
-        String value = text(spec, "/spec", "protocol", false);
+        String value = fields.text(spec, "/spec", "protocol", false);
         if (value == null) {
             return spec.has("protocol") ? PodManifest.Protocol.MCP : PodManifest.Protocol.DETECT;
         }
@@ -281,17 +283,17 @@ final class ManifestReader {
             return PodManifest.Protocol.MCP;
         }
         if (!value.equals("jsonrpc")) {
-            problem("/spec/protocol", "spec.protocol must be mcp or jsonrpc, not \"" + value + "\"");
+            fields.problem("/spec/protocol", "spec.protocol must be mcp or jsonrpc, not \"" + value + "\"");
             return PodManifest.Protocol.MCP;
         }
         if (spec.has("url")) {
-            problem("/spec/protocol", "a remote pod speaks MCP: protocol: jsonrpc applies to a local process");
+            fields.problem("/spec/protocol", "a remote pod speaks MCP: protocol: jsonrpc applies to a local process");
         }
         if (!spec.has("tools") || (spec.get("tools").isArray() && spec.get("tools").isEmpty())) {
-            problem("/spec/protocol", "a pod with protocol: jsonrpc declares its tools in spec.tools: it has no tools/list");
+            fields.problem("/spec/protocol", "a pod with protocol: jsonrpc declares its tools in spec.tools: it has no tools/list");
         }
         if (spec.has("healthCheck") && health.enabled()) {
-            problem("/spec/healthCheck", "healthCheck pings are MCP: a pod with protocol: jsonrpc cannot answer them"
+            fields.problem("/spec/healthCheck", "healthCheck pings are MCP: a pod with protocol: jsonrpc cannot answer them"
                     + " (set enabled: false or drop it)");
         }
         return PodManifest.Protocol.JSONRPC;
@@ -304,7 +306,7 @@ final class ManifestReader {
             return out;
         }
         if (!tools.isArray()) {
-            problem("/spec/tools", "spec.tools must be a list of tools");
+            fields.problem("/spec/tools", "spec.tools must be a list of tools");
             return out;
         }
         Map<String, Integer> seen = new LinkedHashMap<>();
@@ -312,25 +314,25 @@ final class ManifestReader {
             String at = "/spec/tools/" + i;
             JsonNode tool = tools.get(i);
             if (!tool.isObject()) {
-                problem(at, "each tool must be a mapping with at least name and inputSchema");
+                fields.problem(at, "each tool must be a mapping with at least name and inputSchema");
                 continue;
             }
-            unknownKeys(tool, at, TOOL_KEYS);
-            String name = text(tool, at, "name", true);
-            text(tool, at, "title", false);
-            text(tool, at, "description", false);
-            mapping(tool, at, "annotations", false);
+            fields.unknownKeys(tool, at, TOOL_KEYS);
+            String name = fields.text(tool, at, "name", true);
+            fields.text(tool, at, "title", false);
+            fields.text(tool, at, "description", false);
+            fields.mapping(tool, at, "annotations", false);
             if (name != null && !Names.declarable(name)) {
-                problem(at + "/name", "tool name \"" + name + "\" is not accepted by clients: " + Names.rule()
+                fields.problem(at + "/name", "tool name \"" + name + "\" is not accepted by clients: " + Names.rule()
                         + " (or <seat>.<verb>)");
             } else if (name != null && seen.containsKey(name)) {
-                problem(at + "/name", "tool \"" + name + "\" is declared twice in pod " + pod + " (first at line " + seen.get(name) + ")");
+                fields.problem(at + "/name", "tool \"" + name + "\" is declared twice in pod " + pod + " (first at line " + seen.get(name) + ")");
             } else if (name != null) {
                 seen.put(name, tree.line(at + "/name"));
             }
             JsonNode input = tool.get("inputSchema");
             if (input == null) {
-                problem(at, "tool " + name + " needs an inputSchema (at least {type: object})");
+                fields.problem(at, "tool " + name + " needs an inputSchema (at least {type: object})");
             } else {
                 schema(input, at + "/inputSchema", "inputSchema");
             }
@@ -361,13 +363,13 @@ final class ManifestReader {
         }
         String at = "/spec/" + key;
         if (spec.has("tools")) {
-            problem(at, "spec." + key + " filters the tools a pod lists live: a pod that declares spec.tools serves"
+            fields.problem(at, "spec." + key + " filters the tools a pod lists live: a pod that declares spec.tools serves"
                     + " exactly those (drop the ones not to serve)");
             return globs;
         }
         if (!node.isArray()) {
-            problem(at, "spec." + key + " must be a list of tool names or globs (* for any characters, ? for one),"
-                    + " not " + typeOf(node));
+            fields.problem(at, "spec." + key + " must be a list of tool names or globs (* for any characters, ? for one),"
+                    + " not " + TypedFields.typeOf(node));
             return globs;
         }
         for (int i = 0; i < node.size(); i++) {
@@ -375,138 +377,30 @@ final class ManifestReader {
             if (glob.isTextual() && !glob.textValue().isEmpty()) {
                 globs.add(glob.textValue());
             } else {
-                problem(at + "/" + i, "spec." + key + "[" + i + "] must be a non-empty tool name or glob, not " + glob);
+                fields.problem(at + "/" + i, "spec." + key + "[" + i + "] must be a non-empty tool name or glob, not " + glob);
             }
         }
         return globs;
     }
 
     private void schema(JsonNode schema, String at, String what) {
-        SchemaShape.check(schema).ifPresent(p -> problem(at + p.pointer(), what + " " + p.message()));
+        SchemaShape.check(schema).ifPresent(p -> fields.problem(at + p.pointer(), what + " " + p.message()));
     }
 
     private DeclaredTool.Contract contract(JsonNode tool, String at) {
-        JsonNode contract = mapping(tool, at, "contract", false);
+        JsonNode contract = fields.mapping(tool, at, "contract", false);
         if (contract == null) {
             return null;
         }
         String here = at + "/contract";
-        unknownKeys(contract, here, CONTRACT_KEYS);
-        String id = text(contract, here, "id", true);
-        String version = text(contract, here, "version", true);
+        fields.unknownKeys(contract, here, CONTRACT_KEYS);
+        String id = fields.text(contract, here, "id", true);
+        String version = fields.text(contract, here, "version", true);
         if (version != null && !SEMVER.matcher(version).matches()) {
-            problem(here + "/version", "contract version \"" + version + "\" is not a semantic version (like 1.0.0)");
+            fields.problem(here + "/version", "contract version \"" + version + "\" is not a semantic version (like 1.0.0)");
             return null;
         }
         return id == null || version == null ? null : new DeclaredTool.Contract(id, version);
-    }
-
-    // ---- typed fields
-
-    private JsonNode required(JsonNode parent, String at, String key) {
-        JsonNode node = parent.get(key);
-        if (node == null || node.isNull()) {
-            problem(at, dotted(at + "/" + key) + " is missing");
-            return null;
-        }
-        return node;
-    }
-
-    private JsonNode mapping(JsonNode parent, String at, String key, boolean required) {
-        JsonNode node = required ? required(parent, at, key) : parent.get(key);
-        if (node == null) {
-            return null;
-        }
-        if (!node.isObject()) {
-            problem(at + "/" + key, dotted(at + "/" + key) + " must be a mapping, not " + typeOf(node));
-            return null;
-        }
-        return node;
-    }
-
-    private String text(JsonNode parent, String at, String key, boolean required) {
-        JsonNode node = required ? required(parent, at, key) : parent.get(key);
-        if (node == null) {
-            return null;
-        }
-        if (!node.isTextual()) {
-            problem(at + "/" + key, dotted(at + "/" + key) + " must be a string, not " + typeOf(node));
-            return null;
-        }
-        return node.textValue();
-    }
-
-    private boolean bool(JsonNode parent, String at, String key, boolean fallback) {
-        JsonNode node = parent.get(key);
-        if (node == null) {
-            return fallback;
-        }
-        if (!node.isBoolean()) {
-            problem(at + "/" + key, dotted(at + "/" + key) + " must be true or false, not " + typeOf(node));
-            return fallback;
-        }
-        return node.booleanValue();
-    }
-
-    private Duration duration(JsonNode parent, String at, String key, Duration fallback) {
-        JsonNode node = parent.get(key);
-        if (node == null) {
-            return fallback;
-        }
-        Optional<Duration> parsed = node.isTextual() ? Durations.parse(node.textValue()) : Optional.empty();
-        if (parsed.isEmpty()) {
-            problem(at + "/" + key, dotted(at + "/" + key) + ": " + node + " is not a duration (a positive number with ms, s, m or h: 500ms, 30s, 2m)");
-            return fallback;
-        }
-        return parsed.get();
-    }
-
-    private void unknownKeys(JsonNode node, String at, Set<String> known) {
-        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
-            String key = it.next();
-            if (!known.contains(key)) {
-                String where = at.isEmpty() ? "at the top level" : "in " + dotted(at);
-                problem(at + "/" + key, "unknown key \"" + key + "\" " + where + " (known: " + String.join(", ", known) + ")");
-            }
-        }
-    }
-
-    private void problem(String pointer, String message) {
-        problems.add(tree, pointer, message);
-    }
-
-    private static String typeOf(JsonNode node) {
-        if (node.isTextual()) {
-            return "a string";
-        } else if (node.isNumber()) {
-            return "a number";
-        } else if (node.isBoolean()) {
-            return "a boolean";
-        } else if (node.isArray()) {
-            return "a list";
-        } else if (node.isObject()) {
-            return "a mapping";
-        }
-        return "null";
-    }
-
-    /** {@code /spec/tools/0/name} as {@code spec.tools[0].name}. */
-    static String dotted(String pointer) {
-        StringBuilder out = new StringBuilder();
-        for (String part : pointer.split("/")) {
-            if (part.isEmpty()) {
-                continue;
-            }
-            if (part.chars().allMatch(Character::isDigit)) {
-                out.append('[').append(part).append(']');
-            } else {
-                if (out.length() > 0) {
-                    out.append('.');
-                }
-                out.append(part.replace("~1", "/").replace("~0", "~"));
-            }
-        }
-        return out.toString();
     }
 
     private static Set<String> keys(String... keys) {

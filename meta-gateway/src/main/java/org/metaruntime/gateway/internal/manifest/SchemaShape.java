@@ -38,7 +38,7 @@ final class SchemaShape {
         if (type == null || !type.isTextual() || !"object".equals(type.textValue())) {
             return Optional.of(new Problem(type == null ? "" : "/type", "must have type: object (a tool takes an object of arguments)"));
         }
-        return nested(schema, "").map(p -> new Problem(p.getKey(), "at " + ManifestReader.dotted(p.getKey()) + ": " + p.getValue()));
+        return nested(schema, "").map(p -> new Problem(p.getKey(), "at " + TypedFields.dotted(p.getKey()) + ": " + p.getValue()));
     }
 
     private static Optional<Map.Entry<String, String>> nested(JsonNode schema, String at) {
