@@ -1,5 +1,8 @@
 package org.metaruntime.core;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import org.metaruntime.core.internal.Checks;
@@ -9,25 +12,42 @@ import org.metaruntime.core.internal.Checks;
  *
  * <pre>{@code
  * ProcessOptions hidden = ProcessOptions.defaults().withInheritEnv(false).withPassThroughEnv(Set.of("PATH", "HOME"));
+ * ProcessOptions tagged = ProcessOptions.defaults().withEnv(Map.of("RUN_ID", "nightly-42"));
  * }</pre>
+ *
+ * <p>A module process's environment is built in layers, a later one winning: the host's environment (all of it, or
+ * the {@code passThroughEnv} names), then {@link #env()}, then the module's own {@code env}, then its pre-spawn
+ * environment.
  *
  * <p>Immutable and thread-safe.
  *
  * @param inheritEnv      whether a module starts from the host's environment; default {@code true}
  * @param passThroughEnv  the host variables passed to modules when {@code inheritEnv} is false; default none
+ * @param env             variables added to the environment of every module process the runtime spawns (a
+ *                        module's own {@code env} and pre-spawn environment win over them); default none. Values
+ *                        are never logged.
  * @param maxLineBytes    the longest stdout line accepted from a child; default 16 MiB
  * @param stderrTailBytes how many bytes of a child's stderr are kept for errors and events; default 64 KiB
  * @param stdinQueueBytes how many bytes may wait to be written to a child's stdin; default 16 MiB
  */
-public record ProcessOptions(boolean inheritEnv, Set<String> passThroughEnv, int maxLineBytes, int stderrTailBytes,
-                             int stdinQueueBytes) {
+public record ProcessOptions(boolean inheritEnv, Set<String> passThroughEnv, Map<String, String> env,
+                             int maxLineBytes, int stderrTailBytes, int stdinQueueBytes) {
 
-    private static final ProcessOptions DEFAULTS = new ProcessOptions(true, Set.of(), 16 * 1024 * 1024, 64 * 1024,
-            16 * 1024 * 1024);
+    private static final ProcessOptions DEFAULTS = new ProcessOptions(true, Set.of(), Map.of(), 16 * 1024 * 1024,
+            64 * 1024, 16 * 1024 * 1024);
 
     /** Validates every component; throws {@link ConfigException} naming the field. */
     public ProcessOptions {
         passThroughEnv = Set.copyOf(Objects.requireNonNull(passThroughEnv, "passThroughEnv"));
+        Objects.requireNonNull(env, "env").forEach((name, value) -> {
+            if (name == null || name.isEmpty() || name.indexOf('=') >= 0 || name.indexOf('\0') >= 0) {
+                throw new ConfigException("process.env", "not a variable name: '" + name + "'");
+            }
+            if (value == null || value.indexOf('\0') >= 0) {
+                throw new ConfigException("process.env", "variable " + name + " has no value or a NUL character");
+            }
+        });
+        env = Collections.unmodifiableMap(new LinkedHashMap<>(env));
         Checks.atLeast(maxLineBytes, 1, "maxLineBytes");
         Checks.atLeast(stderrTailBytes, 0, "stderrTailBytes");
         Checks.atLeast(stdinQueueBytes, 1, "stdinQueueBytes");
@@ -39,22 +59,28 @@ public record ProcessOptions(boolean inheritEnv, Set<String> passThroughEnv, int
     }
 
     public ProcessOptions withInheritEnv(boolean inherit) {
-        return new ProcessOptions(inherit, passThroughEnv, maxLineBytes, stderrTailBytes, stdinQueueBytes);
+        return new ProcessOptions(inherit, passThroughEnv, env, maxLineBytes, stderrTailBytes, stdinQueueBytes);
     }
 
     public ProcessOptions withPassThroughEnv(Set<String> names) {
-        return new ProcessOptions(inheritEnv, names, maxLineBytes, stderrTailBytes, stdinQueueBytes);
+        return new ProcessOptions(inheritEnv, names, env, maxLineBytes, stderrTailBytes, stdinQueueBytes);
+    }
+
+    /** These options with {@link #env()} replaced by {@code variables}. */
+    public ProcessOptions withEnv(Map<String, String> variables) {
+        return new ProcessOptions(inheritEnv, passThroughEnv, variables, maxLineBytes, stderrTailBytes,
+                stdinQueueBytes);
     }
 
     public ProcessOptions withMaxLineBytes(int max) {
-        return new ProcessOptions(inheritEnv, passThroughEnv, max, stderrTailBytes, stdinQueueBytes);
+        return new ProcessOptions(inheritEnv, passThroughEnv, env, max, stderrTailBytes, stdinQueueBytes);
     }
 
     public ProcessOptions withStderrTailBytes(int bytes) {
-        return new ProcessOptions(inheritEnv, passThroughEnv, maxLineBytes, bytes, stdinQueueBytes);
+        return new ProcessOptions(inheritEnv, passThroughEnv, env, maxLineBytes, bytes, stdinQueueBytes);
     }
 
     public ProcessOptions withStdinQueueBytes(int bytes) {
-        return new ProcessOptions(inheritEnv, passThroughEnv, maxLineBytes, stderrTailBytes, bytes);
+        return new ProcessOptions(inheritEnv, passThroughEnv, env, maxLineBytes, stderrTailBytes, bytes);
     }
 }

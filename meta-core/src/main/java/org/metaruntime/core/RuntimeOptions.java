@@ -1,6 +1,7 @@
 package org.metaruntime.core;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
@@ -287,6 +288,11 @@ public final class RuntimeOptions {
         /** {@link ProcessOptions#passThroughEnv()}. */
         public Builder passThroughEnv(Set<String> names) {
             return process(process.withPassThroughEnv(names));
+        }
+
+        /** {@link ProcessOptions#env()}: variables added to the environment of every module process. */
+        public Builder processEnv(Map<String, String> variables) {
+            return process(process.withEnv(variables));
         }
 
         /** {@link ProcessOptions#maxLineBytes()}. */

@@ -19,16 +19,30 @@ class EnvironmentsTest {
 
     @Test
     void laterSourceWins() {
-        Map<String, String> env = Environments.effective(host, true, Set.of(), module, Optional.of(preSpawn));
+        Map<String, String> env = Environments.effective(host, true, Set.of(), Map.of(), module, Optional.of(preSpawn));
         assertThat(env).containsEntry("SHARED", "prespawn-2").containsEntry("HOST_ONLY", "h")
                 .containsEntry("MODULE_ONLY", "1").containsEntry("PRE", "p").containsEntry("SECRET", "s");
-        Map<String, String> noPreSpawn = Environments.effective(host, true, Set.of(), module, Optional.empty());
+        Map<String, String> noPreSpawn = Environments.effective(host, true, Set.of(), Map.of(), module, Optional.empty());
         assertThat(noPreSpawn).containsEntry("SHARED", "module");
     }
 
     @Test
+    void runtimeVariablesSitBetweenTheHostAndTheModule() {
+        Map<String, String> env = Environments.effective(host, false, Set.of("HOST_ONLY"),
+                Map.of("SHARED", "runtime", "HOST_ONLY", "runtime", "RUN", "r"), module, Optional.empty());
+        assertThat(env).containsEntry("SHARED", "module").containsEntry("HOST_ONLY", "runtime").containsEntry("RUN", "r");
+    }
+
+    @Test
+    void processOptionsRefuseABadVariable() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ProcessOptions.defaults().withEnv(Map.of("A=B", "x")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("process.env");
+        assertThat(ProcessOptions.defaults().withEnv(Map.of("A", "1")).env()).containsExactly(Map.entry("A", "1"));
+    }
+
+    @Test
     void allowListKeepsOnlyPassThroughNames() {
-        Map<String, String> env = Environments.effective(host, false, Set.of("HOST_ONLY", "ABSENT"), module,
+        Map<String, String> env = Environments.effective(host, false, Set.of("HOST_ONLY", "ABSENT"), Map.of(), module,
                 Optional.of(preSpawn));
         assertThat(env).doesNotContainKey("SECRET").doesNotContainKey("ABSENT")
                 .containsEntry("HOST_ONLY", "h").containsEntry("SHARED", "prespawn-2");

@@ -417,6 +417,17 @@ class RealModulesTest {
     }
 
     @Test
+    void runtimeEnvironmentReachesEveryModuleUnderItsOwnEnvironment() {
+        MetaConfig config = MetaConfig.builder()
+                .module(eventLine("env", "ok").env("MODULE_SHARED", "module").build()).discover("env").build();
+        UnifiedRuntime runtime = start(config, options().inheritEnv(false).passThroughEnv(Set.of("PATH"))
+                .processEnv(Map.of("MODULE_RUN_TAG", "run-7", "MODULE_SHARED", "runtime")).build());
+        JsonNode env = payloads(runtime, "env", "ready").get(0).get("env");
+        assertThat(env.path("MODULE_RUN_TAG").asText()).isEqualTo("run-7");
+        assertThat(env.path("MODULE_SHARED").asText()).isEqualTo("module");
+    }
+
+    @Test
     void shutdownStopsKeptChildrenAndTheirDescendants() throws Exception {
         MetaConfig config = MetaConfig.builder()
                 .module(eventLine("stay", "stay").build())

@@ -65,7 +65,7 @@ public final class ProcessBoundaries {
         ProcessOptions process = options.process();
         ProcessSpec.Builder spec = ProcessSpec.builder(module.id())
                 .command(module.command())
-                .env(Environments.overlay(module, preSpawn))
+                .env(Environments.overlay(process.env(), module, preSpawn))
                 .inheritEnv(process.inheritEnv())
                 .passThroughEnv(process.passThroughEnv())
                 .maxLineBytes(process.maxLineBytes())
