@@ -1,0 +1,2 @@
+/** The provider's schema mapping and tool executor (not covered by compatibility). */
+package org.metaruntime.langchain4j.internal;
