@@ -30,12 +30,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.metaruntime.core.MetaConfig;
 import org.metaruntime.core.ModuleConfig;
 import org.metaruntime.core.ModuleRouteRequest;
 import org.metaruntime.core.RuntimeOptions;
+import org.metaruntime.core.StartMode;
 import org.metaruntime.core.UnifiedRuntime;
 import org.metaruntime.testing.CapturedLogs;
 import org.metaruntime.testing.FixtureScripts;
@@ -48,6 +52,7 @@ import org.slf4j.event.Level;
  * provider, and the model's second answer quotes what the tool returned.
  */
 @Timeout(120)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)   // the lazy module's first listing comes first
 class MetaRuntimeToolProviderTest {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -107,16 +112,20 @@ class MetaRuntimeToolProviderTest {
                                 + "'mode':{'type':'string','enum':['plain','loud']},"
                                 + "'at':{'$ref':'#/$defs/Point'}},'required':['text'],'additionalProperties':false,"
                                 + "'$defs':{'Point':{'type':'object','properties':{'x':{'type':'number'}}}}}"),
-                        declared("add", "Adds", "{'type':'object','properties':{'a':{'type':'integer','minimum':0}}}")))
+                        declared("add", "Adds", "{'type':'object','properties':{'a':{'type':'integer','minimum':0}}}"),
+                        McpSchema.Tool.builder("titled").title("A tool with a title only")
+                                .inputSchema(Map.of("type", "object")).build()))
                         .build())
+                .mcp(ModuleConfig.builder("later").command(server()).startMode(StartMode.LAZY).build())
+                .mcp(ModuleConfig.builder("slowpoke").command(server()).callTimeout(Duration.ofMillis(500)).build())
                 .module(ModuleConfig.builder("lines").command(FixtureScripts.eventLineModuleCommand("lines"))
                         .env("FIXTURE_MODE", "stay").build())
                 .mcp(ModuleConfig.builder("broken").command(server("--fail-at", "initialize")).build())
-                .discover("echo", "seats", "fragile", "typed", "lines", "broken")
+                .discover("echo", "seats", "fragile", "typed", "lines", "broken", "later", "slowpoke")
                 .build();
         runtime = UnifiedRuntime.builder(config)
                 .options(RuntimeOptions.builder().callTimeout(Duration.ofSeconds(20)).build()).start();
-        assertThat(runtime.loadedModules()).contains("echo", "seats", "fragile", "typed", "lines")
+        assertThat(runtime.loadedModules()).contains("echo", "seats", "fragile", "typed", "lines", "slowpoke")
                 .doesNotContain("broken");
     }
 
@@ -164,6 +173,7 @@ class MetaRuntimeToolProviderTest {
         assertThat(names.indexOf("echo__echo")).isLessThan(names.indexOf("seats__echo"));
         assertThat(names.indexOf("seats__echo")).isLessThan(names.indexOf("typed__echo"));
         assertThat(specs.get("echo__echo").description()).isEqualTo("echo__echo");
+        assertThat(specs.get("typed__titled").description()).isEqualTo("A tool with a title only");
         assertThat(specs.get("echo__echo").parameters()).isEqualTo(JsonObjectSchema.builder().build());
     }
 
@@ -269,6 +279,24 @@ class MetaRuntimeToolProviderTest {
             assertThat(result.isError()).isFalse();
             assertThat(result.resultText()).isEqualTo("{}");
         }
+    }
+
+    @Test
+    @Order(1)
+    void listingStartsALazyModule() {
+        assertThat(runtime.supervisorReport().get("later").pid()).isEmpty();
+        Map<String, ToolSpecification> specs = specifications(MetaRuntimeToolProvider.builder(runtime).build());
+        assertThat(specs).containsKey("later__echo");
+        assertThat(runtime.supervisorReport().get("later").pid()).isPresent();
+    }
+
+    @Test
+    void aCallThatTimesOutIsAToolErrorNamingTheModule() {
+        ToolExecutor executor = executor(MetaRuntimeToolProvider.builder(runtime).build(), "slowpoke__slow");
+        ToolExecutionResult result = executor.executeWithContext(ToolExecutionRequest.builder().id("5")
+                .name("slowpoke__slow").arguments("{\"ms\": 60000}").build(), null);
+        assertThat(result.isError()).isTrue();
+        assertThat(result.resultText()).contains("'slowpoke'").contains("within 500 ms");
     }
 
     @Test

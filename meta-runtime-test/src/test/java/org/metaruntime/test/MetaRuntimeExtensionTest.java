@@ -79,16 +79,19 @@ class MetaRuntimeExtensionTest {
 
     // ------------------------------------------------------------------------------------------ fakes, injection
 
+    /** Declares the annotation and a source for its subclasses. */
     @MetaRuntimeTest
-    static class FakesInjected {
-        @ModuleSource
-        final FakeMcpModule weather = FakeMcpModule.builder("weather")
-                .tool("forecast", args -> TextNode.valueOf("sunny")).build();
-
+    abstract static class WithTicker {
         @ModuleSource
         static List<Object> more() {
             return List.of(FakeEventLineModule.builder("ticker").build());
         }
+    }
+
+    static class FakesInjected extends WithTicker {
+        @ModuleSource
+        final FakeMcpModule weather = FakeMcpModule.builder("weather")
+                .tool("forecast", args -> TextNode.valueOf("sunny")).build();
 
         @InjectRuntime
         UnifiedRuntime runtime;
@@ -124,7 +127,7 @@ class MetaRuntimeExtensionTest {
     }
 
     @Test
-    void eachTestGetsItsOwnRuntimeWithTheFakesItDeclaresClosedAfterIt() {
+    void eachTestGetsItsOwnRuntimeWithTheFakesItAndItsSuperclassDeclareClosedAfterIt() {
         run(FakesInjected.class).assertStatistics(stats -> stats.started(2).succeeded(2).failed(0));
         assertThat(RUNTIMES).hasSize(2).doesNotHaveDuplicates()
                 .allSatisfy(runtime -> assertThat(runtime.shutdownReport()).isPresent());
