@@ -341,12 +341,16 @@ class MetaRuntimeExtensionTest {
     @MetaRuntimeTest(manifests = "src/test/pods")
     static class FromManifests {
         @Test
-        void callsThePod(UnifiedRuntime runtime) {
-            assertThat(runtime.loadedModules()).containsExactly("pod-echo");
-            var response = runtime.routeModuleCall(new ModuleRouteRequest("pod-echo", "echo",
-                    MAPPER.createObjectNode().put("text", "from a manifest")), T);
-            assertThat(response.payload().toString()).contains("from a manifest");
-            PIDS.add(runtime.supervisorReport().get("pod-echo").pid().orElseThrow());
+        void callsThePods(UnifiedRuntime runtime) {
+            assertThat(runtime.loadedModules()).containsExactlyInAnyOrder("pod-echo", "pod-lazy");
+            assertThat(runtime.supervisorReport().get("pod-lazy").pid()).as("a lazy pod before its first call")
+                    .isEmpty();
+            for (String pod : List.of("pod-echo", "pod-lazy")) {
+                var response = runtime.routeModuleCall(new ModuleRouteRequest(pod, "echo",
+                        MAPPER.createObjectNode().put("text", "from a manifest")), T);
+                assertThat(response.payload().toString()).contains("from a manifest");
+                PIDS.add(runtime.supervisorReport().get(pod).pid().orElseThrow());
+            }
         }
     }
 
@@ -354,7 +358,7 @@ class MetaRuntimeExtensionTest {
     void manifestsFoldersAreModules() {
         Python.executable();
         run(FromManifests.class).assertStatistics(stats -> stats.succeeded(1).failed(0));
-        assertThat(PIDS).hasSize(1).allSatisfy(pid -> assertThat(ProcessLeaks.isAlive(pid)).isFalse());
+        assertThat(PIDS).hasSize(2).allSatisfy(pid -> assertThat(ProcessLeaks.isAlive(pid)).isFalse());
     }
 
     @MetaRuntimeTest(manifests = "src/test/no-such-folder")
