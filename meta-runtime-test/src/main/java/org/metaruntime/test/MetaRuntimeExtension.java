@@ -107,21 +107,41 @@ public final class MetaRuntimeExtension implements BeforeEachCallback, AfterEach
         if (run == null || run.runtime == null) {
             return;
         }
+        RuntimeException failure = null;
         try {
             run.leaks.record(run.runtime);
-        } finally {
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        try {
             run.runtime.close();
+        } catch (RuntimeException e) {
+            failure = add(failure, e);
         }
         List<ProcessHandle> left = run.leaks.survivors(GONE_WITHIN);
-        if (left.isEmpty()) {
-            return;
+        if (!left.isEmpty()) {
+            String described = left.stream().map(ProcessLeakCheck::describe).collect(Collectors.joining("; "));
+            ProcessLeakCheck.kill(left);
+            LOG.warn("{}: killed {} module process(es) left after the runtime closed: {}", context.getDisplayName(),
+                    left.size(), described);
+            AssertionError leak = new AssertionError(left.size() + " module process(es) still alive after the"
+                    + " runtime closed (killed now): " + described);
+            if (failure != null) {
+                leak.addSuppressed(failure);
+            }
+            throw leak;
         }
-        String described = left.stream().map(ProcessLeakCheck::describe).collect(Collectors.joining("; "));
-        ProcessLeakCheck.kill(left);
-        LOG.warn("{}: killed {} module process(es) left after the runtime closed: {}", context.getDisplayName(),
-                left.size(), described);
-        throw new AssertionError(left.size() + " module process(es) still alive after the runtime closed (killed"
-                + " now): " + described);
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private static RuntimeException add(RuntimeException first, RuntimeException next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
     }
 
     @Override
