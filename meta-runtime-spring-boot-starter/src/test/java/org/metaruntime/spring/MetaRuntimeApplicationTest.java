@@ -25,7 +25,6 @@ import org.metaruntime.core.UnifiedRuntime;
 import org.metaruntime.spring.app.ScriptedChatModel;
 import org.metaruntime.spring.app.TestApplication;
 import org.springframework.ai.chat.client.ChatClient;
-import org.springframework.ai.chat.client.advisor.ToolCallingAdvisor;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.execution.ToolExecutionException;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -132,7 +131,7 @@ class MetaRuntimeApplicationTest {
     void theChatClientCallsAModuleToolAndGetsItsAnswer() throws Exception {
         chatModel.script(List.of(toolCall("lazy__unicode", "{\"text\":\"naïve ✓ 𝄞\"}"), answerWithToolResponse()));
 
-        String answer = ChatClient.builder(chatModel).defaultAdvisors(ToolCallingAdvisor.builder().build()).build().prompt().user("use the tool")
+        String answer = ChatClient.builder(chatModel).build().prompt().user("use the tool")
                 .toolCallbacks(callbacks).call().content();
 
         String expected = "{\"got\": \"naïve ✓ 𝄞\", \"fixed\": \"héllo 世界 🎉\"}";
@@ -205,7 +204,7 @@ class MetaRuntimeApplicationTest {
     void aModuleThatCrashesDuringAToolCallIsAToolErrorTheModelReads() {
         chatModel.script(List.of(toolCall("tools__crash", "{}"), answerWithToolResponse()));
 
-        String answer = ChatClient.builder(chatModel).defaultAdvisors(ToolCallingAdvisor.builder().build()).build().prompt().user("crash it")
+        String answer = ChatClient.builder(chatModel).build().prompt().user("crash it")
                 .toolCallbacks(callbacks).call().content();
 
         assertThat(answer).startsWith("the tool said: ").contains("tools");
