@@ -41,10 +41,15 @@ public class MetaRuntimeHealthIndicator implements HealthIndicator {
     private final DeclaredModules declared;
 
     /**
-     * @param runtime  the runtime
-     * @param declared the modules the application declared (a host's own runtime's other modules are reported too)
+     * The health of {@code runtime}'s modules (for a runtime built without the auto-configuration; none of them is
+     * required).
      */
-    public MetaRuntimeHealthIndicator(UnifiedRuntime runtime, DeclaredModules declared) {
+    public MetaRuntimeHealthIndicator(UnifiedRuntime runtime) {
+        this(runtime, DeclaredModules.NONE);
+    }
+
+    /** The health of {@code runtime}'s modules, with the modules the application declared (which are required). */
+    MetaRuntimeHealthIndicator(UnifiedRuntime runtime, DeclaredModules declared) {
         this.runtime = Objects.requireNonNull(runtime, "runtime");
         this.declared = Objects.requireNonNull(declared, "declared");
     }

@@ -49,12 +49,20 @@ public class MetaRuntimeToolCallbackProvider implements ToolCallbackProvider {
     private final BiPredicate<String, McpSchema.Tool> filter;
 
     /**
-     * @param runtime  the runtime whose modules' tools are exposed
-     * @param declared the modules the application declared (their declared tools)
-     * @param filters  the filters a tool must all pass
+     * A provider of every tool of {@code runtime}'s modules that all {@code filters} accept (for a runtime built
+     * without the auto-configuration).
+     *
+     * @param runtime the runtime whose modules' tools are exposed
+     * @param filters the filters a tool must all pass
      */
-    public MetaRuntimeToolCallbackProvider(UnifiedRuntime runtime, DeclaredModules declared,
+    public MetaRuntimeToolCallbackProvider(UnifiedRuntime runtime,
                                            List<? extends BiPredicate<String, McpSchema.Tool>> filters) {
+        this(runtime, DeclaredModules.NONE, filters);
+    }
+
+    /** A provider that also lists the declared tools of lazy modules that have not started. */
+    MetaRuntimeToolCallbackProvider(UnifiedRuntime runtime, DeclaredModules declared,
+                                    List<? extends BiPredicate<String, McpSchema.Tool>> filters) {
         this.runtime = Objects.requireNonNull(runtime, "runtime");
         this.declared = Objects.requireNonNull(declared, "declared");
         List<BiPredicate<String, McpSchema.Tool>> all = List.copyOf(filters);
