@@ -40,7 +40,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * the median over rounds and the median of the per-round ratios.
  *
  * <pre>
- * mvn -B -q -pl benchmarks/spring exec:java -Dexec.args="--rounds 7 --calls 5000 --starts 20 --repo ."
+ * mvn -B -q -pl benchmarks/spring -am -Pbench package -DskipTests -Dexec.args="--rounds 7 --calls 5000 --starts 20 --repo $PWD"
  * </pre>
  */
 public final class SpringComparison {
