@@ -145,6 +145,16 @@ class MetaRuntimeConfigurationTest {
     }
 
     @Test
+    void theStateDirIsCreatedAndHoldsTheEventLog() {
+        Path state = modules.dir().resolve("state").resolve("meta");
+        runner.withPropertyValues("meta.runtime.state-dir=" + state).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(UnifiedRuntime.class).eventLog()).isPresent();
+            assertThat(state.resolve("event_log.sqlite3")).exists();
+        });
+    }
+
+    @Test
     void enabledFalseBacksOffEntirely() {
         runner.withPropertyValues(command("never")).withPropertyValues("meta.runtime.enabled=false",
                 "meta.runtime.modules.never.start=eager").run(context -> {
