@@ -22,6 +22,7 @@ import org.metaruntime.core.UnifiedRuntime;
 import org.metaruntime.testing.FixtureScripts;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.NestedExceptionUtils;
 
@@ -98,6 +99,8 @@ class MetaRuntimeConfigurationTest {
         assertThat(failure("meta.runtime.modules.a.command=python3", "meta.runtime.modules.a.tools[0].name=t",
                 "meta.runtime.modules.a.tools[0].input-schema=[1]"))
                 .contains("meta.runtime.modules.a.tools[0].input-schema");
+        assertThat(failure("meta.runtime.modules.a.command[0]=python3", "meta.runtime.modules.b.command[0]= ",
+                "meta.runtime.modules.b.command[1]=x")).contains("meta.runtime.modules.b.command[0]");
     }
 
     @Test
@@ -152,6 +155,21 @@ class MetaRuntimeConfigurationTest {
             assertThat(context.getBean(UnifiedRuntime.class).eventLog()).isPresent();
             assertThat(state.resolve("event_log.sqlite3")).exists();
         });
+    }
+
+    @Test
+    void withoutSpringAiActuatorAndMicrometerTheRuntimeAloneIsCreated() {
+        runner.withClassLoader(new FilteredClassLoader(org.springframework.ai.tool.ToolCallbackProvider.class,
+                        org.springframework.boot.health.contributor.HealthIndicator.class,
+                        io.micrometer.observation.ObservationRegistry.class))
+                .withPropertyValues(command("plain")).withPropertyValues("meta.runtime.modules.plain.start=eager")
+                .run(context -> {
+                    assertThat(context).hasNotFailed().hasSingleBean(UnifiedRuntime.class)
+                            .doesNotHaveBean("metaRuntimeHealthIndicator")
+                            .doesNotHaveBean("metaRuntimeToolCallbackProvider")
+                            .doesNotHaveBean("metaRuntimeCallObservations");
+                    assertThat(context.getBean(UnifiedRuntime.class).loadedModules()).containsExactly("plain");
+                });
     }
 
     @Test

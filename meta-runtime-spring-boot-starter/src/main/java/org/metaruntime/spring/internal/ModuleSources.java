@@ -5,6 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.metaruntime.core.ConfigException;
 import org.metaruntime.core.MetaConfig;
 import org.metaruntime.core.ModuleConfig;
 import org.metaruntime.spring.MetaRuntimeProperties;
@@ -16,6 +19,8 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
  * twice is an error. Stateless.
  */
 public final class ModuleSources {
+
+    private static final Pattern MODULE_FIELD = Pattern.compile("modules\\[(\\d+)]");
 
     private ModuleSources() {
     }
@@ -62,6 +67,20 @@ public final class ModuleSources {
             }
         }
         config.discover(byId.keySet().toArray(String[]::new));
-        return new DeclaredModules(config.build(), byId.values().stream().map(Entry::declared).toList());
+        List<String> ids = List.copyOf(byId.keySet());
+        return new DeclaredModules(validated(config.build(), ids), byId.values().stream().map(Entry::declared).toList());
+    }
+
+    /** {@code config} once valid; its error names the module's property ({@code modules[i]} is module {@code ids[i]}). */
+    private static MetaConfig validated(MetaConfig config, List<String> ids) {
+        try {
+            return config.validate();
+        } catch (ConfigException e) {
+            Matcher field = MODULE_FIELD.matcher(e.field());
+            String property = field.lookingAt() && Integer.parseInt(field.group(1)) < ids.size()
+                    ? PropertyModules.PREFIX + ids.get(Integer.parseInt(field.group(1))) + e.field().substring(field.end())
+                    : "meta.runtime." + e.field();
+            throw new InvalidConfigurationPropertyValueException(property, null, e.getMessage());
+        }
     }
 }
