@@ -1,9 +1,9 @@
 package org.metaruntime.spring;
 
 import io.micrometer.observation.ObservationRegistry;
-import java.util.List;
 import org.metaruntime.core.CallListener;
 import org.metaruntime.core.UnifiedRuntime;
+import org.metaruntime.spring.internal.CallListeners;
 import org.metaruntime.spring.internal.DeclaredModules;
 import org.metaruntime.spring.internal.ModuleSources;
 import org.metaruntime.spring.internal.ObservingCallListener;
@@ -49,11 +49,7 @@ public class MetaRuntimeAutoConfiguration {
     @ConditionalOnMissingBean(UnifiedRuntime.class)
     UnifiedRuntime metaRuntime(MetaRuntimeProperties properties, DeclaredModules modules,
                                ObjectProvider<CallListener> listeners) {
-        List<CallListener> all = listeners.orderedStream().toList();
-        CallListener listener = all.isEmpty() ? null : all.size() == 1 ? all.get(0) : (moduleId, tool) -> {
-            List<CallListener.Ended> ends = all.stream().map(l -> l.callStarted(moduleId, tool)).toList();
-            return (outcome, error) -> ends.forEach(end -> end.callEnded(outcome, error));
-        };
+        CallListener listener = CallListeners.of(listeners.orderedStream().toList());
         return RuntimeStarter.start(modules, properties.getStateDir(), listener, properties.isFailFast());
     }
 

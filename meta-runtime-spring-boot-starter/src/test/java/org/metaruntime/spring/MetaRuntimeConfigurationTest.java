@@ -173,6 +173,25 @@ class MetaRuntimeConfigurationTest {
     }
 
     @Test
+    void theContextsCallListenersAreToldOfEveryCallBesideTheObservations() {
+        List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        runner.withPropertyValues(command("told"))
+                .withBean("broken", org.metaruntime.core.CallListener.class, () -> (moduleId, tool) -> {
+                    throw new IllegalStateException("a listener broken on purpose");
+                })
+                .withBean("recording", org.metaruntime.core.CallListener.class, () -> (moduleId, tool) ->
+                        (outcome, error) -> seen.add(moduleId + "/" + tool + "/" + outcome))
+                .run(context -> {
+                    assertThat(context).hasBean("metaRuntimeCallObservations");
+                    ToolCallback echo = Arrays.stream(context.getBean(MetaRuntimeToolCallbackProvider.class)
+                            .getToolCallbacks()).filter(c -> c.getToolDefinition().name().equals("told__echo"))
+                            .findFirst().orElseThrow();
+                    assertThat(echo.call("{\"text\":\"hi\"}")).isEqualTo("hi");
+                    assertThat(seen).containsExactly("told/echo/SUCCESS");
+                });
+    }
+
+    @Test
     void enabledFalseBacksOffEntirely() {
         runner.withPropertyValues(command("never")).withPropertyValues("meta.runtime.enabled=false",
                 "meta.runtime.modules.never.start=eager").run(context -> {
