@@ -12,7 +12,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -114,18 +116,34 @@ public final class OutwardTools {
         Objects.requireNonNull(runtime, "runtime");
         Objects.requireNonNull(filter, "filter");
         Set<String> loaded = runtime.loadedModules();
-        List<Exposed> exposed = new ArrayList<>();
-        Set<String> taken = new HashSet<>();
+        Map<String, List<McpSchema.Tool>> listed = new LinkedHashMap<>();
         for (String moduleId : runtime.discovery().modules()) {
             if (loaded.contains(moduleId)) {
-                for (McpSchema.Tool tool : toolsOf(runtime, moduleId)) {
-                    if (tool != null && tool.name() != null && filter.test(moduleId, tool)) {
-                        name(moduleId, tool.name(), taken).ifPresent(name ->
-                                exposed.add(new Exposed(name, moduleId, tool)));
-                    }
-                }
+                listed.put(moduleId, toolsOf(runtime, moduleId));
             }
         }
+        return exposeListed(listed, filter);
+    }
+
+    /**
+     * Names tools already listed, as {@link #expose} does: modules in {@code toolsByModule}'s iteration order, tools
+     * in list order; a tool that {@code filter} refuses, whose outward name is not valid or already taken is left
+     * out (the last two with a WARN).
+     */
+    public static List<Exposed> exposeListed(Map<String, List<McpSchema.Tool>> toolsByModule,
+                                             BiPredicate<String, McpSchema.Tool> filter) {
+        Objects.requireNonNull(toolsByModule, "toolsByModule");
+        Objects.requireNonNull(filter, "filter");
+        List<Exposed> exposed = new ArrayList<>();
+        Set<String> taken = new HashSet<>();
+        toolsByModule.forEach((moduleId, tools) -> {
+            for (McpSchema.Tool tool : tools == null ? List.<McpSchema.Tool>of() : tools) {
+                if (tool != null && tool.name() != null && filter.test(moduleId, tool)) {
+                    name(moduleId, tool.name(), taken).ifPresent(name ->
+                            exposed.add(new Exposed(name, moduleId, tool)));
+                }
+            }
+        });
         return List.copyOf(exposed);
     }
 

@@ -349,6 +349,7 @@ public final class UnifiedRuntime implements AutoCloseable {
         private EventLog eventLog;
         private PersistentMetadataStore persistentMetadata;
         private MobEventSource mobEventSource;
+        private CallListener callListener;
 
         private Builder(MetaConfig config) {
             this.config = config;
@@ -421,6 +422,15 @@ public final class UnifiedRuntime implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Told of the start and the end of every call made through the runtime (see {@link CallListener}). Default:
+         * none.
+         */
+        public Builder callListener(CallListener listener) {
+            this.callListener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
         /** Serves a configured module in the JVM, not by its process (host tests): see {@link InProcessModule}. */
         public Builder fakeModule(InProcessModule module) {
             Objects.requireNonNull(module, "module");
@@ -436,7 +446,8 @@ public final class UnifiedRuntime implements AutoCloseable {
          */
         public UnifiedRuntime start() {
             return new UnifiedRuntime(RuntimeAssembly.start(new RuntimeSettings(config, options, agentEvents, clock,
-                    executor, scheduler, inProcess, persistentState, eventLog, persistentMetadata, mobEventSource)));
+                    executor, scheduler, inProcess, persistentState, eventLog, persistentMetadata, mobEventSource,
+                    callListener)));
         }
     }
 }

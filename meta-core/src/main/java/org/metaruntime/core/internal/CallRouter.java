@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
+import org.metaruntime.core.CallListener;
 import org.metaruntime.core.CallOptions;
 import org.metaruntime.core.McpModule;
 import org.metaruntime.core.ModuleBoundaryKind;
@@ -33,9 +34,12 @@ public final class CallRouter {
     private final RuntimeOptions options;
     private final RuntimeEvents events;
     private final LazyModules lazy;
+    private final CallListening listening;
     private final java.util.Set<RealModuleCall> inFlight = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    public CallRouter(ModuleRegistry registry, RuntimeOptions options, RuntimeEvents events, LazyModules lazy) {
+    public CallRouter(ModuleRegistry registry, RuntimeOptions options, RuntimeEvents events, LazyModules lazy,
+                      CallListening listening) {
+        this.listening = Objects.requireNonNull(listening, "listening");
         this.lazy = Objects.requireNonNull(lazy, "lazy");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.options = Objects.requireNonNull(options, "options");
@@ -55,6 +59,8 @@ public final class CallRouter {
     public RealModuleCall call(ModuleRouteRequest request, CallOptions callOptions) {
         RealModuleCall call = new RealModuleCall(request);
         String id = request.moduleId();
+        CallListener.Ended ended = listening.started(id, request.method());
+        call.response().whenComplete((response, error) -> CallListening.end(ended, error));
         inFlight.add(call);
         call.settled().whenComplete((done, error) -> inFlight.remove(call));
         try {
@@ -130,6 +136,11 @@ public final class CallRouter {
             lazy.callEnded(slot);
             throw e;
         }
+    }
+
+    /** Who is told of each call. */
+    public CallListening listening() {
+        return listening;
     }
 
     /** An operation on {@code session} ended. */

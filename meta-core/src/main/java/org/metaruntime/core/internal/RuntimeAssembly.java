@@ -45,7 +45,8 @@ public record RuntimeAssembly(RuntimeEvents events, RuntimePersistence persisten
         RuntimeEvents events = new RuntimeEvents(settings.clock(), options.events(), persistence.log().orElse(null));
         ModuleStartup startup = new ModuleStartup(options, events, threads, settings.clock());
         CallRouter calls = new CallRouter(registry, options, events,
-                new LazyModules(startup, options, threads.scheduler(), threads.executor()));
+                new LazyModules(startup, options, threads.scheduler(), threads.executor()),
+                new CallListening(settings.callListener()));
         RuntimeShutdown shutdown = new RuntimeShutdown(registry, options, calls, threads, events, persistence);
         ModuleMembership membership = new ModuleMembership(registry, startup, shutdown::isDone);
         try {

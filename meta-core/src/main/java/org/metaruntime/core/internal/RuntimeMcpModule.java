@@ -9,7 +9,9 @@ import java.util.Objects;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.metaruntime.core.CallListener;
 import org.metaruntime.core.CallOptions;
+import org.metaruntime.core.ModuleRouteException;
 import org.metaruntime.core.McpModule;
 import org.metaruntime.events.Subscription;
 import org.metaruntime.mcp.McpToolCall;
@@ -56,26 +58,55 @@ public final class RuntimeMcpModule implements McpModule {
 
     @Override
     public McpSchema.CallToolResult callTool(String tool, JsonNode arguments, CallOptions options) {
-        return use("call_tool:" + tool, session -> {
-            try {
-                return session.server().startCall(tool, arguments, mcpOptions(session, options)).result().join();
-            } catch (CompletionException e) {
-                throw e.getCause() instanceof RuntimeException cause ? cause : e;
-            }
-        });
+        CallListener.Ended ended = calls.listening().started(moduleId, tool);
+        McpSchema.CallToolResult result;
+        try {
+            result = use("call_tool:" + tool, session -> {
+                try {
+                    return session.server().startCall(tool, arguments, mcpOptions(session, options)).result().join();
+                } catch (CompletionException e) {
+                    throw e.getCause() instanceof RuntimeException cause ? cause : e;
+                }
+            });
+        } catch (RuntimeException e) {
+            CallListening.end(ended, e);
+            throw e;
+        }
+        ended.callEnded(outcome(result), null);
+        return result;
+    }
+
+    private static CallListener.Outcome outcome(McpSchema.CallToolResult result) {
+        return Boolean.TRUE.equals(result.isError()) ? CallListener.Outcome.TOOL_ERROR : CallListener.Outcome.SUCCESS;
     }
 
     @Override
     public McpToolCall startCall(String tool, JsonNode arguments, CallOptions options) {
-        CallRouter.Session session = calls.session(moduleId, "call_tool:" + tool);
+        CallListener.Ended ended = calls.listening().started(moduleId, tool);
+        CallRouter.Session session;
+        try {
+            session = calls.session(moduleId, "call_tool:" + tool);
+        } catch (RuntimeException e) {
+            CallListening.end(ended, e);
+            throw e;
+        }
         McpToolCall call;
         try {
             call = session.server().startCall(tool, arguments, mcpOptions(session, options));
         } catch (RuntimeException e) {
             calls.ended(session);
-            throw CallRouter.toRouteException(moduleId, ProcessBoundaries.failure(moduleId, e));
+            ModuleRouteException failure = CallRouter.toRouteException(moduleId, ProcessBoundaries.failure(moduleId, e));
+            CallListening.end(ended, failure);
+            throw failure;
         }
         call.finished().whenComplete((done, error) -> calls.ended(session));
+        call.result().whenComplete((result, error) -> {
+            if (error == null) {
+                ended.callEnded(outcome(result), null);
+            } else {
+                CallListening.end(ended, error);
+            }
+        });
         return call;
     }
 

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import org.metaruntime.core.CallListener;
 import org.metaruntime.core.ConfigException;
 import org.metaruntime.core.InProcessModule;
 import org.metaruntime.core.MetaConfig;
@@ -23,13 +24,14 @@ import org.metaruntime.supervisor.Scheduler;
 /**
  * What one runtime is made of, as its builder collected it: the configuration, the options, the host's agent
  * events and clock, and the optional parts a host may bring (each null when not set: the executor and scheduler, the
- * state directory, event log, metadata store and mob-event source), plus the in-process modules by id. Immutable.
+ * state directory, event log, metadata store, mob-event source and call listener), plus the in-process modules by id. Immutable.
  */
 public record RuntimeSettings(MetaConfig config, RuntimeOptions options,
                               List<EventEnvelope<UnifiedEvent>> agentEvents, Clock clock,
                               Executor executor, Scheduler scheduler,
                               Map<String, InProcessModule> inProcess, Path persistentState, EventLog eventLog,
-                              PersistentMetadataStore persistentMetadata, MobEventSource mobEventSource) {
+                              PersistentMetadataStore persistentMetadata, MobEventSource mobEventSource,
+                              CallListener callListener) {
 
     public RuntimeSettings {
         Objects.requireNonNull(config, "config");
