@@ -2,6 +2,8 @@ package org.metaruntime.gateway.internal.serve;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.security.SecureRandom;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -43,6 +45,7 @@ public final class GatewayServer implements AutoCloseable {
     private final ToolTable table;
     private final PodStats stats = new PodStats();
     private final ToolCalls calls;
+    private final ParkedCalls parked;
     private final Surface surface;
     private final Dispatcher dispatcher;
     private final ExecutorService executor;
@@ -70,7 +73,8 @@ public final class GatewayServer implements AutoCloseable {
     public GatewayServer(Catalog catalog, PodSet pods, int maxCallDepth) {
         this.backend = pods;
         this.table = new ToolTable(catalog, StatusReport.toolDefinition());
-        this.calls = new ToolCalls(table, backend, stats, this::status);
+        this.parked = new ParkedCalls(new RequestStates(new SecureRandom(), Clock.systemUTC()), pods.scheduler());
+        this.calls = new ToolCalls(table, backend, stats, this::status, parked);
         this.surface = new Surface(table::catalog, backend, this::status);
         AtomicInteger threads = new AtomicInteger();
         this.executor = new ThreadPoolExecutor(0, 256, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
@@ -365,6 +369,7 @@ public final class GatewayServer implements AutoCloseable {
         }
         try {
             listens.endAll();
+            parked.close();
             sessions.forEach(ClientSession::close);
             sessions.clear();
             backend.close();
