@@ -2,10 +2,11 @@
 """A test pod that asks its client for input while it serves a call: an MCP stdio server (standard library only,
 protocol 2025-11-25) with one tool.
 
-ask {rounds: [[{method, params}, ...], ...], meta: true}: for each round in turn, sends every request of the round to
-the client at once (elicitation/create, sampling/createMessage, roots/list; each carries the call's
-_meta["mcp-meta/call"] unless meta is false) and waits for all their answers; then returns every answer (the whole
-JSON-RPC response, result or error) as structuredContent {"answers": [[...], ...]}.
+ask {rounds: [[{method, params}, ...], ...], meta: true, sleep: 0}: for each round in turn, sends every request of the
+round to the client at once (elicitation/create, sampling/createMessage, roots/list; each carries the call's
+_meta["mcp-meta/call"] unless meta is false) and waits for all their answers; then sleeps `sleep` seconds (a
+cancellation ends the call unanswered) and returns every answer (the whole JSON-RPC response, result or error) as
+structuredContent {"answers": [[...], ...]}.
 Environment: FIXTURE_PID_DIR (writes <pid> there), FIXTURE_RECORD (appends "answered <method> <ok|code>" and
 "cancelled <id>" lines).
 """
@@ -13,6 +14,7 @@ import json
 import os
 import sys
 import threading
+import time
 
 out_lock = threading.Lock()
 pending = {}
@@ -21,7 +23,7 @@ next_id = [5000]
 cancelled = set()
 
 TOOLS = [{"name": "ask", "description": "Asks the client for input, in rounds",
-          "inputSchema": {"type": "object", "properties": {"rounds": {"type": "array"}, "meta": {"type": "boolean"}}}}]
+          "inputSchema": {"type": "object", "properties": {"rounds": {"type": "array"}, "meta": {"type": "boolean"}, "sleep": {"type": "number"}}}}]
 
 
 def send(message):
@@ -74,8 +76,13 @@ def ask(rid, args, meta):
             t.join()
         answers.append(results)
         if rid in cancelled:
-            record("cancelled " + json.dumps(rid))
             return None
+    for _ in range(int(float(args.get("sleep", 0)) * 20)):
+        if rid in cancelled:
+            return None
+        time.sleep(0.05)
+    if rid in cancelled:
+        return None
     return {"content": [{"type": "text", "text": json.dumps(answers, ensure_ascii=False)}],
             "structuredContent": {"answers": answers}}
 
