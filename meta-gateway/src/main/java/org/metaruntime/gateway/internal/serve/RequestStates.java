@@ -90,15 +90,18 @@ final class RequestStates {
         }
         String text = state.textValue();
         int dot = text.indexOf('.');
+        if (dot < 0) {
+            throw invalid("requestState is not a state this gateway issued");
+        }
         byte[] payload;
         byte[] mac;
         try {
-            payload = DECODER.decode(dot < 0 ? "" : text.substring(0, dot));
+            payload = DECODER.decode(text.substring(0, dot));
             mac = DECODER.decode(text.substring(dot + 1));
         } catch (IllegalArgumentException e) {
             throw invalid("requestState is not a state this gateway issued");
         }
-        if (dot < 0 || !MessageDigest.isEqual(mac, mac(payload))) {
+        if (!MessageDigest.isEqual(mac, mac(payload))) {
             throw invalid("requestState was altered or was issued by another gateway process");
         }
         JsonNode json;
