@@ -266,6 +266,23 @@ class BridgeStdioIT {
     }
 
     @Test
+    void aRetryAfterThePodExitedIsRefusedAsItsCallIsGone() throws Exception {
+        start("10s");
+        String arguments = rounds("[" + ELICIT + "]");
+        JsonNode asked = first(arguments, ALL_CAPABILITIES);
+        assertInputRequired(asked);
+        long pid;
+        try (java.util.stream.Stream<Path> files = Files.list(dir.resolve("pids"))) {
+            pid = Long.parseLong(files.findFirst().orElseThrow().getFileName().toString());
+        }
+        ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+        await().atMost(Duration.ofSeconds(20)).until(() -> client.gateway().status().at("/pods/asking/callsFailed").asInt() == 1);
+        JsonNode late = retry(arguments, answersTo(asked.at("/result/inputRequests")), asked.at("/result/requestState").asText());
+        assertThat(late.at("/error/code").asInt()).as("%s", late).isEqualTo(-32602);
+        assertThat(late.at("/error/message").asText()).contains("gone");
+    }
+
+    @Test
     void theCallTimeoutIsSuspendedWhileTheCallWaitsForItsClient() throws Exception {
         start("3s");
         String arguments = rounds("[" + ELICIT + "]", "[" + ROOTS + "]");

@@ -15,7 +15,8 @@ import org.metaruntime.gateway.internal.rpc.Dispatcher;
 import org.metaruntime.gateway.internal.rpc.Eras;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
-import org.metaruntime.supervisor.Scheduler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One modern client's {@code tools/call} at a pod that asks its client for input with requests of its own
@@ -27,8 +28,8 @@ import org.metaruntime.supervisor.Scheduler;
  * <p>Time: while a client request waits, the call has its {@code callTimeout} (from the moment the pod got the call,
  * and anew from each accepted retry); beyond it the call times out (-32001) and is cancelled at the pod. While the
  * call waits for its client, that deadline is suspended and the client has {@code callTimeout} to retry; beyond it the
- * call is abandoned: each parked request gets -32001 and the call is cancelled at the pod. An outcome of the pod that
- * comes while the call waits for its client goes to the next valid retry.
+ * call is abandoned: each parked request gets -32001 and the call is cancelled at the pod. A result of the pod that
+ * comes while the call waits for its client goes to the next valid retry; a failure (the pod exited) ends the call.
  *
  * <p>Thread-safe: each step is one change of state under the call's lock; futures are completed after it.
  */
@@ -43,6 +44,11 @@ final class BridgedCall {
      * {@code callTimeout} on the gateway's side; this bounds the call at the pod's session as a last resort).
      */
     static final Duration LIFETIME = Duration.ofHours(24);
+
+    /** At most this many requests of one call wait for the client at once; more are answered -32603. */
+    static final int MAX_PARKED = 64;
+
+    private static final Logger log = LoggerFactory.getLogger(BridgedCall.class);
 
     private enum Phase { RUNNING, PARKED, DONE }
 
@@ -80,8 +86,7 @@ final class BridgedCall {
     private boolean sent;
     private long round;
     private int keys;
-    private long timerGeneration;
-    private Scheduler.Cancellable timer;
+    private final CallTimer timer;
     private JsonNode outcomeResult;
     private Throwable outcomeError;
     private boolean outcomeHeld;
@@ -100,6 +105,7 @@ final class BridgedCall {
         this.caller = caller;
         this.callTimeout = callTimeout;
         this.call = call;
+        this.timer = new CallTimer(this, registry::schedule);
     }
 
     String id() {
@@ -133,7 +139,7 @@ final class BridgedCall {
         synchronized (this) {
             sent = true;
             if (phase == Phase.RUNNING) {
-                arm(this::timedOut);
+                timer.arm(callTimeout, this::timedOut);
             }
         }
     }
@@ -169,6 +175,9 @@ final class BridgedCall {
             Dispatcher.Request asker = waiter != null ? waiter : last;
             if (phase == Phase.DONE || capability == null || asker == null || !asker.clientDeclares(capability)) {
                 entry = null;
+            } else if (parked.size() >= MAX_PARKED) {
+                return CompletableFuture.failedFuture(new RpcException(JsonRpc.INTERNAL_ERROR, "pod " + route.pod() + " tool "
+                        + route.tool() + ": more than " + MAX_PARKED + " requests wait for the client's input"));
             } else {
                 entry = new Parked(method, withoutMeta(podRequest.get("params")), new CompletableFuture<>());
                 parked.put("q" + (++keys), entry);
@@ -204,7 +213,10 @@ final class BridgedCall {
                 + route.tool() + ": " + method + " is not forwarded to this " + Eras.MODERN + " client"));
     }
 
-    /** The call's outcome, mapped: to the waiting request, or kept for the next valid retry while none waits. */
+    /**
+     * The call's outcome, mapped: to the waiting request. While none waits, a result (or a missing capability) is kept
+     * for the next valid retry; a failure (the pod exited, ...) ends the call, so that its state is no longer valid.
+     */
     void outcome(JsonNode result, Throwable error) {
         CompletableFuture<JsonNode> target;
         List<Parked> left;
@@ -212,7 +224,8 @@ final class BridgedCall {
             if (phase == Phase.DONE) {
                 return;
             }
-            if (phase == Phase.PARKED) {
+            if (phase == Phase.PARKED && (error == null
+                    || error instanceof RpcException rpc && rpc.code() == Eras.MISSING_CLIENT_CAPABILITY)) {
                 outcomeResult = result;
                 outcomeError = error;
                 outcomeHeld = true;
@@ -221,8 +234,14 @@ final class BridgedCall {
             target = waiterAnswer;
             left = finish();
         }
+        if (target == null) {
+            log.info("pod {} tool {}: call {} ended while it waited for its client's input ({})", route.pod(), route.tool(), id,
+                    error == null ? "a result" : error.getMessage());
+        }
         end(left, "the call has ended");
-        complete(target, result, error);
+        if (target != null) {
+            complete(target, result, error);
+        }
     }
 
     /**
@@ -245,7 +264,7 @@ final class BridgedCall {
                 throw RequestStates.invalid("requestState was used already, or its call no longer waits for it");
             }
             this.round++;
-            cancelTimer();
+            timer.cancel();
             last = request;
             held = outcomeHeld;
             result = outcomeResult;
@@ -308,7 +327,7 @@ final class BridgedCall {
         last = request;
         call.waiting(request);
         if (sent) {
-            arm(this::timedOut);
+            timer.arm(callTimeout, this::timedOut);
         }
     }
 
@@ -318,7 +337,7 @@ final class BridgedCall {
         waiter = null;
         waiterAnswer = null;
         call.waiting(null);
-        arm(this::abandoned);
+        timer.arm(callTimeout, this::abandoned);
         registry.parked(this);
         ObjectNode out = JsonRpc.NODES.objectNode().put("resultType", "input_required");
         ObjectNode requests = out.putObject("inputRequests");
@@ -336,7 +355,7 @@ final class BridgedCall {
         waiter = null;
         waiterAnswer = null;
         call.waiting(null);
-        cancelTimer();
+        timer.cancel();
         registry.ended(this);
         List<Parked> left = List.copyOf(parked.values());
         parked.clear();
@@ -369,34 +388,13 @@ final class BridgedCall {
             left = finish();
         }
         String reason = "the client did not answer within " + callTimeout.toMillis() + " ms: the call was abandoned";
+        log.info("pod {} tool {}: call {} abandoned: {} request(s) for the client's input were not answered within {} ms",
+                route.pod(), route.tool(), id, left.size(), callTimeout.toMillis());
         for (Parked entry : left) {
             entry.answer().completeExceptionally(new RpcException(JsonRpc.TIMEOUT, reason));
         }
         call.fail(new PodBackend.PodFailure(PodBackend.PodFailure.Kind.TIMEOUT, reason, OptionalInt.empty(), ""));
         call.cancel();
-    }
-
-    /** Runs {@code action} after {@code callTimeout} unless the timer is armed again or cancelled first. Under the lock. */
-    private void arm(Runnable action) {
-        cancelTimer();
-        long generation = ++timerGeneration;
-        timer = registry.schedule(() -> {
-            synchronized (this) {
-                if (generation != timerGeneration || phase == Phase.DONE) {
-                    return;
-                }
-                timer = null;
-            }
-            action.run();
-        }, callTimeout);
-    }
-
-    private void cancelTimer() {
-        timerGeneration++;
-        if (timer != null) {
-            timer.cancel();
-            timer = null;
-        }
     }
 
     private static void end(List<Parked> left, String reason) {
