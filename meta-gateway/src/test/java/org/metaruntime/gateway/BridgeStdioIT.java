@@ -266,6 +266,27 @@ class BridgeStdioIT {
     }
 
     @Test
+    void cancellingAPendingRetryCancelsTheCallAtThePod() throws Exception {
+        start("10s");
+        String arguments = "{\"sleep\":20,\"rounds\":[[" + ELICIT + "]]}";
+        JsonNode asked = first(arguments, ALL_CAPABILITIES);
+        assertInputRequired(asked);
+        int retryId = ++ids;
+        client.send(call(retryId, "asking__ask", arguments, ALL_CAPABILITIES,
+                retryParams(answersTo(asked.at("/result/inputRequests")), asked.at("/result/requestState").asText())));
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                assertThat(NodeClient.recorded(dir)).contains("answered elicitation/create ok"));
+        assertThat(NodeClient.recorded(dir)).noneMatch(line -> line.startsWith("cancelled "));
+        client.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":" + retryId
+                + ",\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}}}");
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(NodeClient.recorded(dir)).anyMatch(line -> line.startsWith("cancelled ")));
+        JsonNode next = client.exchange(call(++ids, "asking__ask", "{\"rounds\":[]}", ALL_CAPABILITIES, ""));
+        assertThat(next.get("id").asInt()).as("no answer to the cancelled retry: %s", next).isEqualTo(ids);
+        assertThat(next.at("/result/resultType").asText()).isEqualTo("complete");
+    }
+
+    @Test
     void aRetryAfterThePodExitedIsRefusedAsItsCallIsGone() throws Exception {
         start("10s");
         String arguments = rounds("[" + ELICIT + "]");

@@ -78,6 +78,7 @@ final class BridgedCall {
     private final String caller;
     private final Duration callTimeout;
     private final Call call;
+    private final CallScope scope;
     private final Map<String, Parked> parked = new LinkedHashMap<>();
     private Phase phase = Phase.RUNNING;
     private Dispatcher.Request waiter;
@@ -95,9 +96,10 @@ final class BridgedCall {
      * @param id        the gateway's id of the call
      * @param arguments the digest of its arguments ({@link RequestStates#digest})
      * @param caller    the key of the caller it belongs to
+     * @param scope     the scope of the call at its pod (its deadline follows the rounds)
      */
     BridgedCall(ParkedCalls registry, String id, ToolTable.Route route, String arguments, String caller,
-                Duration callTimeout, Call call) {
+                Duration callTimeout, Call call, CallScope scope) {
         this.registry = registry;
         this.id = id;
         this.route = route;
@@ -105,6 +107,7 @@ final class BridgedCall {
         this.caller = caller;
         this.callTimeout = callTimeout;
         this.call = call;
+        this.scope = scope;
         this.timer = new CallTimer(this, registry::schedule);
     }
 
@@ -139,7 +142,7 @@ final class BridgedCall {
         synchronized (this) {
             sent = true;
             if (phase == Phase.RUNNING) {
-                timer.arm(callTimeout, this::timedOut);
+                armDeadline(this::timedOut);
             }
         }
     }
@@ -327,8 +330,17 @@ final class BridgedCall {
         last = request;
         call.waiting(request);
         if (sent) {
-            timer.arm(callTimeout, this::timedOut);
+            armDeadline(this::timedOut);
         }
+    }
+
+    /**
+     * Runs {@code action} after {@code callTimeout} unless re-armed or cancelled first; the pod-to-pod calls the pod
+     * makes from now on get no later deadline. Under the lock.
+     */
+    private void armDeadline(Runnable action) {
+        scope.restart(System.nanoTime(), callTimeout);
+        timer.arm(callTimeout, action);
     }
 
     /** The call waits for its client: the input_required answer of this round. Under the lock. */
@@ -337,7 +349,7 @@ final class BridgedCall {
         waiter = null;
         waiterAnswer = null;
         call.waiting(null);
-        timer.arm(callTimeout, this::abandoned);
+        armDeadline(this::abandoned);
         registry.parked(this);
         ObjectNode out = JsonRpc.NODES.objectNode().put("resultType", "input_required");
         ObjectNode requests = out.putObject("inputRequests");
