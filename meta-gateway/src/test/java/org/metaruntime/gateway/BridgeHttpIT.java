@@ -52,7 +52,14 @@ class BridgeHttpIT {
     }
 
     private void start(HttpOptions options) throws Exception {
-        gateway = MetaGateway.builder().manifests(NodeClient.manifests(dir, dir.resolve("pids"), "asking")).build();
+        start(options, "10s");
+    }
+
+    private void start(HttpOptions options, String callTimeout) throws Exception {
+        Path manifests = NodeClient.manifests(dir, dir.resolve("pids"), "asking");
+        Path asking = manifests.resolve("asking.yaml");
+        java.nio.file.Files.writeString(asking, java.nio.file.Files.readString(asking).replace("callTimeout: 10s", "callTimeout: " + callTimeout));
+        gateway = MetaGateway.builder().manifests(manifests).build();
         serving = gateway.serveHttp(new InetSocketAddress("127.0.0.1", 0), options);
         url = "http://127.0.0.1:" + serving.port() + "/mcp";
     }
@@ -93,6 +100,7 @@ class BridgeHttpIT {
         JsonNode asked = json(first);
         BridgeStdioIT.assertInputRequired(asked);
         assertThat(first.headers().firstValue("Mcp-Session-Id")).isEmpty();
+        assertThat(awaitingInput()).isEqualTo(1);
         HttpResponse<String> second = post(BridgeStdioIT.call(2, "asking__ask", arguments, BridgeStdioIT.ALL_CAPABILITIES,
                 BridgeStdioIT.retryParams(BridgeStdioIT.answersTo(asked.at("/result/inputRequests")),
                         asked.at("/result/requestState").asText())), null);
@@ -100,6 +108,30 @@ class BridgeHttpIT {
         JsonNode done = json(second);
         assertThat(done.at("/result/resultType").asText()).as("%s", done).isEqualTo("complete");
         assertThat(done.at("/result/structuredContent/answers/0/0/result")).isEqualTo(BridgeStdioIT.answerTo("elicitation/create"));
+        assertThat(awaitingInput()).as("no parked call left").isZero();
+    }
+
+    /** The gateway's {@code meta_gateway_calls_awaiting_input} now. */
+    private double awaitingInput() throws Exception {
+        String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url.replace("/mcp", "/metrics")))
+                .GET().build(), HttpResponse.BodyHandlers.ofString()).body();
+        for (String line : metrics.split("\n")) {
+            if (line.startsWith("meta_gateway_calls_awaiting_input ")) {
+                return Double.parseDouble(line.substring(line.indexOf(' ') + 1).trim());
+            }
+        }
+        throw new AssertionError("no meta_gateway_calls_awaiting_input in " + metrics);
+    }
+
+    @Test
+    void anAbandonedCallLeavesNothingParked() throws Exception {
+        start(HttpOptions.defaults(), "1s");
+        JsonNode asked = json(post(BridgeStdioIT.call(1, "asking__ask", BridgeStdioIT.rounds("[" + BridgeStdioIT.ELICIT + "]"),
+                BridgeStdioIT.ALL_CAPABILITIES, ""), null));
+        BridgeStdioIT.assertInputRequired(asked);
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(NodeClient.recorded(dir))
+                .contains("answered elicitation/create -32001").anyMatch(line -> line.startsWith("cancelled ")));
+        assertThat(awaitingInput()).isZero();
     }
 
     @Test
@@ -157,5 +189,6 @@ class BridgeHttpIT {
         }
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                 assertThat(NodeClient.recorded(dir)).anyMatch(line -> line.startsWith("cancelled ")));
+        assertThat(awaitingInput()).as("no parked call left").isZero();
     }
 }

@@ -317,9 +317,9 @@ final class BridgedCall {
             }
             left = finish();
         }
-        end(left, reason);
         call.fail(new PodBackend.PodFailure(PodBackend.PodFailure.Kind.CANCELLED, reason, OptionalInt.empty(), ""));
         call.cancel();
+        end(left, reason);
     }
 
     /** {@code request} waits for the call now, with its own deadline once the pod has the call. Under the lock. */
@@ -402,11 +402,11 @@ final class BridgedCall {
         String reason = "the client did not answer within " + callTimeout.toMillis() + " ms: the call was abandoned";
         log.info("pod {} tool {}: call {} abandoned: {} request(s) for the client's input were not answered within {} ms",
                 route.pod(), route.tool(), id, left.size(), callTimeout.toMillis());
+        call.fail(new PodBackend.PodFailure(PodBackend.PodFailure.Kind.TIMEOUT, reason, OptionalInt.empty(), ""));
+        call.cancel(); // before the answers: a pod that goes on when its requests fail must not finish the call first
         for (Parked entry : left) {
             entry.answer().completeExceptionally(new RpcException(JsonRpc.TIMEOUT, reason));
         }
-        call.fail(new PodBackend.PodFailure(PodBackend.PodFailure.Kind.TIMEOUT, reason, OptionalInt.empty(), ""));
-        call.cancel();
     }
 
     private static void end(List<Parked> left, String reason) {

@@ -211,6 +211,11 @@ public final class GatewayServer implements AutoCloseable {
         stats.observe(observer);
     }
 
+    /** How many calls of 2026-07-28 clients wait for their client's input now (answered {@code input_required}). */
+    public int callsAwaitingInput() {
+        return parked.size();
+    }
+
     /** The status report now. */
     public ObjectNode status() {
         return StatusReport.build(table.catalog(), backend, table, stats);
