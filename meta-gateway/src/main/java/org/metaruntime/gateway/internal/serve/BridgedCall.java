@@ -74,7 +74,8 @@ final class BridgedCall {
     private final ParkedCalls registry;
     private final String id;
     private final ToolTable.Route route;
-    private final String arguments;
+    private final JsonNode arguments;
+    private volatile String argumentsDigest;
     private final String caller;
     private final Duration callTimeout;
     private final Call call;
@@ -94,11 +95,11 @@ final class BridgedCall {
 
     /**
      * @param id        the gateway's id of the call
-     * @param arguments the digest of its arguments ({@link RequestStates#digest})
+     * @param arguments its arguments (their digest is computed only when the call first waits for its client)
      * @param caller    the key of the caller it belongs to
      * @param scope     the scope of the call at its pod (its deadline follows the rounds)
      */
-    BridgedCall(ParkedCalls registry, String id, ToolTable.Route route, String arguments, String caller,
+    BridgedCall(ParkedCalls registry, String id, ToolTable.Route route, JsonNode arguments, String caller,
                 Duration callTimeout, Call call, CallScope scope) {
         this.registry = registry;
         this.id = id;
@@ -119,8 +120,14 @@ final class BridgedCall {
         return route;
     }
 
+    /** The digest of the call's arguments ({@link RequestStates#digest}). */
     String arguments() {
-        return arguments;
+        String digest = argumentsDigest;
+        if (digest == null) {
+            digest = RequestStates.digest(arguments);
+            argumentsDigest = digest;
+        }
+        return digest;
     }
 
     String caller() {
@@ -171,6 +178,13 @@ final class BridgedCall {
     CompletableFuture<JsonNode> podAsks(ObjectNode podRequest) {
         String method = podRequest.path("method").asText();
         String capability = CAPABILITY_OF.get(method);
+        try {
+            arguments();
+        } catch (RpcException noCanonicalForm) {
+            call.fail(noCanonicalForm);
+            call.cancel();
+            return refuse(method, null);
+        }
         CompletableFuture<JsonNode> waiting = null;
         JsonNode inputRequired = null;
         Parked entry;

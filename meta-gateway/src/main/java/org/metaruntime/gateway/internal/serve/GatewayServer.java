@@ -73,7 +73,8 @@ public final class GatewayServer implements AutoCloseable {
     public GatewayServer(Catalog catalog, PodSet pods, int maxCallDepth) {
         this.backend = pods;
         this.table = new ToolTable(catalog, StatusReport.toolDefinition());
-        this.parked = new ParkedCalls(new RequestStates(new SecureRandom(), Clock.systemUTC()), pods.scheduler());
+        this.parked = new ParkedCalls(new RequestStates(new SecureRandom(), Clock.systemUTC()),
+                new EarliestFirstScheduler(pods.scheduler(), System::nanoTime));
         this.calls = new ToolCalls(table, backend, stats, this::status, parked);
         this.surface = new Surface(table::catalog, backend, this::status);
         AtomicInteger threads = new AtomicInteger();

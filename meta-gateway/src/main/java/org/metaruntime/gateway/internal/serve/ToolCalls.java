@@ -120,7 +120,7 @@ final class ToolCalls {
         CompletableFuture<JsonNode> firstRound = null;
         PodBackend.CallContext context;
         if (request.isModern()) {
-            bridged = new BridgedCall(parked, callId, route, RequestStates.digest(arguments), session.caller().key(), timeout,
+            bridged = new BridgedCall(parked, callId, route, arguments, session.caller().key(), timeout,
                     new Bridging(callId, answer, started), scope);
             scope.onStart(bridged::sent);
             context = new PodBackend.CallContext(callId, BridgedCall.LIFETIME, token == null ? null : bridged::progress,
