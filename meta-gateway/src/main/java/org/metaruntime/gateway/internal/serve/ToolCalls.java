@@ -16,7 +16,6 @@ import java.util.function.Supplier;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
 import org.metaruntime.gateway.internal.rpc.ClientSession;
 import org.metaruntime.gateway.internal.rpc.Dispatcher;
-import org.metaruntime.gateway.internal.rpc.Eras;
 import org.metaruntime.gateway.internal.rpc.LogLevel;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
@@ -135,7 +134,7 @@ final class ToolCalls {
                     },
                     podRequest -> clientRequest(session, request.id(), route, podRequest), scope);
         }
-        long started0 = System.nanoTime();
+        long startNanos = System.nanoTime();
         PodBackend.PodCall call = backend.pod(route.pod()).call(route.tool(), arguments, context);
         started.set(call);
         if (bridged == null) {
@@ -151,11 +150,11 @@ final class ToolCalls {
         });
         CompletableFuture<JsonNode> outcome = answer.handle((result, error) -> {
             if (error == null) {
-                stats.served(route.pod(), route.tool(), System.nanoTime() - started0);
+                stats.served(route.pod(), route.tool(), System.nanoTime() - startNanos);
                 return result;
             }
             RpcException mapped = map(route, timeout, error);
-            stats.failed(route.pod(), route.tool(), System.nanoTime() - started0, mapped.code());
+            stats.failed(route.pod(), route.tool(), System.nanoTime() - startNanos, mapped.code());
             throw mapped;
         });
         if (bridged == null) {
