@@ -2,7 +2,9 @@
 // (versionNegotiation {pin}), over its StdioClientTransport (which spawns the gateway) or its
 // StreamableHTTPClientTransport to a running gateway, driven by a script of steps. Usage:
 //   node modern.mjs @script.json   ({"command", "args", "cwd"} or {"transport": "http", "url", "headers"}, "steps": [...])
-// Prints one JSON object: {"gatewayPid", "era", "version", "discover", "steps": [{"ok"} | {"error"}], "logs", "stderr"}.
+// Prints one JSON object: {"gatewayPid", "era", "version", "discover", "steps": [{"ok"} | {"error"}], "logs", "inputs",
+// "stderr"}. With "answers": {"<method>": result} (elicitation/create, sampling/createMessage, roots/list) the client
+// registers a handler per method that records each input request it fulfils in "inputs" and answers that result.
 import { Client, StreamableHTTPClientTransport, LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { readFileSync } from 'node:fs';
@@ -17,6 +19,13 @@ const client = new Client({ name: 'meta-gateway-modern-test', version: '2.0.0' }
   versionNegotiation: { mode: script.mode ?? { pin: '2026-07-28' } },
 });
 client.setNotificationHandler('notifications/message', (n) => { logs.push(n.params); });
+const inputs = [];
+for (const [method, answer] of Object.entries(script.answers ?? {})) {
+  client.setRequestHandler(method, async (request) => {
+    inputs.push({ method, params: request.params ?? null });
+    return answer;
+  });
+}
 
 function makeTransport() {
   if (script.transport === 'http') {
@@ -69,7 +78,7 @@ async function run(step) {
   }
 }
 
-const out = { gatewayPid: null, steps: [], logs, stderr: '' };
+const out = { gatewayPid: null, steps: [], logs, inputs, stderr: '' };
 try {
   await client.connect(transport);
   out.gatewayPid = transport.pid ?? null;

@@ -68,12 +68,26 @@ final class NodeClient {
      * Streamable HTTP), as {@link #session(Transport, List, List)} does.
      */
     static JsonNode modernSession(Transport transport, List<String> gatewayArgs, List<ObjectNode> steps) throws IOException, InterruptedException {
-        return session("modern.mjs", transport, gatewayArgs, steps);
+        return session("modern.mjs", transport, gatewayArgs, steps, JSON.createObjectNode());
+    }
+
+    /**
+     * Like {@link #modernSession(Transport, List, List)}, with more of the client's script ({@code capabilities},
+     * {@code answers}, ...).
+     */
+    static JsonNode modernSession(Transport transport, List<String> gatewayArgs, List<ObjectNode> steps, ObjectNode script)
+            throws IOException, InterruptedException {
+        return session("modern.mjs", transport, gatewayArgs, steps, script);
     }
 
     private static JsonNode session(String client, Transport transport, List<String> gatewayArgs, List<ObjectNode> steps)
             throws IOException, InterruptedException {
-        ObjectNode script = JSON.createObjectNode();
+        return session(client, transport, gatewayArgs, steps, JSON.createObjectNode());
+    }
+
+    private static JsonNode session(String client, Transport transport, List<String> gatewayArgs, List<ObjectNode> steps,
+                                    ObjectNode base) throws IOException, InterruptedException {
+        ObjectNode script = base.deepCopy();
         script.putArray("steps").addAll(steps);
         if (transport == Transport.STDIO) {
             script.put("command", Repo.tool("sh"));

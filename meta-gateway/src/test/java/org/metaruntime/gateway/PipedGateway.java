@@ -25,9 +25,12 @@ final class PipedGateway implements AutoCloseable {
     private final Serving serving;
     private final OutputStream toGateway;
     private final BufferedReader fromGateway;
+    private final boolean ownsGateway;
     private int ids;
 
-    private PipedGateway(MetaGateway gateway, Serving serving, OutputStream toGateway, BufferedReader fromGateway) {
+    private PipedGateway(MetaGateway gateway, Serving serving, OutputStream toGateway, BufferedReader fromGateway,
+                         boolean ownsGateway) {
+        this.ownsGateway = ownsGateway;
         this.gateway = gateway;
         this.serving = serving;
         this.toGateway = toGateway;
@@ -36,12 +39,21 @@ final class PipedGateway implements AutoCloseable {
 
     /** Serves {@code gateway} over new pipes. */
     static PipedGateway serve(MetaGateway gateway) throws IOException {
+        return serve(gateway, true);
+    }
+
+    /** Serves {@code gateway} over new pipes besides what it serves already; {@link #close()} leaves it running. */
+    static PipedGateway serveOnly(MetaGateway gateway) throws IOException {
+        return serve(gateway, false);
+    }
+
+    private static PipedGateway serve(MetaGateway gateway, boolean owns) throws IOException {
         PipedInputStream in = new PipedInputStream(1 << 20);
         OutputStream toGateway = new PipedOutputStream(in);
         PipedInputStream out = new PipedInputStream(1 << 20);
         Serving serving = gateway.serveStdio(in, new PipedOutputStream(out));
         return new PipedGateway(gateway, serving, toGateway,
-                new BufferedReader(new InputStreamReader(out, StandardCharsets.UTF_8)));
+                new BufferedReader(new InputStreamReader(out, StandardCharsets.UTF_8)), owns);
     }
 
     MetaGateway gateway() {
@@ -94,6 +106,8 @@ final class PipedGateway implements AutoCloseable {
     public void close() throws Exception {
         toGateway.close();
         assertThat(serving.awaitEnd(Duration.ofSeconds(20))).as("the session ends when its input closes").isTrue();
-        gateway.close();
+        if (ownsGateway) {
+            gateway.close();
+        }
     }
 }

@@ -21,7 +21,7 @@ import org.metaruntime.gateway.internal.serve.GatewayServer;
 /**
  * The gateway's metrics in a Prometheus registry: tool calls, their errors (by code) and a latency histogram per
  * pod and tool; pods running and each pod's restarts (read off the status report at each scrape); sessions open
- * per transport; the JVM's memory, threads and garbage collection. Thread-safe.
+ * per transport; calls waiting for their client's input; the JVM's memory, threads and garbage collection. Thread-safe.
  */
 final class GatewayMetrics implements CallObserver, AutoCloseable {
 
@@ -39,6 +39,9 @@ final class GatewayMetrics implements CallObserver, AutoCloseable {
                 .description("Client sessions open").tag("transport", "streamable-http").register(registry);
         Gauge.builder("meta_gateway_sessions_open", sessions, s -> s.count(LegacySession.class))
                 .description("Client sessions open").tag("transport", "sse").register(registry);
+        Gauge.builder("meta_gateway_calls_awaiting_input", server, GatewayServer::callsAwaitingInput)
+                .description("Calls of 2026-07-28 clients waiting for the client's input (answered input_required, not retried yet)")
+                .register(registry);
         Gauge.builder("meta_gateway_pods_running", this, m -> m.running())
                 .description("Pods with a process up").register(registry);
         for (Iterator<String> names = status.path("pods").fieldNames(); names.hasNext(); ) {

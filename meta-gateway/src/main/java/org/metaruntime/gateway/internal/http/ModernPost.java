@@ -3,6 +3,7 @@ package org.metaruntime.gateway.internal.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.metaruntime.gateway.internal.rpc.Caller;
 import org.metaruntime.gateway.internal.rpc.ClientSession;
 import org.metaruntime.gateway.internal.rpc.Dispatcher;
 import org.metaruntime.gateway.internal.rpc.Eras;
@@ -29,13 +30,14 @@ final class ModernPost implements Outbound {
 
     /**
      * @param authenticated whether callers are authenticated over this transport
+     * @param caller        who sent it
      * @param onEnd         run once when the request ends (answered, cancelled or broken)
      */
-    ModernPost(JsonNode requestId, Dispatcher dispatcher, boolean authenticated, Runnable onEnd) {
+    ModernPost(JsonNode requestId, Dispatcher dispatcher, boolean authenticated, Caller caller, Runnable onEnd) {
         this.requestId = requestId;
         this.dispatcher = dispatcher;
         this.onEnd = onEnd;
-        this.client = new ClientSession("modern-" + requestId, this, authenticated);
+        this.client = new ClientSession("modern-" + requestId, this, authenticated, caller);
     }
 
     /** Serves the request {@code message} on {@code exchange}. */

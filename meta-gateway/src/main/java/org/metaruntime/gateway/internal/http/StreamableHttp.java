@@ -8,6 +8,7 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.metaruntime.gateway.internal.rpc.Caller;
 import org.metaruntime.gateway.internal.rpc.Eras;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
@@ -156,7 +157,8 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
             return;
         }
         ModernPost[] self = new ModernPost[1];
-        ModernPost post = new ModernPost(id, server.dispatcher(), authenticated, () -> sessions.removeModern(self[0]));
+        Caller caller = request.getAttribute(AccessCheck.CALLER) instanceof Caller c ? c : Caller.ANONYMOUS;
+        ModernPost post = new ModernPost(id, server.dispatcher(), authenticated, caller, () -> sessions.removeModern(self[0]));
         self[0] = post;
         if (!sessions.addModern(post)) {
             Exchanges.rpcError(response, callback, 503, id, JsonRpc.INTERNAL_ERROR, "the gateway is stopping");

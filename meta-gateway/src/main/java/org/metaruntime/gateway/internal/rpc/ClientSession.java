@@ -24,6 +24,7 @@ public final class ClientSession {
     private final String id;
     private final Outbound outbound;
     private final boolean authenticated;
+    private final Caller caller;
     private final AtomicLong nextRequestId = new AtomicLong(1);
     private final Map<Long, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
     private final Map<JsonNode, Runnable> cancels = new ConcurrentHashMap<>();
@@ -41,9 +42,23 @@ public final class ClientSession {
      *                      what they are answered may depend on who they are
      */
     public ClientSession(String id, Outbound outbound, boolean authenticated) {
+        this(id, outbound, authenticated, Caller.LOCAL);
+    }
+
+    /**
+     * @param authenticated whether the callers on it are authenticated
+     * @param caller        who sends its requests
+     */
+    public ClientSession(String id, Outbound outbound, boolean authenticated, Caller caller) {
         this.id = id;
         this.outbound = outbound;
         this.authenticated = authenticated;
+        this.caller = caller;
+    }
+
+    /** Who sends its requests (the stdio pipe's client, an HTTP principal). */
+    public Caller caller() {
+        return caller;
     }
 
     /** Whether its callers are authenticated (answers to them are private to them). */

@@ -18,6 +18,7 @@ final class CallScope {
     private volatile long deadlineNanos;
     private final Set<Runnable> nested = ConcurrentHashMap.newKeySet();
     private volatile boolean ended;
+    private volatile Runnable onStart = () -> { };
 
     /**
      * @param chain      the chain the call's pod gets, this call included
@@ -40,6 +41,23 @@ final class CallScope {
      * @return the time the call has (zero or negative when the bound has passed)
      */
     Duration start(long nowNanos, Duration timeout) {
+        Duration left = restart(nowNanos, timeout);
+        onStart.run();
+        return left;
+    }
+
+    /** Runs {@code action} when the call is sent to its pod ({@link #start}); it must be fast and never throw. */
+    void onStart(Runnable action) {
+        this.onStart = action;
+    }
+
+    /**
+     * The call has its whole time again from now: its deadline is {@code timeout} from now, or the bound when that is
+     * sooner (a call that waited for its client's input resumes).
+     *
+     * @return the time the call has (zero or negative when the bound has passed)
+     */
+    Duration restart(long nowNanos, Duration timeout) {
         long end = nowNanos + Math.min(timeout.toNanos(), Long.MAX_VALUE / 4);
         deadlineNanos = Math.min(end, boundNanos);
         return Duration.ofNanos(deadlineNanos - nowNanos);

@@ -2,6 +2,8 @@ package org.metaruntime.gateway.internal.serve;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.security.SecureRandom;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -43,6 +45,7 @@ public final class GatewayServer implements AutoCloseable {
     private final ToolTable table;
     private final PodStats stats = new PodStats();
     private final ToolCalls calls;
+    private final ParkedCalls parked;
     private final Surface surface;
     private final Dispatcher dispatcher;
     private final ExecutorService executor;
@@ -70,7 +73,9 @@ public final class GatewayServer implements AutoCloseable {
     public GatewayServer(Catalog catalog, PodSet pods, int maxCallDepth) {
         this.backend = pods;
         this.table = new ToolTable(catalog, StatusReport.toolDefinition());
-        this.calls = new ToolCalls(table, backend, stats, this::status);
+        this.parked = new ParkedCalls(new RequestStates(new SecureRandom(), Clock.systemUTC()),
+                new EarliestFirstScheduler(pods.scheduler(), System::nanoTime));
+        this.calls = new ToolCalls(table, backend, stats, this::status, parked);
         this.surface = new Surface(table::catalog, backend, this::status);
         AtomicInteger threads = new AtomicInteger();
         this.executor = new ThreadPoolExecutor(0, 256, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
@@ -205,6 +210,11 @@ public final class GatewayServer implements AutoCloseable {
     /** Tells {@code observer} of every finished tool call (metrics). */
     public void observeCalls(CallObserver observer) {
         stats.observe(observer);
+    }
+
+    /** How many calls of 2026-07-28 clients wait for their client's input now (answered {@code input_required}). */
+    public int callsAwaitingInput() {
+        return parked.size();
     }
 
     /** The status report now. */
@@ -365,6 +375,7 @@ public final class GatewayServer implements AutoCloseable {
         }
         try {
             listens.endAll();
+            parked.close();
             sessions.forEach(ClientSession::close);
             sessions.clear();
             backend.close();

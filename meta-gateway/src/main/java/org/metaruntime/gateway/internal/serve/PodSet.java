@@ -61,6 +61,11 @@ public final class PodSet implements PodBackend {
         PodBackend run(PodManifest pod, PodThreads threads, Set<String> withheld);
     }
 
+    /** The scheduler the pods share (the gateway's timer): its tasks must be short and never block. */
+    public org.metaruntime.supervisor.Scheduler scheduler() {
+        return threads.scheduler();
+    }
+
     @Override
     public Pod pod(String name) {
         Member member = members.get(name);

@@ -16,7 +16,6 @@ import java.util.function.Supplier;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
 import org.metaruntime.gateway.internal.rpc.ClientSession;
 import org.metaruntime.gateway.internal.rpc.Dispatcher;
-import org.metaruntime.gateway.internal.rpc.Eras;
 import org.metaruntime.gateway.internal.rpc.LogLevel;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
@@ -24,14 +23,14 @@ import org.metaruntime.gateway.internal.rpc.RpcException;
 /**
  * {@code tools/call}: finds the route, checks the arguments against the declared schema, starts the call at the
  * pod with the client's progress token and server-to-client requests wired to the calling session, cancels it
- * when the client does, and maps failures to the gateway's error codes. Thread-safe.
+ * when the client does, and maps failures to the gateway's error codes. A modern client's call is bridged
+ * ({@link BridgedCall}): the pod's requests to the client become {@code input_required} rounds, and a request with a
+ * {@code requestState} is the retry of such a call ({@link ParkedCalls}). Thread-safe.
  */
 final class ToolCalls {
 
     /** How long a client has to answer a pod's sampling, elicitation or roots request. */
     private static final Duration CLIENT_REQUEST_TIMEOUT = Duration.ofMinutes(5);
-    private static final Map<String, String> CAPABILITY_OF = Map.of(
-            "sampling/createMessage", "sampling", "elicitation/create", "elicitation", "roots/list", "roots");
 
     private final ToolTable table;
     private final PodBackend backend;
@@ -40,12 +39,17 @@ final class ToolCalls {
     private final JsonSchemaValidator validator = new DefaultJsonSchemaValidator(JsonRpc.MAPPER);
     private final AtomicLong callIds = new AtomicLong();
     private final Map<String, LogSink> logSinks = new ConcurrentHashMap<>();
+    private final ParkedCalls parked;
 
     /** Where the log lines of a modern request's call go, from which level. */
     private record LogSink(LogLevel level, Consumer<ObjectNode> send) {
     }
 
-    ToolCalls(ToolTable table, PodBackend backend, PodStats stats, Supplier<ObjectNode> status) {
+    /**
+     * @param parked the modern calls waiting for their client's input, which retries reach
+     */
+    ToolCalls(ToolTable table, PodBackend backend, PodStats stats, Supplier<ObjectNode> status, ParkedCalls parked) {
+        this.parked = parked;
         this.table = table;
         this.backend = backend;
         this.stats = stats;
@@ -72,6 +76,9 @@ final class ToolCalls {
         JsonNode arguments;
         try {
             arguments = checkedArguments(nameNode, route, params.get("arguments"));
+            if (request.isModern() && params.has("requestState")) {
+                return parked.retry(request, route, arguments);
+            }
         } catch (RpcException refused) {
             stats.refused(route, System.nanoTime() - received, refused.code());
             throw refused;
@@ -104,25 +111,35 @@ final class ToolCalls {
         ClientSession session = request.session();
         JsonNode token = request.progressToken();
         Duration timeout = manifest.callTimeout();
-        CompletableFuture<JsonNode> refused = new CompletableFuture<>();
         String callId = nextCallId();
-        PodBackend.CallContext context = new PodBackend.CallContext(callId, timeout,
-                token == null ? null : progress -> {
-                    ObjectNode out = progress.deepCopy();
-                    out.set("progressToken", token);
-                    session.notify("notifications/progress", out, request.id());
-                },
-                podRequest -> request.isModern() ? modernClientRequest(request, route, podRequest, refused)
-                        : clientRequest(session, request.id(), route, podRequest),
-                new CallScope(List.of(route.chainName()), Long.MAX_VALUE));
-        LogLevel logLevel = request.isModern() ? request.envelope().logLevel() : null;
-        if (logLevel != null) {
-            logSinks.put(callId, new LogSink(logLevel, line -> session.notify("notifications/message", line, request.id())));
-        }
-        long started = System.nanoTime();
-        PodBackend.PodCall call = backend.pod(route.pod()).call(route.tool(), arguments, context);
-        request.onCancel(call::cancel);
         CompletableFuture<JsonNode> answer = new CompletableFuture<>();
+        Started started = new Started();
+        CallScope scope = new CallScope(List.of(route.chainName()), Long.MAX_VALUE);
+        BridgedCall bridged = null;
+        CompletableFuture<JsonNode> firstRound = null;
+        PodBackend.CallContext context;
+        if (request.isModern()) {
+            bridged = new BridgedCall(parked, callId, route, arguments, session.caller().key(), timeout,
+                    new Bridging(callId, answer, started), scope);
+            scope.onStart(bridged::sent);
+            context = new PodBackend.CallContext(callId, BridgedCall.LIFETIME, token == null ? null : bridged::progress,
+                    bridged::podAsks, scope);
+            firstRound = bridged.begin(request);
+        } else {
+            context = new PodBackend.CallContext(callId, timeout,
+                    token == null ? null : progress -> {
+                        ObjectNode out = progress.deepCopy();
+                        out.set("progressToken", token);
+                        session.notify("notifications/progress", out, request.id());
+                    },
+                    podRequest -> clientRequest(session, request.id(), route, podRequest), scope);
+        }
+        long startNanos = System.nanoTime();
+        PodBackend.PodCall call = backend.pod(route.pod()).call(route.tool(), arguments, context);
+        started.set(call);
+        if (bridged == null) {
+            request.onCancel(call::cancel);
+        }
         call.result().whenComplete((result, error) -> {
             logSinks.remove(callId);
             if (error != null) {
@@ -131,20 +148,83 @@ final class ToolCalls {
                 answer.complete(result);
             }
         });
-        refused.whenComplete((ignored, error) -> {
-            if (error != null && answer.completeExceptionally(error)) {
-                call.cancel();
-            }
-        });
-        return answer.handle((result, error) -> {
+        CompletableFuture<JsonNode> outcome = answer.handle((result, error) -> {
             if (error == null) {
-                stats.served(route.pod(), route.tool(), System.nanoTime() - started);
+                stats.served(route.pod(), route.tool(), System.nanoTime() - startNanos);
                 return result;
             }
             RpcException mapped = map(route, timeout, error);
-            stats.failed(route.pod(), route.tool(), System.nanoTime() - started, mapped.code());
+            stats.failed(route.pod(), route.tool(), System.nanoTime() - startNanos, mapped.code());
             throw mapped;
         });
+        if (bridged == null) {
+            return outcome;
+        }
+        BridgedCall b = bridged;
+        outcome.whenComplete((result, error) -> b.outcome(result, error == null ? null
+                : error instanceof CompletionException && error.getCause() != null ? error.getCause() : error));
+        return firstRound;
+    }
+
+    /** The pod call once started; a cancel asked for before is applied then. */
+    private static final class Started {
+        private PodBackend.PodCall call;
+        private boolean cancelled;
+
+        void set(PodBackend.PodCall started) {
+            boolean cancelNow;
+            synchronized (this) {
+                call = started;
+                cancelNow = cancelled;
+            }
+            if (cancelNow) {
+                started.cancel();
+            }
+        }
+
+        void cancel() {
+            PodBackend.PodCall now;
+            synchronized (this) {
+                cancelled = true;
+                now = call;
+            }
+            if (now != null) {
+                now.cancel();
+            }
+        }
+    }
+
+    /** What a bridged call does to the call it bridges: fails its outcome, cancels it, points its log lines. */
+    private final class Bridging implements BridgedCall.Call {
+        private final String callId;
+        private final CompletableFuture<JsonNode> answer;
+        private final Started started;
+
+        Bridging(String callId, CompletableFuture<JsonNode> answer, Started started) {
+            this.callId = callId;
+            this.answer = answer;
+            this.started = started;
+        }
+
+        @Override
+        public void fail(Throwable error) {
+            answer.completeExceptionally(error);
+        }
+
+        @Override
+        public void cancel() {
+            started.cancel();
+        }
+
+        @Override
+        public void waiting(Dispatcher.Request request) {
+            LogLevel level = request == null ? null : request.envelope().logLevel();
+            if (level == null) {
+                logSinks.remove(callId);
+            } else {
+                logSinks.put(callId, new LogSink(level, line -> request.session().notify("notifications/message", line, request.id())));
+            }
+        }
     }
 
     /**
@@ -187,31 +267,12 @@ final class ToolCalls {
     private CompletableFuture<JsonNode> clientRequest(ClientSession session, JsonNode callId, ToolTable.Route route,
                                                       ObjectNode podRequest) {
         String method = podRequest.path("method").asText();
-        String capability = CAPABILITY_OF.get(method);
+        String capability = BridgedCall.CAPABILITY_OF.get(method);
         if (capability == null || !session.hasCapability(capability)) {
             return CompletableFuture.failedFuture(new RpcException(JsonRpc.METHOD_NOT_FOUND, "pod " + route.pod() + " tool "
                     + route.tool() + ": the client did not declare the " + (capability == null ? method : capability) + " capability"));
         }
         return session.request(method, podRequest.get("params"), CLIENT_REQUEST_TIMEOUT, callId);
-    }
-
-    /**
-     * A pod's request during a modern client's call. A modern client takes no requests: one it did not declare the
-     * capability of fails its call with -32021 (the pod's call is cancelled); the pod is answered -32601 either way.
-     */
-    private CompletableFuture<JsonNode> modernClientRequest(Dispatcher.Request request, ToolTable.Route route,
-                                                            ObjectNode podRequest, CompletableFuture<JsonNode> refused) {
-        String method = podRequest.path("method").asText();
-        String capability = CAPABILITY_OF.get(method);
-        if (capability != null && !request.clientDeclares(capability)) {
-            ObjectNode data = JsonRpc.NODES.objectNode();
-            data.putObject("requiredCapabilities").putObject(capability);
-            data.put("pod", route.pod()).put("tool", route.tool());
-            refused.completeExceptionally(new RpcException(Eras.MISSING_CLIENT_CAPABILITY, "pod " + route.pod() + " tool "
-                    + route.tool() + ": the call needs the client capability " + capability + ", which the request did not declare", data));
-        }
-        return CompletableFuture.failedFuture(new RpcException(JsonRpc.METHOD_NOT_FOUND, "pod " + route.pod() + " tool "
-                + route.tool() + ": " + method + " is not forwarded to a " + Eras.MODERN + " client"));
     }
 
     /** A failed call to {@code route} bounded by {@code timeout}, as the RPC error its caller gets. */
