@@ -47,7 +47,7 @@ import org.slf4j.LoggerFactory;
  * garbage. Checks that every call completes once, in time, with its own answer or a typed error; that the health
  * transitions are legal and the restart intensity holds; and that nothing is left after close.
  *
- * <p>The CI run lasts {@code soak.seconds} (default 35). A long run by hand, e.g. 30 minutes:
+ * <p>A run lasts {@code soak.seconds}: 15 in the build, 150 with {@code -Psoak}. A long run by hand, e.g. 30 minutes:
  * {@code mvn -B -q -pl meta-core -am verify -Dtest=SoakTest -Dsurefire.failIfNoSpecifiedTests=false
  * -Dsoak.seconds=1800 -Djunit.jupiter.execution.timeout.mode=disabled}.
  */
@@ -274,9 +274,10 @@ class SoakTest {
     /** SIGKILLs a random module's current child every {@link #KILL_EVERY}; restarts stopped modules by hand. */
     private static Void chaos(UnifiedRuntime runtime, List<String> ids, Random random, long deadline,
                               Map<String, AtomicInteger> kills, AtomicInteger manualRestarts) throws InterruptedException {
-        // one module is killed until its intensity is exceeded, then restarted by hand: every run sees both
+        // one module is killed until its intensity is exceeded, then restarted by hand: every run sees both, however
+        // short (this phase is bounded by its kills, not by the run's deadline)
         String victim = ids.get(random.nextInt(ids.size()));
-        for (int i = 0; i <= 2 * MAX_RESTARTS + 2 && System.nanoTime() < deadline; i++) {
+        for (int i = 0; i <= 2 * MAX_RESTARTS + 2; i++) {
             await().atMost(Duration.ofSeconds(30)).until(() -> runtime.supervisorReport().get(victim).state()
                     != ModuleHealthState.RESTARTING);
             ModuleSupervisorReport before = runtime.supervisorReport().get(victim);
