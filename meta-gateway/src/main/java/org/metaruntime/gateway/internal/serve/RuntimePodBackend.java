@@ -28,6 +28,7 @@ import org.metaruntime.events.Subscription;
 import org.metaruntime.gateway.GatewayOptions;
 import org.metaruntime.gateway.internal.manifest.Catalog;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
+import org.metaruntime.gateway.internal.manifest.PodModuleMapping;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.mcp.McpClientOptions;
 import org.metaruntime.mcp.McpClientRequestException;
@@ -69,24 +70,7 @@ final class RuntimePodBackend implements PodBackend {
         this.executor = threads.tasks();
         MetaConfig.Builder config = MetaConfig.builder();
         for (PodManifest pod : catalog.pods()) {
-            ModuleConfig.Builder module = ModuleConfig.builder(pod.name());
-            if (pod.isRemote()) {
-                module.url(pod.url());
-                pod.headers().forEach(module::header);
-            } else {
-                module.command(pod.command()).workdir(pod.workdir()).env(pod.env());
-            }
-            if (pod.isBare()) {
-                module.bare(declaredTools(pod));
-            } else if (pod.mayBeBare()) {
-                module.bareUnlessMcp(declaredTools(pod));
-            }
-            module.healthCheck(pod.healthCheck().enabled() ? pod.healthCheck().interval() : Duration.ZERO)
-                    .startMode(StartMode.LAZY)
-                    .startupTimeout(pod.startupTimeout())
-                    .callTimeout(pod.callTimeout())
-                    .shutdownGrace(stepGrace(pod.shutdownTimeout()))
-                    .restartPolicy(RestartPolicy.ON_FAILURE);
+            ModuleConfig.Builder module = PodModuleMapping.module(pod).startMode(StartMode.LAZY);
             config.module(module.build()).preSpawn(PreSpawnData.mcp(pod.name()));
             pods.put(pod.name(), new RuntimePod(pod));
         }
@@ -126,18 +110,6 @@ final class RuntimePodBackend implements PodBackend {
     }
 
     /** A bare pod's declared tools as the MCP client takes them: each definition with its name. */
-    private static List<McpSchema.Tool> declaredTools(PodManifest pod) {
-        return pod.tools().stream().map(tool -> {
-            ObjectNode definition = tool.definition();
-            definition.put("name", tool.name());
-            try {
-                return JsonRpc.MAPPER.treeToValue(definition, McpSchema.Tool.class);
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                throw new IllegalArgumentException("pod " + pod.name() + " tool " + tool.name()
-                        + ": the declared tool is not an MCP Tool: " + e.getOriginalMessage(), e);
-            }
-        }).toList();
-    }
 
     /** The pod {@code name} did not answer {@code initialize} as an MCP server ({@code because}): it is served bare. */
     private void foundBare(String name, String because) {
@@ -147,10 +119,6 @@ final class RuntimePodBackend implements PodBackend {
         }
     }
 
-    /** The stop ladder has three steps (close stdin, SIGTERM, SIGKILL): each gets a third of the bound. */
-    private static Duration stepGrace(Duration shutdownTimeout) {
-        return Duration.ofMillis(Math.max(100, shutdownTimeout.toMillis() / 3));
-    }
 
     @Override
     public Pod pod(String name) {
