@@ -349,7 +349,7 @@ public final class UnifiedRuntime implements AutoCloseable {
         private EventLog eventLog;
         private PersistentMetadataStore persistentMetadata;
         private MobEventSource mobEventSource;
-        private CallListener callListener;
+        private ModuleCallListener callListener;
 
         private Builder(MetaConfig config) {
             this.config = config;
@@ -423,10 +423,10 @@ public final class UnifiedRuntime implements AutoCloseable {
         }
 
         /**
-         * Told of the start and the end of every call made through the runtime (see {@link CallListener}). Default:
+         * Told of the start and the end of every call made through the runtime (see {@link ModuleCallListener}). Default:
          * none.
          */
-        public Builder callListener(CallListener listener) {
+        public Builder callListener(ModuleCallListener listener) {
             this.callListener = Objects.requireNonNull(listener, "listener");
             return this;
         }

@@ -1,7 +1,7 @@
 package org.metaruntime.spring;
 
 import io.micrometer.observation.ObservationRegistry;
-import org.metaruntime.core.CallListener;
+import org.metaruntime.core.ModuleCallListener;
 import org.metaruntime.core.UnifiedRuntime;
 import org.metaruntime.spring.internal.CallListeners;
 import org.metaruntime.spring.internal.DeclaredModules;
@@ -48,8 +48,8 @@ public class MetaRuntimeAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(UnifiedRuntime.class)
     UnifiedRuntime metaRuntime(MetaRuntimeProperties properties, DeclaredModules modules,
-                               ObjectProvider<CallListener> listeners) {
-        CallListener listener = CallListeners.of(listeners.orderedStream().toList());
+                               ObjectProvider<ModuleCallListener> listeners) {
+        ModuleCallListener listener = CallListeners.of(listeners.orderedStream().toList());
         return RuntimeStarter.start(modules, properties.getStateDir(), listener, properties.isFailFast());
     }
 
@@ -84,7 +84,7 @@ public class MetaRuntimeAutoConfiguration {
     static class Observations {
 
         @Bean
-        CallListener metaRuntimeCallObservations(ObjectProvider<ObservationRegistry> registry) {
+        ModuleCallListener metaRuntimeCallObservations(ObjectProvider<ObservationRegistry> registry) {
             return new ObservingCallListener(registry::getIfAvailable);
         }
     }

@@ -176,10 +176,10 @@ class MetaRuntimeConfigurationTest {
     void theContextsCallListenersAreToldOfEveryCallBesideTheObservations() {
         List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
         runner.withPropertyValues(command("told"))
-                .withBean("broken", org.metaruntime.core.CallListener.class, () -> (moduleId, tool) -> {
+                .withBean("broken", org.metaruntime.core.ModuleCallListener.class, () -> (moduleId, tool) -> {
                     throw new IllegalStateException("a listener broken on purpose");
                 })
-                .withBean("recording", org.metaruntime.core.CallListener.class, () -> (moduleId, tool) ->
+                .withBean("recording", org.metaruntime.core.ModuleCallListener.class, () -> (moduleId, tool) ->
                         (outcome, error) -> seen.add(moduleId + "/" + tool + "/" + outcome))
                 .run(context -> {
                     assertThat(context).hasBean("metaRuntimeCallObservations");

@@ -2,7 +2,7 @@ package org.metaruntime.core.internal;
 
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import org.metaruntime.core.CallListener;
+import org.metaruntime.core.ModuleCallListener;
 import org.metaruntime.core.ModuleRouteError;
 import org.metaruntime.core.ModuleRouteException;
 import org.metaruntime.core.RuntimeBoundaryError;
@@ -12,28 +12,28 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Tells the host's {@link CallListener} of each call's start and end, so that a listener that throws (or returns
+ * Tells the host's {@link ModuleCallListener} of each call's start and end, so that a listener that throws (or returns
  * null) never hurts a call. Thread-safe.
  */
 public final class CallListening {
 
     private static final Logger LOG = LoggerFactory.getLogger("org.metaruntime.core.UnifiedRuntime");
-    private static final CallListener.Ended NOTHING = (outcome, error) -> { };
+    private static final ModuleCallListener.Ended NOTHING = (outcome, error) -> { };
 
-    private final CallListener listener;
+    private final ModuleCallListener listener;
     private final ListenerFailures failures = new ListenerFailures(LOG, "the call listener");
 
     /** @param listener the host's listener, or null for none */
-    public CallListening(CallListener listener) {
+    public CallListening(ModuleCallListener listener) {
         this.listener = listener;
     }
 
     /** A call to {@code tool} of {@code moduleId} starts; the returned end is safe to call once. */
-    public CallListener.Ended started(String moduleId, String tool) {
+    public ModuleCallListener.Ended started(String moduleId, String tool) {
         if (listener == null) {
             return NOTHING;
         }
-        CallListener.Ended ended;
+        ModuleCallListener.Ended ended;
         try {
             ended = listener.callStarted(moduleId, tool);
         } catch (RuntimeException e) {
@@ -53,13 +53,13 @@ public final class CallListening {
     }
 
     /** Tells {@code ended} how a call that completed with {@code error} (null: a success) ended. */
-    public static void end(CallListener.Ended ended, Throwable error) {
+    public static void end(ModuleCallListener.Ended ended, Throwable error) {
         if (error == null) {
-            ended.callEnded(CallListener.Outcome.SUCCESS, null);
+            ended.callEnded(ModuleCallListener.Outcome.SUCCESS, null);
             return;
         }
         Throwable cause = unwrap(error);
-        ended.callEnded(isToolError(cause) ? CallListener.Outcome.TOOL_ERROR : CallListener.Outcome.ERROR, cause);
+        ended.callEnded(isToolError(cause) ? ModuleCallListener.Outcome.TOOL_ERROR : ModuleCallListener.Outcome.ERROR, cause);
     }
 
     private static Throwable unwrap(Throwable error) {

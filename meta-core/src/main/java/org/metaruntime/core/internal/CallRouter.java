@@ -8,7 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
-import org.metaruntime.core.CallListener;
+import org.metaruntime.core.ModuleCallListener;
 import org.metaruntime.core.CallOptions;
 import org.metaruntime.core.McpModule;
 import org.metaruntime.core.ModuleBoundaryKind;
@@ -59,7 +59,7 @@ public final class CallRouter {
     public RealModuleCall call(ModuleRouteRequest request, CallOptions callOptions) {
         RealModuleCall call = new RealModuleCall(request);
         String id = request.moduleId();
-        CallListener.Ended ended = listening.started(id, request.method());
+        ModuleCallListener.Ended ended = listening.started(id, request.method());
         call.response().whenComplete((response, error) -> CallListening.end(ended, error));
         inFlight.add(call);
         call.settled().whenComplete((done, error) -> inFlight.remove(call));

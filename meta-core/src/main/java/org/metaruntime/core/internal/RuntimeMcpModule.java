@@ -9,7 +9,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import org.metaruntime.core.CallListener;
+import org.metaruntime.core.ModuleCallListener;
 import org.metaruntime.core.CallOptions;
 import org.metaruntime.core.ModuleRouteException;
 import org.metaruntime.core.McpModule;
@@ -58,7 +58,7 @@ public final class RuntimeMcpModule implements McpModule {
 
     @Override
     public McpSchema.CallToolResult callTool(String tool, JsonNode arguments, CallOptions options) {
-        CallListener.Ended ended = calls.listening().started(moduleId, tool);
+        ModuleCallListener.Ended ended = calls.listening().started(moduleId, tool);
         McpSchema.CallToolResult result;
         try {
             result = use("call_tool:" + tool, session -> {
@@ -76,13 +76,13 @@ public final class RuntimeMcpModule implements McpModule {
         return result;
     }
 
-    private static CallListener.Outcome outcome(McpSchema.CallToolResult result) {
-        return Boolean.TRUE.equals(result.isError()) ? CallListener.Outcome.TOOL_ERROR : CallListener.Outcome.SUCCESS;
+    private static ModuleCallListener.Outcome outcome(McpSchema.CallToolResult result) {
+        return Boolean.TRUE.equals(result.isError()) ? ModuleCallListener.Outcome.TOOL_ERROR : ModuleCallListener.Outcome.SUCCESS;
     }
 
     @Override
     public McpToolCall startCall(String tool, JsonNode arguments, CallOptions options) {
-        CallListener.Ended ended = calls.listening().started(moduleId, tool);
+        ModuleCallListener.Ended ended = calls.listening().started(moduleId, tool);
         CallRouter.Session session;
         try {
             session = calls.session(moduleId, "call_tool:" + tool);

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
-import org.metaruntime.core.CallListener;
+import org.metaruntime.core.ModuleCallListener;
 import org.metaruntime.core.ConfigException;
 import org.metaruntime.core.InProcessModule;
 import org.metaruntime.core.MetaConfig;
@@ -31,7 +31,7 @@ public record RuntimeSettings(MetaConfig config, RuntimeOptions options,
                               Executor executor, Scheduler scheduler,
                               Map<String, InProcessModule> inProcess, Path persistentState, EventLog eventLog,
                               PersistentMetadataStore persistentMetadata, MobEventSource mobEventSource,
-                              CallListener callListener) {
+                              ModuleCallListener callListener) {
 
     public RuntimeSettings {
         Objects.requireNonNull(config, "config");

@@ -2,11 +2,11 @@ package org.metaruntime.spring.internal;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.metaruntime.core.CallListener;
+import org.metaruntime.core.ModuleCallListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The context's {@link CallListener} beans as the runtime's one listener. Stateless. */
+/** The context's {@link ModuleCallListener} beans as the runtime's one listener. Stateless. */
 public final class CallListeners {
 
     private static final Logger LOG = LoggerFactory.getLogger(CallListeners.class);
@@ -18,8 +18,8 @@ public final class CallListeners {
      * One listener telling each of {@code listeners} in order (a listener that throws is logged and skipped, the
      * others are still told); null when there is none.
      */
-    public static CallListener of(List<CallListener> listeners) {
-        List<CallListener> all = List.copyOf(listeners);
+    public static ModuleCallListener of(List<ModuleCallListener> listeners) {
+        List<ModuleCallListener> all = List.copyOf(listeners);
         if (all.isEmpty()) {
             return null;
         }
@@ -27,10 +27,10 @@ public final class CallListeners {
             return all.get(0);
         }
         return (moduleId, tool) -> {
-            List<CallListener.Ended> ends = new ArrayList<>(all.size());
-            for (CallListener listener : all) {
+            List<ModuleCallListener.Ended> ends = new ArrayList<>(all.size());
+            for (ModuleCallListener listener : all) {
                 try {
-                    CallListener.Ended end = listener.callStarted(moduleId, tool);
+                    ModuleCallListener.Ended end = listener.callStarted(moduleId, tool);
                     if (end != null) {
                         ends.add(end);
                     }
@@ -39,7 +39,7 @@ public final class CallListeners {
                 }
             }
             return (outcome, error) -> {
-                for (CallListener.Ended end : ends) {
+                for (ModuleCallListener.Ended end : ends) {
                     try {
                         end.callEnded(outcome, error);
                     } catch (RuntimeException e) {

@@ -5,19 +5,19 @@ import io.micrometer.observation.ObservationRegistry;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Supplier;
-import org.metaruntime.core.CallListener;
+import org.metaruntime.core.ModuleCallListener;
 
 /**
  * A Micrometer {@link Observation} named {@value #NAME} per call, with the low-cardinality keys {@code module},
  * {@code tool} and {@code outcome} ({@code success}, {@code tool_error} or {@code error}; an error is recorded on the
  * observation). The registry is looked up at the first call: without one, calls are not observed. Thread-safe.
  */
-public final class ObservingCallListener implements CallListener {
+public final class ObservingCallListener implements ModuleCallListener {
 
     /** The observation's name. */
     public static final String NAME = "meta.runtime.call";
 
-    private static final CallListener.Ended NOTHING = (outcome, error) -> { };
+    private static final ModuleCallListener.Ended NOTHING = (outcome, error) -> { };
 
     private final Supplier<ObservationRegistry> registries;
     private volatile ObservationRegistry registry;

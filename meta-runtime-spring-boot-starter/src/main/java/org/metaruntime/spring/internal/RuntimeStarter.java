@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.metaruntime.core.CallListener;
+import org.metaruntime.core.ModuleCallListener;
 import org.metaruntime.core.UnifiedRuntime;
 import org.metaruntime.spring.MetaRuntimeStartupException;
 import org.metaruntime.supervisor.ModuleHealthState;
@@ -31,7 +31,7 @@ public final class RuntimeStarter {
      * @throws MetaRuntimeStartupException when {@code failFast} is set and an eager module did not start (the runtime
      *                                     is closed first)
      */
-    public static UnifiedRuntime start(DeclaredModules modules, Path stateDir, CallListener listener, boolean failFast) {
+    public static UnifiedRuntime start(DeclaredModules modules, Path stateDir, ModuleCallListener listener, boolean failFast) {
         UnifiedRuntime.Builder builder = UnifiedRuntime.builder(modules.config());
         if (stateDir != null) {
             try {

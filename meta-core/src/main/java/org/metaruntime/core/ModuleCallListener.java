@@ -3,7 +3,7 @@ package org.metaruntime.core;
 /**
  * Told of every call the runtime makes to a module on a host's behalf: routed calls ({@code call},
  * {@code routeModuleCall}, {@code routeModuleCallAsync}) and MCP tool calls ({@code mcp(id).callTool},
- * {@code startCall}). Set one with {@link UnifiedRuntime.Builder#callListener(CallListener)}; metrics and tracing
+ * {@code startCall}). Set one with {@link UnifiedRuntime.Builder#callListener(ModuleCallListener)}; metrics and tracing
  * (a Micrometer {@code Observation} per call, for example) are built on it.
  *
  * <pre>{@code
@@ -20,7 +20,7 @@ package org.metaruntime.core;
  * that throws is logged and never hurts the call.
  */
 @FunctionalInterface
-public interface CallListener {
+public interface ModuleCallListener {
 
     /**
      * A call starts.

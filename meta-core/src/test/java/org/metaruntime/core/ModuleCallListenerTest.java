@@ -17,7 +17,7 @@ import org.metaruntime.testing.FixtureScripts;
 
 /** The call listener sees every call through the runtime, with its outcome, against a real MCP module. */
 @Timeout(60)
-class CallListenerTest {
+class ModuleCallListenerTest {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -26,7 +26,7 @@ class CallListenerTest {
 
     private UnifiedRuntime runtime;
 
-    record Seen(String moduleId, String tool, CallListener.Outcome outcome, Throwable error) {
+    record Seen(String moduleId, String tool, ModuleCallListener.Outcome outcome, Throwable error) {
     }
 
     @AfterEach
@@ -37,7 +37,7 @@ class CallListenerTest {
         Fixtures.assertAllGone(dir.resolve("pids"));
     }
 
-    private UnifiedRuntime start(CallListener listener) {
+    private UnifiedRuntime start(ModuleCallListener listener) {
         ModuleConfig module = ModuleConfig.builder("m").command(FixtureScripts.mcpServerCommand(dir.toString(),
                 "--pid-file", dir.resolve("pids").toString())).build();
         return UnifiedRuntime.builder(MetaConfig.builder().mcp(module).discover("m").build())
@@ -64,13 +64,13 @@ class CallListenerTest {
 
         await().atMost(Duration.ofSeconds(10)).until(() -> seen.size() == 7);
         assertThat(seen).extracting(Seen::moduleId, Seen::tool, Seen::outcome).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("m", "echo", CallListener.Outcome.SUCCESS),
-                org.assertj.core.groups.Tuple.tuple("m", "error", CallListener.Outcome.TOOL_ERROR),
-                org.assertj.core.groups.Tuple.tuple("nobody", "echo", CallListener.Outcome.ERROR),
-                org.assertj.core.groups.Tuple.tuple("m", "echo", CallListener.Outcome.SUCCESS),
-                org.assertj.core.groups.Tuple.tuple("m", "error", CallListener.Outcome.TOOL_ERROR),
-                org.assertj.core.groups.Tuple.tuple("m", "add", CallListener.Outcome.SUCCESS),
-                org.assertj.core.groups.Tuple.tuple("m", "crash", CallListener.Outcome.ERROR));
+                org.assertj.core.groups.Tuple.tuple("m", "echo", ModuleCallListener.Outcome.SUCCESS),
+                org.assertj.core.groups.Tuple.tuple("m", "error", ModuleCallListener.Outcome.TOOL_ERROR),
+                org.assertj.core.groups.Tuple.tuple("nobody", "echo", ModuleCallListener.Outcome.ERROR),
+                org.assertj.core.groups.Tuple.tuple("m", "echo", ModuleCallListener.Outcome.SUCCESS),
+                org.assertj.core.groups.Tuple.tuple("m", "error", ModuleCallListener.Outcome.TOOL_ERROR),
+                org.assertj.core.groups.Tuple.tuple("m", "add", ModuleCallListener.Outcome.SUCCESS),
+                org.assertj.core.groups.Tuple.tuple("m", "crash", ModuleCallListener.Outcome.ERROR));
         assertThat(seen.get(2).error()).isInstanceOf(ModuleRouteException.class);
         assertThat(seen.get(6).error()).isInstanceOf(ModuleRouteException.class);
         assertThat(seen.get(0).error()).isNull();
