@@ -64,7 +64,7 @@ function build() {
     return answer.name === undefined ? answer : { content: [{ type: 'text', text: 'hello ' + answer.name }] };
   });
   server.registerTool('whoami', { description: 'The request _meta', inputSchema: z.object({}) }, async (_args, ctx) =>
-    ({ content: [{ type: 'text', text: JSON.stringify(ctx.mcpReq._meta ?? {}) }] }));
+    ({ content: [{ type: 'text', text: JSON.stringify({ ...(ctx.mcpReq._meta ?? {}), ...(ctx.mcpReq.envelope ?? {}) }) }] }));
   server.registerTool('grow', { description: 'Adds a tool', inputSchema: z.object({}) }, async () => {
     if (!grown) {
       grown = true;
