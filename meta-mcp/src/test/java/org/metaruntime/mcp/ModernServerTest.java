@@ -52,7 +52,7 @@ class ModernServerTest {
                     .isEqualTo(TextNode.valueOf("héllo 世界"));
 
             // every request carries the modern _meta: version, client info, capabilities
-            JsonNode meta = JSON.readTree(c.callTool("whoami", null, T).asText());
+            JsonNode meta = c.callTool("whoami", null, T);
             assertThat(meta.path("io.modelcontextprotocol/protocolVersion").asText()).isEqualTo("2026-07-28");
             assertThat(meta.path("io.modelcontextprotocol/clientInfo").path("name").asText()).isEqualTo("meta-runtime");
             assertThat(meta.path("io.modelcontextprotocol/clientCapabilities").has("elicitation")).isTrue();

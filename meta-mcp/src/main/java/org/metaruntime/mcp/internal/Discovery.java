@@ -49,9 +49,11 @@ public final class Discovery {
         return Math.max(1, Math.min(PROBE_BOUND_MS, timeoutMs));
     }
 
-    /** Sends the probe through {@code window} (still in the legacy envelope) and classifies the answer. */
-    public static CompletableFuture<Outcome> probe(CallWindow window, Envelope modern, long timeoutMs, long deadline) {
-        long bound = bound(timeoutMs);
+    /**
+     * Sends the probe through {@code window} (still in the legacy envelope), to be answered within {@code bound} ms
+     * and by {@code deadline}, and classifies the answer.
+     */
+    public static CompletableFuture<Outcome> probe(CallWindow window, Envelope modern, long bound, long deadline) {
         Request r = window.create(Request.Kind.CONNECT, METHOD, "connect", null,
                 modern.params(Json.MAPPER.createObjectNode(), null), bound,
                 Math.min(deadline, window.now() + TimeUnit.MILLISECONDS.toNanos(bound)), null);

@@ -79,7 +79,12 @@ public final class Handshake {
      */
     public static CompletableFuture<Outcome> runOrBare(CallWindow window, CallWindow.Wire wire, McpClientOptions options,
                                                        long timeoutMs, long deadline) {
-        long bound = detectionBound(timeoutMs);
+        return runOrBareWithin(window, wire, options, detectionBound(timeoutMs), deadline);
+    }
+
+    /** {@link #runOrBare} with the server given {@code bound} ms to answer {@code initialize} as an MCP server. */
+    public static CompletableFuture<Outcome> runOrBareWithin(CallWindow window, CallWindow.Wire wire,
+                                                             McpClientOptions options, long bound, long deadline) {
         return negotiate(window, wire, options, bound,
                 Math.min(deadline, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(bound)), true);
     }

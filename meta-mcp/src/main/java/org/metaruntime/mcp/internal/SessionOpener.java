@@ -125,11 +125,15 @@ public final class SessionOpener {
         CompletableFuture<C> opened = new CompletableFuture<>();
         McpProtocolEra era = options.protocolEra();
         if (era == McpProtocolEra.LEGACY) {
-            legacy(parts, timeoutMs, deadline, connection, opened);
+            legacy(parts, timeoutMs, 0, deadline, connection, opened);
             return opened;
         }
         Envelope modern = Envelope.modern(options);
-        Discovery.probe(parts.window(), modern, timeoutMs, deadline).whenComplete((outcome, e) -> {
+        // a server that may be bare shares its detection time between the probe and initialize
+        boolean mayBeBare = options.bareUnlessMcp().isPresent();
+        long probeBound = mayBeBare ? Math.max(1, Math.min(Discovery.PROBE_BOUND_MS, Handshake.detectionBound(timeoutMs) / 2))
+                : Discovery.bound(timeoutMs);
+        Discovery.probe(parts.window(), modern, probeBound, deadline).whenComplete((outcome, e) -> {
             if (e != null) {
                 fail(parts, e, opened);
             } else if (outcome instanceof Discovery.Modern m) {
@@ -145,8 +149,7 @@ public final class SessionOpener {
                     return;
                 }
                 LOG.debug("module '{}' is a legacy MCP server: {}", parts.moduleId(), l.because());
-                long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
-                legacy(parts, left, deadline, connection, opened);
+                legacy(parts, timeoutMs, probeBound, deadline, connection, opened);
             } else {
                 McpBoundaryException gone = ((Discovery.Gone) outcome).failure();
                 if (era == McpProtocolEra.MODERN || restart == null) {
@@ -168,13 +171,17 @@ public final class SessionOpener {
         return opened;
     }
 
-    /** Runs {@code initialize} (or finds a bare server) and completes {@code opened}. */
-    private static <C> void legacy(SessionParts parts, long timeoutMs, long deadline, Function<SessionParts, C> connection,
-                                   CompletableFuture<C> opened) {
+    /**
+     * Runs {@code initialize} (or finds a bare server, within what is left of its detection time after a probe of
+     * {@code probedMs}) and completes {@code opened}.
+     */
+    private static <C> void legacy(SessionParts parts, long timeoutMs, long probedMs, long deadline,
+                                   Function<SessionParts, C> connection, CompletableFuture<C> opened) {
         McpClientOptions options = parts.options();
         Optional<List<McpSchema.Tool>> bareUnlessMcp = options.bareUnlessMcp();
         (bareUnlessMcp.isPresent()
-                ? Handshake.runOrBare(parts.window(), parts.peer().wire(), options, timeoutMs, deadline)
+                ? Handshake.runOrBareWithin(parts.window(), parts.peer().wire(), options,
+                        Math.max(1, Handshake.detectionBound(timeoutMs) - probedMs), deadline)
                 : Handshake.run(parts.window(), parts.peer().wire(), options, timeoutMs, deadline)
                         .thenApply(init -> new Handshake.Outcome(init, null))).whenComplete((outcome, e) -> {
             if (e == null && outcome.init() == null) {
