@@ -81,6 +81,9 @@ final class RuntimePodBackend implements PodBackend {
             } else if (pod.mayBeBare()) {
                 module.bareUnlessMcp(declaredTools(pod));
             }
+            if (!pod.isBare()) {
+                module.protocolEra(pod.protocolEra());
+            }
             module.healthCheck(pod.healthCheck().enabled() ? pod.healthCheck().interval() : Duration.ZERO)
                     .startMode(StartMode.LAZY)
                     .startupTimeout(pod.startupTimeout())
@@ -340,6 +343,9 @@ final class RuntimePodBackend implements PodBackend {
                         result.completeExceptionally(new PodFailure(PodFailure.Kind.TIMEOUT,
                                 "the calling call has no time left", OptionalInt.empty(), ""));
                         return;
+                    }
+                    if (ModernPods.speaksModern(module)) {
+                        meta.setAll(ModernPods.podMeta(context.modernMeta()));
                     }
                     CallOptions.Builder options = CallOptions.builder().timeout(timeout).meta(meta);
                     if (context.onProgress() != null) {

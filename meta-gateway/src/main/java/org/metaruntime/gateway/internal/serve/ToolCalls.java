@@ -114,7 +114,7 @@ final class ToolCalls {
                 },
                 podRequest -> request.isModern() ? modernClientRequest(request, route, podRequest, refused)
                         : clientRequest(session, request.id(), route, podRequest),
-                new CallScope(List.of(route.chainName()), Long.MAX_VALUE));
+                new CallScope(List.of(route.chainName()), Long.MAX_VALUE), ModernPods.callMeta(request));
         LogLevel logLevel = request.isModern() ? request.envelope().logLevel() : null;
         if (logLevel != null) {
             logSinks.put(callId, new LogSink(logLevel, line -> session.notify("notifications/message", line, request.id())));
