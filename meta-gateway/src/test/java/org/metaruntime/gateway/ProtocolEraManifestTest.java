@@ -36,6 +36,7 @@ class ProtocolEraManifestTest {
               protocol: jsonrpc
               tools:
                 - name: add
+                  inputSchema: { type: object }
             """;
 
     private List<String> problems() {
@@ -60,9 +61,9 @@ class ProtocolEraManifestTest {
 
     @Test
     void anotherValueIsAProblemNamingTheKey() throws IOException {
-        write(POD + "  protocolEra: 2026\n");
+        write(POD + "  protocolEra: stateless\n");
         assertThat(problems()).containsExactly(dir.resolve("a.yaml") + ":7: spec.protocolEra must be auto, legacy or modern,"
-                + " not \"2026\"");
+                + " not \"stateless\"");
     }
 
     @Test

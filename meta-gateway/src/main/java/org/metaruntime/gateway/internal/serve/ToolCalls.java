@@ -242,6 +242,10 @@ final class ToolCalls {
             case ERROR_ANSWER:
                 if (failure.errorData() != null) {
                     data.set("podError", failure.errorData());
+                    JsonNode required = failure.errorData().get("requiredCapabilities");
+                    if (failure.errorCode() == Eras.MISSING_CLIENT_CAPABILITY && required != null) {
+                        data.set("requiredCapabilities", required); // a modern pod's input request the client cannot answer
+                    }
                 }
                 return failure(route, failure.errorCode(), failure.getMessage(), data).asPodAnswer();
             case CANCELLED:
