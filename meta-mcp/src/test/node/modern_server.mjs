@@ -100,11 +100,11 @@ if (httpAt >= 0) {
     const chunks = [];
     for await (const c of req) chunks.push(c);
     const body = Buffer.concat(chunks);
-    const request = new Request('http://127.0.0.1' + req.url, { method: req.method, headers: req.headers,
-      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body });
     const controller = new AbortController();
     res.on('close', () => controller.abort());
-    const response = await handler(request, {});
+    const request = new Request('http://127.0.0.1' + req.url, { method: req.method, headers: req.headers,
+      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body, signal: controller.signal });
+    const response = await handler.fetch(request, {});
     res.writeHead(response.status, Object.fromEntries(response.headers));
     if (response.body) {
       const reader = response.body.getReader();
