@@ -2,7 +2,8 @@
 // writes its pid as a file named by it into $FIXTURE_PID_DIR and appends to $FIXTURE_RECORD a line per message it
 // reads ("method <method>") and per cancelled call ("cancelled <tool>").
 // Tools: echo {text}; ask (input_required: an elicitation, then "answered: <content as JSON>"); whoami (the request's
-// _meta and envelope as JSON text); slow {steps, delayMs} (progress per step).
+// _meta and envelope as JSON text); slow {steps, delayMs} (progress per step); log {level, text} (a log line
+// at that level, sent when the request asked for it).
 import { McpServer, inputRequired, inputResponse } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { appendFileSync, writeFileSync } from 'node:fs';
@@ -18,7 +19,7 @@ const sleep = (ms, signal) => new Promise((resolve, reject) => {
 });
 
 function build() {
-  const server = new McpServer({ name: 'modern-pod', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  const server = new McpServer({ name: 'modern-pod', version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, logging: {} } });
   server.registerTool('echo', { description: 'Echoes text', inputSchema: z.object({ text: z.string() }) },
     async ({ text }) => ({ content: [{ type: 'text', text }] }));
   server.registerTool('ask', { description: 'Asks the client', inputSchema: z.object({}) }, async (_args, ctx) => {
@@ -31,6 +32,11 @@ function build() {
   });
   server.registerTool('whoami', { description: 'The request _meta', inputSchema: z.object({}) }, async (_args, ctx) =>
     ({ content: [{ type: 'text', text: JSON.stringify({ meta: ctx.mcpReq._meta ?? {}, envelope: ctx.mcpReq.envelope ?? {} }) }] }));
+  server.registerTool('log', { description: 'Logs a line', inputSchema: z.object({ level: z.string(), text: z.string() }) },
+    async ({ level, text }, ctx) => {
+      await ctx.mcpReq.log(level, text);
+      return { content: [{ type: 'text', text: 'logged' }] };
+    });
   server.registerTool('slow', { description: 'Progress per step',
     inputSchema: z.object({ steps: z.number().int(), delayMs: z.number().int() }) }, async ({ steps, delayMs }, ctx) => {
     const token = ctx.mcpReq._meta?.progressToken;
@@ -41,6 +47,9 @@ function build() {
           await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: steps } });
         }
       }
+      // a pause before the result: a client that handles notifications a tick later than responses (the
+      // TypeScript SDK 1.x) drops a progress that arrives in the same read as the result
+      await sleep(delayMs, ctx.mcpReq.signal);
     } catch (e) {
       record('cancelled slow');
       throw e;

@@ -5,7 +5,7 @@
 // 127.0.0.1 on a free port (createMcpHandler, stateless legacy unless --modern-only) and writes the port to PORT_FILE.
 // Tools: echo {text}; slow {steps, delayMs} (progress per step; appends "cancelled <id>" to the marker file when
 // cancelled); ask (input_required: an elicitation of a name, then "hello <name>"); whoami (the request's _meta);
-// grow (registers tool "grown": tools/list_changed). Prompt "greet" and resource "mem://note" ask likewise.
+// grow (registers tool "grown": tools/list_changed); nag (asks for input again on every round). Prompt "greet" and resource "mem://note" ask likewise.
 import { McpServer, inputRequired, acceptedContent, createMcpHandler } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { appendFileSync, writeFileSync } from 'node:fs';
@@ -62,6 +62,12 @@ function build() {
   server.registerTool('ask', { description: 'Asks the client for a name', inputSchema: z.object({}) }, async (_args, ctx) => {
     const answer = askName(ctx, 'ask');
     return answer.name === undefined ? answer : { content: [{ type: 'text', text: 'hello ' + answer.name }] };
+  });
+  server.registerTool('nag', { description: 'Asks for input forever', inputSchema: z.object({}) }, async (_args, ctx) => {
+    const round = Number(ctx.mcpReq.requestState() ?? 0) + 1;
+    mark('nag round ' + round);
+    return inputRequired({ inputRequests: { ['name' + round]: inputRequired.elicit({ message: 'Again?',
+      requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }) }, requestState: String(round) });
   });
   server.registerTool('whoami', { description: 'The request _meta', inputSchema: z.object({}) }, async (_args, ctx) =>
     ({ content: [{ type: 'text', text: JSON.stringify({ ...(ctx.mcpReq._meta ?? {}), ...(ctx.mcpReq.envelope ?? {}) }) }] }));

@@ -99,7 +99,10 @@ class ModernPodsIT {
                 List.of("--manifests", manifests("modern").toString()), List.of(
                         call("modern__echo", "{\"text\":\"x\"}"), call("modern__whoami", "{}"),
                         call("modern__slow", "{\"steps\":100,\"delayMs\":100}").put("cancelAfterProgress", 2),
-                        call("modern__echo", "{\"text\":\"after\"}")));
+                        call("modern__echo", "{\"text\":\"after\"}"),
+                        call("modern__log", "{\"level\":\"warning\",\"text\":\"unasked\"}"),
+                        call("modern__log", "{\"level\":\"info\",\"text\":\"below\"}").put("logLevel", "warning"),
+                        call("modern__log", "{\"level\":\"error\",\"text\":\"asked ✓\"}").put("logLevel", "warning")));
         NodeClient.assertAllGone(session, pids());
         assertThat(ok(session, 0).at("/content/0/text").asText()).isEqualTo("x");
         JsonNode who = whoami(session, 1);
@@ -108,7 +111,24 @@ class ModernPodsIT {
         assertThat(ok(session, 3).at("/content/0/text").asText()).isEqualTo("after");
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
                 assertThat(NodeClient.recorded(dir)).contains("cancelled slow"));
+        JsonNode logs = session.get("logs");
+        assertThat(logs).as("only the line at or above the level a request asked for: %s", logs).hasSize(1);
+        assertThat(logs.at("/0/data").asText()).isEqualTo("asked ✓");
+        assertThat(logs.at("/0/logger").asText()).isEqualTo("modern");
         assertServedAsModern();
+    }
+
+    @Test
+    void aPodPinnedModernThatSpeaksLegacyFailsItsStartup() throws Exception {
+        Path manifests = NodeClient.manifests(dir, pids(), "fixture");
+        Path manifest = manifests.resolve("fixture.yaml");
+        Files.writeString(manifest, Files.readString(manifest).replace("spec:\n", "spec:\n  protocolEra: modern\n"));
+        JsonNode session = NodeClient.session(List.of("--manifests", manifests.toString()),
+                List.of(call("fixture__echo", "{\"text\":\"x\"}")));
+        NodeClient.assertAllGone(session, pids());
+        JsonNode failed = session.get("steps").get(0);
+        assertThat(failed.at("/error/code").asInt()).as("%s", failed).isEqualTo(-32003);
+        assertThat(failed.at("/error/message").asText()).as("%s", failed).contains("2026-07-28");
     }
 
     @Test

@@ -125,6 +125,29 @@ class ModernServerTest {
     }
 
     @Test
+    void aServerThatAsksForeverFailsTheCallAfterTenRounds() throws Exception {
+        Path marker = dir.resolve("marker");
+        try (McpConnection c = McpConnection.open(Peers.modern("modern", "--marker", marker.toString()), namer().build(), T)) {
+            McpBoundaryError error = catchThrowableOfType(McpBoundaryException.class, () -> c.callTool("nag", null, T))
+                    .error();
+            assertThat(error).isInstanceOf(McpBoundaryError.ToolCallFailed.class);
+            assertThat(error.message()).contains("more than 10 times");
+            assertThat(Files.readAllLines(marker)).as("the first request and 10 retries").hasSize(11);
+        }
+    }
+
+    @Test
+    void aSharedHandlerSeesWhichCallAsks() {
+        McpClientOptions options = McpClientOptions.builder().elicitationHandler((module, params) ->
+                CompletableFuture.completedFuture(JSON.createObjectNode().put("action", "accept").set("content",
+                        JSON.createObjectNode().put("name", params.path("_meta").path("trace").asText("?"))))).build();
+        try (McpConnection c = McpConnection.open(Peers.modern("modern"), options, T)) {
+            McpCallOptions traced = McpCallOptions.builder(T).meta(JSON.createObjectNode().put("trace", "call-7")).build();
+            assertThat(c.callToolResult("ask", null, traced).content().get(0).toString()).contains("hello call-7");
+        }
+    }
+
+    @Test
     void legacyPinAgainstAModernOnlyServerIsUnsupported() {
         McpBoundaryException e = catchThrowableOfType(McpBoundaryException.class, () -> McpConnection.open(
                 Peers.modern("modern", "--modern-only"),

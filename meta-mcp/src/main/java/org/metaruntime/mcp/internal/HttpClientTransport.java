@@ -411,6 +411,8 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
         private volatile Future<?> task;
         private volatile SseLines stream;
         private volatile boolean cancelled;
+        /** Whether the server answered the POST (its status and headers came). */
+        private volatile boolean answering;
 
         Exchange(Object key, HttpRequest request, boolean initializing) {
             this.key = key;
@@ -434,6 +436,13 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
             exchanges.remove(key, this);
             if (ended || cancelled) {
                 done.completeExceptionally(new CancellationException("the exchange was cancelled"));
+            } else if (error != null && ListenStream.METHOD.equals(message.path("method").asText())
+                    && message.hasNonNull("id")) {
+                // the listen stream is the client's own background request: it fails alone and is opened again
+                // later; the calls find out whether the server is gone
+                inbound.requestFailed(message.get("id").asText(), "the listen stream to " + endpoint.url()
+                        + (answering ? " broke: " : " could not be opened: ") + Failures.unwrap(error));
+                done.completeExceptionally(error);
             } else if (error != null) {
                 unreachable(error);
                 done.completeExceptionally(error);
@@ -450,6 +459,7 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
 
         /** How the body is read: an SSE stream or a JSON body is routed as it comes; an error body is kept. */
         HttpResponse.BodySubscriber<String> body(HttpResponse.ResponseInfo info, boolean initializing) {
+            answering = true;
             if (info.statusCode() / 100 != 2) {
                 return HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8);
             }

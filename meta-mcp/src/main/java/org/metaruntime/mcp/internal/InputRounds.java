@@ -42,6 +42,28 @@ public final class InputRounds {
         return MULTI_ROUND.contains(method) && result != null && "input_required".equals(result.path("resultType").asText());
     }
 
+    /**
+     * The params of an input request of {@code r}, with the {@code _meta} entries the call itself carries
+     * ({@link org.metaruntime.mcp.McpCallOptions#meta()}) added where the server's params lack them: a handler
+     * shared by several calls can tell which one asks, as it can for a legacy server that echoes them.
+     */
+    private static JsonNode withCallMeta(JsonNode params, Request r) {
+        ObjectNode given = params instanceof ObjectNode o ? o.deepCopy() : Json.MAPPER.createObjectNode();
+        ObjectNode callMeta = r.callOptions() == null ? null : r.callOptions().meta().orElse(null);
+        if (callMeta == null || callMeta.isEmpty()) {
+            return given;
+        }
+        JsonNode existing = given.get("_meta");
+        ObjectNode meta = existing instanceof ObjectNode o ? o : given.putObject("_meta");
+        callMeta.fields().forEachRemaining(e -> {
+            if (!meta.has(e.getKey()) && !e.getKey().startsWith("io.modelcontextprotocol/")
+                    && !e.getKey().equals("progressToken")) {
+                meta.set(e.getKey(), e.getValue());
+            }
+        });
+        return given;
+    }
+
     /** Answers the input {@code result} asks {@code r} for, then sends {@code r} again; or fails {@code r}. */
     void fulfil(Request r, JsonNode result) {
         int round = r.nextRound();
@@ -60,9 +82,8 @@ public final class InputRounds {
                         + ", which the host does not answer");
                 return;
             }
-            JsonNode params = entry.getValue().get("params");
             keys.add(entry.getKey());
-            answers.add(handlers.answer(method, params == null ? Json.MAPPER.createObjectNode() : params, r.callOptions()));
+            answers.add(handlers.answer(method, withCallMeta(entry.getValue().get("params"), r), r.callOptions()));
         }
         LOG.debug("module '{}': {} asked for input (round {}: {})", r.moduleId(), r.operation(), round, keys);
         CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).whenComplete((ok, e) -> {
