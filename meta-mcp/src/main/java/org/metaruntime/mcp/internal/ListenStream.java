@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
  * changes ({@code notifications/tools/list_changed} and the prompt and resource ones, for what its capabilities mark
  * {@code listChanged}); they are handled like a legacy server's unsolicited notifications. The request is never
  * answered while the session lasts; when it ends otherwise (an HTTP stream that dropped, an error answer) it is sent
- * again after a backoff (1 s, doubling up to 30 s). Thread-safe.
+ * again after a backoff (1 s, doubling up to 30 s; back to 1 s after a stream that stayed open longer than that).
+ * Thread-safe.
  */
 public final class ListenStream {
 
@@ -67,15 +68,19 @@ public final class ListenStream {
         // open for the life of the session: no deadline is ever reached, no timer is armed
         Request r = window.create(Request.Kind.SURFACE, METHOD, "listen", null, params, 0,
                 window.now() + OPEN_FOR_NANOS, null, false);
+        long opened = System.nanoTime();
         window.submit(r);
         r.future().whenComplete((ended, e) -> {
             if (window.termination() != null) {
                 return;
             }
+            // a stream that stayed open longer than the longest backoff starts the backoff over
+            long wait = System.nanoTime() - opened > TimeUnit.MILLISECONDS.toNanos(MAX_BACKOFF_MS) ? FIRST_BACKOFF_MS
+                    : backoffMs;
             LOG.debug("module '{}': the subscriptions/listen stream ended ({}); opening it again in {} ms",
-                    window.moduleId(), e == null ? "answered" : Failures.unwrap(e).getMessage(), backoffMs);
+                    window.moduleId(), e == null ? "answered" : Failures.unwrap(e).getMessage(), wait);
             try {
-                timer.schedule(() -> listen(Math.min(MAX_BACKOFF_MS, backoffMs * 2)), backoffMs, TimeUnit.MILLISECONDS);
+                timer.schedule(() -> listen(Math.min(MAX_BACKOFF_MS, wait * 2)), wait, TimeUnit.MILLISECONDS);
             } catch (RejectedExecutionException closing) {
                 // the connection is closing
             }
