@@ -3,7 +3,8 @@
 // reads ("method <method>") and per cancelled call ("cancelled <tool>").
 // Tools: echo {text}; ask (input_required: an elicitation, then "answered: <content as JSON>"); whoami (the request's
 // _meta and envelope as JSON text); slow {steps, delayMs} (progress per step); log {level, text} (a log line
-// at that level, sent when the request asked for it).
+// at that level, sent when the request asked for it); grow (adds tool "grown": tools/list_changed on the listen
+// stream).
 import { McpServer, inputRequired, inputResponse } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { appendFileSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,9 @@ const sleep = (ms, signal) => new Promise((resolve, reject) => {
   const t = setTimeout(resolve, ms);
   signal?.addEventListener('abort', () => { clearTimeout(t); reject(new Error('aborted')); }, { once: true });
 });
+
+let grown = false;
+const live = [];
 
 function build() {
   const server = new McpServer({ name: 'modern-pod', version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, logging: {} } });
@@ -32,6 +36,21 @@ function build() {
   });
   server.registerTool('whoami', { description: 'The request _meta', inputSchema: z.object({}) }, async (_args, ctx) =>
     ({ content: [{ type: 'text', text: JSON.stringify({ meta: ctx.mcpReq._meta ?? {}, envelope: ctx.mcpReq.envelope ?? {} }) }] }));
+  server.registerTool('grow', { description: 'Adds tool grown', inputSchema: z.object({}) }, async () => {
+    grown = true;
+    for (const s of live) {
+      if (!s.grownRegistered) {
+        s.grownRegistered = true;
+        s.registerTool('grown', { description: 'Grown', inputSchema: z.object({}) }, async () => ({ content: [{ type: 'text', text: 'grown' }] }));
+      }
+    }
+    return { content: [{ type: 'text', text: 'grew' }] };
+  });
+  if (grown) {
+    server.grownRegistered = true;
+    server.registerTool('grown', { description: 'Grown', inputSchema: z.object({}) }, async () => ({ content: [{ type: 'text', text: 'grown' }] }));
+  }
+  live.push(server);
   server.registerTool('log', { description: 'Logs a line', inputSchema: z.object({ level: z.string(), text: z.string() }) },
     async ({ level, text }, ctx) => {
       await ctx.mcpReq.log(level, text);

@@ -119,6 +119,23 @@ class ModernPodsIT {
     }
 
     @Test
+    void aModernPodsListChangeReachesALegacyClientAndItsCancelReachesThePod() throws Exception {
+        JsonNode session = NodeClient.session(List.of("--manifests", manifests("auto").toString()), List.of(
+                step("listTools"), call("modern__grow", "{}"), step("waitListChanged").put("count", 1),
+                step("waitTool").put("name", "modern__grown"), call("modern__grown", "{}"),
+                call("modern__slow", "{\"steps\":100,\"delayMs\":100}").put("cancelAfterProgress", 2),
+                call("modern__echo", "{\"text\":\"after\"}")));
+        NodeClient.assertAllGone(session, pids());
+        assertThat(ok(session, 0).get("tools").findValuesAsText("name")).doesNotContain("modern__grown");
+        assertThat(ok(session, 4).at("/content/0/text").asText()).isEqualTo("grown");
+        assertThat(session.get("steps").get(5).has("error")).as("%s", session.get("steps").get(5)).isTrue();
+        assertThat(ok(session, 6).at("/content/0/text").asText()).isEqualTo("after");
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                assertThat(NodeClient.recorded(dir)).contains("cancelled slow"));
+        assertServedAsModern();
+    }
+
+    @Test
     void aPodPinnedModernThatSpeaksLegacyFailsItsStartup() throws Exception {
         Path manifests = NodeClient.manifests(dir, pids(), "fixture");
         Path manifest = manifests.resolve("fixture.yaml");
