@@ -41,6 +41,13 @@ public interface McpModule {
     /** The module's id. */
     String moduleId();
 
+    /**
+     * The MCP protocol version in use with the module's current process or connection: {@code "2026-07-28"} for a
+     * modern server, else the legacy version {@code initialize} agreed (null for a bare JSON-RPC module). A new
+     * process (after a restart) may speak another.
+     */
+    String protocolVersion();
+
     /** The tools in server order, as sent (name, title, description, schemas, annotations, {@code _meta}). */
     List<McpSchema.Tool> tools();
 

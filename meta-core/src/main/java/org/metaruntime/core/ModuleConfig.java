@@ -13,6 +13,7 @@ import java.util.OptionalInt;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.metaruntime.core.internal.Checks;
 import org.metaruntime.mcp.McpHttpEndpoint;
+import org.metaruntime.mcp.McpProtocolEra;
 import org.metaruntime.mcp.McpSessionMode;
 import org.metaruntime.supervisor.RestartPolicy;
 
@@ -76,6 +77,7 @@ public final class ModuleConfig {
     private final Duration healthCheck;
     private final List<McpSchema.Tool> bareTools;
     private final boolean bareUnlessMcp;
+    private final McpProtocolEra protocolEra;
 
     /** The interval of health-check pings of a remote module unless it sets its own. */
     public static final Duration DEFAULT_REMOTE_HEALTH_CHECK = Duration.ofSeconds(30);
@@ -98,6 +100,7 @@ public final class ModuleConfig {
         this.healthCheck = b.healthCheck;
         this.bareTools = b.bareTools;
         this.bareUnlessMcp = b.bareUnlessMcp;
+        this.protocolEra = b.protocolEra;
     }
 
     /** A builder for the module {@code id}. */
@@ -124,6 +127,7 @@ public final class ModuleConfig {
         b.healthCheck = healthCheck;
         b.bareTools = bareTools;
         b.bareUnlessMcp = bareUnlessMcp;
+        b.protocolEra = protocolEra;
         return b;
     }
 
@@ -240,6 +244,14 @@ public final class ModuleConfig {
         return bareUnlessMcp ? Optional.of(bareTools) : Optional.empty();
     }
 
+    /**
+     * The era of MCP this module's server is spoken to in, when the module sets one ({@link Builder#protocolEra});
+     * empty: the runtime's {@link org.metaruntime.mcp.McpClientOptions#protocolEra()} applies.
+     */
+    public Optional<McpProtocolEra> protocolEra() {
+        return Optional.ofNullable(protocolEra);
+    }
+
     /** The endpoint of a remote module for the MCP client; empty for a module that is spawned. */
     public Optional<McpHttpEndpoint> endpoint() {
         return url == null ? Optional.empty() : Optional.of(new McpHttpEndpoint(id, url, headers));
@@ -261,13 +273,15 @@ public final class ModuleConfig {
                 && Objects.equals(maxInFlightCalls, other.maxInFlightCalls) && startMode == other.startMode
                 && Objects.equals(idleTimeout, other.idleTimeout) && Objects.equals(url, other.url)
                 && headers.equals(other.headers) && Objects.equals(healthCheck, other.healthCheck)
-                && Objects.equals(bareTools, other.bareTools) && bareUnlessMcp == other.bareUnlessMcp;
+                && Objects.equals(bareTools, other.bareTools) && bareUnlessMcp == other.bareUnlessMcp
+                && protocolEra == other.protocolEra;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(id, command, workdir, env, restartPolicy, mcpSessionMode, startupTimeout, callTimeout,
-                shutdownGrace, maxInFlightCalls, startMode, idleTimeout, url, headers, healthCheck, bareTools, bareUnlessMcp);
+                shutdownGrace, maxInFlightCalls, startMode, idleTimeout, url, headers, healthCheck, bareTools, bareUnlessMcp,
+                protocolEra);
     }
 
     @Override
@@ -276,7 +290,8 @@ public final class ModuleConfig {
                 : ", command=" + command + ", workdir=" + workdir + ", env=" + env.keySet())
                 + ", restartPolicy=" + restartPolicy + ", mcpSessionMode=" + mcpSessionMode
                 + (bareTools != null ? (bareUnlessMcp ? ", bareUnlessMcp=" : ", bare=")
-                        + bareTools.stream().map(McpSchema.Tool::name).toList() : "") + "]";
+                        + bareTools.stream().map(McpSchema.Tool::name).toList() : "")
+                + (protocolEra != null ? ", protocolEra=" + protocolEra : "") + "]";
     }
 
     /** Builds a {@link ModuleConfig}. Not thread-safe. */
@@ -298,6 +313,7 @@ public final class ModuleConfig {
         private Duration healthCheck;
         private List<McpSchema.Tool> bareTools;
         private boolean bareUnlessMcp;
+        private McpProtocolEra protocolEra;
 
         private Builder(String id) {
             this.id = id;
@@ -435,6 +451,18 @@ public final class ModuleConfig {
          */
         public Builder healthCheck(Duration interval) {
             this.healthCheck = Checks.nonNegative(interval, "modules[" + id + "].healthCheck");
+            return this;
+        }
+
+        /**
+         * The era of MCP this module's server is spoken to in: {@link McpProtocolEra#AUTO} probes each new process
+         * (or the remote server) with {@code server/discover} and falls back to {@code initialize};
+         * {@link McpProtocolEra#LEGACY} sends {@code initialize} only; {@link McpProtocolEra#MODERN} requires
+         * {@code 2026-07-28}. Wins over the runtime's {@link org.metaruntime.mcp.McpClientOptions#protocolEra()}. A
+         * server that does not speak a pinned era fails the startup with {@code UnsupportedProtocol}.
+         */
+        public Builder protocolEra(McpProtocolEra era) {
+            this.protocolEra = Objects.requireNonNull(era, "era");
             return this;
         }
 

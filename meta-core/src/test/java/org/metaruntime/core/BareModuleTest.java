@@ -115,7 +115,7 @@ class BareModuleTest {
             } catch (java.io.IOException e) {
                 throw new AssertionError(line, e);
             }
-        })).containsExactly("initialize", "tools/call");
+        })).as("the era probe, then initialize on the same process").containsExactly("server/discover", "initialize", "tools/call");
     }
 
     @Test

@@ -70,7 +70,7 @@ class PodFailuresIT {
         NodeClient.assertAllGone(session, pids);
         JsonNode failed = session.get("steps").get(0).get("error");
         assertThat(failed).as(session.toString()).isNotNull();
-        assertThat(failed.get("code").asInt()).isEqualTo(-32003);
+        assertThat(failed.get("code").asInt()).as("%s", session).isEqualTo(-32003);
         assertThat(failed.get("message").asText()).contains("pod broken tool work: the pod failed to start");
         assertThat(failed.at("/data/stderrTail").asText()).contains("no config here");
         assertThat(session.at("/steps/1/ok/structuredContent/echo").asText()).isEqualTo("ok");

@@ -51,6 +51,8 @@ public sealed interface McpBoundaryError {
     String CODE_CLOSE_FAILED = "mcp.close_failed";
     /** {@link OperationFailedWithCloseFailure}. */
     String CODE_OPERATION_FAILED_WITH_CLOSE_FAILURE = "mcp.operation_failed_with_close_failure";
+    /** {@link UnsupportedProtocol}. */
+    String CODE_UNSUPPORTED_PROTOCOL = "mcp.unsupported_protocol";
 
     /** One readable sentence describing the error. */
     String message();
@@ -127,6 +129,35 @@ public sealed interface McpBoundaryError {
         @Override
         public String code() {
             return CODE_CONNECTION_FAILED;
+        }
+    }
+
+    /**
+     * The server does not speak the era of MCP the module is pinned to ({@link McpProtocolEra#LEGACY}: it refused
+     * {@code initialize} for its version; {@link McpProtocolEra#MODERN}: it did not offer {@code 2026-07-28} to
+     * {@code server/discover}). {@code serverVersions} are the protocol versions the server named (empty when it
+     * named none).
+     */
+    record UnsupportedProtocol(String moduleId, McpProtocolEra era, List<String> serverVersions)
+            implements McpBoundaryError {
+        /** Validates the error and copies the versions. */
+        public UnsupportedProtocol {
+            Objects.requireNonNull(moduleId, "moduleId");
+            Objects.requireNonNull(era, "era");
+            serverVersions = List.copyOf(serverVersions);
+        }
+
+        @Override
+        public String message() {
+            String wanted = era == McpProtocolEra.MODERN ? "MCP 2026-07-28" : "a legacy MCP version (initialize)";
+            return "module '" + moduleId + "' is pinned to " + wanted + ", which its server does not offer"
+                    + (serverVersions.isEmpty() ? " (it named no protocol version)"
+                    : " (it offers " + String.join(", ", serverVersions) + ")");
+        }
+
+        @Override
+        public String code() {
+            return CODE_UNSUPPORTED_PROTOCOL;
         }
     }
 

@@ -51,6 +51,7 @@ public final class McpClientOptions {
     private final List<McpSchema.Tool> bareTools;
     private final boolean bareUnlessMcp;
     private final BiConsumer<String, String> bareListener;
+    private final McpProtocolEra protocolEra;
 
     private McpClientOptions(Builder b) {
         this.maxInFlight = b.maxInFlight;
@@ -64,6 +65,7 @@ public final class McpClientOptions {
         this.bareTools = b.bareTools == null ? null : List.copyOf(b.bareTools);
         this.bareUnlessMcp = b.bareUnlessMcp;
         this.bareListener = b.bareListener;
+        this.protocolEra = b.protocolEra;
     }
 
     /** A new builder with the defaults. */
@@ -188,6 +190,14 @@ public final class McpClientOptions {
         return bareListener;
     }
 
+    /**
+     * The era of MCP the servers are spoken to in (default {@link McpProtocolEra#AUTO}: probed with
+     * {@code server/discover}, falling back to {@code initialize}).
+     */
+    public McpProtocolEra protocolEra() {
+        return protocolEra;
+    }
+
     /** A builder starting from these options. */
     public Builder toBuilder() {
         Builder b = new Builder();
@@ -202,6 +212,7 @@ public final class McpClientOptions {
         b.bareTools = bareTools;
         b.bareUnlessMcp = bareUnlessMcp;
         b.bareListener = bareListener;
+        b.protocolEra = protocolEra;
         return b;
     }
 
@@ -218,6 +229,7 @@ public final class McpClientOptions {
         private List<McpSchema.Tool> bareTools;
         private boolean bareUnlessMcp;
         private BiConsumer<String, String> bareListener = (moduleId, because) -> { };
+        private McpProtocolEra protocolEra = McpProtocolEra.AUTO;
 
         private Builder() {
         }
@@ -334,6 +346,12 @@ public final class McpClientOptions {
         /** Who is told of each server found to speak bare JSON-RPC (see {@link McpClientOptions#bareListener()}). */
         public Builder bareListener(BiConsumer<String, String> listener) {
             this.bareListener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /** The era of MCP the servers are spoken to in (see {@link McpClientOptions#protocolEra()}). */
+        public Builder protocolEra(McpProtocolEra era) {
+            this.protocolEra = Objects.requireNonNull(era, "era");
             return this;
         }
 

@@ -12,6 +12,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 import org.metaruntime.mcp.internal.CallWindow;
+import org.metaruntime.mcp.internal.Envelope;
+import org.metaruntime.mcp.internal.Json;
 import org.metaruntime.mcp.internal.Handshake;
 import org.metaruntime.mcp.internal.NotificationHub;
 import org.metaruntime.mcp.internal.SessionLifecycle;
@@ -72,6 +74,7 @@ public final class McpConnection implements AutoCloseable {
     private final NotificationHub notifications;
     private final SessionLifecycle lifecycle;
     private final InitializeResult init;
+    private final JsonNode discovered;
 
     private McpConnection(SessionParts parts) {
         this.moduleId = parts.moduleId();
@@ -83,6 +86,7 @@ public final class McpConnection implements AutoCloseable {
         this.notifications = parts.notifications();
         this.lifecycle = parts.lifecycle();
         this.init = parts.init();
+        this.discovered = parts.discovered();
     }
 
     /**
@@ -204,18 +208,39 @@ public final class McpConnection implements AutoCloseable {
         return surface.ping(Waits.validated(timeout).toMillis(), deadline(timeout));
     }
 
-    /** The protocol version agreed in {@code initialize} (null for a bare server). */
+    /**
+     * The protocol version in use: {@code "2026-07-28"} for a modern server, else the version agreed in
+     * {@code initialize} (null for a bare server).
+     */
     public String protocolVersion() {
-        return init == null ? null : init.protocolVersion();
+        return discovered != null ? Envelope.MODERN_VERSION : init == null ? null : init.protocolVersion();
     }
 
-    /** The server's capabilities as it announced them in {@code initialize} (null for a bare server). */
+    /** The era the server is spoken to in: modern, or legacy (a bare server too). */
+    public McpProtocolEra protocolEra() {
+        return discovered != null ? McpProtocolEra.MODERN : McpProtocolEra.LEGACY;
+    }
+
+    /**
+     * The server's capabilities as it announced them in {@code initialize} or {@code server/discover} (null for a
+     * bare server).
+     */
     public McpSchema.ServerCapabilities serverCapabilities() {
+        if (discovered != null) {
+            return Json.MCP_MAPPER.convertValue(discovered.path("capabilities"), McpSchema.ServerCapabilities.class);
+        }
         return init == null ? null : init.capabilities();
     }
 
-    /** The server's name and version as it sent them in {@code initialize} (null for a bare server). */
+    /**
+     * The server's name and version as it sent them in {@code initialize} (or, modern, in the {@code _meta} of its
+     * {@code server/discover} result; null when it sent none, and for a bare server).
+     */
     public McpSchema.Implementation serverInfo() {
+        if (discovered != null) {
+            JsonNode info = discovered.path("_meta").get(Envelope.SERVER_INFO_KEY);
+            return info == null || !info.isObject() ? null : Json.MCP_MAPPER.convertValue(info, McpSchema.Implementation.class);
+        }
         return init == null ? null : init.serverInfo();
     }
 
@@ -284,7 +309,7 @@ public final class McpConnection implements AutoCloseable {
     private ToolCallHandle start(String tool, JsonNode arguments, McpCallOptions options, boolean timed) {
         Objects.requireNonNull(tool, "tool");
         Objects.requireNonNull(options, "options");
-        return ToolCallHandle.start(window, catalog, tool, arguments, options, init == null, timed);
+        return ToolCallHandle.start(window, catalog, tool, arguments, options, window.isBare(), timed);
     }
 
     /**

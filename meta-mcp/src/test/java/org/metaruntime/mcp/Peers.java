@@ -48,6 +48,23 @@ final class Peers {
         return ProcessSpec.builder(moduleId).command(node, EVERYTHING.toString()).build();
     }
 
+    static final Path MODERN_SERVER = Path.of("src", "test", "node", "modern_server.mjs").toAbsolutePath();
+
+    /**
+     * The modern test server on the TypeScript SDK v2 ({@code src/test/node/modern_server.mjs}) over stdio, with
+     * {@code switches} (e.g. {@code --modern-only}, {@code --marker FILE}).
+     */
+    static ProcessSpec modern(String moduleId, String... switches) {
+        String node = tool("node");
+        if (!Files.isDirectory(MODERN_SERVER.resolveSibling(Path.of("node_modules", "@modelcontextprotocol", "server")))) {
+            throw new AssertionError("@modelcontextprotocol/server is not installed next to " + MODERN_SERVER
+                    + " (the build runs npm ci)");
+        }
+        List<String> command = new ArrayList<>(List.of(node, MODERN_SERVER.toString()));
+        command.addAll(List.of(switches));
+        return ProcessSpec.builder(moduleId).command(command.toArray(String[]::new)).build();
+    }
+
     /** The absolute path of {@code name} on PATH; fails when it is missing. */
     static String tool(String name) {
         return Tools.required(name);

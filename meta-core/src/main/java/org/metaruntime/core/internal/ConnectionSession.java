@@ -30,6 +30,11 @@ record ConnectionSession(McpConnection connection) implements McpSession {
     }
 
     @Override
+    public String protocolVersion() {
+        return connection.protocolVersion();
+    }
+
+    @Override
     public List<McpSchema.Tool> toolDescriptors() {
         return connection.toolDescriptors();
     }

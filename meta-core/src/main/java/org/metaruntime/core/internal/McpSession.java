@@ -24,6 +24,9 @@ public interface McpSession {
     /** Whether the session still takes requests. */
     boolean isOpen();
 
+    /** The protocol version in use with the current process or connection (see {@link McpConnection#protocolVersion()}). */
+    String protocolVersion();
+
     /** The tools as the server listed them, in server order. */
     List<McpSchema.Tool> toolDescriptors();
 

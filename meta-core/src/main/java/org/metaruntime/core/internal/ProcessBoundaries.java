@@ -97,6 +97,7 @@ public final class ProcessBoundaries {
                 .stopLadder(options.stopLadderFor(module));
         module.bareTools().ifPresent(mcp::bare);
         module.bareUnlessMcp().ifPresent(mcp::bareUnlessMcp);
+        module.protocolEra().ifPresent(mcp::protocolEra);
         return mcp.build();
     }
 

@@ -47,6 +47,11 @@ public final class RuntimeMcpModule implements McpModule {
     }
 
     @Override
+    public String protocolVersion() {
+        return use("protocol_version", session -> session.server().protocolVersion());
+    }
+
+    @Override
     public List<McpSchema.Tool> tools() {
         return use("tools", session -> session.server().toolDescriptors());
     }

@@ -100,6 +100,11 @@ final class FakeMcpConnection extends FakeChildren.Base implements McpChild, Mcp
     }
 
     @Override
+    public String protocolVersion() {
+        return "2025-11-25";
+    }
+
+    @Override
     public CompletableFuture<Void> pingAsync(Duration timeout) {
         return alive() ? CompletableFuture.completedFuture(null) : CompletableFuture.failedFuture(
                 new McpBoundaryException(new McpBoundaryError.RequestFailed(moduleId, "ping", "the connection is closed")));

@@ -91,6 +91,10 @@ public final class CallWindow {
     private final AtomicReference<Termination> terminated = new AtomicReference<>();
     /** Whether the server speaks bare JSON-RPC 2.0: it is sent no notification. */
     private volatile boolean bare;
+    /** What every request carries besides its parameters: the era of the session. */
+    private volatile Envelope envelope = Envelope.LEGACY;
+    /** How a modern server's {@code input_required} answers are fulfilled (null for a legacy session). */
+    private volatile InputRounds inputRounds;
     private final SkippedMessages unknownAnswers;
 
     /**
@@ -220,8 +224,8 @@ public final class CallWindow {
                 return;
             }
             try {
-                r.wireLine = wire.write(Json.MAPPER.writeValueAsString(
-                        new McpSchema.JSONRPCRequest(McpSchema.JSONRPC_VERSION, r.method(), id, r.params())));
+                r.wireLine = wire.write(Json.MAPPER.writeValueAsString(new McpSchema.JSONRPCRequest(
+                        McpSchema.JSONRPC_VERSION, r.method(), id, envelope.params(r.params(), r.callOptions()))));
             } catch (Exception e) {
                 if (!wire.alive()) {
                     return; // the exit is on its way: terminate() fails r with the exit code and stderr tail
@@ -434,6 +438,38 @@ public final class CallWindow {
         } finally {
             NEXT_SENDS.remove();
         }
+    }
+
+    /**
+     * The server speaks MCP {@code 2026-07-28}: from now on every request carries {@code envelope}'s {@code _meta},
+     * and {@code input_required} answers are fulfilled by {@code rounds}.
+     */
+    public void speaksModern(Envelope envelope, InputRounds rounds) {
+        this.envelope = envelope;
+        this.inputRounds = rounds;
+    }
+
+    /** The envelope requests are sent in. */
+    public Envelope envelope() {
+        return envelope;
+    }
+
+    /** Whether the server speaks bare JSON-RPC 2.0. */
+    public boolean isBare() {
+        return bare;
+    }
+
+    /** The fulfiller of {@code input_required} answers of a modern session, else null. */
+    InputRounds inputRounds() {
+        return inputRounds;
+    }
+
+    /**
+     * Sends {@code r} again under a new id (a round of a multi-round request: its parameters now carry the answers),
+     * keeping its slot, deadline and progress token; does nothing once it has an outcome.
+     */
+    void resend(Request r) {
+        send(r);
     }
 
     /** The server speaks bare JSON-RPC 2.0: from now on an abandoned request is dropped here, not cancelled on the wire. */

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
 import org.metaruntime.mcp.McpClientOptions;
+import org.metaruntime.mcp.McpProtocolEra;
 
 /**
  * The MCP handshake: {@code initialize} with the client's capabilities, a check of the server's answer (a valid
@@ -32,7 +33,12 @@ public final class Handshake {
     public static final List<String> PROTOCOL_VERSIONS = List.of(ProtocolVersions.MCP_2025_11_25,
             ProtocolVersions.MCP_2025_06_18, ProtocolVersions.MCP_2025_03_26, ProtocolVersions.MCP_2024_11_05);
 
-    private static final Implementation CLIENT_INFO = Implementation.builder("meta-runtime", "0.1.0").build();
+    /** The client's name, as servers are told it. */
+    public static final String CLIENT_NAME = "meta-runtime";
+    /** The client's version, as servers are told it. */
+    public static final String CLIENT_VERSION = "0.1.0";
+
+    private static final Implementation CLIENT_INFO = Implementation.builder(CLIENT_NAME, CLIENT_VERSION).build();
 
     private Handshake() {
     }
@@ -73,7 +79,12 @@ public final class Handshake {
      */
     public static CompletableFuture<Outcome> runOrBare(CallWindow window, CallWindow.Wire wire, McpClientOptions options,
                                                        long timeoutMs, long deadline) {
-        long bound = detectionBound(timeoutMs);
+        return runOrBareWithin(window, wire, options, detectionBound(timeoutMs), deadline);
+    }
+
+    /** {@link #runOrBare} with the server given {@code bound} ms to answer {@code initialize} as an MCP server. */
+    public static CompletableFuture<Outcome> runOrBareWithin(CallWindow window, CallWindow.Wire wire,
+                                                             McpClientOptions options, long bound, long deadline) {
         return negotiate(window, wire, options, bound,
                 Math.min(deadline, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(bound)), true);
     }
@@ -97,6 +108,10 @@ public final class Handshake {
         return r.future().handle((result, failure) -> {
             if (failure != null) {
                 Throwable cause = Failures.unwrap(failure);
+                if (!bareAllowed && Request.isErrorAnswer(cause) && refusesEveryLegacyVersion(r)) {
+                    throw new McpBoundaryException(new McpBoundaryError.UnsupportedProtocol(window.moduleId(),
+                            McpProtocolEra.LEGACY, Discovery.versions(r.errorData().get("supported"))), cause);
+                }
                 if (bareAllowed && Request.isErrorAnswer(cause)) {
                     String reason = ((McpBoundaryError.ConnectionFailed) ((McpBoundaryException) cause).error()).reason();
                     String sample = Json.sample(reason, 200).replaceAll("\\p{Cntrl}", " ");
@@ -119,6 +134,16 @@ public final class Handshake {
             InitializeResult init = validated(window.moduleId(), result);
             return initialized(window, wire, timeoutMs, deadline).thenApply(taken -> new Outcome(init, null));
         }).thenCompose(outcome -> outcome);
+    }
+
+    /**
+     * Whether the server's error answer to {@code initialize} says it speaks no legacy version: its {@code data.supported}
+     * lists versions and none of them is one this client speaks in {@code initialize}.
+     */
+    private static boolean refusesEveryLegacyVersion(Request initialize) {
+        JsonNode data = initialize.errorData();
+        List<String> supported = Discovery.versions(data == null ? null : data.get("supported"));
+        return !supported.isEmpty() && supported.stream().noneMatch(PROTOCOL_VERSIONS::contains);
     }
 
     /** An MCP initialize result names its protocol version; a bare server's answer to any request does not. */

@@ -67,6 +67,8 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
     private volatile String sessionId;
     private volatile String protocolVersion;
     private volatile boolean ended;
+    /** Whether the server speaks MCP 2026-07-28: no session, a request is cancelled by closing its stream. */
+    private volatile boolean modern;
     private final SdkSessionLink session;
     private final SessionRenewal renewal;
     private final SkippedMessages notJsonRpc;
@@ -102,6 +104,11 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
     /** The protocol version agreed in {@code initialize}; sent as {@code MCP-Protocol-Version} from now on. */
     public void protocolVersion(String version) {
         this.protocolVersion = version;
+    }
+
+    /** The server speaks MCP {@code 2026-07-28}: a request is cancelled by closing its stream, nothing is posted. */
+    public void speaksModern() {
+        this.modern = true;
     }
 
     /** How many times a forgotten session was replaced by a new one. */
@@ -167,6 +174,9 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
             if (abandoned != null) {
                 abandoned.cancel();
             }
+            if (modern) {
+                return CompletableFuture.completedFuture(null); // closing the stream was the cancellation
+            }
         }
         return post(json, message, false);
     }
@@ -230,18 +240,54 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
         }
     }
 
+    /** Whether {@code message} is a request in the modern envelope (its {@code _meta} names {@code 2026-07-28}). */
+    private static boolean isModern(JsonNode message) {
+        return Envelope.MODERN_VERSION.equals(message.path("params").path("_meta").path(Envelope.PROTOCOL_VERSION_KEY)
+                .asText(null));
+    }
+
+    /** The headers of a modern request: the version, the method and (where it has one) the name it is about. */
+    private void modernHeaders(HttpRequest.Builder request, JsonNode message) {
+        endpoint.headers().forEach(request::header);
+        String method = message.path("method").asText("");
+        request.header("MCP-Protocol-Version", Envelope.MODERN_VERSION).header("Mcp-Method", method);
+        JsonNode params = message.path("params");
+        JsonNode name = switch (method) {
+            case McpSchema.METHOD_TOOLS_CALL, McpSchema.METHOD_PROMPT_GET -> params.get("name");
+            case McpSchema.METHOD_RESOURCES_READ -> params.get("uri");
+            case "tasks/get", "tasks/update", "tasks/cancel" -> params.get("taskId");
+            default -> null;
+        };
+        if (name != null && name.isTextual()) {
+            request.header("Mcp-Name", headerValue(name.textValue()));
+        }
+    }
+
+    /** {@code text} as a header value: as is when it is printable ASCII, else in the {@code =?base64?...?=} form. */
+    static String headerValue(String text) {
+        boolean plain = !text.startsWith("=?") && !text.isEmpty() && text.chars().allMatch(c -> c >= 0x20 && c < 0x7f)
+                && text.charAt(0) != ' ' && text.charAt(text.length() - 1) != ' ';
+        return plain ? text : "=?base64?" + java.util.Base64.getEncoder().encodeToString(
+                text.getBytes(StandardCharsets.UTF_8)) + "?=";
+    }
+
     /**
      * POSTs one message; {@code resent} when it is sent again on a new session after a 404. Completes once the server
      * answered the POST (a message of a forgotten session: once its resend was answered); fails when the server
      * cannot be reached or the exchange was cancelled.
      */
     private CompletableFuture<Void> post(String json, JsonNode message, boolean resent) {
-        String sid = renewal.owns(message.path("id").asText("")) ? null : sessionId;
+        boolean modernMessage = isModern(message);
+        String sid = modernMessage || renewal.owns(message.path("id").asText("")) ? null : sessionId;
         HttpRequest.Builder request = HttpRequest.newBuilder(endpoint.url())
                 .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8))
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json, text/event-stream");
-        headers(request);
+        if (modernMessage) {
+            modernHeaders(request, message);
+        } else {
+            headers(request);
+        }
         if (sid != null) {
             request.header("Mcp-Session-Id", sid);
         }
@@ -276,6 +322,12 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
                                              boolean resent) {
         int status = response.statusCode();
         if (status / 100 == 2) {
+            JsonNode id = message.get("id");
+            if (isModern(message) && message.has("method") && id != null && !id.isNull()) {
+                // a modern request is answered on its own stream or not at all (nothing happens if it was answered)
+                inbound.requestFailed(id.asText(), "the server at " + endpoint.url()
+                        + " ended the response stream without an answer");
+            }
             return CompletableFuture.completedFuture(null); // the body was routed as it arrived
         }
         String body = response.body() == null ? "" : Json.sample(response.body().strip(), BODY_SAMPLE_CHARS);
@@ -359,6 +411,8 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
         private volatile Future<?> task;
         private volatile SseLines stream;
         private volatile boolean cancelled;
+        /** Whether the server answered the POST (its status and headers came). */
+        private volatile boolean answering;
 
         Exchange(Object key, HttpRequest request, boolean initializing) {
             this.key = key;
@@ -382,6 +436,13 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
             exchanges.remove(key, this);
             if (ended || cancelled) {
                 done.completeExceptionally(new CancellationException("the exchange was cancelled"));
+            } else if (error != null && ListenStream.METHOD.equals(message.path("method").asText())
+                    && message.hasNonNull("id")) {
+                // the listen stream is the client's own background request: it fails alone and is opened again
+                // later; the calls find out whether the server is gone
+                inbound.requestFailed(message.get("id").asText(), "the listen stream to " + endpoint.url()
+                        + (answering ? " broke: " : " could not be opened: ") + Failures.unwrap(error));
+                done.completeExceptionally(error);
             } else if (error != null) {
                 unreachable(error);
                 done.completeExceptionally(error);
@@ -398,6 +459,7 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
 
         /** How the body is read: an SSE stream or a JSON body is routed as it comes; an error body is kept. */
         HttpResponse.BodySubscriber<String> body(HttpResponse.ResponseInfo info, boolean initializing) {
+            answering = true;
             if (info.statusCode() / 100 != 2) {
                 return HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8);
             }

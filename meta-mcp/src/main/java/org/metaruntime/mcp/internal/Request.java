@@ -59,6 +59,10 @@ public final class Request {
     private final boolean timed;
     /** Guarded by the window's slot lock. */
     boolean holdsSlot;
+    /** The data of the server's error answer, if any. */
+    private volatile JsonNode errorData;
+    /** Rounds of input the server asked for so far; only touched on the answering thread, one round at a time. */
+    private volatile int rounds;
     /** Over-limit lines the window had skipped when this request was sent. */
     volatile long overLimitAtSend;
     /** The request's line number on the server's stdin (0 when the wire has none); guarded by this. */
@@ -204,14 +208,45 @@ public final class Request {
         });
     }
 
-    /** The server's answer. */
+    /**
+     * The server's answer: its result, its error, or (a modern server) a request for input, which the window's
+     * {@link InputRounds} fulfil before the request is sent again.
+     */
     void answer(JSONRPCResponse response) {
         if (response.error() != null) {
-            fail(new McpBoundaryException(rpcFailure(response.error())));
-        } else {
-            Object result = response.result();
-            succeed(result instanceof JsonNode ? (JsonNode) result : Json.MAPPER.valueToTree(result));
+            JSONRPCResponse.JSONRPCError error = response.error();
+            errorData = error.data() == null ? null
+                    : error.data() instanceof JsonNode ? (JsonNode) error.data() : Json.MAPPER.valueToTree(error.data());
+            fail(new McpBoundaryException(rpcFailure(error)));
+            return;
         }
+        Object answer = response.result();
+        JsonNode result = answer instanceof JsonNode ? (JsonNode) answer : Json.MAPPER.valueToTree(answer);
+        InputRounds rounds = window.inputRounds();
+        if (rounds != null && InputRounds.asksForInput(method, result)) {
+            rounds.fulfil(this, result);
+        } else {
+            succeed(result);
+        }
+    }
+
+    /** The {@code data} of the server's JSON-RPC error answer, if it answered with one. */
+    public JsonNode errorData() {
+        return errorData;
+    }
+
+    /** Counts a round of input this request was answered with; returns how many there were. */
+    int nextRound() {
+        return ++rounds;
+    }
+
+    CallWindow window() {
+        return window;
+    }
+
+    /** The JSON-RPC method. */
+    public String methodName() {
+        return method;
     }
 
     void succeed(JsonNode result) {

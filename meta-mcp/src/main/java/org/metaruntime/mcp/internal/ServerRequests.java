@@ -46,37 +46,81 @@ public final class ServerRequests {
     public Map<String, McpClientSession.RequestHandler<?>> handlers() {
         Map<String, McpClientSession.RequestHandler<?>> handlers = new HashMap<>();
         handlers.put(McpSchema.METHOD_PING, params -> Mono.just(Json.MAPPER.createObjectNode()));
-        JsonNode roots = roots(options.roots());
-        handlers.put(McpSchema.METHOD_ROOTS_LIST, routed(McpSchema.METHOD_ROOTS_LIST, McpCallOptions::rootsHandler,
-                options.rootsHandler().orElse((module, params) -> CompletableFuture.completedFuture(roots.deepCopy()))));
-        handlers.put(McpSchema.METHOD_SAMPLING_CREATE_MESSAGE, routed(McpSchema.METHOD_SAMPLING_CREATE_MESSAGE,
-                McpCallOptions::samplingHandler, options.samplingHandler().orElse(null)));
-        handlers.put(McpSchema.METHOD_ELICITATION_CREATE, routed(McpSchema.METHOD_ELICITATION_CREATE,
-                McpCallOptions::elicitationHandler, options.elicitationHandler().orElse(null)));
-        options.requestHandlers().forEach((method, handler) -> handlers.putIfAbsent(method,
-                routed(method, o -> Optional.empty(), handler)));
+        for (String method : ANSWERED) {
+            handlers.put(method, routed(method));
+        }
+        options.requestHandlers().keySet().forEach(method -> handlers.putIfAbsent(method, routed(method)));
         return handlers;
     }
 
-    private McpClientSession.RequestHandler<JsonNode> routed(String method,
-            Function<McpCallOptions, Optional<McpClientRequestHandler>> perCall, McpClientRequestHandler fallback) {
-        return params -> Mono.defer(() -> {
-            McpClientRequestHandler handler = callHandler(perCall);
-            if (handler == null) {
-                handler = fallback;
+    /**
+     * The handler that answers the server's request of {@code method}: the handler {@code call} names for it (with
+     * {@code call} null: the one call on the wire that names one), else the connection's (for {@code roots/list}: its
+     * handler, else the configured roots); null when there is none.
+     */
+    public McpClientRequestHandler handler(String method, McpCallOptions call) {
+        Function<McpCallOptions, Optional<McpClientRequestHandler>> perCall = perCall(method);
+        McpClientRequestHandler handler = call == null ? callHandler(perCall) : perCall.apply(call).orElse(null);
+        if (handler != null) {
+            return handler;
+        }
+        if (McpSchema.METHOD_ROOTS_LIST.equals(method)) {
+            JsonNode roots = roots(options.roots());
+            return options.rootsHandler().orElse((module, params) -> CompletableFuture.completedFuture(roots.deepCopy()));
+        }
+        return options.requestHandler(method).orElse(null);
+    }
+
+    /**
+     * Answers the server's request of {@code method} with {@code params} through {@link #handler}: completes with the
+     * handler's result, or fails with the {@link McpError} to answer (-32601 when no handler answers it, the code of
+     * a {@link McpClientRequestException}, else -32603).
+     */
+    public CompletableFuture<JsonNode> answer(String method, JsonNode params, McpCallOptions call) {
+        McpClientRequestHandler handler = handler(method, call);
+        if (handler == null) {
+            return CompletableFuture.failedFuture(McpError.builder(McpSchema.ErrorCodes.METHOD_NOT_FOUND)
+                    .message("the host does not support " + method).build());
+        }
+        CompletionStage<JsonNode> answer;
+        try {
+            answer = handler.handle(moduleId, params == null ? Json.MAPPER.createObjectNode() : params);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(error(method, e));
+        }
+        if (answer == null) {
+            return CompletableFuture.failedFuture(error(method, new IllegalStateException("the handler returned no answer")));
+        }
+        CompletableFuture<JsonNode> result = new CompletableFuture<>();
+        answer.whenComplete((value, e) -> {
+            if (e == null) {
+                result.complete(value);
+            } else {
+                result.completeExceptionally(e instanceof McpError ? e : error(method, e));
             }
-            if (handler == null) {
-                return Mono.error(McpError.builder(McpSchema.ErrorCodes.METHOD_NOT_FOUND)
-                        .message("the host does not support " + method).build());
-            }
-            JsonNode p = params == null ? Json.MAPPER.createObjectNode()
-                    : params instanceof JsonNode ? (JsonNode) params : Json.MAPPER.valueToTree(params);
-            CompletionStage<JsonNode> answer = handler.handle(moduleId, p);
-            if (answer == null) {
-                return Mono.error(new IllegalStateException("the handler returned no answer"));
-            }
-            return Mono.fromCompletionStage(answer);
-        }).onErrorMap(e -> !(e instanceof McpError), e -> error(method, e));
+        });
+        return result;
+    }
+
+    private static final List<String> ANSWERED = List.of(McpSchema.METHOD_ROOTS_LIST,
+            McpSchema.METHOD_SAMPLING_CREATE_MESSAGE, McpSchema.METHOD_ELICITATION_CREATE);
+
+    private static Function<McpCallOptions, Optional<McpClientRequestHandler>> perCall(String method) {
+        switch (method) {
+            case McpSchema.METHOD_ROOTS_LIST:
+                return McpCallOptions::rootsHandler;
+            case McpSchema.METHOD_SAMPLING_CREATE_MESSAGE:
+                return McpCallOptions::samplingHandler;
+            case McpSchema.METHOD_ELICITATION_CREATE:
+                return McpCallOptions::elicitationHandler;
+            default:
+                return o -> Optional.empty();
+        }
+    }
+
+    private McpClientSession.RequestHandler<JsonNode> routed(String method) {
+        return params -> Mono.defer(() -> Mono.fromFuture(answer(method, params == null ? null
+                : params instanceof JsonNode ? (JsonNode) params : Json.MAPPER.valueToTree(params), null)));
     }
 
     private static McpError error(String method, Throwable e) {

@@ -66,6 +66,11 @@ public final class SessionLifecycle implements ProcessClientTransport.Inbound {
         this.session = session;
     }
 
+    /** The shared timer the connection holds a lease on. */
+    public ScheduledExecutorService timer() {
+        return timer;
+    }
+
     /** Completes with why the session ended, once it has, for whatever reason. */
     public CompletableFuture<Termination> ended() {
         return ended;
@@ -93,6 +98,10 @@ public final class SessionLifecycle implements ProcessClientTransport.Inbound {
         String method = notification.method();
         if (McpSchema.METHOD_NOTIFICATION_PROGRESS.equals(method)) {
             window.onProgress((JsonNode) notification.params());
+            return;
+        }
+        if (ListenStream.ACKNOWLEDGED.equals(method)) {
+            LOG.debug("module '{}' acknowledged the listen stream: {}", moduleId, notification.params());
             return;
         }
         if (CallWindow.CANCELLED.equals(method)) {

@@ -8,12 +8,15 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
 import org.metaruntime.mcp.McpClientOptions;
 import org.metaruntime.mcp.McpConnection;
 import org.metaruntime.mcp.McpHttpEndpoint;
+import org.metaruntime.mcp.McpProtocolEra;
 import org.metaruntime.supervisor.ProcessBoundaryException;
 import org.metaruntime.supervisor.ProcessSpec;
 import org.metaruntime.supervisor.StopLadder;
@@ -23,8 +26,10 @@ import reactor.core.publisher.Mono;
 
 /**
  * Opens a session: builds its parts around a stdio child or a remote endpoint (taking the leases on the shared timer
- * and HTTP client), spawns the child, starts the SDK client session and runs the handshake (none for a bare server;
- * for a server that may be bare, the handshake finds out).
+ * and HTTP client), spawns the child, starts the SDK client session, finds the server's era (the
+ * {@code server/discover} probe, unless pinned to legacy) and runs the handshake of a legacy server (none for a bare
+ * server; for a server that may be bare, the handshake finds out). A modern server gets no handshake: its session is
+ * ready once the probe is answered, and keeps a {@code subscriptions/listen} stream open.
  * A session that fails to open is closed before its future fails, with a process tree stopped at once, and the
  * failure names what the server wrote to stderr. Stateless.
  *
@@ -65,7 +70,10 @@ public final class SessionOpener {
             return CompletableFuture.failedFuture(new McpBoundaryException(
                     new McpBoundaryError.ConnectionFailed(moduleId, e.error().message()), e));
         }
-        return handshake(parts, timeoutMs, deadline, connection);
+        return handshake(parts, timeoutMs, deadline, connection, () -> {
+            long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+            return stdio(spec, options.toBuilder().protocolEra(McpProtocolEra.LEGACY).build(), left, deadline, connection);
+        });
     }
 
     /**
@@ -84,7 +92,7 @@ public final class SessionOpener {
                 SharedHttpClient.executor());
         SessionParts parts = parts(endpoint.moduleId(), options, timer, new SessionPeer.Http(endpoint, http));
         http.bind(parts.lifecycle(), parts.lifecycle()::lost);
-        return handshake(parts, timeoutMs, deadline, connection);
+        return handshake(parts, timeoutMs, deadline, connection, null);
     }
 
     /** The parts of a session with {@code peer}. */
@@ -95,24 +103,85 @@ public final class SessionOpener {
         Surface surface = new Surface(window);
         NotificationHub notifications = new NotificationHub(moduleId);
         SessionLifecycle lifecycle = new SessionLifecycle(moduleId, options, timer, peer, window, catalog, notifications);
-        return new SessionParts(moduleId, options, window, catalog, surface, notifications, lifecycle, peer, null);
+        return new SessionParts(moduleId, options, window, catalog, surface, notifications, lifecycle, peer, null, null);
     }
 
-    /** Starts the SDK session and runs the handshake; a failed handshake closes the session first. */
+    /**
+     * Starts the SDK session and finds the server's era: a bare server gets no handshake; a legacy one (pinned, or
+     * found by the probe) gets {@code initialize}; a modern one only its first request. A stdio server that exits on
+     * the probe is started again by {@code restart} (null: not restartable) and gets no probe. A failed handshake
+     * closes the session first.
+     */
     private static <C> CompletableFuture<C> handshake(SessionParts parts, long timeoutMs, long deadline,
-                                                      Function<SessionParts, C> connection) {
+                                                      Function<SessionParts, C> connection, Supplier<CompletableFuture<C>> restart) {
         McpClientOptions options = parts.options();
+        ServerRequests requests = new ServerRequests(parts.moduleId(), options, parts.window());
         parts.lifecycle().session(new McpClientSession(SESSION_REQUEST_TIMEOUT, parts.peer().sdkTransport(),
-                new ServerRequests(parts.moduleId(), options, parts.window()).handlers(), Map.of(),
-                Function.<Mono<Void>>identity()));
+                requests.handlers(), Map.of(), Function.<Mono<Void>>identity()));
         if (options.bareTools().isPresent()) {
             parts.window().speaksBare();
             return CompletableFuture.completedFuture(connection.apply(parts)); // a bare server: no handshake
         }
-        Optional<List<McpSchema.Tool>> bareUnlessMcp = options.bareUnlessMcp();
         CompletableFuture<C> opened = new CompletableFuture<>();
+        McpProtocolEra era = options.protocolEra();
+        if (era == McpProtocolEra.LEGACY) {
+            legacy(parts, timeoutMs, 0, deadline, connection, opened);
+            return opened;
+        }
+        Envelope modern = Envelope.modern(options);
+        // a server that may be bare shares its detection time between the probe and initialize
+        boolean mayBeBare = options.bareUnlessMcp().isPresent();
+        long probeBound = mayBeBare ? Math.max(1, Math.min(Discovery.PROBE_BOUND_MS, Handshake.detectionBound(timeoutMs) / 2))
+                : Discovery.bound(timeoutMs);
+        Discovery.probe(parts.window(), modern, probeBound, deadline).whenComplete((outcome, e) -> {
+            if (e != null) {
+                fail(parts, e, opened);
+            } else if (outcome instanceof Discovery.Modern m) {
+                parts.window().speaksModern(modern, new InputRounds(requests));
+                parts.peer().speaksModern();
+                ListenStream.open(parts.window(), parts.lifecycle().timer(), m.result());
+                LOG.debug("module '{}' speaks MCP {}", parts.moduleId(), Envelope.MODERN_VERSION);
+                opened.complete(connection.apply(parts.discovered(m.result())));
+            } else if (outcome instanceof Discovery.Legacy l) {
+                if (era == McpProtocolEra.MODERN) {
+                    fail(parts, new McpBoundaryException(new McpBoundaryError.UnsupportedProtocol(parts.moduleId(),
+                            McpProtocolEra.MODERN, l.versions())), opened);
+                    return;
+                }
+                LOG.debug("module '{}' is a legacy MCP server: {}", parts.moduleId(), l.because());
+                legacy(parts, timeoutMs, probeBound, deadline, connection, opened);
+            } else {
+                McpBoundaryException gone = ((Discovery.Gone) outcome).failure();
+                if (era == McpProtocolEra.MODERN || restart == null) {
+                    fail(parts, gone, opened);
+                    return;
+                }
+                LOG.debug("module '{}' exited on server/discover; starting it again as a legacy MCP server: {}",
+                        parts.moduleId(), gone.getMessage());
+                parts.lifecycle().close(CLOSE_TIMEOUT, StopLadder.immediate()).whenComplete((ignored, x) ->
+                        restart.get().whenComplete((c, again) -> {
+                            if (again == null) {
+                                opened.complete(c);
+                            } else {
+                                opened.completeExceptionally(again);
+                            }
+                        }));
+            }
+        });
+        return opened;
+    }
+
+    /**
+     * Runs {@code initialize} (or finds a bare server, within what is left of its detection time after a probe of
+     * {@code probedMs}) and completes {@code opened}.
+     */
+    private static <C> void legacy(SessionParts parts, long timeoutMs, long probedMs, long deadline,
+                                   Function<SessionParts, C> connection, CompletableFuture<C> opened) {
+        McpClientOptions options = parts.options();
+        Optional<List<McpSchema.Tool>> bareUnlessMcp = options.bareUnlessMcp();
         (bareUnlessMcp.isPresent()
-                ? Handshake.runOrBare(parts.window(), parts.peer().wire(), options, timeoutMs, deadline)
+                ? Handshake.runOrBareWithin(parts.window(), parts.peer().wire(), options,
+                        Math.max(1, Handshake.detectionBound(timeoutMs) - probedMs), deadline)
                 : Handshake.run(parts.window(), parts.peer().wire(), options, timeoutMs, deadline)
                         .thenApply(init -> new Handshake.Outcome(init, null))).whenComplete((outcome, e) -> {
             if (e == null && outcome.init() == null) {
@@ -124,11 +193,15 @@ public final class SessionOpener {
                 parts.peer().agreed(outcome.init());
                 opened.complete(connection.apply(parts.initialized(outcome.init())));
             } else {
-                parts.lifecycle().close(CLOSE_TIMEOUT, StopLadder.immediate()).whenComplete((ignored, x) ->
-                        opened.completeExceptionally(withStderrTail(Failures.unwrap(e), parts.peer().stderrTail())));
+                fail(parts, e, opened);
             }
         });
-        return opened;
+    }
+
+    /** Closes the session that failed to open, then fails {@code opened} with {@code e} and the stderr tail. */
+    private static void fail(SessionParts parts, Throwable e, CompletableFuture<?> opened) {
+        parts.lifecycle().close(CLOSE_TIMEOUT, StopLadder.immediate()).whenComplete((ignored, x) ->
+                opened.completeExceptionally(withStderrTail(Failures.unwrap(e), parts.peer().stderrTail())));
     }
 
     /** The server did not answer {@code initialize} as an MCP server: it is served as a bare server with its declared tools. */

@@ -1,5 +1,6 @@
 package org.metaruntime.mcp.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.modelcontextprotocol.spec.McpSchema.InitializeResult;
 import java.util.Objects;
 import org.metaruntime.mcp.McpClientOptions;
@@ -7,11 +8,12 @@ import org.metaruntime.mcp.McpClientOptions;
 /**
  * The parts of one open session, as {@link SessionOpener} built them: the call window, the tool catalog, the rest of
  * the MCP surface, the notification listeners, the session's lifecycle, the server at the other end, and what the
- * handshake agreed ({@code init}, null for a bare server). Immutable; the parts themselves are thread-safe.
+ * handshake agreed ({@code init}, null for a bare or a modern server), or a modern server's {@code DiscoverResult}
+ * ({@code discovered}, null otherwise). Immutable; the parts themselves are thread-safe.
  */
 public record SessionParts(String moduleId, McpClientOptions options, CallWindow window, ToolCatalog catalog,
                            Surface surface, NotificationHub notifications, SessionLifecycle lifecycle, SessionPeer peer,
-                           InitializeResult init) {
+                           InitializeResult init, JsonNode discovered) {
 
     public SessionParts {
         Objects.requireNonNull(moduleId, "moduleId");
@@ -26,6 +28,13 @@ public record SessionParts(String moduleId, McpClientOptions options, CallWindow
 
     /** These parts with the handshake's result. */
     SessionParts initialized(InitializeResult result) {
-        return new SessionParts(moduleId, options, window, catalog, surface, notifications, lifecycle, peer, result);
+        return new SessionParts(moduleId, options, window, catalog, surface, notifications, lifecycle, peer, result,
+                null);
+    }
+
+    /** These parts with a modern server's {@code DiscoverResult}. */
+    SessionParts discovered(JsonNode result) {
+        return new SessionParts(moduleId, options, window, catalog, surface, notifications, lifecycle, peer, null,
+                result);
     }
 }

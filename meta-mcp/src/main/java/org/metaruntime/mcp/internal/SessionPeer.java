@@ -28,6 +28,10 @@ public interface SessionPeer {
     /** The handshake agreed on {@code result}. */
     void agreed(InitializeResult result);
 
+    /** The server speaks MCP {@code 2026-07-28}: there is no session, each request stands alone. */
+    default void speaksModern() {
+    }
+
     /** The server's process id; a remote server has none and throws {@link IllegalStateException}. */
     long pid();
 
@@ -164,6 +168,11 @@ public interface SessionPeer {
         @Override
         public void agreed(InitializeResult result) {
             transport.protocolVersion(result.protocolVersion());
+        }
+
+        @Override
+        public void speaksModern() {
+            transport.speaksModern();
         }
 
         @Override

@@ -72,9 +72,13 @@ public final class Surface {
                 timeoutMs, deadline);
     }
 
-    /** {@code ping}: completes when the server answered. */
+    /**
+     * {@code ping} (a modern server, which has no {@code ping}: {@code server/discover}): completes when the server
+     * answered.
+     */
     public CompletableFuture<Void> ping(long timeoutMs, long deadline) {
-        return request(McpSchema.METHOD_PING, "ping", Json.MAPPER.createObjectNode(), JsonNode.class, timeoutMs, deadline)
+        String method = window.envelope().isModern() ? Discovery.METHOD : McpSchema.METHOD_PING;
+        return request(method, "ping", Json.MAPPER.createObjectNode(), JsonNode.class, timeoutMs, deadline)
                 .thenApply(ignored -> null);
     }
 

@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.metaruntime.gateway.internal.contract.CanonicalJson;
+import org.metaruntime.mcp.McpProtocolEra;
 
 /**
  * Reads one {@code ToolPod} manifest, reporting every problem it finds with its line. Names are checked
@@ -31,7 +32,8 @@ final class ManifestReader {
     private static final Set<String> ROOT_KEYS = keys("apiVersion", "kind", "metadata", "spec");
     private static final Set<String> METADATA_KEYS = keys("name", "description");
     private static final Set<String> SPEC_KEYS = keys("command", "url", "workdir", "env", "callTimeout", "startupTimeout",
-            "shutdownTimeout", "preWarm", "healthCheck", "tools", "includeTools", "excludeTools", "headers", "protocol");
+            "shutdownTimeout", "preWarm", "healthCheck", "tools", "includeTools", "excludeTools", "headers", "protocol",
+            "protocolEra");
     private static final Set<String> HEALTH_KEYS = keys("enabled", "interval");
     private static final Set<String> TOOL_KEYS = keys("name", "title", "description", "contract", "inputSchema",
             "outputSchema", "annotations");
@@ -127,13 +129,14 @@ final class ManifestReader {
         PodManifest.HealthCheck health = healthCheck(spec, spec.has("url"));
         List<DeclaredTool> tools = tools(spec, name);
         PodManifest.Protocol protocol = protocol(spec, health, tools);
+        McpProtocolEra protocolEra = protocolEra(spec, protocol);
         ToolFilter toolFilter = new ToolFilter(globs(spec, "includeTools"), globs(spec, "excludeTools"));
         if (problems.size() > before) {
             return Optional.empty();
         }
         return Optional.of(new PodManifest(name, description, tree.file(), tree.line("/metadata/name"), command, url,
                 workdir, env, callTimeout, startupTimeout, shutdownTimeout, preWarm, health, tools, headers, protocol,
-                toolFilter, headerVariables));
+                toolFilter, headerVariables, protocolEra));
     }
 
     private List<String> command(JsonNode spec) {
@@ -268,6 +271,33 @@ final class ManifestReader {
         boolean enabled = fields.bool(health, "/spec/healthCheck", "enabled", true);
         Duration interval = fields.duration(health, "/spec/healthCheck", "interval", PodManifest.HealthCheck.DEFAULT_INTERVAL);
         return new PodManifest.HealthCheck(enabled, interval);
+    }
+
+    /**
+     * {@code spec.protocolEra}: {@code auto} (the default: the pod is probed with {@code server/discover}),
+     * {@code legacy} or {@code modern}; not with {@code protocol: jsonrpc}, whose pods are never probed.
+     */
+    private McpProtocolEra protocolEra(JsonNode spec, PodManifest.Protocol protocol) {
+        String value = fields.text(spec, "/spec", "protocolEra", false);
+        if (value == null) {
+            return McpProtocolEra.AUTO;
+        }
+        McpProtocolEra era = switch (value) {
+            case "auto" -> McpProtocolEra.AUTO;
+            case "legacy" -> McpProtocolEra.LEGACY;
+            case "modern" -> McpProtocolEra.MODERN;
+            default -> null;
+        };
+        if (era == null) {
+            fields.problem("/spec/protocolEra", "spec.protocolEra must be auto, legacy or modern, not \""
+                    + value + "\"");
+            return McpProtocolEra.AUTO;
+        }
+        if (protocol == PodManifest.Protocol.JSONRPC) {
+            fields.problem("/spec/protocolEra", "spec.protocolEra applies to MCP pods: a pod with protocol: jsonrpc"
+                    + " speaks bare JSON-RPC 2.0 and is never probed");
+        }
+        return era;
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.metaruntime.mcp.McpProtocolEra;
 
 /**
  * One pod as its manifest (or Claude Desktop config entry) declares it, validated. Exactly one of
@@ -19,12 +20,14 @@ import java.util.Set;
  * @param toolFilter    which of the tools it lists live are served (a pod that declares its tools serves those)
  * @param headerVariables the names of the gateway's environment variables its {@code headers} read (credentials for
  *                      a remote server, which no local pod inherits)
+ * @param protocolEra   the era of MCP the pod speaks ({@code spec.protocolEra}; {@code AUTO} unless it says)
  */
 public record PodManifest(String name, String description, Path file, int line, List<String> command, URI url,
                           Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
                           Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck,
                           List<DeclaredTool> tools, Map<String, String> headers,
-                          Protocol protocol, ToolFilter toolFilter, Set<String> headerVariables) {
+                          Protocol protocol, ToolFilter toolFilter, Set<String> headerVariables,
+                          McpProtocolEra protocolEra) {
 
     /** Default bound of one {@code tools/call}. */
     public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(30);
@@ -81,9 +84,19 @@ public record PodManifest(String name, String description, Path file, int line, 
         protocol = protocol == null ? Protocol.MCP : protocol;
         toolFilter = toolFilter == null ? ToolFilter.ALL : toolFilter;
         headerVariables = headerVariables == null ? Set.of() : Set.copyOf(headerVariables);
+        protocolEra = protocolEra == null ? McpProtocolEra.AUTO : protocolEra;
         if (protocol == Protocol.JSONRPC && (url != null || tools.isEmpty())) {
             throw new IllegalArgumentException("pod " + name + ": a bare JSON-RPC pod is a local process with declared tools");
         }
+    }
+
+    /** A pod of either era ({@code AUTO}). */
+    public PodManifest(String name, String description, Path file, int line, List<String> command, URI url,
+                       Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
+                       Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck, List<DeclaredTool> tools,
+                       Map<String, String> headers, Protocol protocol, ToolFilter toolFilter, Set<String> headerVariables) {
+        this(name, description, file, line, command, url, workdir, env, callTimeout, startupTimeout, shutdownTimeout,
+                preWarm, healthCheck, tools, headers, protocol, toolFilter, headerVariables, McpProtocolEra.AUTO);
     }
 
     /** A pod whose headers read none of the gateway's environment variables. */

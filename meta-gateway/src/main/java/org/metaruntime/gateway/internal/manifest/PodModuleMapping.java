@@ -38,6 +38,9 @@ public final class PodModuleMapping {
         } else if (pod.mayBeBare()) {
             module.bareUnlessMcp(declaredTools(pod));
         }
+        if (!pod.isBare()) {
+            module.protocolEra(pod.protocolEra());
+        }
         return module.healthCheck(pod.healthCheck().enabled() ? pod.healthCheck().interval() : Duration.ZERO)
                 .startupTimeout(pod.startupTimeout())
                 .callTimeout(pod.callTimeout())

@@ -93,9 +93,19 @@ public interface PodBackend extends AutoCloseable {
      *                      calling client; completes with the client's result or fails with an RPC error
      * @param scope         the call's chain (sent as {@code _meta["mcp-meta/chain"]}), deadline and nested calls;
      *                      ended by the backend when the call ends
+     * @param modernMeta    what a modern pod's call carries in {@code _meta} for the calling client: the capabilities
+     *                      it declared ({@code clientCapabilities}) and its {@code logLevel}; null for none (the
+     *                      gateway's own calls)
      */
     record CallContext(String callId, Duration timeout, Consumer<ObjectNode> onProgress,
-                       Function<ObjectNode, CompletableFuture<JsonNode>> clientRequest, CallScope scope) {
+                       Function<ObjectNode, CompletableFuture<JsonNode>> clientRequest, CallScope scope,
+                       ObjectNode modernMeta) {
+
+        /** A call on no client's behalf as far as a modern pod is concerned. */
+        public CallContext(String callId, Duration timeout, Consumer<ObjectNode> onProgress,
+                           Function<ObjectNode, CompletableFuture<JsonNode>> clientRequest, CallScope scope) {
+            this(callId, timeout, onProgress, clientRequest, scope, null);
+        }
     }
 
     /** A pod's state for the status report. */

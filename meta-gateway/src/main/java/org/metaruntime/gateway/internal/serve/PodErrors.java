@@ -68,6 +68,9 @@ final class PodErrors {
             boolean connecting = t.operation().contains("connect") || t.operation().contains("initialize") || t.operation().contains("start");
             return new PodFailure(connecting ? Kind.START_FAILED : Kind.TIMEOUT, reason, exitCode, stderrTail);
         }
+        if (mcp instanceof McpBoundaryError.UnsupportedProtocol) {
+            return new PodFailure(Kind.START_FAILED, reason, exitCode, stderrTail); // only a startup finds it
+        }
         if (mcp instanceof McpBoundaryError.ConnectionFailed || mcp instanceof McpBoundaryError.ToolListFailed) {
             return new PodFailure(starting ? Kind.START_FAILED : Kind.UNAVAILABLE, reason, exitCode, stderrTail);
         }

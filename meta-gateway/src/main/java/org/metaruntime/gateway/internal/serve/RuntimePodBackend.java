@@ -309,6 +309,9 @@ final class RuntimePodBackend implements PodBackend {
                                 "the calling call has no time left", OptionalInt.empty(), ""));
                         return;
                     }
+                    if (ModernPods.speaksModern(module)) {
+                        meta.setAll(ModernPods.podMeta(context.modernMeta()));
+                    }
                     CallOptions.Builder options = CallOptions.builder().timeout(timeout).meta(meta);
                     if (context.onProgress() != null) {
                         options.onProgress(p -> context.onProgress().accept(progress(p)));

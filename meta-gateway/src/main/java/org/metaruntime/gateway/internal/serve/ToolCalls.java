@@ -16,6 +16,7 @@ import java.util.function.Supplier;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
 import org.metaruntime.gateway.internal.rpc.ClientSession;
 import org.metaruntime.gateway.internal.rpc.Dispatcher;
+import org.metaruntime.gateway.internal.rpc.Eras;
 import org.metaruntime.gateway.internal.rpc.LogLevel;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
@@ -123,7 +124,7 @@ final class ToolCalls {
                     new Bridging(callId, answer, started), scope);
             scope.onStart(bridged::sent);
             context = new PodBackend.CallContext(callId, BridgedCall.LIFETIME, token == null ? null : bridged::progress,
-                    bridged::podAsks, scope);
+                    bridged::podAsks, scope, ModernPods.callMeta(request));
             firstRound = bridged.begin(request);
         } else {
             context = new PodBackend.CallContext(callId, timeout,
@@ -132,7 +133,8 @@ final class ToolCalls {
                         out.set("progressToken", token);
                         session.notify("notifications/progress", out, request.id());
                     },
-                    podRequest -> clientRequest(session, request.id(), route, podRequest), scope);
+                    podRequest -> clientRequest(session, request.id(), route, podRequest), scope,
+                    ModernPods.callMeta(request));
         }
         long startNanos = System.nanoTime();
         PodBackend.PodCall call = backend.pod(route.pod()).call(route.tool(), arguments, context);
@@ -303,6 +305,10 @@ final class ToolCalls {
             case ERROR_ANSWER:
                 if (failure.errorData() != null) {
                     data.set("podError", failure.errorData());
+                    JsonNode required = failure.errorData().get("requiredCapabilities");
+                    if (failure.errorCode() == Eras.MISSING_CLIENT_CAPABILITY && required != null) {
+                        data.set("requiredCapabilities", required); // a modern pod's input request the client cannot answer
+                    }
                 }
                 return failure(route, failure.errorCode(), failure.getMessage(), data).asPodAnswer();
             case CANCELLED:
