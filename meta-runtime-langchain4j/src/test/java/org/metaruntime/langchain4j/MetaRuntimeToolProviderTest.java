@@ -27,38 +27,36 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.metaruntime.core.MetaConfig;
 import org.metaruntime.core.ModuleConfig;
 import org.metaruntime.core.ModuleRouteRequest;
-import org.metaruntime.core.RuntimeOptions;
 import org.metaruntime.core.StartMode;
 import org.metaruntime.core.UnifiedRuntime;
 import org.metaruntime.testing.CapturedLogs;
 import org.metaruntime.testing.FixtureScripts;
-import org.metaruntime.testing.ProcessLeaks;
+import org.metaruntime.test.InjectRuntime;
+import org.metaruntime.test.MetaRuntimeTest;
+import org.metaruntime.test.ModuleSource;
 import org.slf4j.event.Level;
 
 /**
  * The provider over real module processes (the python MCP fixture server), driven by langchain4j's own
  * {@link AiServices} with a scripted chat model: the model asks for a tool call, langchain4j runs it through the
- * provider, and the model's second answer quotes what the tool returned.
+ * provider, and the model's second answer quotes what the tool returned. Each test has its own runtime, and no
+ * module process outlives it ({@link MetaRuntimeTest}).
  */
+@MetaRuntimeTest
 @Timeout(120)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)   // the lazy module's first listing comes first
 class MetaRuntimeToolProviderTest {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final ToolProviderRequest REQUEST = new ToolProviderRequest("memory", UserMessage.from("hi"));
 
-    private static UnifiedRuntime runtime;
+    @InjectRuntime
+    UnifiedRuntime runtime;
 
     /** The assistant of the tests: one user message in, the model's last text out. */
     interface Assistant {
@@ -100,9 +98,9 @@ class MetaRuntimeToolProviderTest {
         return McpSchema.Tool.builder(name).description(description).inputSchema(inputSchema).build();
     }
 
-    @BeforeAll
-    static void start() throws Exception {
-        MetaConfig config = MetaConfig.builder()
+    @ModuleSource
+    static MetaConfig modules() throws Exception {
+        return MetaConfig.builder()
                 .mcp(ModuleConfig.builder("echo").command(server()).build())
                 .mcp(ModuleConfig.builder("seats").command(server()).build())
                 .mcp(ModuleConfig.builder("fragile").command(server()).build())
@@ -123,22 +121,12 @@ class MetaRuntimeToolProviderTest {
                 .mcp(ModuleConfig.builder("broken").command(server("--fail-at", "initialize")).build())
                 .discover("echo", "seats", "fragile", "typed", "lines", "broken", "later", "slowpoke")
                 .build();
-        runtime = UnifiedRuntime.builder(config)
-                .options(RuntimeOptions.builder().callTimeout(Duration.ofSeconds(20)).build()).start();
-        assertThat(runtime.loadedModules()).contains("echo", "seats", "fragile", "typed", "lines", "slowpoke")
-                .doesNotContain("broken");
-    }
-
-    @AfterAll
-    static void stop() {
-        if (runtime != null) {
-            runtime.close();
-        }
-        ProcessLeaks.assertNoChildProcess();
     }
 
     @BeforeEach
-    void clearLogs() {
+    void everyModuleButTheBrokenOneIsLoadedAndTheLogsAreClear() {
+        assertThat(runtime.loadedModules()).contains("echo", "seats", "fragile", "typed", "lines", "slowpoke")
+                .doesNotContain("broken");
         assertThat(CapturedLogs.installed()).isTrue();
         CapturedLogs.clear();
     }
@@ -153,7 +141,7 @@ class MetaRuntimeToolProviderTest {
         return provider.provideTools(REQUEST).toolExecutorByName(name);
     }
 
-    private static String ask(ScriptedModel model) {
+    private String ask(ScriptedModel model) {
         Assistant assistant = AiServices.builder(Assistant.class).chatModel(model)
                 .toolProvider(MetaRuntimeToolProvider.builder(runtime).build()).build();
         return assistant.chat("please use the tool");
@@ -282,7 +270,6 @@ class MetaRuntimeToolProviderTest {
     }
 
     @Test
-    @Order(1)
     void listingStartsALazyModule() {
         assertThat(runtime.supervisorReport().get("later").pid()).isEmpty();
         Map<String, ToolSpecification> specs = specifications(MetaRuntimeToolProvider.builder(runtime).build());

@@ -26,21 +26,31 @@ import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.core.MetaConfig;
 import org.metaruntime.core.ModuleConfig;
 import org.metaruntime.core.UnifiedRuntime;
-import org.metaruntime.testing.ProcessLeaks;
+import org.metaruntime.test.MetaRuntimeTest;
+import org.metaruntime.test.ModuleSource;
 import org.metaruntime.testing.Python;
 
 /**
  * The README's langchain4j block compiles against the library as it is and runs: with the example text-tools
  * module and a scripted model, the assistant's answer carries the module's word count.
  */
+@MetaRuntimeTest
 @Timeout(120)
 class ReadmeSnippetTest {
 
     private static final Pattern JAVA_BLOCK = Pattern.compile("```java\\n(.*?)```", Pattern.DOTALL);
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
+    @ModuleSource
+    static MetaConfig textTools() {
+        return MetaConfig.builder().mcp(ModuleConfig.builder("text-tools")
+                .command(Python.executable(), ROOT.resolve("examples/modules/text-tools/text_tools.py").toString())
+                .build()).discover("text-tools").build();
+    }
 
     @Test
-    void theReadmeBlockCompilesAndCallsAModuleToolThroughAnAiService(@TempDir Path work) throws Exception {
-        Path root = Path.of("..").toAbsolutePath().normalize();
+    void theReadmeBlockCompilesAndCallsAModuleToolThroughAnAiService(UnifiedRuntime runtime, @TempDir Path work)
+            throws Exception {
         String source = "import dev.langchain4j.model.chat.ChatModel;\n"
                 + "import dev.langchain4j.service.AiServices;\n"
                 + "import dev.langchain4j.service.tool.ToolProvider;\n"
@@ -49,16 +59,12 @@ class ReadmeSnippetTest {
                 + "public class ReadmeLangchain4j {\n"
                 + "    public interface Assistant { String chat(String message); }\n"
                 + "    public static String run(UnifiedRuntime runtime, ChatModel model) {\n"
-                + snippet(root) + "        return answer;\n    }\n}\n";
+                + snippet(ROOT) + "        return answer;\n    }\n}\n";
         Path classes = Files.createDirectories(work.resolve("classes"));
         compile(Files.writeString(work.resolve("ReadmeLangchain4j.java"), source), classes);
 
-        MetaConfig config = MetaConfig.builder().mcp(ModuleConfig.builder("text-tools")
-                .command(Python.executable(), root.resolve("examples/modules/text-tools/text_tools.py").toString())
-                .build()).discover("text-tools").build();
-        try (UnifiedRuntime runtime = UnifiedRuntime.builder(config).start();
-             URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()},
-                     getClass().getClassLoader())) {
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()},
+                getClass().getClassLoader())) {
             MetaRuntimeToolProviderTest.ScriptedModel model = new MetaRuntimeToolProviderTest.ScriptedModel(
                     "text-tools__word_count", "{\"text\":\"hello embedded world\"}");
             Method run = loader.loadClass("ReadmeLangchain4j").getMethod("run", UnifiedRuntime.class,
@@ -66,7 +72,6 @@ class ReadmeSnippetTest {
             assertThat(run.invoke(null, runtime, model))
                     .isEqualTo("the tool said: {\"words\":3,\"lines\":1,\"characters\":20}");
         }
-        ProcessLeaks.assertNoChildProcess();
     }
 
     /** The one ```java block of the README's "langchain4j" section. */
