@@ -87,6 +87,17 @@ public final class OutwardTools {
             Objects.requireNonNull(moduleId, "moduleId");
             Objects.requireNonNull(tool, "tool");
         }
+
+        /** What a framework shows the model: the tool's description, else its title, else the outward name. */
+        public String description() {
+            if (tool.description() != null && !tool.description().isBlank()) {
+                return tool.description();
+            }
+            if (tool.title() != null && !tool.title().isBlank()) {
+                return tool.title();
+            }
+            return name;
+        }
     }
 
     /**
@@ -183,8 +194,11 @@ public final class OutwardTools {
         }
     }
 
-    /** {@code text} in double quotes with control characters escaped, so a server's name cannot forge a log line. */
-    private static String quote(String text) {
+    /**
+     * {@code text} in double quotes with control characters, quotes and backslashes escaped ({@code \\uXXXX}), for
+     * a log line naming a server's text (a tool or module name, a reason): such text cannot forge a log line.
+     */
+    public static String quote(String text) {
         StringBuilder quoted = new StringBuilder(text.length() + 2).append('"');
         text.codePoints().forEach(c -> {
             if (c < 0x20 || c >= 0x7f && c < 0xa0 || c == '"' || c == '\\') {

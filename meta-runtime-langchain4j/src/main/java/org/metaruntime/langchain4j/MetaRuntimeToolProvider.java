@@ -81,7 +81,7 @@ public final class MetaRuntimeToolProvider implements ToolProvider {
             }
             ToolSpecification specification = ToolSpecification.builder()
                     .name(exposed.name())
-                    .description(description(exposed))
+                    .description(exposed.description())
                     .parameters(parameters)
                     .build();
             result.add(specification, new ModuleToolExecutor(runtime, exposed));
@@ -95,37 +95,16 @@ public final class MetaRuntimeToolProvider implements ToolProvider {
         return false;
     }
 
-    private static String description(OutwardTools.Exposed exposed) {
-        McpSchema.Tool tool = exposed.tool();
-        if (tool.description() != null && !tool.description().isBlank()) {
-            return tool.description();
-        }
-        if (tool.title() != null && !tool.title().isBlank()) {
-            return tool.title();
-        }
-        return exposed.name();
-    }
 
     private void warnOnce(OutwardTools.Exposed exposed, String reason) {
         String key = exposed.moduleId() + "\0" + exposed.tool().name();
         if (warned.size() < MAX_REMEMBERED_WARNINGS ? warned.add(key) : !warned.contains(key)) {
             LOG.warn("tool {} of module {} is not offered to langchain4j: its input schema cannot be expressed"
-                    + " ({})", quote(exposed.tool().name()), quote(exposed.moduleId()), quote(reason));
+                    + " ({})", OutwardTools.quote(exposed.tool().name()), OutwardTools.quote(exposed.moduleId()),
+                    OutwardTools.quote(reason));
         }
     }
 
-    /** {@code text} in double quotes with control characters escaped, so a server's text cannot forge a log line. */
-    private static String quote(String text) {
-        StringBuilder quoted = new StringBuilder(text.length() + 2).append('"');
-        text.codePoints().forEach(c -> {
-            if (c < 0x20 || c >= 0x7f && c < 0xa0 || c == '"' || c == '\\') {
-                quoted.append(String.format("\\u%04x", c));
-            } else {
-                quoted.appendCodePoint(c);
-            }
-        });
-        return quoted.append('"').toString();
-    }
 
     @Override
     public String toString() {

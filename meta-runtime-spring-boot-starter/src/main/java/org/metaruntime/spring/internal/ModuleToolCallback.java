@@ -32,20 +32,10 @@ public final class ModuleToolCallback implements ToolCallback {
         this.runtime = Objects.requireNonNull(runtime, "runtime");
         this.moduleId = exposed.moduleId();
         this.toolName = exposed.tool().name();
-        this.definition = ToolDefinition.builder().name(exposed.name()).description(description(exposed))
+        this.definition = ToolDefinition.builder().name(exposed.name()).description(exposed.description())
                 .inputSchema(schema(exposed.tool())).build();
     }
 
-    private static String description(OutwardTools.Exposed exposed) {
-        McpSchema.Tool tool = exposed.tool();
-        if (tool.description() != null && !tool.description().isBlank()) {
-            return tool.description();
-        }
-        if (tool.title() != null && !tool.title().isBlank()) {
-            return tool.title();
-        }
-        return exposed.name();
-    }
 
     private static String schema(McpSchema.Tool tool) {
         if (tool.inputSchema() == null) {
