@@ -54,8 +54,7 @@ final class PodErrors {
             } else if (route instanceof ModuleRouteError.UnloadedModule) {
                 return new PodFailure(starting ? Kind.START_FAILED : Kind.UNAVAILABLE, e.getMessage(), exitCode, stderrTail);
             } else if (!(route instanceof ModuleRouteError.ModuleRuntime)) {
-                // e.g. ModuleUnavailable: a pod whose start for this call failed is restarting or stopped by then
-                return new PodFailure(starting ? Kind.START_FAILED : Kind.UNAVAILABLE, e.getMessage(), exitCode, stderrTail);
+                return new PodFailure(Kind.UNAVAILABLE, e.getMessage(), exitCode, stderrTail);
             }
         }
         if (mcp instanceof McpBoundaryError.OperationFailedWithCloseFailure both) {
