@@ -57,6 +57,7 @@ public final class GatewayServer implements AutoCloseable {
     private final AtomicInteger sessionIds = new AtomicInteger();
     private final Listener listener = new Listener();
     private final ListenStreams listens = new ListenStreams();
+    private final TaskRequests tasks = new TaskRequests(new NoTaskPods());
     /** The pods seen running, to tell listen streams when the merged resource and prompt lists change. */
     private final Set<String> running = ConcurrentHashMap.newKeySet();
     private volatile CompletableFuture<Void> listReady = CompletableFuture.completedFuture(null);
@@ -105,6 +106,9 @@ public final class GatewayServer implements AutoCloseable {
                 .modernOffloaded("prompts/get", r -> done(surface.getPrompt(r.params())))
                 .modernOffloaded("completion/complete", r -> done(surface.complete(r.params())))
                 .modern("subscriptions/listen", listens::listen)
+                .modern("tasks/get", this::task)
+                .modern("tasks/update", this::task)
+                .modern("tasks/cancel", this::task)
                 .notification("notifications/cancelled", Dispatcher::cancelled)
                 .notification("notifications/initialized", r -> { })
                 .modernResults(this::modernResult, GatewayServer::modernError)
@@ -318,6 +322,11 @@ public final class GatewayServer implements AutoCloseable {
             out.set("_meta", metaOut);
         }
         return out;
+    }
+
+    /** A modern {@code tasks/get}, {@code tasks/update} or {@code tasks/cancel}. */
+    private CompletableFuture<JsonNode> task(Dispatcher.Request request) {
+        return tasks.serve(request.method(), request.params(), request.envelope().clientCapabilities());
     }
 
     private CompletableFuture<JsonNode> setLevel(Dispatcher.Request request) {
