@@ -73,6 +73,14 @@ public interface PodBackend extends AutoCloseable {
 
         /** What the status report shows of it. */
         PodState state();
+
+        /**
+         * Whether it is running and offers the tasks extension (a modern pod whose {@code DiscoverResult} advertises
+         * it); read from what it announced when it last came up, without asking it.
+         */
+        default boolean taskCapable() {
+            return false;
+        }
     }
 
     /** A call in flight. */
