@@ -66,7 +66,8 @@ public interface PodBackend extends AutoCloseable {
         PodCall call(String tool, JsonNode arguments, CallContext context);
 
         /**
-         * Sends a request of the MCP surface other than {@code tools/call} (resources, prompts, completion, ping)
+         * Sends a request of the MCP surface other than {@code tools/call} (resources, prompts, completion, ping, and
+         * to a task-capable pod {@code tasks/get}, {@code tasks/update}, {@code tasks/cancel})
          * to the pod when it is running; fails with a {@link PodFailure}.
          */
         CompletableFuture<JsonNode> request(String method, JsonNode params, Duration timeout);
