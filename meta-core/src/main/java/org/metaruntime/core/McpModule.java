@@ -1,6 +1,7 @@
 package org.metaruntime.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +48,24 @@ public interface McpModule {
      * process (after a restart) may speak another.
      */
     String protocolVersion();
+
+    /**
+     * The capabilities the module's current process or connection announced ({@code initialize} or
+     * {@code server/discover}, extensions included); null for a bare JSON-RPC module.
+     */
+    default McpSchema.ServerCapabilities serverCapabilities() {
+        return null;
+    }
+
+    /**
+     * Sends the request {@code method} with {@code params} (an extension's request, such as {@code tasks/get}) with
+     * the module's call timeout, and returns the server's result as sent. {@code params._meta} is kept.
+     *
+     * @throws UnsupportedOperationException when the module does not send requests of its caller's choosing
+     */
+    default JsonNode request(String method, ObjectNode params) {
+        throw new UnsupportedOperationException(method + " is not sent to module " + moduleId());
+    }
 
     /** The tools in server order, as sent (name, title, description, schemas, annotations, {@code _meta}). */
     List<McpSchema.Tool> tools();

@@ -159,6 +159,27 @@ class ModernHttpTest {
         assertThat(body(matching).at("/result/cacheScope").asText()).isEqualTo("private");
     }
 
+    @Test
+    void aTaskRequestsMcpNameIsItsNamespacedTaskId() throws Exception {
+        String url = url(HttpOptions.defaults());
+        String declaring = request(7, "tasks/get", "\"taskId\":\"tools+t-1\"").replace(
+                "\"io.modelcontextprotocol/clientCapabilities\":{}",
+                "\"io.modelcontextprotocol/clientCapabilities\":{\"extensions\":{\"io.modelcontextprotocol/tasks\":{}}}");
+        assertThat(declaring).contains("io.modelcontextprotocol/tasks");
+        assertMismatch(post(url, declaring, "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tasks/get"), "no Mcp-Name");
+        assertMismatch(post(url, declaring, "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tasks/get",
+                "Mcp-Name", "t-1"), "the pod's own task id");
+        HttpResponse<String> unknown = post(url, declaring, "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tasks/get",
+                "Mcp-Name", "tools+t-1");
+        assertThat(body(unknown).at("/error/code").asInt()).as(unknown.body()).isEqualTo(-32602);
+        HttpResponse<String> undeclared = post(url, request(7, "tasks/cancel", "\"taskId\":\"tools+t-1\""),
+                "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tasks/cancel", "Mcp-Name", "tools+t-1");
+        assertThat(undeclared.statusCode()).as(undeclared.body()).isEqualTo(400);
+        assertThat(body(undeclared).at("/error/code").asInt()).isEqualTo(-32021);
+        assertThat(body(undeclared).at("/error/data/requiredCapabilities").toString())
+                .isEqualTo("{\"extensions\":{\"io.modelcontextprotocol/tasks\":{}}}");
+    }
+
     private static void assertMismatch(HttpResponse<String> response, String what) throws Exception {
         assertThat(response.statusCode()).as(what + ": " + response.body()).isEqualTo(400);
         assertThat(body(response).at("/error/code").asInt()).as(what).isEqualTo(-32020);

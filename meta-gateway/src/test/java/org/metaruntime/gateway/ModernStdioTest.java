@@ -154,6 +154,24 @@ class ModernStdioTest {
     }
 
     @Test
+    void taskRequestsNeedTheExtensionAndAKnownTaskId() throws IOException {
+        JsonNode undeclared = modern(1, "tasks/get", "\"taskId\":\"tools+t-1\"");
+        assertThat(undeclared.at("/error/code").asInt()).isEqualTo(-32021);
+        assertThat(undeclared.at("/error/data/requiredCapabilities").toString())
+                .isEqualTo("{\"extensions\":{\"io.modelcontextprotocol/tasks\":{}}}");
+        String declaring = META.replace("\"io.modelcontextprotocol/clientCapabilities\":{}",
+                "\"io.modelcontextprotocol/clientCapabilities\":{\"extensions\":{\"io.modelcontextprotocol/tasks\":{}}}");
+        for (String method : List.of("tasks/get", "tasks/update", "tasks/cancel")) {
+            for (String id : List.of("t-1", "tools+t-1", "nobody+t-1")) {
+                JsonNode answer = client.exchange("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"" + method
+                        + "\",\"params\":{\"taskId\":\"" + id + "\"," + declaring + "}}");
+                assertThat(answer.at("/error/code").asInt()).as(method + " " + id).isEqualTo(-32602);
+            }
+        }
+        assertThat(modern(3, "server/discover", "").at("/result/capabilities").has("extensions")).isFalse();
+    }
+
+    @Test
     void modernAndLegacyRequestsShareThePipe() throws IOException {
         assertThat(modern(1, "tools/list", "").at("/result/resultType").asText()).isEqualTo("complete");
         JsonNode legacy = client.initialize();

@@ -1,6 +1,7 @@
 package org.metaruntime.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.InitializeResult;
 import java.time.Duration;
@@ -396,6 +397,17 @@ public final class McpConnection implements AutoCloseable {
     public McpSchema.CompleteResult complete(McpSchema.CompleteRequest request, Duration timeout) {
         return Waits.get(surface.complete(Objects.requireNonNull(request, "request"), Waits.validated(timeout).toMillis(),
                 deadline(timeout)), moduleId, "complete");
+    }
+
+    /**
+     * Sends the request {@code method} with {@code params} (for example an extension's, such as {@code tasks/get}) and
+     * returns the server's result as sent. {@code params._meta} is kept; a modern server's request gets the
+     * protocol version and client info added to it. @throws McpBoundaryException as {@link #readResource}
+     */
+    public JsonNode request(String method, ObjectNode params, Duration timeout) {
+        ObjectNode sent = params == null ? Json.MAPPER.createObjectNode() : params.deepCopy();
+        return Waits.get(surface.send(Objects.requireNonNull(method, "method"), sent, Waits.validated(timeout).toMillis(),
+                deadline(timeout)), moduleId, method);
     }
 
     /**

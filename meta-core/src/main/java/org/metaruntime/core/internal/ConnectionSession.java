@@ -1,6 +1,7 @@
 package org.metaruntime.core.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.util.List;
@@ -32,6 +33,16 @@ record ConnectionSession(McpConnection connection) implements McpSession {
     @Override
     public String protocolVersion() {
         return connection.protocolVersion();
+    }
+
+    @Override
+    public McpSchema.ServerCapabilities serverCapabilities() {
+        return connection.serverCapabilities();
+    }
+
+    @Override
+    public JsonNode request(String method, ObjectNode params, Duration timeout) {
+        return connection.request(method, params, timeout);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package org.metaruntime.core.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.util.List;
@@ -26,6 +27,16 @@ public interface McpSession {
 
     /** The protocol version in use with the current process or connection (see {@link McpConnection#protocolVersion()}). */
     String protocolVersion();
+
+    /** The server's capabilities as it announced them (see {@link McpConnection#serverCapabilities()}). */
+    default McpSchema.ServerCapabilities serverCapabilities() {
+        return null;
+    }
+
+    /** Any request to the server; its result as sent (see {@link McpConnection#request}). */
+    default JsonNode request(String method, ObjectNode params, Duration timeout) {
+        throw new UnsupportedOperationException(method + " is not sent to this module");
+    }
 
     /** The tools as the server listed them, in server order. */
     List<McpSchema.Tool> toolDescriptors();

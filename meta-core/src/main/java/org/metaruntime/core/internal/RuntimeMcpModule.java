@@ -1,6 +1,7 @@
 package org.metaruntime.core.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.util.List;
@@ -49,6 +50,16 @@ public final class RuntimeMcpModule implements McpModule {
     @Override
     public String protocolVersion() {
         return use("protocol_version", session -> session.server().protocolVersion());
+    }
+
+    @Override
+    public McpSchema.ServerCapabilities serverCapabilities() {
+        return use("server_capabilities", session -> session.server().serverCapabilities());
+    }
+
+    @Override
+    public JsonNode request(String method, ObjectNode params) {
+        return use(method, s -> s.server().request(method, params, s.timeout()));
     }
 
     @Override

@@ -72,6 +72,11 @@ public final class Surface {
                 timeoutMs, deadline);
     }
 
+    /** Any request {@code method} with {@code params}: the server's result as sent. */
+    public CompletableFuture<JsonNode> send(String method, ObjectNode params, long timeoutMs, long deadline) {
+        return request(method, method, params, JsonNode.class, timeoutMs, deadline);
+    }
+
     /**
      * {@code ping} (a modern server, which has no {@code ping}: {@code server/discover}): completes when the server
      * answered.

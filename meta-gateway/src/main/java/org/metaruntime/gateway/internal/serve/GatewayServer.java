@@ -57,6 +57,7 @@ public final class GatewayServer implements AutoCloseable {
     private final AtomicInteger sessionIds = new AtomicInteger();
     private final Listener listener = new Listener();
     private final ListenStreams listens = new ListenStreams();
+    private final TaskRequests tasks = new TaskRequests(new TaskPods());
     /** The pods seen running, to tell listen streams when the merged resource and prompt lists change. */
     private final Set<String> running = ConcurrentHashMap.newKeySet();
     private volatile CompletableFuture<Void> listReady = CompletableFuture.completedFuture(null);
@@ -105,6 +106,9 @@ public final class GatewayServer implements AutoCloseable {
                 .modernOffloaded("prompts/get", r -> done(surface.getPrompt(r.params())))
                 .modernOffloaded("completion/complete", r -> done(surface.complete(r.params())))
                 .modern("subscriptions/listen", listens::listen)
+                .modern("tasks/get", this::task)
+                .modern("tasks/update", this::task)
+                .modern("tasks/cancel", this::task)
                 .notification("notifications/cancelled", Dispatcher::cancelled)
                 .notification("notifications/initialized", r -> { })
                 .modernResults(this::modernResult, GatewayServer::modernError)
@@ -263,7 +267,11 @@ public final class GatewayServer implements AutoCloseable {
     private ObjectNode discover() {
         ObjectNode result = JsonRpc.NODES.objectNode();
         Eras.SUPPORTED.forEach(result.putArray("supportedVersions")::add);
-        result.set("capabilities", capabilities());
+        ObjectNode capabilities = capabilities();
+        if (anyTaskCapable()) {
+            capabilities.putObject("extensions").putObject(TaskRequests.EXTENSION);
+        }
+        result.set("capabilities", capabilities);
         result.put("instructions", instructions());
         return result;
     }
@@ -318,6 +326,34 @@ public final class GatewayServer implements AutoCloseable {
             out.set("_meta", metaOut);
         }
         return out;
+    }
+
+    /** The started pods offering the tasks extension, reached through the MCP surface. */
+    private final class TaskPods implements TaskRequests.Pods {
+
+        @Override
+        public boolean taskCapable(String pod) {
+            return table.catalog().pod(pod).isPresent() && backend.pod(pod).taskCapable();
+        }
+
+        @Override
+        public CompletableFuture<JsonNode> request(String pod, String method, ObjectNode params, JsonNode clientCapabilities) {
+            ObjectNode capabilities = JsonRpc.NODES.objectNode();
+            capabilities.putObject("extensions").set(TaskRequests.EXTENSION,
+                    clientCapabilities.path("extensions").get(TaskRequests.EXTENSION).deepCopy());
+            params.putObject("_meta").set(Eras.CLIENT_CAPABILITIES_KEY, capabilities);
+            return CompletableFuture.supplyAsync(() -> surface.forward(pod, method, params, method), executor);
+        }
+    }
+
+    /** Whether a started pod offers the tasks extension. */
+    private boolean anyTaskCapable() {
+        return table.catalog().pods().stream().anyMatch(p -> backend.pod(p.name()).taskCapable());
+    }
+
+    /** A modern {@code tasks/get}, {@code tasks/update} or {@code tasks/cancel}. */
+    private CompletableFuture<JsonNode> task(Dispatcher.Request request) {
+        return tasks.serve(request.method(), request.params(), request.envelope().clientCapabilities());
     }
 
     private CompletableFuture<JsonNode> setLevel(Dispatcher.Request request) {

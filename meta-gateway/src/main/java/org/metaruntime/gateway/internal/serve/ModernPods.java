@@ -18,7 +18,7 @@ import org.metaruntime.gateway.internal.rpc.JsonRpc;
 final class ModernPods {
 
     private static final List<String> FORWARDED = List.of("elicitation", "sampling", "roots");
-    private static final String TASKS = "io.modelcontextprotocol/tasks";
+    private static final String TASKS = TaskRequests.EXTENSION;
 
     private ModernPods() {
     }
@@ -50,10 +50,23 @@ final class ModernPods {
         return Eras.MODERN.equals(module.protocolVersion());
     }
 
-    /** The {@code _meta} keys of a modern pod's call: {@code modernMeta}, or for the gateway's own calls no capability. */
-    static ObjectNode podMeta(ObjectNode modernMeta) {
+    /**
+     * The {@code _meta} keys of a modern pod's call: {@code modernMeta} (without the tasks extension unless the pod
+     * is {@code taskCapable}), or for the gateway's own calls no capability.
+     */
+    static ObjectNode podMeta(ObjectNode modernMeta, boolean taskCapable) {
         if (modernMeta != null) {
-            return modernMeta;
+            JsonNode capabilities = modernMeta.get(Eras.CLIENT_CAPABILITIES_KEY);
+            if (taskCapable || capabilities == null || !capabilities.path("extensions").has(TASKS)) {
+                return modernMeta;
+            }
+            ObjectNode out = modernMeta.deepCopy();
+            ObjectNode kept = (ObjectNode) out.get(Eras.CLIENT_CAPABILITIES_KEY);
+            ((ObjectNode) kept.get("extensions")).remove(TASKS);
+            if (kept.get("extensions").isEmpty()) {
+                kept.remove("extensions");
+            }
+            return out;
         }
         ObjectNode meta = JsonRpc.NODES.objectNode();
         meta.putObject(Eras.CLIENT_CAPABILITIES_KEY);

@@ -66,13 +66,22 @@ public interface PodBackend extends AutoCloseable {
         PodCall call(String tool, JsonNode arguments, CallContext context);
 
         /**
-         * Sends a request of the MCP surface other than {@code tools/call} (resources, prompts, completion, ping)
+         * Sends a request of the MCP surface other than {@code tools/call} (resources, prompts, completion, ping, and
+         * to a task-capable pod {@code tasks/get}, {@code tasks/update}, {@code tasks/cancel})
          * to the pod when it is running; fails with a {@link PodFailure}.
          */
         CompletableFuture<JsonNode> request(String method, JsonNode params, Duration timeout);
 
         /** What the status report shows of it. */
         PodState state();
+
+        /**
+         * Whether it is running and offers the tasks extension (a modern pod whose {@code DiscoverResult} advertises
+         * it); read from what it announced when it last came up, without asking it.
+         */
+        default boolean taskCapable() {
+            return false;
+        }
     }
 
     /** A call in flight. */

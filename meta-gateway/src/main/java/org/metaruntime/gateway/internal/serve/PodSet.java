@@ -232,6 +232,12 @@ public final class PodSet implements PodBackend {
         }
 
         @Override
+        public boolean taskCapable() {
+            PodBackend b = existing();
+            return b != null && !stopped.get() && b.pod(name()).taskCapable();
+        }
+
+        @Override
         public PodState state() {
             PodBackend b = existing();
             if (b == null) {

@@ -166,6 +166,8 @@ final class RuntimePodBackend implements PodBackend {
         volatile PodFailure startFailure;
         /** Whether it answered {@code initialize} as no MCP server does, so it is served as a bare JSON-RPC pod. */
         private final AtomicBoolean foundBare = new AtomicBoolean();
+        /** Whether its process, when it last came up, advertised the tasks extension. */
+        private volatile boolean offersTasks;
 
         RuntimePod(PodManifest manifest) {
             this.manifest = manifest;
@@ -232,7 +234,16 @@ final class RuntimePodBackend implements PodBackend {
         }
 
         private void refreshTools() {
-            tools = module().tools().stream().map(t -> (ObjectNode) JsonRpc.MAPPER.valueToTree(t)).toList();
+            McpModule module = module();
+            tools = module.tools().stream().map(t -> (ObjectNode) JsonRpc.MAPPER.valueToTree(t)).toList();
+            McpSchema.ServerCapabilities capabilities = ModernPods.speaksModern(module) ? module.serverCapabilities() : null;
+            offersTasks = capabilities != null && capabilities.extensions() != null
+                    && capabilities.extensions().containsKey(TaskRequests.EXTENSION);
+        }
+
+        @Override
+        public boolean taskCapable() {
+            return healthy && offersTasks && !bare();
         }
 
         @Override
@@ -310,7 +321,7 @@ final class RuntimePodBackend implements PodBackend {
                         return;
                     }
                     if (ModernPods.speaksModern(module)) {
-                        meta.setAll(ModernPods.podMeta(context.modernMeta()));
+                        meta.setAll(ModernPods.podMeta(context.modernMeta(), taskCapable()));
                     }
                     CallOptions.Builder options = CallOptions.builder().timeout(timeout).meta(meta);
                     if (context.onProgress() != null) {
@@ -406,6 +417,8 @@ final class RuntimePodBackend implements PodBackend {
                             ? JsonRpc.MAPPER.convertValue(params.get("arguments"), Map.class) : Map.of();
                     return JsonRpc.MAPPER.valueToTree(m.getPrompt(params.path("name").asText(), arguments));
                 }
+                case "tasks/get", "tasks/update", "tasks/cancel":
+                    return m.request(method, ((ObjectNode) params).deepCopy());
                 case "completion/complete":
                     return JsonRpc.MAPPER.valueToTree(m.complete(JsonRpc.MAPPER.convertValue(params, McpSchema.CompleteRequest.class)));
                 default:

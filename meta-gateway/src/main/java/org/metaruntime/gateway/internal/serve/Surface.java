@@ -205,7 +205,8 @@ final class Surface {
         return out;
     }
 
-    private JsonNode forward(String podName, String method, JsonNode params, String what) {
+    /** {@code method} sent to the pod {@code podName}; its result, or its failure as an {@link RpcException}. */
+    JsonNode forward(String podName, String method, JsonNode params, String what) {
         PodManifest manifest = catalog.get().pod(podName).orElseThrow(() -> new RpcException(JsonRpc.UNAVAILABLE,
                 "pod " + podName + " " + what + ": the pod is not served any more", JsonRpc.NODES.objectNode().put("pod", podName)));
         try {

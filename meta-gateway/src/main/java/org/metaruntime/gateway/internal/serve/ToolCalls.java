@@ -146,6 +146,8 @@ final class ToolCalls {
             logSinks.remove(callId);
             if (error != null) {
                 answer.completeExceptionally(error);
+            } else if (request.isModern() && "task".equals(result.path("resultType").asText())) {
+                answer.complete(TaskRequests.namespaced(route.pod(), result));
             } else {
                 answer.complete(result);
             }
