@@ -27,7 +27,7 @@ import org.springframework.context.ApplicationContext;
 
 /**
  * Per-module properties in real application contexts: a remote module ({@code url}, {@code headers}) served by
- * {@code @modelcontextprotocol/server-everything} over Streamable HTTP, {@code env}, {@code workdir} and
+ * {@code @modelcontextprotocol/server-everything} over Streamable HTTP (the headers seen on the wire), {@code env}, {@code workdir} and
  * {@code restart-policy} of local modules.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -95,16 +95,20 @@ class MetaRuntimeModulePropertiesTest {
         String node = node();
         server = ListeningServer.start("server-everything", port -> List.of(node, EVERYTHING.toString(), "streamableHttp"),
                 port -> Map.of("PORT", String.valueOf(port)));
-        runner.withPropertyValues("meta.runtime.modules.everything.url=http://127.0.0.1:" + server.port() + "/mcp",
-                        "meta.runtime.modules.everything.headers.X-Meta-Test=yes")
-                .run(context -> {
+        try (RecordingProxy proxy = new RecordingProxy(server.port())) {
+            runner.withPropertyValues("meta.runtime.modules.everything.url=http://127.0.0.1:" + proxy.port() + "/mcp",
+                            "meta.runtime.modules.everything.headers.X-Meta-Test=from-properties")
+                    .run(context -> {
                     assertThat(context).hasNotFailed();
                     ToolCallback echo = callback(context, "everything__echo");
                     assertThat(echo.getToolDefinition().inputSchema()).contains("message");
                     assertThat(echo.call("{\"message\":\"日本語 🎉\"}")).isEqualTo("Echo: 日本語 🎉");
                     assertThat(callback(context, "everything__get-sum").call("{\"a\":2,\"b\":3}")).contains("5");
                     assertThat(context.getBean(UnifiedRuntime.class).supervisorReport().get("everything").pid()).isEmpty();
-                });
+                    });
+            assertThat(proxy.heads()).isNotEmpty().allSatisfy(head -> assertThat(head.toLowerCase(java.util.Locale.ROOT))
+                    .contains("\r\nx-meta-test: from-properties"));
+        }
     }
 
     @Test
