@@ -27,8 +27,8 @@ import org.springframework.context.ApplicationContext;
 
 /**
  * Per-module properties in real application contexts: a remote module ({@code url}, {@code headers}) served by
- * {@code @modelcontextprotocol/server-everything} over Streamable HTTP (the headers seen on the wire), {@code env}, {@code workdir} and
- * {@code restart-policy} of local modules.
+ * {@code @modelcontextprotocol/server-everything} over Streamable HTTP (the headers seen on the wire), {@code env},
+ * {@code workdir} and {@code restart-policy} of local modules, and a callback's description when the tool has none.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class MetaRuntimeModulePropertiesTest {
@@ -169,5 +169,31 @@ class MetaRuntimeModulePropertiesTest {
                     assertThat(modules.pids("again")).hasSize(2);
                 });
         modules.assertAllGone("again");
+    }
+
+    @Test
+    void aCallbacksDescriptionFallsBackToTheToolsTitleThenItsName() throws Exception {
+        String node = node();
+        Path dir = Files.createDirectories(modules.dir().resolve("titled"));
+        Files.createSymbolicLink(dir.resolve("node_modules"), EVERYTHING.getParent().getParent().getParent().getParent());
+        Path script = dir.resolve("titled_server.mjs");
+        Files.writeString(script, """
+                import { McpServer } from '@modelcontextprotocol/server';
+                import { serveStdio } from '@modelcontextprotocol/server/stdio';
+                import * as z from 'zod/v4';
+                const ok = async () => ({ content: [{ type: 'text', text: 'ok' }] });
+                serveStdio(() => {
+                  const server = new McpServer({ name: 'titled', version: '1.0.0' });
+                  server.registerTool('titled', { title: 'A tool with a title only', inputSchema: z.object({}) }, ok);
+                  server.registerTool('bare', { inputSchema: z.object({}) }, ok);
+                  return server;
+                }, { legacy: 'serve' });
+                """);
+        runner.withPropertyValues(indexed("t", List.of(node, script.toString()))).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(callback(context, "t__titled").getToolDefinition().description()).isEqualTo("A tool with a title only");
+            assertThat(callback(context, "t__bare").getToolDefinition().description()).isEqualTo("t__bare");
+            assertThat(callback(context, "t__titled").call("{}")).isEqualTo("ok");
+        });
     }
 }
