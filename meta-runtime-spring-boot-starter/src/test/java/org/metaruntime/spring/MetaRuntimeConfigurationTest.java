@@ -289,6 +289,10 @@ class MetaRuntimeConfigurationTest {
             if (property.path("name").asText().equals("meta.runtime.enabled")) {
                 assertThat(property.path("defaultValue").asBoolean()).isTrue();
             }
+            if (property.path("name").asText().equals("meta.runtime.modules")) {
+                assertThat(property.path("type").asText()).isEqualTo("java.util.Map<java.lang.String,"
+                        + MetaRuntimeProperties.Module.class.getName() + ">");
+            }
         }
     }
 
