@@ -240,35 +240,10 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
         }
     }
 
-    /** Whether {@code message} is a request in the modern envelope (its {@code _meta} names {@code 2026-07-28}). */
-    private static boolean isModern(JsonNode message) {
-        return Envelope.MODERN_VERSION.equals(message.path("params").path("_meta").path(Envelope.PROTOCOL_VERSION_KEY)
-                .asText(null));
-    }
-
-    /** The headers of a modern request: the version, the method and (where it has one) the name it is about. */
+    /** The headers of a modern request: the configured ones, then the 2026 revision's ({@link ModernHeaders}). */
     private void modernHeaders(HttpRequest.Builder request, JsonNode message) {
         endpoint.headers().forEach(request::header);
-        String method = message.path("method").asText("");
-        request.header("MCP-Protocol-Version", Envelope.MODERN_VERSION).header("Mcp-Method", method);
-        JsonNode params = message.path("params");
-        JsonNode name = switch (method) {
-            case McpSchema.METHOD_TOOLS_CALL, McpSchema.METHOD_PROMPT_GET -> params.get("name");
-            case McpSchema.METHOD_RESOURCES_READ -> params.get("uri");
-            case "tasks/get", "tasks/update", "tasks/cancel" -> params.get("taskId");
-            default -> null;
-        };
-        if (name != null && name.isTextual()) {
-            request.header("Mcp-Name", headerValue(name.textValue()));
-        }
-    }
-
-    /** {@code text} as a header value: as is when it is printable ASCII, else in the {@code =?base64?...?=} form. */
-    static String headerValue(String text) {
-        boolean plain = !text.startsWith("=?") && !text.isEmpty() && text.chars().allMatch(c -> c >= 0x20 && c < 0x7f)
-                && text.charAt(0) != ' ' && text.charAt(text.length() - 1) != ' ';
-        return plain ? text : "=?base64?" + java.util.Base64.getEncoder().encodeToString(
-                text.getBytes(StandardCharsets.UTF_8)) + "?=";
+        ModernHeaders.add(request, message);
     }
 
     /**
@@ -277,7 +252,7 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
      * cannot be reached or the exchange was cancelled.
      */
     private CompletableFuture<Void> post(String json, JsonNode message, boolean resent) {
-        boolean modernMessage = isModern(message);
+        boolean modernMessage = ModernHeaders.isModern(message);
         String sid = modernMessage || renewal.owns(message.path("id").asText("")) ? null : sessionId;
         HttpRequest.Builder request = HttpRequest.newBuilder(endpoint.url())
                 .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8))
@@ -323,7 +298,7 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
         int status = response.statusCode();
         if (status / 100 == 2) {
             JsonNode id = message.get("id");
-            if (isModern(message) && message.has("method") && id != null && !id.isNull()) {
+            if (ModernHeaders.isModern(message) && message.has("method") && id != null && !id.isNull()) {
                 // a modern request is answered on its own stream or not at all (nothing happens if it was answered)
                 inbound.requestFailed(id.asText(), "the server at " + endpoint.url()
                         + " ended the response stream without an answer");
