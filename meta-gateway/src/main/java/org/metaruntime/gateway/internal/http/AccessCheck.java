@@ -13,7 +13,8 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
-import org.metaruntime.gateway.internal.rpc.Caller;
+import org.metaruntime.gateway.internal.rpc.Principals;
+import org.metaruntime.gateway.spi.Principal;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 
 /**
@@ -21,13 +22,13 @@ import org.metaruntime.gateway.internal.rpc.JsonRpc;
  * origin or an allowed one (403 otherwise: protection against DNS rebinding), and with a token set every request
  * but {@code GET /healthz} must carry {@code Authorization: Bearer <token>} (401 otherwise; the scheme in any case,
  * the token compared in constant time). Allowed origins get CORS headers and their preflight requests are answered.
- * A request that passes carries its {@link Caller} as the attribute {@link #CALLER}. Thread-safe.
+ * A request that passes carries its {@link Principal} as the attribute {@link #CALLER}. Thread-safe.
  */
 final class AccessCheck extends Handler.Wrapper {
 
     static final String HEALTH_PATH = "/healthz";
-    /** The request attribute holding who sent a request that passed ({@link Caller}). */
-    static final String CALLER = Caller.class.getName();
+    /** The request attribute holding who sent a request that passed ({@link Principal}). */
+    static final String CALLER = Principal.class.getName();
     private static final String EXPOSED = "Mcp-Session-Id";
     private static final String SCHEME = "Bearer";
     private static final String ALLOWED_HEADERS = "Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID";
@@ -65,7 +66,7 @@ final class AccessCheck extends Handler.Wrapper {
             Exchanges.rpcError(response, callback, 401, null, JsonRpc.INVALID_REQUEST, "missing or wrong bearer token");
             return true;
         }
-        request.setAttribute(CALLER, tokenDigest == null ? Caller.ANONYMOUS : Caller.TOKEN);
+        request.setAttribute(CALLER, tokenDigest == null ? Principals.ANONYMOUS : Principals.TOKEN);
         return super.handle(request, response, callback);
     }
 

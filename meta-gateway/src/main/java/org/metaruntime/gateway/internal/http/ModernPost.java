@@ -3,7 +3,8 @@ package org.metaruntime.gateway.internal.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.metaruntime.gateway.internal.rpc.Caller;
+import org.metaruntime.gateway.internal.rpc.Principals;
+import org.metaruntime.gateway.spi.Principal;
 import org.metaruntime.gateway.internal.rpc.ClientSession;
 import org.metaruntime.gateway.internal.rpc.Dispatcher;
 import org.metaruntime.gateway.internal.rpc.Eras;
@@ -33,7 +34,7 @@ final class ModernPost implements Outbound {
      * @param caller        who sent it
      * @param onEnd         run once when the request ends (answered, cancelled or broken)
      */
-    ModernPost(JsonNode requestId, Dispatcher dispatcher, boolean authenticated, Caller caller, Runnable onEnd) {
+    ModernPost(JsonNode requestId, Dispatcher dispatcher, boolean authenticated, Principal caller, Runnable onEnd) {
         this.requestId = requestId;
         this.dispatcher = dispatcher;
         this.onEnd = onEnd;

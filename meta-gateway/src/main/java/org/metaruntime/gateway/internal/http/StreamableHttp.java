@@ -8,7 +8,8 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
-import org.metaruntime.gateway.internal.rpc.Caller;
+import org.metaruntime.gateway.internal.rpc.Principals;
+import org.metaruntime.gateway.spi.Principal;
 import org.metaruntime.gateway.internal.rpc.Eras;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
@@ -157,7 +158,7 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
             return;
         }
         ModernPost[] self = new ModernPost[1];
-        Caller caller = request.getAttribute(AccessCheck.CALLER) instanceof Caller c ? c : Caller.ANONYMOUS;
+        Principal caller = request.getAttribute(AccessCheck.CALLER) instanceof Principal p ? p : Principals.ANONYMOUS;
         ModernPost post = new ModernPost(id, server.dispatcher(), authenticated, caller, () -> sessions.removeModern(self[0]));
         self[0] = post;
         if (!sessions.addModern(post)) {

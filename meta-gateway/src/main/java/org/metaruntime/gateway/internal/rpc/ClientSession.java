@@ -1,5 +1,6 @@
 package org.metaruntime.gateway.internal.rpc;
 
+import org.metaruntime.gateway.spi.Principal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.LongNode;
@@ -24,7 +25,7 @@ public final class ClientSession {
     private final String id;
     private final Outbound outbound;
     private final boolean authenticated;
-    private final Caller caller;
+    private final Principal caller;
     private final AtomicLong nextRequestId = new AtomicLong(1);
     private final Map<Long, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
     private final Map<JsonNode, Runnable> cancels = new ConcurrentHashMap<>();
@@ -42,14 +43,14 @@ public final class ClientSession {
      *                      what they are answered may depend on who they are
      */
     public ClientSession(String id, Outbound outbound, boolean authenticated) {
-        this(id, outbound, authenticated, Caller.LOCAL);
+        this(id, outbound, authenticated, Principals.LOCAL);
     }
 
     /**
      * @param authenticated whether the callers on it are authenticated
      * @param caller        who sends its requests
      */
-    public ClientSession(String id, Outbound outbound, boolean authenticated, Caller caller) {
+    public ClientSession(String id, Outbound outbound, boolean authenticated, Principal caller) {
         this.id = id;
         this.outbound = outbound;
         this.authenticated = authenticated;
@@ -57,7 +58,7 @@ public final class ClientSession {
     }
 
     /** Who sends its requests (the stdio pipe's client, an HTTP principal). */
-    public Caller caller() {
+    public Principal caller() {
         return caller;
     }
 

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import org.metaruntime.gateway.internal.rpc.Dispatcher;
+import org.metaruntime.gateway.internal.rpc.Principals;
 import org.metaruntime.supervisor.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,7 +49,7 @@ final class ParkedCalls {
         if (!claims.arguments().equals(RequestStates.digest(arguments))) {
             throw RequestStates.invalid("requestState belongs to a call with other arguments");
         }
-        if (!claims.caller().equals(request.session().caller().key())) {
+        if (!claims.caller().equals(Principals.key(request.session().caller()))) {
             throw RequestStates.invalid("requestState belongs to another caller");
         }
         BridgedCall call = calls.get(claims.call());

@@ -44,7 +44,7 @@ final class RequestStates {
      * @param round     which round of that call it answers (single use: the next round has another)
      * @param tool      the outward name of the tool called
      * @param arguments the digest of the call's arguments ({@link #digest})
-     * @param caller    the caller's key ({@link org.metaruntime.gateway.internal.rpc.Caller#key()})
+     * @param caller    the caller's key ({@link org.metaruntime.gateway.internal.rpc.Principals#key})
      * @param expiresAt when it expires, in epoch milliseconds
      * @param inner     the {@code requestState} of the server behind the gateway that this one wraps, or null
      */

@@ -18,6 +18,7 @@ import org.metaruntime.gateway.internal.rpc.ClientSession;
 import org.metaruntime.gateway.internal.rpc.Dispatcher;
 import org.metaruntime.gateway.internal.rpc.Eras;
 import org.metaruntime.gateway.internal.rpc.LogLevel;
+import org.metaruntime.gateway.internal.rpc.Principals;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
 
@@ -120,7 +121,7 @@ final class ToolCalls {
         CompletableFuture<JsonNode> firstRound = null;
         PodBackend.CallContext context;
         if (request.isModern()) {
-            bridged = new BridgedCall(parked, callId, route, arguments, session.caller().key(), timeout,
+            bridged = new BridgedCall(parked, callId, route, arguments, Principals.key(session.caller()), timeout,
                     new Bridging(callId, answer, started), scope);
             scope.onStart(bridged::sent);
             context = new PodBackend.CallContext(callId, BridgedCall.LIFETIME, token == null ? null : bridged::progress,
