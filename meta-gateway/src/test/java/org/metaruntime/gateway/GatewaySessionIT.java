@@ -111,7 +111,7 @@ class GatewaySessionIT {
                 unknownMethod, call("fixture__sleep", "{\"seconds\": 20}")), "fixture");
         JsonNode unknown = error(session, 0);
         assertThat(unknown.get("code").asInt()).isEqualTo(-32602);
-        assertThat(unknown.get("message").asText()).contains("unknown tool nope__nothing");
+        assertThat(unknown.get("message").asText()).isEqualTo("unknown tool: nope__nothing");
         JsonNode invalid = error(session, 1);
         assertThat(invalid.get("code").asInt()).isEqualTo(-32602);
         assertThat(invalid.get("message").asText()).contains("pod fixture tool echo: invalid arguments");
