@@ -111,21 +111,21 @@ public final class GatewayServer implements AutoCloseable {
                 .inline("logging/setLevel", this::setLevel)
                 .inline("tools/list", r -> listReady.thenApply(ready -> toolsList(r)))
                 .inline("tools/call", r -> listReady.isDone() ? pipeline.client(r) : listReady.thenCompose(ready -> pipeline.client(r)))
-                .offloaded("resources/list", r -> done(surface.listResources()))
-                .offloaded("resources/templates/list", r -> done(surface.listTemplates()))
-                .offloaded("resources/read", r -> done(surface.readResource(r.params())))
-                .offloaded("prompts/list", r -> done(surface.listPrompts()))
-                .offloaded("prompts/get", r -> done(surface.getPrompt(r.params())))
-                .offloaded("completion/complete", r -> done(surface.complete(r.params())))
+                .offloaded("resources/list", r -> done(surface.listResources(visible(r))))
+                .offloaded("resources/templates/list", r -> done(surface.listTemplates(visible(r))))
+                .offloaded("resources/read", r -> done(surface.readResource(r.params(), visible(r))))
+                .offloaded("prompts/list", r -> done(surface.listPrompts(visible(r))))
+                .offloaded("prompts/get", r -> done(surface.getPrompt(r.params(), visible(r))))
+                .offloaded("completion/complete", r -> done(surface.complete(r.params(), visible(r))))
                 .modern("server/discover", r -> done(cached(r, discover(), 0)))
                 .modern("tools/list", r -> listReady.thenApply(ready -> cached(r, toolsList(r), toolsTtlMs())))
                 .modern("tools/call", r -> listReady.isDone() ? pipeline.client(r) : listReady.thenCompose(ready -> pipeline.client(r)))
-                .modernOffloaded("resources/list", r -> done(cached(r, surface.listResources(), 0)))
-                .modernOffloaded("resources/templates/list", r -> done(cached(r, surface.listTemplates(), 0)))
-                .modernOffloaded("resources/read", r -> done(cached(surface.readResource(r.params()), 0, "private")))
-                .modernOffloaded("prompts/list", r -> done(cached(r, surface.listPrompts(), 0)))
-                .modernOffloaded("prompts/get", r -> done(surface.getPrompt(r.params())))
-                .modernOffloaded("completion/complete", r -> done(surface.complete(r.params())))
+                .modernOffloaded("resources/list", r -> done(cached(r, surface.listResources(visible(r)), 0)))
+                .modernOffloaded("resources/templates/list", r -> done(cached(r, surface.listTemplates(visible(r)), 0)))
+                .modernOffloaded("resources/read", r -> done(cached(surface.readResource(r.params(), visible(r)), 0, "private")))
+                .modernOffloaded("prompts/list", r -> done(cached(r, surface.listPrompts(visible(r)), 0)))
+                .modernOffloaded("prompts/get", r -> done(surface.getPrompt(r.params(), visible(r))))
+                .modernOffloaded("completion/complete", r -> done(surface.complete(r.params(), visible(r))))
                 .modern("subscriptions/listen", listens::listen)
                 .modern("tasks/get", this::task)
                 .modern("tasks/update", this::task)
@@ -406,6 +406,16 @@ public final class GatewayServer implements AutoCloseable {
             });
         }
         return result;
+    }
+
+    /** Starts the pod {@code name} now (a pre-warm). */
+    CompletableFuture<Void> podStart(String name) {
+        return backend.pod(name).start();
+    }
+
+    /** What the request's principal sees of the pods' resources and prompts. */
+    private Visibility visible(Dispatcher.Request request) {
+        return Visibility.of(request.session().caller(), access, table);
     }
 
     /** Whether {@code principal} may read the gateway's metrics and events: it has {@code all} or an admin profile. */

@@ -74,6 +74,37 @@ class CallPipelineTest {
     }
 
     @Test
+    void resourcesAndPromptsOfPodsAPrincipalCannotSeeAreHidden() throws Exception {
+        start(POLICY);
+        for (String pod : List.of("alpha", "beta", "chain")) {
+            harness.server.podStart(pod).get(10, TimeUnit.SECONDS);
+        }
+        PipelineHarness.Client alice = harness.client(ALICE);
+        PipelineHarness.Client bob = harness.client(BOB);
+        assertThat(uris(alice.request("resources/list", JsonRpc.NODES.objectNode())))
+                .containsExactly("meta://status", "pod://alpha/r", "pod://chain/r");
+        assertThat(uris(bob.request("resources/list", JsonRpc.NODES.objectNode()))).containsExactly("pod://beta/r");
+        JsonNode hidden = bob.request("resources/read", JsonRpc.NODES.objectNode().put("uri", "pod://alpha/r"));
+        JsonNode nowhere = bob.request("resources/read", JsonRpc.NODES.objectNode().put("uri", "pod://gamma/r"));
+        assertThat(hidden.get("error").toString()).isEqualTo(nowhere.get("error").toString().replace("gamma", "alpha"));
+        assertThat(bob.request("resources/read", JsonRpc.NODES.objectNode().put("uri", "meta://status")).has("error")).isTrue();
+        assertThat(alice.request("resources/read", JsonRpc.NODES.objectNode().put("uri", "pod://alpha/r"))
+                .at("/result/contents/0/text").asText()).isEqualTo("from alpha");
+        List<String> prompts = new java.util.ArrayList<>();
+        bob.request("prompts/list", JsonRpc.NODES.objectNode()).at("/result/prompts").forEach(p -> prompts.add(p.path("name").asText()));
+        assertThat(prompts).containsExactly("beta__p");
+        JsonNode hiddenPrompt = bob.request("prompts/get", JsonRpc.NODES.objectNode().put("name", "alpha__p"));
+        JsonNode noPrompt = bob.request("prompts/get", JsonRpc.NODES.objectNode().put("name", "gamma__p"));
+        assertThat(hiddenPrompt.get("error").toString()).isEqualTo(noPrompt.get("error").toString().replace("gamma", "alpha"));
+    }
+
+    private static List<String> uris(JsonNode answer) {
+        List<String> uris = new java.util.ArrayList<>();
+        answer.at("/result/resources").forEach(r -> uris.add(r.path("uri").asText()));
+        return uris;
+    }
+
+    @Test
     void withoutAPolicyEveryToolIsListedSorted() throws Exception {
         start(PolicyDocument.ALLOW_ALL);
         assertThat(harness.client(Principals.LOCAL).toolNames()).containsExactly("alpha__delete", "alpha__get_item",

@@ -163,7 +163,17 @@ final class FakePods {
 
         @Override
         public CompletableFuture<JsonNode> request(String method, JsonNode params, Duration timeout) {
-            return CompletableFuture.completedFuture(JsonRpc.NODES.objectNode());
+            ObjectNode result = JsonRpc.NODES.objectNode();
+            switch (method) {
+                case "resources/list" -> result.putArray("resources").addObject().put("uri", "pod://" + name() + "/r")
+                        .put("name", "r");
+                case "resources/read" -> result.putArray("contents").addObject().put("uri", params.path("uri").asText())
+                        .put("text", "from " + name());
+                case "prompts/list" -> result.putArray("prompts").addObject().put("name", "p");
+                case "prompts/get" -> result.putArray("messages");
+                default -> { }
+            }
+            return CompletableFuture.completedFuture(result);
         }
 
         @Override
