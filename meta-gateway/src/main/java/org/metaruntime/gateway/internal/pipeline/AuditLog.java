@@ -3,7 +3,6 @@ package org.metaruntime.gateway.internal.pipeline;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.UUID;
 import java.util.function.LongSupplier;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.EventLog;
@@ -24,6 +23,8 @@ public final class AuditLog implements CallListener {
 
     private final EventLog log;
     private final LongSupplier clockMs;
+    /** Tells this process's event ids from another's (call ids start again at each start). */
+    private final String run = Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
 
     public AuditLog(EventLog log, LongSupplier clockMs) {
         this.log = log;
@@ -32,7 +33,7 @@ public final class AuditLog implements CallListener {
 
     @Override
     public void onCall(CallRecord record) {
-        log.append(EventEnvelope.module(UUID.randomUUID().toString(), clockMs.getAsLong(),
+        log.append(EventEnvelope.module("evt-gateway-call-" + run + "-" + record.callId(), clockMs.getAsLong(),
                 record.pod() == null ? GATEWAY_MODULE : record.pod(), EVENT_TYPE, payload(record)));
     }
 

@@ -6,6 +6,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.metaruntime.gateway.spi.CallListener;
 import org.metaruntime.gateway.spi.CallRecord;
 import org.slf4j.Logger;
@@ -20,6 +21,8 @@ public final class CallRecorder implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(CallRecorder.class);
 
     private final List<CallListener> listeners = new CopyOnWriteArrayList<>();
+    private final java.util.Queue<Supplier<CallRecord>> pending = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.atomic.AtomicBoolean draining = new java.util.concurrent.atomic.AtomicBoolean();
     private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "meta-gateway-call-listeners");
         t.setDaemon(true);
@@ -40,19 +43,43 @@ public final class CallRecorder implements AutoCloseable {
         return !listeners.isEmpty();
     }
 
-    /** Tells every listener of {@code record}, later, on the recorder's thread. */
-    public void record(CallRecord record) {
+    /**
+     * Tells every listener of the record {@code record} makes, later, on the recorder's thread (where the record is
+     * made: hashing the arguments costs the answering thread nothing).
+     */
+    public void record(Supplier<CallRecord> record) {
         if (listeners.isEmpty()) {
             return;
         }
-        try {
-            thread.execute(() -> deliver(record));
-        } catch (RejectedExecutionException closed) {
-            deliver(record);
+        pending.add(record);
+        if (draining.compareAndSet(false, true)) {
+            try {
+                thread.execute(this::drain);
+            } catch (RejectedExecutionException closed) {
+                drain();
+            }
         }
     }
 
-    private void deliver(CallRecord record) {
+    /** Delivers the pending records until none is left (one hand-off wakes the thread for a whole burst). */
+    private void drain() {
+        do {
+            Supplier<CallRecord> next;
+            while ((next = pending.poll()) != null) {
+                deliver(next);
+            }
+            draining.set(false);
+        } while (!pending.isEmpty() && draining.compareAndSet(false, true));
+    }
+
+    private void deliver(Supplier<CallRecord> made) {
+        CallRecord record;
+        try {
+            record = made.get();
+        } catch (RuntimeException e) {
+            log.warn("a call record could not be made: {}", e.toString());
+            return;
+        }
         for (CallListener listener : listeners) {
             try {
                 listener.onCall(record);
@@ -62,13 +89,14 @@ public final class CallRecorder implements AutoCloseable {
         }
     }
 
-    /** Delivers the records handed over so far (bounded by a few seconds), then stops. */
+    /** Delivers the records handed over so far (bounded by 30 s), then stops. */
     @Override
     public void close() {
         thread.shutdown();
         try {
-            if (!thread.awaitTermination(5, TimeUnit.SECONDS)) {
-                log.warn("call listeners did not finish within 5 s");
+            if (!thread.awaitTermination(30, TimeUnit.SECONDS)) {
+                log.warn("call listeners did not finish within 30 s: {} call records not delivered",
+                        thread.shutdownNow().size());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

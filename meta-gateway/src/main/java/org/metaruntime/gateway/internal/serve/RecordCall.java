@@ -54,12 +54,14 @@ final class RecordCall {
         if (!recorder.active()) {
             return;
         }
-        ArgumentDigest digest = ArgumentDigest.of(call.arguments);
-        recorder.record(new CallRecord(call.callId, call.parentCallId(), call.principal, call.profile, call.tool(),
-                call.route == null ? null : call.route.pod(), call.route == null ? null : call.route.tool(),
-                digest.sha256(), digest.bytes(), outcome, code, nanos / 1_000_000, call.chain(),
-                call.span == null ? null : call.span.traceId(), call.span == null ? null : call.span.spanId(),
-                withArguments ? Redaction.redact(call.arguments == null ? JsonRpc.NODES.objectNode() : call.arguments) : null));
+        recorder.record(() -> {
+            ArgumentDigest digest = ArgumentDigest.of(call.arguments);
+            return new CallRecord(call.callId, call.parentCallId(), call.principal, call.profile, call.tool(),
+                    call.route == null ? null : call.route.pod(), call.route == null ? null : call.route.tool(),
+                    digest.sha256(), digest.bytes(), outcome, code, nanos / 1_000_000, call.chain(),
+                    call.span == null ? null : call.span.traceId(), call.span == null ? null : call.span.spanId(),
+                    withArguments ? Redaction.redact(call.arguments == null ? JsonRpc.NODES.objectNode() : call.arguments) : null);
+        });
     }
 
     private static CallOutcome outcome(PipelineCall call, JsonNode result, RpcException error) {
