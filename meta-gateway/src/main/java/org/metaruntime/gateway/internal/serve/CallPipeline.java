@@ -62,7 +62,9 @@ final class CallPipeline implements PodBackend.PodCallHandler {
         PipelineCall call = new PipelineCall(PipelineCall.Entry.CLIENT, nextCallId(), start, request.session().caller(),
                 nameNode.textValue(), params.get("arguments"), traceHeaders(params), request, null, List.of(), null);
         if (request.isModern() && params.has("requestState")) {
-            runStages(call);   // a retry of a parked call: checked like a call, answered by the call it continues
+            // a retry of a parked call: checked like a call but for its rate (the call took its tokens when it began),
+            // answered by the call it continues, and recorded once, when that call ends
+            runStages(call, stage -> !(stage instanceof LimitRate));
             return clientCalls.retry(call);
         }
         try {
@@ -124,8 +126,15 @@ final class CallPipeline implements PodBackend.PodCallHandler {
     }
 
     private void runStages(PipelineCall call) {
+        runStages(call, stage -> true);
+    }
+
+    private void runStages(PipelineCall call, java.util.function.Predicate<CallStage> which) {
         try {
             for (CallStage stage : stages) {
+                if (!which.test(stage)) {
+                    continue;
+                }
                 if (call.span == null && call.route != null) {
                     startSpan(call);
                 }
