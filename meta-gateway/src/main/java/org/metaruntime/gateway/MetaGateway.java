@@ -18,6 +18,10 @@ import org.metaruntime.gateway.internal.manifest.DeclaredTool;
 import org.metaruntime.gateway.internal.manifest.Names;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
 import org.metaruntime.gateway.internal.serve.GatewayServer;
+import org.metaruntime.gateway.internal.serve.CallSettings;
+import org.metaruntime.gateway.internal.pipeline.Access;
+import org.metaruntime.gateway.internal.pipeline.AuditLog;
+import org.metaruntime.gateway.spi.CallListener;
 import org.metaruntime.gateway.internal.serve.PodBackends;
 import org.metaruntime.gateway.internal.serve.StdioServing;
 import org.slf4j.Logger;
@@ -119,10 +123,21 @@ public final class MetaGateway implements AutoCloseable {
                 throw new IllegalStateException("the gateway is closed");
             }
             if (server == null) {
-                server = new GatewayServer(catalog, PodBackends.create(catalog, options, credentials), options.maxCallDepth());
+                server = new GatewayServer(catalog, PodBackends.create(catalog, options, credentials), options.maxCallDepth(),
+                        callSettings(options));
             }
             return server;
         }
+    }
+
+    /** What every call passes besides the pods: the policy, and the listeners (the audit first when there is a log). */
+    private static CallSettings callSettings(GatewayOptions options) {
+        List<CallListener> listeners = new ArrayList<>();
+        options.eventLog().ifPresent(log -> listeners.add(new AuditLog(log, System::currentTimeMillis)));
+        listeners.addAll(options.callListeners());
+        return CallSettings.defaults()
+                .withAccess(new Access(options.policy().document(), options.localProfile().orElse(null)))
+                .withListeners(listeners, options.auditArguments());
     }
 
     /**

@@ -2,12 +2,15 @@ package org.metaruntime.gateway.internal.cli;
 
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.metaruntime.gateway.GatewayPolicy;
+import org.metaruntime.gateway.ManifestException;
 import org.metaruntime.gateway.GatewayOptions;
 import org.metaruntime.gateway.MetaGateway;
 import org.metaruntime.gateway.ValidationReport;
 
 /**
- * {@code meta-gateway}: validates manifests, or serves their pods as one MCP server. Exit codes: 0 normal end,
+ * {@code meta-gateway}: validates manifests (and a policy), or serves their pods as one MCP server. Exit codes: 0 normal end,
  * 1 invalid manifests or config, 2 bad command line. Stdout carries nothing but the {@code --validate} report
  * or JSON-RPC; logs go to stderr.
  */
@@ -36,21 +39,45 @@ public final class GatewayCommand {
             return 0;
         }
         configureLogging(line.logLevel());
-        MetaGateway.Builder builder = MetaGateway.builder().options(options(line).build());
+        GatewayPolicy policy = GatewayPolicy.allowAll();
+        if (line.policy() != null) {
+            try {
+                policy = GatewayPolicy.read(line.policy());
+            } catch (ManifestException e) {
+                PrintStream to = line.validate() ? out : err;
+                e.problems().forEach(to::println);
+                to.flush();
+                return 1;
+            }
+        }
+        if (line.profile() != null && !policy.hasProfile(line.profile())) {
+            err.println("meta-gateway: --profile " + line.profile() + " is neither all nor a profile of "
+                    + (line.policy() == null ? "the policy (give --policy FILE)" : line.policy()));
+            err.println(CommandLine.USAGE);
+            return 2;
+        }
+        GatewayOptions.Builder options = options(line).policy(policy).localProfile(line.profile())
+                .auditArguments(line.auditArguments());
+        MetaGateway.Builder builder = MetaGateway.builder().options(options.build());
         line.manifests().forEach(builder::manifests);
         if (line.config() != null) {
             builder.claudeConfig(line.config());
         }
         if (line.validate()) {
             ValidationReport report = builder.validate();
-            report.lines().forEach(out::println);
+            List<String> lines = report.lines();
+            for (int i = 0; i < lines.size(); i++) {
+                boolean last = i == lines.size() - 1;
+                out.println(last && report.valid() && line.policy() != null ? lines.get(i) + ", " + policy.profiles().size()
+                        + (policy.profiles().size() == 1 ? " profile" : " profiles") : lines.get(i));
+            }
             out.flush();
             return report.valid() ? 0 : 1;
         }
-        return Serve.serve(builder, line, out, err);
+        return Serve.serve(builder, options, line, out, err);
     }
 
-    /** The gateway's options as the command line sets them (the event log is added by {@link Serve}). */
+    /** The gateway's naming and depth options as the command line sets them (policy and event log are added after). */
     static GatewayOptions.Builder options(CommandLine line) {
         return GatewayOptions.builder().separator(line.separator()).maxCallDepth(line.maxCallDepth());
     }

@@ -27,7 +27,7 @@ public record PodManifest(String name, String description, Path file, int line, 
                           Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck,
                           List<DeclaredTool> tools, Map<String, String> headers,
                           Protocol protocol, ToolFilter toolFilter, Set<String> headerVariables,
-                          McpProtocolEra protocolEra) {
+                          McpProtocolEra protocolEra, Set<String> tags) {
 
     /** Default bound of one {@code tools/call}. */
     public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(30);
@@ -85,9 +85,20 @@ public record PodManifest(String name, String description, Path file, int line, 
         toolFilter = toolFilter == null ? ToolFilter.ALL : toolFilter;
         headerVariables = headerVariables == null ? Set.of() : Set.copyOf(headerVariables);
         protocolEra = protocolEra == null ? McpProtocolEra.AUTO : protocolEra;
+        tags = tags == null ? Set.of() : Set.copyOf(tags);
         if (protocol == Protocol.JSONRPC && (url != null || tools.isEmpty())) {
             throw new IllegalArgumentException("pod " + name + ": a bare JSON-RPC pod is a local process with declared tools");
         }
+    }
+
+    /** A pod without tags. */
+    public PodManifest(String name, String description, Path file, int line, List<String> command, URI url,
+                       Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
+                       Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck, List<DeclaredTool> tools,
+                       Map<String, String> headers, Protocol protocol, ToolFilter toolFilter, Set<String> headerVariables,
+                       McpProtocolEra protocolEra) {
+        this(name, description, file, line, command, url, workdir, env, callTimeout, startupTimeout, shutdownTimeout,
+                preWarm, healthCheck, tools, headers, protocol, toolFilter, headerVariables, protocolEra, Set.of());
     }
 
     /** A pod of either era ({@code AUTO}). */
