@@ -85,13 +85,14 @@ public final class MetaGateway implements AutoCloseable {
      * is the gateway's first serve, no pod inherits an environment variable holding the token (none ever inherits one
      * named {@code META_GATEWAY_*}).
      *
-     * @throws IllegalArgumentException when {@code address} is not loopback and {@code options} has no token
+     * @throws IllegalArgumentException when {@code address} is not loopback and {@code options} checks no credential, or
+     *     is a wildcard address and {@code options} has OAuth without a public URL
      * @throws UncheckedIOException when the port cannot be bound
      */
     public Serving serveHttp(InetSocketAddress address, HttpOptions options) {
         Objects.requireNonNull(address, "address");
         Objects.requireNonNull(options, "options");
-        HttpServing.requireTokenOffLoopback(address, options.token());
+        HttpServing.checkAddress(address, options);
         GatewayServer built = server(options.token().map(List::of).orElse(List.of()));
         HttpServing serving;
         try {

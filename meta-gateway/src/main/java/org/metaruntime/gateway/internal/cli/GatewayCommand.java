@@ -2,13 +2,17 @@ package org.metaruntime.gateway.internal.cli;
 
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.metaruntime.gateway.GatewayOptions;
+import org.metaruntime.gateway.ManifestException;
+import org.metaruntime.gateway.ManifestProblem;
 import org.metaruntime.gateway.MetaGateway;
 import org.metaruntime.gateway.ValidationReport;
+import org.metaruntime.gateway.internal.auth.NamedTokensFile;
 
 /**
  * {@code meta-gateway}: validates manifests, or serves their pods as one MCP server. Exit codes: 0 normal end,
- * 1 invalid manifests or config, 2 bad command line. Stdout carries nothing but the {@code --validate} report
+ * 1 invalid manifests, config or tokens file, 2 bad command line. Stdout carries nothing but the {@code --validate} report
  * or JSON-RPC; logs go to stderr.
  */
 public final class GatewayCommand {
@@ -43,9 +47,22 @@ public final class GatewayCommand {
         }
         if (line.validate()) {
             ValidationReport report = builder.validate();
-            report.lines().forEach(out::println);
+            List<ManifestProblem> tokenProblems = List.of();
+            if (line.tokens() != null) {
+                try {
+                    NamedTokensFile.read(line.tokens(), System.getenv(), Serve.ALL_ONLY);
+                } catch (ManifestException e) {
+                    tokenProblems = e.problems();
+                }
+            }
+            if (tokenProblems.isEmpty()) {
+                report.lines().forEach(out::println);
+            } else {
+                report.problems().forEach(out::println);
+                tokenProblems.forEach(out::println);
+            }
             out.flush();
-            return report.valid() ? 0 : 1;
+            return report.valid() && tokenProblems.isEmpty() ? 0 : 1;
         }
         return Serve.serve(builder, line, out, err);
     }
