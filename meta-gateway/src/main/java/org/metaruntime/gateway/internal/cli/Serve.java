@@ -46,7 +46,7 @@ final class Serve {
         boolean http = !"stdio".equals(line.transport());
         HttpOptions.Builder httpOptions = null;
         InetSocketAddress address = null;
-        if (!http && (line.tokens() != null || line.oauth() != null || line.publicUrl() != null)) {
+        if (!http && credentialsUnused(line)) {
             err.println("meta-gateway: warning: --tokens, --oauth-* and --public-url are for HTTP; over stdio they are unused");
         }
         if (http) {
@@ -101,6 +101,11 @@ final class Serve {
                 log.close();
             }
         }
+    }
+
+    /** Whether the command line gives HTTP credential options (unused over stdio, where the one client is {@code local}). */
+    static boolean credentialsUnused(CommandLine line) {
+        return "stdio".equals(line.transport()) && (line.tokens() != null || line.oauth() != null || line.publicUrl() != null);
     }
 
     private static int usageError(PrintStream err, String message) {
