@@ -35,12 +35,13 @@ public final class Authenticators {
 
     /**
      * The named tokens of a YAML file (a list of {@code name}, {@code token} or {@code sha256}, {@code profiles});
-     * {@code ${NAME}} in a {@code token} is read from the environment.
+     * {@code ${NAME}} in a {@code token} is read from the environment (and served over HTTP, no pod inherits
+     * {@code NAME}).
      *
      * @throws ManifestException with every problem of the file as {@code file:line: message}
      */
     public static Authenticator namedTokens(Path tokensYaml) {
-        return new NamedTokens(NamedTokensFile.read(tokensYaml, System.getenv(), profile -> true));
+        return new NamedTokens(NamedTokensFile.readEntries(tokensYaml, System.getenv(), profile -> true));
     }
 
     /**

@@ -296,6 +296,23 @@ class OAuthIT {
     }
 
     @Test
+    void noPodInheritsTheVariableOfANamedToken() throws Exception {
+        HttpResponse<String> alice = post(gateway.url(), INIT, "Authorization", "Bearer " + ALICE);
+        assertThat(post(gateway.url(), CALL, "Authorization", "Bearer " + ALICE, "Mcp-Session-Id", sessionOf(alice)).body())
+                .contains("hi");
+        List<String> environments = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir.resolve("pids"))) {
+            for (Path pid : files.toList()) {
+                Path environ = Path.of("/proc", pid.getFileName().toString(), "environ");
+                if (Files.exists(environ)) {
+                    environments.add(new String(Files.readAllBytes(environ), StandardCharsets.UTF_8).replace('\0', '\n'));
+                }
+            }
+        }
+        assertThat(environments).isNotEmpty().allSatisfy(environment -> assertThat(environment).doesNotContain(ALICE));
+    }
+
+    @Test
     void anIssuerWhoseKeysNeverComeCostsABoundedWaitAnd503() throws Exception {
         String token = forged("expired");
         ExecutorService clients = Executors.newFixedThreadPool(12);

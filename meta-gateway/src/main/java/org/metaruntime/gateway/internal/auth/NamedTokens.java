@@ -5,6 +5,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.metaruntime.gateway.NamedToken;
 import org.metaruntime.gateway.spi.AuthRequest;
 import org.metaruntime.gateway.spi.AuthResult;
@@ -23,11 +24,23 @@ public final class NamedTokens implements Authenticator {
 
     private final byte[][] digests;
     private final Principal[] principals;
+    private final Set<String> variables;
 
     /**
      * @throws IllegalArgumentException when two entries share a name or a token
      */
     public NamedTokens(List<NamedToken> tokens) {
+        this(new NamedTokensFile.Entries(tokens, Set.of()));
+    }
+
+    /**
+     * The tokens of a file; the variables they were read from are kept (by name) so that no pod inherits them.
+     *
+     * @throws IllegalArgumentException when two entries share a name or a token
+     */
+    public NamedTokens(NamedTokensFile.Entries entries) {
+        List<NamedToken> tokens = entries.tokens();
+        this.variables = entries.variables();
         this.digests = new byte[tokens.size()][];
         this.principals = new Principal[tokens.size()];
         Map<String, String> names = new HashMap<>();
@@ -44,6 +57,11 @@ public final class NamedTokens implements Authenticator {
             digests[i] = HexFormat.of().parseHex(token.sha256Hex());
             principals[i] = new Principal(token.name(), AUTH, token.profiles(), Map.of());
         }
+    }
+
+    /** The environment variables the tokens were read from: credentials, which no pod inherits. */
+    public Set<String> variables() {
+        return variables;
     }
 
     @Override

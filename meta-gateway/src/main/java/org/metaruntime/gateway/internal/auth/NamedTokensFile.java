@@ -32,6 +32,19 @@ public final class NamedTokensFile {
     }
 
     /**
+     * What a tokens file holds.
+     *
+     * @param tokens    its entries
+     * @param variables the environment variables its {@code token} values read (they hold credentials)
+     */
+    public record Entries(List<NamedToken> tokens, Set<String> variables) {
+        public Entries {
+            tokens = List.copyOf(tokens);
+            variables = Set.copyOf(variables);
+        }
+    }
+
+    /**
      * The entries of {@code file}.
      *
      * @param env           the environment {@code ${NAME}} is read from
@@ -39,6 +52,15 @@ public final class NamedTokensFile {
      * @throws ManifestException with every problem found
      */
     public static List<NamedToken> read(Path file, Map<String, String> env, Predicate<String> knownProfile) {
+        return readEntries(file, env, knownProfile).tokens();
+    }
+
+    /**
+     * The entries of {@code file} and the variables they read.
+     *
+     * @throws ManifestException with every problem found
+     */
+    public static Entries readEntries(Path file, Map<String, String> env, Predicate<String> knownProfile) {
         Problems problems = new Problems();
         LocatedTree tree;
         try {
@@ -56,6 +78,7 @@ public final class NamedTokensFile {
             throw new ManifestException(problems.sorted());
         }
         List<NamedToken> tokens = new ArrayList<>();
+        Set<String> variables = new java.util.TreeSet<>();
         Map<String, Integer> names = new HashMap<>();
         Map<String, String> hashes = new HashMap<>();
         for (int i = 0; i < root.size(); i++) {
@@ -83,12 +106,15 @@ public final class NamedTokensFile {
             }
             if (problems.size() == before && name != null && hash != null) {
                 tokens.add(new NamedToken(name, hash, profiles));
+                if (entry.path("token").isTextual()) {
+                    variables.addAll(Variables.names(entry.path("token").asText()));
+                }
             }
         }
         if (problems.size() > 0) {
             throw new ManifestException(problems.sorted());
         }
-        return List.copyOf(tokens);
+        return new Entries(tokens, variables);
     }
 
     private static String name(LocatedTree tree, JsonNode entry, String at, Map<String, Integer> names, Problems problems) {

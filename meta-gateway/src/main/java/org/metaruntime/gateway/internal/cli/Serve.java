@@ -74,7 +74,7 @@ final class Serve {
             }
             if (line.tokens() != null) {
                 try {
-                    httpOptions.authenticator(new NamedTokens(NamedTokensFile.read(line.tokens(), System.getenv(), ALL_ONLY)));
+                    httpOptions.authenticator(new NamedTokens(NamedTokensFile.readEntries(line.tokens(), System.getenv(), ALL_ONLY)));
                 } catch (ManifestException e) {
                     e.problems().forEach(err::println);
                     return 1;

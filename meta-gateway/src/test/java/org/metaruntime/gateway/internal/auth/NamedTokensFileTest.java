@@ -61,6 +61,8 @@ class NamedTokensFileTest {
         assertThat(tokens.get(1).sha256Hex()).isEqualTo(Digests.sha256Hex(ALICE_TOKEN));
         assertThat(tokens.get(1).profiles()).containsExactly("support", "all");
         assertThat(tokens.get(2).profiles()).isEmpty();
+        assertThat(NamedTokensFile.readEntries(file, Map.of("ALICE_GATEWAY_TOKEN", ALICE_TOKEN), profile -> true).variables())
+                .as("the variables holding tokens, which no pod inherits").containsExactly("ALICE_GATEWAY_TOKEN");
 
         NamedTokens authenticator = new NamedTokens(tokens);
         assertThat(authenticator.authenticate(bearer(CI_TOKEN))).isEqualTo(new AuthResult.Authenticated(
