@@ -215,6 +215,11 @@ class OAuthIT {
                 "Mcp-Session-Id", sessionOf(initialized));
         assertThat(called.statusCode()).isEqualTo(200);
         assertThat(called.body()).contains("hi");
+        String fresh = accessToken();
+        assertThat(fresh).isNotEqualTo(token);
+        HttpResponse<String> again = post(gateway.url(), CALL, "Authorization", "Bearer " + fresh, "Mcp-Session-Id",
+                sessionOf(initialized));
+        assertThat(again.statusCode()).as("the same principal with a fresh token keeps its session").isEqualTo(200);
         HttpResponse<String> forgedResource = post(gateway.url(), INIT, "Authorization", "Bearer " + forged("resource-audience"));
         assertThat(forgedResource.statusCode()).as("aud: the resource URL").isEqualTo(200);
     }
