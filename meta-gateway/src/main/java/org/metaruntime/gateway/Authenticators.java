@@ -58,7 +58,9 @@ public final class Authenticators {
      * use). The issuer's metadata and keys are fetched in the background from now on.
      */
     public static Authenticator oauth(OAuthOptions options, URI resourceUrl) {
-        return new OAuthTokens(options, resourceUrl, Clock.systemUTC(), IssuerKeys.overHttp(options.issuer(), Clock.systemUTC()));
+        IssuerKeys keys = IssuerKeys.overHttp(options.issuer(), Clock.systemUTC());
+        keys.discoverInBackground();
+        return new OAuthTokens(options, resourceUrl, Clock.systemUTC(), keys);
     }
 
 }

@@ -196,6 +196,12 @@ class OAuthIT {
     }
 
     @Test
+    void theIssuerIsDiscoveredAtStart() {
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(gateway.stderr())
+                .contains("issuer " + issuer + ": 2 keys fetched from " + issuer + "/jwks"));
+    }
+
+    @Test
     void theProtectedResourceMetadataNeedsNoToken() throws Exception {
         for (String path : new String[] {"/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"}) {
             HttpResponse<String> answer = get(gateway.base() + path);
@@ -342,6 +348,8 @@ class OAuthIT {
             assertThat(Duration.ofNanos(System.nanoTime() - started)).as("one bounded fetch, not one per request")
                     .isLessThan(Duration.ofSeconds(15));
             assertThat(jwksRequests.get()).as("JWKS fetches (at start, and at most one retry)").isBetween(1, 3);
+            assertThat(stalled.stderr()).as("discovery at start").contains("cannot be reached")
+                    .contains("requests with a token are answered 503 until it can");
             assertThat(post(stalled.url(), INIT).statusCode()).isEqualTo(401);
             assertThat(get(stalled.base() + "/healthz").statusCode()).isEqualTo(200);
         } finally {

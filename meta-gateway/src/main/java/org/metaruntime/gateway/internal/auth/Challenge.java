@@ -20,12 +20,12 @@ public record Challenge(String resourceMetadata, List<String> scopes) {
 
     /** No credential, or one of another scheme. */
     public String missing() {
-        return "Bearer" + join(null, true);
+        return "Bearer" + join(null);
     }
 
     /** A value no authenticator accepts. */
     public String invalidToken() {
-        return "Bearer" + join("invalid_token", true);
+        return "Bearer" + join("invalid_token");
     }
 
     /** A valid token without a required scope. */
@@ -40,14 +40,14 @@ public record Challenge(String resourceMetadata, List<String> scopes) {
         return out.toString();
     }
 
-    private String join(String error, boolean withScope) {
+    private String join(String error) {
         StringBuilder out = new StringBuilder();
         if (error != null) {
             out.append(" error=\"").append(error).append('"');
         }
         if (resourceMetadata != null) {
             out.append(out.length() == 0 ? " " : ", ").append("resource_metadata=\"").append(resourceMetadata).append('"');
-            if (withScope && !scopes.isEmpty()) {
+            if (!scopes.isEmpty()) {
                 out.append(", scope=\"").append(String.join(" ", scopes)).append('"');
             }
         }
