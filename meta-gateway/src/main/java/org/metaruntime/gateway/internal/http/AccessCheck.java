@@ -20,6 +20,7 @@ import org.eclipse.jetty.util.Callback;
 import org.metaruntime.gateway.internal.auth.AuthChain;
 import org.metaruntime.gateway.internal.auth.ProtectedResource;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
+import org.metaruntime.gateway.internal.rpc.Principals;
 import org.metaruntime.gateway.spi.AuthRequest;
 import org.metaruntime.gateway.spi.AuthResult;
 import org.metaruntime.gateway.spi.Principal;
@@ -91,10 +92,12 @@ final class AccessCheck extends Handler.Wrapper {
         if (open(path)) {
             return super.handle(request, response, callback);
         }
-        AuthResult result = chain.authenticate(authRequest(request, path));
+        AuthChain current = chain;
+        AuthResult result = current.configured() ? current.authenticate(authRequest(request, path))
+                : new AuthResult.Authenticated(Principals.ANONYMOUS);
         if (!(result instanceof AuthResult.Authenticated authenticated)) {
             AuthResult.Rejected rejected = result instanceof AuthResult.Rejected r ? r
-                    : new AuthResult.Rejected(401, chain.challenge().invalidToken());
+                    : new AuthResult.Rejected(401, current.challenge().invalidToken());
             refuse(response, callback, rejected);
             return true;
         }
