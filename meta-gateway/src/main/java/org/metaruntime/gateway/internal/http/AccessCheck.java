@@ -110,6 +110,11 @@ final class AccessCheck extends Handler.Wrapper {
         return super.handle(request, response, callback);
     }
 
+    /** Who sent {@code request}, as the check found ({@link Principals#ANONYMOUS} for a path served to anyone). */
+    static Principal caller(Request request) {
+        return request.getAttribute(CALLER) instanceof Principal p ? p : Principals.ANONYMOUS;
+    }
+
     /** The paths served without a credential. */
     private static boolean open(String path) {
         return path.equals(HEALTH_PATH) || path.equals(ProtectedResource.PATH) || path.equals(ProtectedResource.MCP_PATH);

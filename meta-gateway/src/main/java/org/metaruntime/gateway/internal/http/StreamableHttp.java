@@ -8,8 +8,6 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
-import org.metaruntime.gateway.internal.rpc.Principals;
-import org.metaruntime.gateway.spi.Principal;
 import org.metaruntime.gateway.internal.rpc.Eras;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
@@ -103,7 +101,7 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
                         "initialize opens a new session: send it without " + SESSION_HEADER);
                 return;
             }
-            session = new StreamableSession(sessions.newId(), server, caller(request));
+            session = new StreamableSession(sessions.newId(), server, AccessCheck.caller(request));
             if (!sessions.add(session)) {
                 session.close("refused");
                 Exchanges.rpcError(response, callback, 503, id, JsonRpc.INTERNAL_ERROR, sessions.accepting()
@@ -158,7 +156,7 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
             return;
         }
         ModernPost[] self = new ModernPost[1];
-        ModernPost post = new ModernPost(id, server.dispatcher(), authenticated, caller(request), () -> sessions.removeModern(self[0]));
+        ModernPost post = new ModernPost(id, server.dispatcher(), authenticated, AccessCheck.caller(request), () -> sessions.removeModern(self[0]));
         self[0] = post;
         if (!sessions.addModern(post)) {
             Exchanges.rpcError(response, callback, 503, id, JsonRpc.INTERNAL_ERROR, "the gateway is stopping");
@@ -214,11 +212,6 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
         }
     }
 
-    /** Who sent {@code request}, as the access check found. */
-    static Principal caller(Request request) {
-        return request.getAttribute(AccessCheck.CALLER) instanceof Principal p ? p : Principals.ANONYMOUS;
-    }
-
     /** The open session {@code sessionId} of the request's principal; else answers 400 (none given) or 404. */
     private StreamableSession find(Request request, String sessionId, Response response, Callback callback, JsonNode id) {
         if (sessionId == null) {
@@ -227,7 +220,7 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
             return null;
         }
         HttpSession found = sessions.get(sessionId);
-        if (!(found instanceof StreamableSession session) || session.isClosed() || !session.owner().sameAs(caller(request))) {
+        if (!(found instanceof StreamableSession session) || session.isClosed() || !session.owner().sameAs(AccessCheck.caller(request))) {
             Exchanges.rpcError(response, callback, 404, id, JsonRpc.INVALID_REQUEST, "unknown or expired session " + sessionId
                     + ": initialize again");
             return null;
