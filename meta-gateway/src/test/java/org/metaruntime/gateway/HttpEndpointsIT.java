@@ -101,7 +101,7 @@ class HttpEndpointsIT {
                 assertThat(refused.at("/connectError/error").toString()).as(transport).contains("401");
                 script.putObject("headers").put("Authorization", "Bearer " + TOKEN);
                 JsonNode served = NodeClient.runRaw(script);
-                assertThat(served.at("/steps/0/ok/tools/0/name").asText()).as(transport).isEqualTo("meta__status");
+                assertThat(served.at("/steps/0/ok/tools/0/name").asText()).as(transport).isEqualTo("fixture__crash");
             }
             gateway.stopCleanly();
         }

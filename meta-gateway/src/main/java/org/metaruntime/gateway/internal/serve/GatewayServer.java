@@ -398,7 +398,7 @@ public final class GatewayServer implements AutoCloseable {
         synchronized (listing) {
             all = table.list();
         }
-        if (access == org.metaruntime.gateway.internal.pipeline.Access.ALL) {
+        if (access.allowsEverything()) {
             result.set("tools", all);
             return result;
         }
