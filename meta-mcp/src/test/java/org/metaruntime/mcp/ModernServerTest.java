@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -145,6 +146,38 @@ class ModernServerTest {
             McpCallOptions traced = McpCallOptions.builder(T).meta(JSON.createObjectNode().put("trace", "call-7")).build();
             assertThat(c.callToolResult("ask", null, traced).content().get(0).toString()).contains("hello call-7");
         }
+    }
+
+    @Test
+    void withPerCallCapabilitiesTheClientsOwnRequestsDeclareNone() throws Exception {
+        Path requests = dir.resolve("requests.jsonl");
+        McpClientOptions options = namer().perCallCapabilities(true).build();
+        try (McpConnection c = McpConnection.open(Peers.modern("modern", "--requests", requests.toString()), options, T)) {
+            c.listTools(T);
+            c.ping(T);
+            ObjectNode meta = JSON.createObjectNode();
+            meta.putObject("io.modelcontextprotocol/clientCapabilities").putObject("elicitation");
+            McpCallOptions declaring = McpCallOptions.builder(T).meta(meta).build();
+            assertThat(c.callToolResult("ask", null, declaring).content().get(0).toString()).contains("hello Ada");
+            McpBoundaryError undeclared = catchThrowableOfType(McpBoundaryException.class,
+                    () -> c.callTool("ask", null, T)).error();
+            assertThat(((McpBoundaryError.JsonRpcError) undeclared).errorCode()).isEqualTo(-32021);
+            await().atMost(Duration.ofSeconds(10)).until(() -> Files.readAllLines(requests).stream()
+                    .anyMatch(l -> l.contains("subscriptions/listen")));
+        }
+        List<JsonNode> seen = Files.readAllLines(requests).stream().map(l -> {
+            try {
+                return JSON.readTree(l);
+            } catch (Exception e) {
+                throw new AssertionError(l, e);
+            }
+        }).toList();
+        assertThat(seen).extracting(r -> r.path("method").asText())
+                .contains("server/discover", "tools/list", "subscriptions/listen", "tools/call");
+        assertThat(seen).filteredOn(r -> !r.path("method").asText().equals("tools/call"))
+                .allSatisfy(r -> assertThat(r.get("clientCapabilities")).as("%s", r).isEqualTo(JSON.createObjectNode()));
+        assertThat(seen).filteredOn(r -> r.path("method").asText().equals("tools/call"))
+                .extracting(r -> r.get("clientCapabilities").has("elicitation")).containsExactly(true, true, false);
     }
 
     @Test
