@@ -66,6 +66,10 @@ class ModernPodsIT {
         assertThat(methods).contains("method subscriptions/listen", "method tools/list", "method tools/call")
                 .doesNotContain("method initialize", "method notifications/initialized", "method ping",
                         "method logging/setLevel");
+        List<String> own = NodeClient.recorded(dir).stream().filter(l -> l.startsWith("capabilities ")
+                && !l.startsWith("capabilities tools/call ")).toList();
+        assertThat(own).as("the gateway's own requests").isNotEmpty()
+                .allSatisfy(l -> assertThat(l).as("the gateway's own request declares no capability").endsWith(" {}"));
     }
 
     @Test
