@@ -2,7 +2,7 @@
 // library's and the gateway's tests. Usage:
 //   node modern_server.mjs [--modern-only] [--http PORT_FILE] [--marker FILE] [--requests FILE]
 // Over stdio by default (serveStdio: both eras, or modern only with --modern-only); with --http it listens on
-// 127.0.0.1 on a free port (createMcpHandler, stateless legacy unless --modern-only) and writes the port to PORT_FILE.
+// 127.0.0.1 on $PORT, else a free port (createMcpHandler, stateless legacy unless --modern-only) and writes the port to PORT_FILE.
 // Tools: echo {text}; slow {steps, delayMs} (progress per step; appends "cancelled <id>" to the marker file when
 // cancelled); ask (input_required: an elicitation of a name, then "hello <name>"); whoami (the request's _meta);
 // With --requests (stdio), each request read is appended to FILE as a JSON line {method, clientCapabilities}.
@@ -127,7 +127,7 @@ if (httpAt >= 0) {
     }
     res.end();
   });
-  http.listen(0, '127.0.0.1', () => writeFileSync(args[httpAt + 1], String(http.address().port)));
+  http.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => writeFileSync(args[httpAt + 1], String(http.address().port)));
 } else {
   const transport = new StdioServerTransport();
   if (requestsFile) {
