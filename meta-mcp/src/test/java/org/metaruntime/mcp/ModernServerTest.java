@@ -151,8 +151,9 @@ class ModernServerTest {
     @Test
     void withPerCallCapabilitiesTheClientsOwnRequestsDeclareNone() throws Exception {
         Path requests = dir.resolve("requests.jsonl");
-        McpClientOptions options = namer().perCallCapabilities(true).build();
+        McpClientOptions options = namer().perCallCapabilities(true).protocolEra(McpProtocolEra.MODERN).build();
         try (McpConnection c = McpConnection.open(Peers.modern("modern", "--requests", requests.toString()), options, T)) {
+            assertThat(c.protocolVersion()).isEqualTo("2026-07-28");
             c.listTools(T);
             c.ping(T);
             ObjectNode meta = JSON.createObjectNode();
@@ -178,6 +179,27 @@ class ModernServerTest {
                 .allSatisfy(r -> assertThat(r.get("clientCapabilities")).as("%s", r).isEqualTo(JSON.createObjectNode()));
         assertThat(seen).filteredOn(r -> r.path("method").asText().equals("tools/call"))
                 .extracting(r -> r.get("clientCapabilities").has("elicitation")).containsExactly(true, true, false);
+    }
+
+    @Test
+    void aHandlerSeesTheServersRoundAsTheServerSentIt() {
+        List<JsonNode> seen = new CopyOnWriteArrayList<>();
+        McpClientOptions options = McpClientOptions.builder().elicitationHandler((module, params) -> {
+            seen.add(params);
+            return CompletableFuture.completedFuture(JSON.createObjectNode().put("action", "accept")
+                    .set("content", JSON.createObjectNode().put("name", "Ada")));
+        }).build();
+        try (McpConnection c = McpConnection.open(Peers.modern("modern"), options, T)) {
+            assertThat(c.callTool("ask", null, T)).isEqualTo(TextNode.valueOf("hello Ada"));
+        }
+        assertThat(seen).hasSize(1);
+        JsonNode round = seen.get(0).path("_meta").path(McpClientRequestHandler.INPUT_ROUND_META_KEY);
+        assertThat(round.path("key").asText()).as("%s", seen).isEqualTo("name");
+        assertThat(round.path("keys")).containsExactly(TextNode.valueOf("name"));
+        assertThat(round.path("requestState").asText()).isEqualTo("round-1");
+        assertThat(round.path("request").path("method").asText()).isEqualTo("elicitation/create");
+        assertThat(round.path("request").path("params").path("message").asText()).isEqualTo("Your name for ask?");
+        assertThat(round.path("request").path("params").has("_meta")).isFalse();
     }
 
     @Test
