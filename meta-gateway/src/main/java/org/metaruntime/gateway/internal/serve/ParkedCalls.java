@@ -56,6 +56,9 @@ final class ParkedCalls {
         if (call == null) {
             throw RequestStates.invalid("the call of this requestState is gone (it ended, was abandoned, or its pod exited)");
         }
+        if (!java.util.Objects.equals(claims.inner(), call.podState())) {
+            throw RequestStates.invalid("requestState belongs to another round of the pod's call");
+        }
         return call.retry(request, claims.round(), request.params().get("inputResponses"));
     }
 
@@ -69,10 +72,13 @@ final class ParkedCalls {
         calls.remove(call.id(), call);
     }
 
-    /** The state of {@code call}'s round {@code round}, valid for {@code ttl}. */
-    String seal(BridgedCall call, long round, Duration ttl) {
+    /**
+     * The state of {@code call}'s round {@code round}, valid for {@code ttl}, wrapping {@code podState} (the
+     * {@code requestState} of a modern pod's round; null for none).
+     */
+    String seal(BridgedCall call, long round, Duration ttl, String podState) {
         return states.seal(new RequestStates.Claims(call.id(), round, call.route().outward(), call.arguments(), call.caller(),
-                states.clock().millis() + ttl.toMillis(), null));
+                states.clock().millis() + ttl.toMillis(), podState));
     }
 
     /** Runs {@code task} after {@code delay} on the gateway's scheduler; nothing when it is closed (the gateway stops). */
