@@ -7,6 +7,7 @@
 //   inflight  <concurrency> calls in flight until <count> are done, calls/s and lost calls
 //   cold      per run (after one untimed run): spawn + initialize + the first tools/call, ms
 //   connect   per run (after one untimed run): spawn + the client's connect (initialize, or server/discover), ms
+//   mixed     one session of raw JSON-RPC lines, 2025-11-25 and 2026-07-28 calls alternating in blocks (see below)
 //   lazy      one session with a gateway serving pods spec.tools[0..n]: spec.tools[0] warms the gateway up, then
 //             each other tool's first call (which spawns its lazy pod) is timed, ms
 // Prints one JSON line.
@@ -14,7 +15,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { expect, main, perRun, sessionModes, warmUp } from './timing.mjs';
+import { expect, main, now, perRun, sessionModes, warmUp } from './timing.mjs';
 
 const [mode, specArg, countArg, concurrencyArg] = process.argv.slice(2);
 const spec = JSON.parse(specArg);
@@ -57,6 +58,60 @@ async function echo(client, text, tool = spec.tool) {
 
 await main(mode, {
   ...sessionModes({ count, concurrency, connect, call: echo, close }),
+  // one session of raw JSON-RPC lines on the gateway's stdio: after initialize, 2025-11-25 calls and 2026-07-28
+  // calls (the same tools/call with the 2026 _meta) alternate in blocks of <count> / 20 on the same pipe, each
+  // block pair in a rotated order; the medians per era and of the ratios of the block pairs
+  async mixed() {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(spec.command, spec.args, { stdio: ['pipe', 'pipe', 'ignore'] });
+    const waiting = new Map();
+    let buffer = '';
+    let nextId = 0;
+    child.stdout.on('data', (chunk) => {
+      buffer += chunk;
+      for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 1);
+        let message;
+        try { message = JSON.parse(line); } catch { continue; }
+        const settle = waiting.get(message.id);
+        if (settle) { waiting.delete(message.id); settle(message); }
+      }
+    });
+    const send = (method, params) => new Promise((resolve) => {
+      const id = ++nextId;
+      waiting.set(id, resolve);
+      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    });
+    const modernMeta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const callIn = async (era, text) => {
+      const params = { name: spec.tool, arguments: { text } };
+      if (era === 'modern') params._meta = modernMeta;
+      const answer = await send('tools/call', params);
+      if (answer.error) throw new Error(JSON.stringify(answer.error));
+      return expect(text, answer.result.content[0].text);
+    };
+    await send('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1.0.0' } });
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+    await warmUp(Number(process.env.BENCH_WARMUP_CALLS ?? 2000), (text) => callIn(Number(text.slice(1)) % 2 ? 'modern' : 'legacy', text));
+    const blocks = 20;
+    const size = Math.max(1, Math.floor(count / blocks));
+    const us = { legacy: [], modern: [] };
+    const ratios = [];
+    for (let b = 0; b < blocks; b++) {
+      const block = {};
+      for (const era of b % 2 ? ['modern', 'legacy'] : ['legacy', 'modern']) {
+        const start = now();
+        for (let i = 0; i < size; i++) await callIn(era, 'm' + i);
+        block[era] = Number(now() - start) / size / 1000;
+        us[era].push(block[era]);
+      }
+      ratios.push(block.modern / block.legacy);
+    }
+    child.stdin.end();
+    const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    return { calls: size * blocks, legacyUsPerCall: median(us.legacy), modernUsPerCall: median(us.modern), ratio: median(ratios) };
+  },
   async connect() {
     const connectMs = await perRun(count, async () => {
       const client = await connect();

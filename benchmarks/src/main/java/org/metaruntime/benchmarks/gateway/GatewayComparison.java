@@ -25,7 +25,9 @@ import org.metaruntime.benchmarks.harness.Rounds;
  * <p>Both eras of MCP through the gateway: the TypeScript SDK v2 client ({@code @modelcontextprotocol/client})
  * pinned to {@code 2026-07-28} (modern: {@code server/discover}, no session) and pinned to {@code 2025-11-25} (legacy:
  * {@code initialize}) make the same warm calls to the same pod, and connect to a gateway started for each connect
- * (spawn + JVM start + the era's handshake); {@code --eras-only true} runs only these.
+ * (spawn + JVM start + the era's handshake); and in one session of raw JSON-RPC lines, after {@code initialize},
+ * calls of both eras alternate in blocks on the same pipe (the gateway's own share, the same JVM and JIT state for
+ * both); {@code --eras-only true} runs only these.
  *
  * <pre>
  * mvn -B -q -pl meta-gateway,benchmarks -am package -DskipTests
@@ -145,6 +147,10 @@ public final class GatewayComparison {
                 () -> rounds.record("modern.warm.us", node("warm", modernSpec, warmCalls).get("usPerCall").asDouble()),
                 () -> rounds.record("legacy2.warm.us", node("warm", legacyV2Spec, warmCalls).get("usPerCall").asDouble()),
                 () -> rounds.record("sdk1.warm.us", node("warm", gatewaySpec, warmCalls).get("usPerCall").asDouble())));
+        JsonNode mixed = node("mixed", gatewaySpec, warmCalls);
+        rounds.record("mixed.legacy.us", mixed.get("legacyUsPerCall").asDouble());
+        rounds.record("mixed.modern.us", mixed.get("modernUsPerCall").asDouble());
+        rounds.record("mixed.ratio", mixed.get("ratio").asDouble());
         Rounds.rotated(round, List.of(
                 () -> rounds.record("modern.connect.ms", node("connect", modernSpec, coldRuns).get("connectMs").asDouble()),
                 () -> rounds.record("legacy2.connect.ms", node("connect", legacyV2Spec, coldRuns).get("connectMs").asDouble()),
@@ -189,6 +195,8 @@ public final class GatewayComparison {
         t.append(String.format(Locale.ROOT, "| warm sequential `tools/call`, µs/call | %.1f | %.1f | %.3f | %.1f | %.3f |%n",
                 rounds.median("modern.warm.us"), rounds.median("legacy2.warm.us"), rounds.ratio("modern.warm.us", "legacy2.warm.us"),
                 rounds.median("sdk1.warm.us"), rounds.ratio("modern.warm.us", "sdk1.warm.us")));
+        t.append(String.format(Locale.ROOT, "| warm `tools/call` in one session, eras alternating in blocks (raw JSON-RPC lines), µs/call | %.1f | %.1f | %.3f | | |%n",
+                rounds.median("mixed.modern.us"), rounds.median("mixed.legacy.us"), rounds.median("mixed.ratio")));
         t.append(String.format(Locale.ROOT, "| connect (spawn + JVM start + handshake), ms | %.1f | %.1f | %.3f | %.1f | %.3f |%n%n",
                 rounds.median("modern.connect.ms"), rounds.median("legacy2.connect.ms"),
                 rounds.ratio("modern.connect.ms", "legacy2.connect.ms"), rounds.median("legacy.connect.ms"),
