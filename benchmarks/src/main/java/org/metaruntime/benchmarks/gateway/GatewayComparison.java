@@ -155,6 +155,10 @@ public final class GatewayComparison {
                 () -> rounds.record("modern.connect.ms", node("connect", modernSpec, coldRuns).get("connectMs").asDouble()),
                 () -> rounds.record("legacy2.connect.ms", node("connect", legacyV2Spec, coldRuns).get("connectMs").asDouble()),
                 () -> rounds.record("legacy.connect.ms", node("connect", gatewaySpec, coldRuns).get("connectMs").asDouble())));
+        Rounds.rotated(round, List.of(
+                () -> rounds.record("modern.cold.ms", node("cold", modernSpec, coldRuns).get("wholeMs").asDouble()),
+                () -> rounds.record("legacy2.cold.ms", node("cold", legacyV2Spec, coldRuns).get("wholeMs").asDouble()),
+                () -> rounds.record("sdk1.cold.ms", node("cold", gatewaySpec, coldRuns).get("wholeMs").asDouble())));
         if (erasOnly) {
             return;
         }
@@ -197,10 +201,14 @@ public final class GatewayComparison {
                 rounds.median("sdk1.warm.us"), rounds.ratio("modern.warm.us", "sdk1.warm.us")));
         t.append(String.format(Locale.ROOT, "| warm `tools/call` in one session, eras alternating in blocks (raw JSON-RPC lines), µs/call | %.1f | %.1f | %.3f | | |%n",
                 rounds.median("mixed.modern.us"), rounds.median("mixed.legacy.us"), rounds.median("mixed.ratio")));
-        t.append(String.format(Locale.ROOT, "| connect (spawn + JVM start + handshake), ms | %.1f | %.1f | %.3f | %.1f | %.3f |%n%n",
+        t.append(String.format(Locale.ROOT, "| connect (spawn + JVM start + handshake), ms | %.1f | %.1f | %.3f | %.1f | %.3f |%n",
                 rounds.median("modern.connect.ms"), rounds.median("legacy2.connect.ms"),
                 rounds.ratio("modern.connect.ms", "legacy2.connect.ms"), rounds.median("legacy.connect.ms"),
                 rounds.ratio("modern.connect.ms", "legacy.connect.ms")));
+        t.append(String.format(Locale.ROOT, "| connect + first `tools/call`, ms | %.1f | %.1f | %.3f | %.1f | %.3f |%n%n",
+                rounds.median("modern.cold.ms"), rounds.median("legacy2.cold.ms"),
+                rounds.ratio("modern.cold.ms", "legacy2.cold.ms"), rounds.median("sdk1.cold.ms"),
+                rounds.ratio("modern.cold.ms", "sdk1.cold.ms")));
         if (erasOnly) {
             return t.toString();
         }
