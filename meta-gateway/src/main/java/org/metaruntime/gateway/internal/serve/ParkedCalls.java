@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The bridged calls that wait for their client's retry, by id, and what checks a retry before it reaches one: its
  * {@code requestState} must open ({@link RequestStates}) and name this tool, these arguments, this caller and a call
- * still parked; anything else is -32602 and changes nothing. Timers of the calls run on the gateway's scheduler.
+ * still parked, and wrap the {@code requestState} of the modern pod's round that call waits for (none for a legacy
+ * pod); anything else is -32602 and changes nothing. Timers of the calls run on the gateway's scheduler.
  * Thread-safe.
  */
 final class ParkedCalls {
