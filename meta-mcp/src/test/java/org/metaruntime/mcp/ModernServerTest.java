@@ -17,6 +17,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.metaruntime.supervisor.ProcessSpec;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,7 +37,8 @@ class ModernServerTest {
     }
 
     private static McpClientOptions.Builder namer() {
-        return McpClientOptions.builder().elicitationHandler((module, params) -> CompletableFuture.completedFuture(
+        return McpClientOptions.builder().protocolEra(McpProtocolEra.MODERN).elicitationHandler((module, params) ->
+                CompletableFuture.completedFuture(
                 JSON.createObjectNode().put("action", "accept").set("content", JSON.createObjectNode().put("name", "Ada"))));
     }
 
@@ -44,7 +46,7 @@ class ModernServerTest {
     void autoFindsAModernServerAndEverythingWorks() throws Exception {
         Path marker = dir.resolve("marker");
         try (McpConnection c = McpConnection.open(Peers.modern("modern", "--marker", marker.toString()),
-                namer().build(), T)) {
+                namer().protocolEra(McpProtocolEra.AUTO).build(), T)) {
             assertThat(c.protocolVersion()).isEqualTo("2026-07-28");
             assertThat(c.protocolEra()).isEqualTo(McpProtocolEra.MODERN);
             assertThat(c.serverInfo().name()).isEqualTo("modern-test-server");
@@ -97,7 +99,7 @@ class ModernServerTest {
     @Test
     void anInputRequestNoHandlerAnswersFailsTheCall() {
         try (McpConnection c = McpConnection.open(Peers.modern("modern"),
-                McpClientOptions.builder().announceElicitation(true).build(), T)) {
+                McpClientOptions.builder().protocolEra(McpProtocolEra.MODERN).announceElicitation(true).build(), T)) {
             McpBoundaryError error = catchThrowableOfType(McpBoundaryException.class, () -> c.callTool("ask", null, T))
                     .error();
             assertThat(error).isInstanceOf(McpBoundaryError.ToolCallFailed.class);
@@ -107,7 +109,8 @@ class ModernServerTest {
 
     @Test
     void withoutTheCapabilityTheServerDoesNotAsk() {
-        try (McpConnection c = McpConnection.open(Peers.modern("modern"), McpClientOptions.defaults(), T)) {
+        try (McpConnection c = McpConnection.open(Peers.modern("modern"),
+                McpClientOptions.builder().protocolEra(McpProtocolEra.MODERN).build(), T)) {
             McpBoundaryError error = catchThrowableOfType(McpBoundaryException.class, () -> c.callTool("ask", null, T))
                     .error();
             assertThat(error).isInstanceOf(McpBoundaryError.JsonRpcError.class);
@@ -139,7 +142,7 @@ class ModernServerTest {
 
     @Test
     void aSharedHandlerSeesWhichCallAsks() {
-        McpClientOptions options = McpClientOptions.builder().elicitationHandler((module, params) ->
+        McpClientOptions options = McpClientOptions.builder().protocolEra(McpProtocolEra.MODERN).elicitationHandler((module, params) ->
                 CompletableFuture.completedFuture(JSON.createObjectNode().put("action", "accept").set("content",
                         JSON.createObjectNode().put("name", params.path("_meta").path("trace").asText("?"))))).build();
         try (McpConnection c = McpConnection.open(Peers.modern("modern"), options, T)) {
@@ -184,7 +187,7 @@ class ModernServerTest {
     @Test
     void aHandlerSeesTheServersRoundAsTheServerSentIt() {
         List<JsonNode> seen = new CopyOnWriteArrayList<>();
-        McpClientOptions options = McpClientOptions.builder().elicitationHandler((module, params) -> {
+        McpClientOptions options = McpClientOptions.builder().protocolEra(McpProtocolEra.MODERN).elicitationHandler((module, params) -> {
             seen.add(params);
             return CompletableFuture.completedFuture(JSON.createObjectNode().put("action", "accept")
                     .set("content", JSON.createObjectNode().put("name", "Ada")));
@@ -220,6 +223,17 @@ class ModernServerTest {
                 McpClientOptions.builder().protocolEra(McpProtocolEra.LEGACY).build(), T)) {
             assertThat(c.protocolVersion()).isEqualTo("2025-11-25");
             assertThat(c.callTool("echo", JSON.createObjectNode().put("text", "x"), T)).isEqualTo(TextNode.valueOf("x"));
+        }
+    }
+
+    @Test
+    void aModernPinWaitsForASlowServerBeyondTheProbeBound() {
+        ProcessSpec modern = Peers.modern("slow-start", "--modern-only");
+        String command = String.join(" ", modern.command().stream().map(part -> "'" + part + "'").toList());
+        ProcessSpec slow = ProcessSpec.builder("slow-start").command("sh", "-c", "sleep 3; exec " + command).build();
+        try (McpConnection c = McpConnection.open(slow,
+                McpClientOptions.builder().protocolEra(McpProtocolEra.MODERN).build(), T)) {
+            assertThat(c.protocolVersion()).isEqualTo("2026-07-28");
         }
     }
 

@@ -39,7 +39,8 @@ class NoisyServerTest {
                 dir.resolve("pid").toString()).build();
         long noise;
         try (CapturedLog log = new CapturedLog("module 'noisy'", 20)) {
-            McpConnection c = McpConnection.open(spec, McpClientOptions.defaults(), T);
+            McpConnection c = McpConnection.open(spec,
+                    McpClientOptions.builder().protocolEra(McpProtocolEra.LEGACY).build(), T);
             try {
                 for (int i = 0; i < 20; i++) {
                     assertThat(c.callTool("echo", JSON.createObjectNode().put("text", "call " + i), T))

@@ -130,9 +130,11 @@ public final class SessionOpener {
             return opened;
         }
         Envelope modern = Envelope.modern(options);
-        // a server that may be bare shares its detection time between the probe and initialize
+        // a server pinned modern has nothing to fall back to: its probe may take the whole startup; a server that
+        // may be bare shares its detection time between the probe and initialize
         boolean mayBeBare = options.bareUnlessMcp().isPresent();
-        long probeBound = mayBeBare ? Math.max(1, Math.min(Discovery.PROBE_BOUND_MS, Handshake.detectionBound(timeoutMs) / 2))
+        long probeBound = era == McpProtocolEra.MODERN ? Math.max(1, timeoutMs)
+                : mayBeBare ? Math.max(1, Math.min(Discovery.PROBE_BOUND_MS, Handshake.detectionBound(timeoutMs) / 2))
                 : Discovery.bound(timeoutMs);
         Discovery.probe(parts.window(), modern, probeBound, deadline).whenComplete((outcome, e) -> {
             if (e != null) {
