@@ -1,5 +1,7 @@
 package org.metaruntime.gateway;
 
+import io.opentelemetry.sdk.trace.export.SpanExporter;
+import java.net.URI;
 import java.util.Objects;
 import java.util.Optional;
 import org.metaruntime.core.RuntimeOptions;
@@ -19,8 +21,12 @@ public final class GatewayOptions {
     private final RuntimeOptions runtime;
     private final EventLog eventLog;
     private final int maxCallDepth;
+    private final URI otlpEndpoint;
+    private final SpanExporter traceExporter;
 
     private GatewayOptions(Builder b) {
+        this.otlpEndpoint = b.otlpEndpoint;
+        this.traceExporter = b.traceExporter;
         this.separator = b.separator;
         this.runtime = b.runtime;
         this.eventLog = b.eventLog;
@@ -63,14 +69,53 @@ public final class GatewayOptions {
         return maxCallDepth;
     }
 
+    /**
+     * The OTLP/HTTP endpoint the spans of calls are exported to ({@code <endpoint>/v1/traces}); empty: the one
+     * {@code OTEL_EXPORTER_OTLP_ENDPOINT} names, else none.
+     */
+    public Optional<URI> otlpEndpoint() {
+        return Optional.ofNullable(otlpEndpoint);
+    }
+
+    /** The host's exporter of the spans of calls (wins over {@link #otlpEndpoint()}). */
+    public Optional<SpanExporter> traceExporter() {
+        return Optional.ofNullable(traceExporter);
+    }
+
     /** Builds {@link GatewayOptions}. Not thread-safe. */
     public static final class Builder {
         private String separator = Names.DEFAULT_SEPARATOR;
         private RuntimeOptions runtime = RuntimeOptions.defaults();
         private EventLog eventLog;
         private int maxCallDepth = DEFAULT_MAX_CALL_DEPTH;
+        private URI otlpEndpoint;
+        private SpanExporter traceExporter;
 
         private Builder() {
+        }
+
+        /**
+         * Exports the span of every call over OTLP/HTTP ({@code http/protobuf}) to {@code endpoint}{@code /v1/traces}
+         * (null: the endpoint of {@code OTEL_EXPORTER_OTLP_ENDPOINT}, else no export). Pods get the calls' trace
+         * context either way.
+         *
+         * @throws IllegalArgumentException when it is not an {@code http} or {@code https} URL
+         */
+        public Builder otlpEndpoint(URI endpoint) {
+            if (endpoint != null && !("http".equals(endpoint.getScheme()) || "https".equals(endpoint.getScheme()))) {
+                throw new IllegalArgumentException("otlpEndpoint must be an http or https URL: " + endpoint);
+            }
+            this.otlpEndpoint = endpoint;
+            return this;
+        }
+
+        /**
+         * Exports the span of every call to {@code exporter} (null: none; wins over {@link #otlpEndpoint(URI)}); the
+         * gateway shuts it down when it closes.
+         */
+        public Builder traceExporter(SpanExporter exporter) {
+            this.traceExporter = exporter;
+            return this;
         }
 
         /**
