@@ -1,5 +1,10 @@
 package org.metaruntime.gateway.internal.serve;
 
+import org.metaruntime.gateway.internal.pin.DefinitionPins;
+import org.metaruntime.gateway.internal.pin.PinLog;
+import org.metaruntime.gateway.internal.pipeline.CallTracer;
+import org.metaruntime.gateway.internal.pipeline.DefinitionCheck;
+import org.metaruntime.gateway.internal.trace.GatewayTracer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.security.SecureRandom;
@@ -42,6 +47,8 @@ public final class GatewayServer implements AutoCloseable {
     static final String VERSION = "0.1.0";
 
     private final PodSet backend;
+    private final DefinitionPins pins;
+    private final GatewayTracer tracer;
     private final ToolTable table;
     private final PodStats stats = new PodStats();
     private final ToolCalls calls;
@@ -72,8 +79,21 @@ public final class GatewayServer implements AutoCloseable {
      * @param maxCallDepth the most entries a pod-to-pod call chain may have (the client's call counts as one)
      */
     public GatewayServer(Catalog catalog, PodSet pods, int maxCallDepth) {
+        this(catalog, pods, maxCallDepth, new DefinitionPins(new PinLog(null, Clock.systemUTC())), GatewayTracer.unexported());
+    }
+
+    /**
+     * @param catalog      the pods served at first
+     * @param pods         what runs them ({@link PodBackends#create})
+     * @param maxCallDepth the most entries a pod-to-pod call chain may have (the client's call counts as one)
+     * @param pins         the tools' pins, checked each time a pod's tool list is read
+     * @param tracer       the spans of calls (closed, which flushes them, when the server closes)
+     */
+    public GatewayServer(Catalog catalog, PodSet pods, int maxCallDepth, DefinitionPins pins, GatewayTracer tracer) {
+        this.pins = pins;
+        this.tracer = tracer;
         this.backend = pods;
-        this.table = new ToolTable(catalog, StatusReport.toolDefinition());
+        this.table = new ToolTable(catalog, StatusReport.toolDefinition(), pins::blocked);
         this.parked = new ParkedCalls(new RequestStates(new SecureRandom(), Clock.systemUTC()),
                 new EarliestFirstScheduler(pods.scheduler(), System::nanoTime));
         this.calls = new ToolCalls(table, backend, stats, this::status, parked);
@@ -223,7 +243,17 @@ public final class GatewayServer implements AutoCloseable {
 
     /** The status report now. */
     public ObjectNode status() {
-        return StatusReport.build(table.catalog(), backend, table, stats);
+        return StatusReport.build(table.catalog(), backend, table, stats, pins);
+    }
+
+    /** The definition-pin check of the call pipeline: -31002 for a tool whose definition drifted and is blocked. */
+    public DefinitionCheck definitionCheck() {
+        return pins;
+    }
+
+    /** The tracer of the call pipeline: the span of every call and the trace context its pod gets. */
+    public CallTracer callTracer() {
+        return tracer;
     }
 
     private static CompletableFuture<JsonNode> done(JsonNode result) {
@@ -416,6 +446,7 @@ public final class GatewayServer implements AutoCloseable {
             sessions.clear();
             backend.close();
         } finally {
+            tracer.close();
             executor.shutdownNow();
             closedFuture.complete(null);
         }
@@ -424,6 +455,11 @@ public final class GatewayServer implements AutoCloseable {
     private final class Listener implements PodListener {
         @Override
         public void toolsChanged(String pod) {
+            PodBackend.Pod served = backend.pod(pod);
+            java.util.Optional<PodManifest> manifest = table.manifest(pod);
+            if (served != null && manifest.isPresent() && served.running()) {
+                pins.observe(manifest.get(), served.liveTools());
+            }
             if (rebuildTools(() -> table.rebuild(name -> backend.pod(name).liveTools()))) {
                 log.info("pod {}: the served tool list changed", pod);
             }

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
 import org.metaruntime.gateway.internal.manifest.Catalog;
 import org.metaruntime.gateway.internal.contract.CanonicalJson;
@@ -48,9 +49,16 @@ final class ToolTable {
 
     private final ObjectNode statusTool;
     private final String statusName;
+    private final BiPredicate<String, String> blocked;
     private volatile Served served;
 
     ToolTable(Catalog catalog, ObjectNode statusTool) {
+        this(catalog, statusTool, (pod, tool) -> false);
+    }
+
+    /** @param blocked whether a pod's tool (by the pod's own name) is not served: its definition drifted from its pin */
+    ToolTable(Catalog catalog, ObjectNode statusTool, BiPredicate<String, String> blocked) {
+        this.blocked = blocked;
         this.statusTool = statusTool;
         this.statusName = Names.outward(Names.RESERVED_POD, catalog.separator(), Catalog.STATUS_TOOL);
         this.served = new Served(catalog, Map.of(), JsonRpc.NODES.arrayNode());
@@ -84,6 +92,9 @@ final class ToolTable {
         for (PodManifest pod : catalog.pods()) {
             if (pod.declaresTools()) {
                 for (DeclaredTool tool : pod.tools()) {
+                    if (blocked.test(pod.name(), tool.name())) {
+                        continue;
+                    }
                     String outward = Names.outward(pod.name(), catalog.separator(), tool.name());
                     ObjectNode definition = JsonRpc.NODES.objectNode().put("name", outward);
                     definition.setAll(tool.definition());
@@ -95,6 +106,9 @@ final class ToolTable {
             }
             for (ObjectNode live : liveTools.apply(pod.name())) {
                 String name = live.path("name").asText("");
+                if (blocked.test(pod.name(), name)) {
+                    continue;
+                }
                 if (!pod.toolFilter().serves(name)) {
                     log.debug("pod {}: tool \"{}\" is not served (includeTools / excludeTools)", pod.name(), name);
                     continue;
