@@ -1,5 +1,7 @@
 package org.metaruntime.gateway.internal.cli;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,15 +16,17 @@ import org.metaruntime.gateway.internal.manifest.Names;
  * @param logLevel one of trace, debug, info, warn, error, off
  * @param state    the persistent state directory (the event log), or null
  * @param watch    whether the manifests are reloaded when they change
+ * @param approve  {@code POD/TOOL} whose live definition is approved as its pin, or null
+ * @param otlpEndpoint where spans are exported over OTLP/HTTP, or null
  */
 record CommandLine(List<Path> manifests, Path config, boolean validate, String transport, String host, int port,
                    Path tokenFile, List<String> allowedOrigins, Duration sessionTimeout, String separator, int maxCallDepth,
-                   String logLevel, Path state, boolean watch, boolean help) {
+                   String logLevel, Path state, boolean watch, boolean help, String approve, URI otlpEndpoint) {
 
     static final String USAGE = "usage: meta-gateway --manifests DIR [--manifests DIR2 ...] [--config claude_desktop_config.json]"
             + " [--validate] [--transport stdio|http|sse] [--host 127.0.0.1] [--port 3000] [--token-file FILE]"
             + " [--allow-origin ORIGIN ...] [--session-timeout 30m] [--separator __] [--max-call-depth 8] [--log-level info]"
-            + " [--state DIR] [--watch]";
+            + " [--state DIR] [--watch] [--approve POD/TOOL] [--otlp-endpoint URL]";
 
     private static final Set<String> TRANSPORTS = Set.of("stdio", "http", "sse");
     /** The levels of {@code --log-level}, least severe first. */
@@ -57,6 +61,8 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
         String logLevel = "info";
         Path state = null;
         boolean watch = false;
+        String approve = null;
+        URI otlpEndpoint = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String value = null;
@@ -69,7 +75,7 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                 case "-h":
                 case "--help":
                     return new CommandLine(manifests, config, validate, transport, host, port, tokenFile, origins, sessionTimeout,
-                            separator, maxCallDepth, logLevel, state, watch, true);
+                            separator, maxCallDepth, logLevel, state, watch, true, null, null);
                 case "--validate":
                     if (value != null) {
                         throw new UsageException("--validate takes no value");
@@ -157,6 +163,23 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                     }
                     state = Path.of(value);
                     break;
+                case "--approve":
+                    if (!value.matches("[^/\\s]+/[^/\\s]+")) {
+                        throw new UsageException("--approve is POD/TOOL (the pod's own name of the tool), not " + value);
+                    }
+                    approve = value;
+                    break;
+                case "--otlp-endpoint":
+                    try {
+                        otlpEndpoint = new URI(value);
+                    } catch (URISyntaxException e) {
+                        otlpEndpoint = null;
+                    }
+                    if (otlpEndpoint == null || otlpEndpoint.getHost() == null
+                            || !("http".equals(otlpEndpoint.getScheme()) || "https".equals(otlpEndpoint.getScheme()))) {
+                        throw new UsageException("--otlp-endpoint is an http or https URL, not " + value);
+                    }
+                    break;
                 case "--log-level":
                     if (!LEVELS.contains(value)) {
                         throw new UsageException("--log-level must be one of trace, debug, info, warn, error, off, not " + value);
@@ -170,7 +193,10 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
         if (manifests.isEmpty() && config == null) {
             throw new UsageException("give --manifests DIR or --config FILE");
         }
+        if (approve != null && state == null) {
+            throw new UsageException("--approve records the pin in the event log: give --state DIR");
+        }
         return new CommandLine(manifests, config, validate, transport, host, port, tokenFile, origins, sessionTimeout,
-                separator, maxCallDepth, logLevel, state, watch, false);
+                separator, maxCallDepth, logLevel, state, watch, false, approve, otlpEndpoint);
     }
 }

@@ -2,12 +2,15 @@ package org.metaruntime.gateway.internal.cli;
 
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import org.metaruntime.eventlog.EventLogs;
+import org.metaruntime.events.EventLog;
 import org.metaruntime.gateway.GatewayOptions;
+import org.metaruntime.gateway.ManifestException;
 import org.metaruntime.gateway.MetaGateway;
 import org.metaruntime.gateway.ValidationReport;
 
 /**
- * {@code meta-gateway}: validates manifests, or serves their pods as one MCP server. Exit codes: 0 normal end,
+ * {@code meta-gateway}: validates manifests, approves a tool's definition, or serves their pods as one MCP server. Exit codes: 0 normal end,
  * 1 invalid manifests or config, 2 bad command line. Stdout carries nothing but the {@code --validate} report
  * or JSON-RPC; logs go to stderr.
  */
@@ -47,12 +50,44 @@ public final class GatewayCommand {
             out.flush();
             return report.valid() ? 0 : 1;
         }
+        if (line.approve() != null) {
+            return approve(builder, line, out, err);
+        }
         return Serve.serve(builder, line, out, err);
+    }
+
+    /** {@code --approve POD/TOOL}: records the tool's live definition as its pin; 0 when done, 1 when refused. */
+    private static int approve(MetaGateway.Builder builder, CommandLine line, PrintStream out, PrintStream err) {
+        String pod = line.approve().substring(0, line.approve().indexOf('/'));
+        String tool = line.approve().substring(line.approve().indexOf('/') + 1);
+        EventLog log;
+        try {
+            log = EventLogs.persistentState(line.state());
+        } catch (RuntimeException e) {
+            err.println("meta-gateway: --state " + line.state() + " cannot be opened: " + e.getMessage());
+            return 1;
+        }
+        try {
+            builder.options(options(line).eventLog(log).build());
+            String hash = builder.approve(pod, tool);
+            out.println("approved " + pod + "/" + tool + " " + hash);
+            out.flush();
+            return 0;
+        } catch (ManifestException e) {
+            e.problems().forEach(err::println);
+            return 1;
+        } catch (IllegalArgumentException e) {
+            err.println("meta-gateway: --approve " + line.approve() + ": " + e.getMessage());
+            return 1;
+        } finally {
+            log.close();
+        }
     }
 
     /** The gateway's options as the command line sets them (the event log is added by {@link Serve}). */
     static GatewayOptions.Builder options(CommandLine line) {
-        return GatewayOptions.builder().separator(line.separator()).maxCallDepth(line.maxCallDepth());
+        return GatewayOptions.builder().separator(line.separator()).maxCallDepth(line.maxCallDepth())
+                .otlpEndpoint(line.otlpEndpoint());
     }
 
     /**
