@@ -8,6 +8,7 @@ import org.metaruntime.gateway.GatewayOptions;
 import org.metaruntime.gateway.ManifestException;
 import org.metaruntime.gateway.MetaGateway;
 import org.metaruntime.gateway.ValidationReport;
+import org.metaruntime.gateway.internal.serve.RedactedStderr;
 
 /**
  * {@code meta-gateway}: validates manifests, approves a tool's definition, or serves their pods as one MCP server. Exit codes: 0 normal end,
@@ -39,6 +40,7 @@ public final class GatewayCommand {
             return 0;
         }
         configureLogging(line.logLevel());
+        RedactedStderr.install();
         MetaGateway.Builder builder = MetaGateway.builder().options(options(line).build());
         line.manifests().forEach(builder::manifests);
         if (line.config() != null) {
