@@ -226,6 +226,11 @@ public final class GatewayServer implements AutoCloseable {
         session.close();
     }
 
+    /** Whether {@code outwardName} names a tool the gateway serves now (its own status tool included). */
+    public boolean servesTool(String outwardName) {
+        return table.statusName().equals(outwardName) || table.route(outwardName).isPresent();
+    }
+
     /** The input schema of the served tool {@code outwardName}, empty when it is not served or has none. */
     public java.util.Optional<JsonNode> toolInputSchema(String outwardName) {
         return table.route(outwardName).map(route -> route.definition().get("inputSchema"));
