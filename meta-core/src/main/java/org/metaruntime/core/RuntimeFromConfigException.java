@@ -1,16 +1,13 @@
 package org.metaruntime.core;
 
 import java.util.Objects;
-import java.util.Optional;
 import java.util.OptionalInt;
-import org.metaruntime.mcp.McpBoundaryError;
-import org.metaruntime.supervisor.ModuleException;
-import org.metaruntime.supervisor.ProcessBoundaryError;
 
 /**
  * Unchecked carrier of a {@link RuntimeFromConfigError}, thrown by {@code runDiscoveredModuleOnce},
  * {@code spawnMember} and {@code reconcileModules}. The message is one sentence naming the module and the cause,
- * with the exit code and stderr tail of the module's process when it ran.
+ * with the exit code and stderr tail of the module's process when it ran. {@link #code()}, {@link #isTimeout()},
+ * {@link #mcpError()} and {@link #processError()} come from {@link RuntimeModuleException}.
  *
  * <pre>{@code
  * try {
@@ -22,7 +19,7 @@ import org.metaruntime.supervisor.ProcessBoundaryError;
  *
  * <p>Immutable and thread-safe.
  */
-public class RuntimeFromConfigException extends ModuleException {
+public class RuntimeFromConfigException extends RuntimeModuleException {
 
     private final transient RuntimeFromConfigError error;
 
@@ -41,38 +38,13 @@ public class RuntimeFromConfigException extends ModuleException {
     public RuntimeFromConfigException(String moduleId, RuntimeFromConfigError error, OptionalInt exitCode,
             String stderrTail, Throwable cause) {
         super(moduleId, "running module '" + Objects.requireNonNull(moduleId, "moduleId") + "' failed",
-                explained(Objects.requireNonNull(error, "error")), Objects.requireNonNull(exitCode, "exitCode"),
-                stderrTail == null ? "" : stderrTail, cause);
+                Objects.requireNonNull(error, "error").code(), error.message(), error.boundaryError(), exitCode,
+                stderrTail, cause);
         this.error = error;
-    }
-
-    private static String explained(RuntimeFromConfigError error) {
-        return error instanceof RuntimeFromConfigError.Runtime runtime ? runtime.error().explained() : error.message();
     }
 
     /** The error as a value. */
     public RuntimeFromConfigError error() {
         return error;
-    }
-
-    /** The stable code of the innermost error. */
-    @Override
-    public String code() {
-        return error.code();
-    }
-
-    /** Whether the module's start ran out of time. */
-    public boolean isTimeout() {
-        return error.boundaryError().map(RuntimeBoundaryError::isTimeout).orElse(false);
-    }
-
-    /** The MCP boundary's error, when that is what failed. */
-    public Optional<McpBoundaryError> mcpError() {
-        return error.boundaryError().flatMap(RuntimeBoundaryError::mcpError);
-    }
-
-    /** The process boundary's error, when that is what failed. */
-    public Optional<ProcessBoundaryError> processError() {
-        return error.boundaryError().flatMap(RuntimeBoundaryError::processError);
     }
 }

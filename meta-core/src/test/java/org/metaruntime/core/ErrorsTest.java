@@ -89,6 +89,31 @@ class ErrorsTest {
     }
 
     @Test
+    void bothExceptionsShareOneBaseWithTheTypedAccessors() {
+        RuntimeBoundaryError timeout = new RuntimeBoundaryError.Mcp(new McpBoundaryError.Timeout("m", "connect", 5));
+        List<RuntimeModuleException> both = List.of(
+                new ModuleRouteException("m", new ModuleRouteError.ModuleRuntime(timeout)),
+                new RuntimeFromConfigException("m", new RuntimeFromConfigError.Runtime(timeout)));
+        for (RuntimeModuleException e : both) {
+            assertThat(e.code()).isEqualTo("mcp.timeout");
+            assertThat(e.isTimeout()).isTrue();
+            assertThat(e.boundaryError()).contains(timeout);
+            assertThat(e.mcpError()).contains(new McpBoundaryError.Timeout("m", "connect", 5));
+            assertThat(e.processError()).isEmpty();
+            assertThat(e.getMessage()).endsWith("'m' failed: " + timeout.explained());
+        }
+        RuntimeFromConfigException spawnFailed = new RuntimeFromConfigException("m", new RuntimeFromConfigError.Runtime(
+                new RuntimeBoundaryError.Process(new ProcessBoundaryError.Exited(2, "oops"))),
+                java.util.OptionalInt.of(2), "oops", null);
+        assertThat(spawnFailed.processError()).contains(new ProcessBoundaryError.Exited(2, "oops"));
+        assertThat(spawnFailed.exitCode()).hasValue(2);
+        RuntimeModuleException unloaded = new ModuleRouteException("m", new ModuleRouteError.UnloadedModule("m"));
+        assertThat(unloaded.boundaryError()).isEmpty();
+        assertThat(unloaded.isTimeout()).isFalse();
+        assertThat(unloaded.getMessage()).isEqualTo("call to module 'm' failed: module 'm' is not loaded: it is not started");
+    }
+
+    @Test
     void shutdownReportSortsAndValidates() {
         RuntimeShutdownReport report = new RuntimeShutdownReport(List.of("b", "a", "c"), 0);
         assertThat(report.terminatedModules()).containsExactly("a", "b", "c");

@@ -16,6 +16,7 @@ import org.metaruntime.supervisor.ProcessBoundaryError;
 import org.metaruntime.supervisor.ProcessExit;
 import org.metaruntime.supervisor.Scheduler;
 import org.metaruntime.supervisor.StopLadder;
+import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * One one-shot event-line call in progress ({@link EventLineRunner#call}): a handle to its result and to
@@ -67,7 +68,7 @@ public final class EventLineCall {
         });
         wait.event().whenComplete((event, error) -> {
             if (error != null) {
-                result.completeExceptionally(unwrap(error));
+                result.completeExceptionally(Failures.unwrap(error));
             } else {
                 afterLine(event, exitGrace, stopLadder, scheduler);
             }
@@ -124,7 +125,7 @@ public final class EventLineCall {
             Thread.currentThread().interrupt();
             return event;
         } catch (ExecutionException e) {
-            throw asEventLineException(e.getCause());
+            throw asEventLineException(e);
         } catch (CancellationException e) {
             throw asEventLineException(e);
         }
@@ -164,12 +165,8 @@ public final class EventLineCall {
                         process.stderrTail(), null)));
     }
 
-    private static Throwable unwrap(Throwable error) {
-        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-    }
-
     private RuntimeException asEventLineException(Throwable failure) {
-        Throwable cause = unwrap(failure);
+        Throwable cause = Failures.unwrap(failure);
         if (cause instanceof EventLineException e) {
             return e;
         }

@@ -16,6 +16,7 @@ import org.metaruntime.supervisor.ProcessBoundaryException;
 import org.metaruntime.supervisor.ProcessSpec;
 import org.metaruntime.supervisor.Scheduler;
 import org.metaruntime.supervisor.StopLadder;
+import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * The event-line boundary: spawns a module's process, closes its stdin at once, reads its first stdout
@@ -172,7 +173,7 @@ public final class EventLineRunner {
                     interrupted = true;
                     wait.cancel();
                 } catch (ExecutionException e) {
-                    throw (EventLineException) e.getCause();
+                    throw (EventLineException) Failures.unwrap(e);
                 }
             }
         } finally {

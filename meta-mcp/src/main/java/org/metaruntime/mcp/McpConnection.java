@@ -28,6 +28,7 @@ import org.metaruntime.supervisor.ProcessExit;
 import org.metaruntime.supervisor.ProcessSpec;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.StopReport;
+import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * An initialized MCP session with one module's server: a stdio server (the child process, on the runtime's own
@@ -464,7 +465,7 @@ public final class McpConnection implements AutoCloseable {
             Thread.currentThread().interrupt();
             return new McpBoundaryError.CloseFailed(moduleId, "interrupted while stopping the server");
         } catch (ExecutionException e) {
-            return new McpBoundaryError.CloseFailed(moduleId, String.valueOf(e.getCause()));
+            return new McpBoundaryError.CloseFailed(moduleId, String.valueOf(Failures.unwrap(e)));
         }
     }
 

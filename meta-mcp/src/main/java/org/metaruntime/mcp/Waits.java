@@ -7,8 +7,8 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.metaruntime.mcp.internal.Failures;
 import org.metaruntime.mcp.internal.Request;
+import org.metaruntime.supervisor.internal.Failures;
 
 /** How the blocking forms of this package wait: deadlines, interrupts, and the exception rethrown. Stateless. */
 final class Waits {

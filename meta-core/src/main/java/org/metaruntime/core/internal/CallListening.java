@@ -1,13 +1,12 @@
 package org.metaruntime.core.internal;
 
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import org.metaruntime.core.ModuleCallListener;
 import org.metaruntime.core.ModuleRouteError;
 import org.metaruntime.core.ModuleRouteException;
 import org.metaruntime.core.RuntimeBoundaryError;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
+import org.metaruntime.supervisor.internal.Failures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,16 +57,8 @@ public final class CallListening {
             ended.callEnded(ModuleCallListener.Outcome.SUCCESS, null);
             return;
         }
-        Throwable cause = unwrap(error);
+        Throwable cause = Failures.unwrap(error);
         ended.callEnded(isToolError(cause) ? ModuleCallListener.Outcome.TOOL_ERROR : ModuleCallListener.Outcome.ERROR, cause);
-    }
-
-    private static Throwable unwrap(Throwable error) {
-        Throwable cause = error;
-        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        return cause;
     }
 
     private static boolean isToolError(Throwable error) {

@@ -5,8 +5,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import org.metaruntime.core.ModuleCallListener;
 import org.metaruntime.core.CallOptions;
@@ -22,6 +20,7 @@ import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleSupervisor;
 import org.metaruntime.supervisor.ProcessBoundaryError;
+import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * Routes one call: the checks every call passes (the module is loaded, a core module is MCP, the module takes calls
@@ -199,10 +198,7 @@ public final class CallRouter {
 
     /** The one place any failure of a call becomes a {@link ModuleRouteException}. */
     public static ModuleRouteException toRouteException(String moduleId, Throwable error) {
-        Throwable cause = error;
-        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
+        Throwable cause = Failures.unwrap(error);
         if (cause instanceof ModuleRouteException routeError) {
             return routeError;
         }

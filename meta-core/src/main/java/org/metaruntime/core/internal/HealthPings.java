@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -13,6 +12,7 @@ import org.metaruntime.mcp.McpBoundaryException;
 import org.metaruntime.supervisor.ChildFailure;
 import org.metaruntime.supervisor.ModuleSupervisor;
 import org.metaruntime.supervisor.Scheduler;
+import org.metaruntime.supervisor.internal.Failures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -93,7 +93,7 @@ public final class HealthPings {
                 return;
             }
             session.pingAsync(interval).whenComplete((ok, error) -> {
-                Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+                Throwable cause = Failures.unwrap(error);
                 if (error == null || answered(cause)) {
                     misses.set(0);
                     return;

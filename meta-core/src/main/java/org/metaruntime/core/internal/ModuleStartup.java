@@ -27,6 +27,7 @@ import org.metaruntime.supervisor.StartupPolicy;
 import org.metaruntime.supervisor.StartupProcedure;
 import org.metaruntime.supervisor.SupervisionListener;
 import org.metaruntime.supervisor.StopLadder;
+import org.metaruntime.supervisor.internal.Failures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,7 +74,7 @@ public final class ModuleStartup {
                 try {
                     start.join();
                 } catch (CompletionException e) {
-                    LOG.error("module startup failed unexpectedly", e.getCause());
+                    LOG.error("module startup failed unexpectedly", Failures.unwrap(e));
                 }
             }
         } finally {

@@ -7,7 +7,6 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import org.metaruntime.core.ConfigResolutionError;
@@ -44,6 +43,7 @@ import org.metaruntime.supervisor.ProcessExit;
 import org.metaruntime.supervisor.ProcessSpec;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.StopReport;
+import org.metaruntime.supervisor.internal.Failures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -137,7 +137,7 @@ public final class ProcessBoundaries {
         try {
             return run.event().get();
         } catch (ExecutionException e) {
-            BoundaryFailure failure = failure(module.id(), e.getCause());
+            BoundaryFailure failure = failure(module.id(), e);
             throw new RuntimeFromConfigException(module.id(), new RuntimeFromConfigError.Runtime(failure.error()),
                     failure.exitCode(), failure.stderrTail(), failure);
         } catch (InterruptedException e) {
@@ -175,10 +175,7 @@ public final class ProcessBoundaries {
 
     /** The one place a lower module's exception becomes a {@link BoundaryFailure}. */
     static BoundaryFailure failure(String moduleId, Throwable error) {
-        Throwable cause = error;
-        while (cause instanceof CompletionException && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
+        Throwable cause = Failures.unwrap(error);
         if (cause instanceof BoundaryFailure) {
             return (BoundaryFailure) cause;
         }
@@ -401,7 +398,7 @@ public final class ProcessBoundaries {
                     if (failure == null) {
                         return 0;
                     }
-                    Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+                    Throwable cause = Failures.unwrap(failure);
                     LOG.warn("module '{}': {}", connection.moduleId(), cause.getMessage());
                     return cause instanceof McpBoundaryException e
                             && (e.error() instanceof McpBoundaryError.CloseFailed

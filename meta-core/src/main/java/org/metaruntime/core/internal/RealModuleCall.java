@@ -111,7 +111,7 @@ public final class RealModuleCall implements ModuleCall {
             }
             throw rethrown(response.isDone() ? response.handle((value, error) -> error).join() : e);
         } catch (ExecutionException e) {
-            throw rethrown(e.getCause());
+            throw rethrown(e);
         }
     }
 

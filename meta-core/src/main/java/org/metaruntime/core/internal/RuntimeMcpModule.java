@@ -16,6 +16,7 @@ import org.metaruntime.core.ModuleRouteException;
 import org.metaruntime.core.McpModule;
 import org.metaruntime.events.Subscription;
 import org.metaruntime.mcp.McpToolCall;
+import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * {@link McpModule} over the runtime: each operation takes the module's current session through the checks of a
@@ -81,7 +82,7 @@ public final class RuntimeMcpModule implements McpModule {
                 try {
                     return session.server().startCall(tool, arguments, mcpOptions(session, options)).result().join();
                 } catch (CompletionException e) {
-                    throw e.getCause() instanceof RuntimeException cause ? cause : e;
+                    throw Failures.unwrap(e) instanceof RuntimeException cause ? cause : e;
                 }
             });
         } catch (RuntimeException e) {

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
+import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * The probe that finds a server's era: {@code server/discover} in the modern envelope, answered within the probe

@@ -17,6 +17,7 @@ import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
 import org.metaruntime.mcp.McpClientOptions;
 import org.metaruntime.mcp.McpProtocolEra;
+import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * The MCP handshake: {@code initialize} with the client's capabilities, a check of the server's answer (a valid

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.metaruntime.mcp.McpConnection;
+import org.metaruntime.supervisor.internal.Failures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import org.metaruntime.mcp.McpCallOptions;
@@ -19,6 +18,7 @@ import org.metaruntime.mcp.McpClientOptions;
 import org.metaruntime.mcp.McpClientRequestException;
 import org.metaruntime.mcp.McpClientRequestHandler;
 import org.metaruntime.mcp.McpRoot;
+import org.metaruntime.supervisor.internal.Failures;
 import reactor.core.publisher.Mono;
 
 /**
@@ -124,10 +124,7 @@ public final class ServerRequests {
     }
 
     private static McpError error(String method, Throwable e) {
-        Throwable cause = e;
-        while (cause instanceof CompletionException && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
+        Throwable cause = Failures.unwrap(e);
         if (cause instanceof McpClientRequestException answer) {
             return McpError.builder(answer.code()).message(answer.getMessage()).data(answer.data()).build();
         }
