@@ -56,7 +56,10 @@ final class ToolTable {
         this(catalog, statusTool, (pod, tool) -> false);
     }
 
-    /** @param blocked whether a pod's tool (by the pod's own name) is not served: its definition drifted from its pin */
+    /**
+     * @param blocked whether a pod's tool (by the pod's own name) is left out of {@code tools/list}: its definition
+     *                drifted from its pin (it keeps its route, so that a call to it is answered by the definition check)
+     */
     ToolTable(Catalog catalog, ObjectNode statusTool, BiPredicate<String, String> blocked) {
         this.blocked = blocked;
         this.statusTool = statusTool;
@@ -92,23 +95,19 @@ final class ToolTable {
         for (PodManifest pod : catalog.pods()) {
             if (pod.declaresTools()) {
                 for (DeclaredTool tool : pod.tools()) {
-                    if (blocked.test(pod.name(), tool.name())) {
-                        continue;
-                    }
                     String outward = Names.outward(pod.name(), catalog.separator(), tool.name());
                     ObjectNode definition = JsonRpc.NODES.objectNode().put("name", outward);
                     definition.setAll(tool.definition());
                     next.put(outward, new Route(outward, pod.name(), tool.name(), definition, tool.schemaHash(),
                             definition.get("inputSchema"), asMap(definition.get("inputSchema")), true, tool.contract()));
-                    list.add(definition);
+                    if (!blocked.test(pod.name(), tool.name())) {
+                        list.add(definition);
+                    }
                 }
                 continue;
             }
             for (ObjectNode live : liveTools.apply(pod.name())) {
                 String name = live.path("name").asText("");
-                if (blocked.test(pod.name(), name)) {
-                    continue;
-                }
                 if (!pod.toolFilter().serves(name)) {
                     log.debug("pod {}: tool \"{}\" is not served (includeTools / excludeTools)", pod.name(), name);
                     continue;
@@ -127,7 +126,9 @@ final class ToolTable {
                 JsonNode input = live.get("inputSchema");
                 next.put(outward, new Route(outward, pod.name(), name, definition,
                         input == null ? "" : hash(pod.name(), name, input), null, null, false, null));
-                list.add(definition);
+                if (!blocked.test(pod.name(), name)) {
+                    list.add(definition);
+                }
             }
         }
         boolean changed = !list.equals(served.listed());
