@@ -1,8 +1,6 @@
 package org.metaruntime.gateway.internal.pin;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -180,6 +178,15 @@ public final class DefinitionPins implements DefinitionCheck {
         return new Seen(hash, pin, drift == null ? null : drift.action());
     }
 
+    /**
+     * The definition hash of {@code pod}'s tool {@code tool} as the status shows it (what {@code expect.definition_hash}
+     * is compared with): the live one once the pod listed it, else the declared one; null when neither is known.
+     */
+    public String definitionHash(PodManifest pod, String tool) {
+        DeclaredTool declared = pod.tools().stream().filter(t -> t.name().equals(tool)).findFirst().orElse(null);
+        return seen(pod, tool, declared).definitionHash();
+    }
+
     /** The live definition hash of {@code pod}'s tool {@code tool}, once the pod listed it. */
     public Optional<String> liveHash(String pod, String tool) {
         return Optional.ofNullable(live.get(new PinKey(pod, tool)));
@@ -198,10 +205,4 @@ public final class DefinitionPins implements DefinitionCheck {
             drifts.remove(key);
         }
     }
-
-    /** Snapshot for tests: the drifts now. */
-    Map<PinKey, Drift> drifts() {
-        return new HashMap<>(drifts);
-    }
-
 }

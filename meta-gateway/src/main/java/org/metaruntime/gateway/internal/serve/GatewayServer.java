@@ -256,6 +256,14 @@ public final class GatewayServer implements AutoCloseable {
         return pins;
     }
 
+    /**
+     * The definition hash of {@code pod}'s tool {@code tool} as the status shows it, which {@code expect.definition_hash}
+     * must equal; null when unknown.
+     */
+    public String definitionHash(String pod, String tool) {
+        return table.manifest(pod).map(manifest -> pins.definitionHash(manifest, tool)).orElse(null);
+    }
+
     /** The tracer of the call pipeline: the span of every call and the trace context its pod gets. */
     public CallTracer callTracer() {
         return tracer;
@@ -462,7 +470,7 @@ public final class GatewayServer implements AutoCloseable {
         public void toolsChanged(String pod) {
             PodBackend.Pod served = backend.pod(pod);
             java.util.Optional<PodManifest> manifest = table.manifest(pod);
-            if (served != null && manifest.isPresent() && served.running()) {
+            if (served != null && manifest.isPresent() && served.running() && !served.bare()) {
                 pins.observe(manifest.get(), served.liveTools());
             }
             if (rebuildTools(() -> table.rebuild(name -> backend.pod(name).liveTools()))) {

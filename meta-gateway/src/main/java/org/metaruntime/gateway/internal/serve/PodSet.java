@@ -273,6 +273,12 @@ public final class PodSet implements PodBackend {
         }
 
         @Override
+        public boolean bare() {
+            PodBackend b = existing();
+            return b != null && b.pod(name()).bare();
+        }
+
+        @Override
         public PodState state() {
             PodBackend b = existing();
             if (b == null) {
