@@ -2,11 +2,14 @@ package org.metaruntime.gateway;
 
 import io.opentelemetry.sdk.trace.export.SpanExporter;
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.metaruntime.core.RuntimeOptions;
 import org.metaruntime.events.EventLog;
 import org.metaruntime.gateway.internal.manifest.Names;
+import org.metaruntime.gateway.spi.CallListener;
 
 /**
  * How a gateway names and runs its pods. Immutable and thread-safe; build with {@link #builder()}.
@@ -23,6 +26,10 @@ public final class GatewayOptions {
     private final int maxCallDepth;
     private final URI otlpEndpoint;
     private final SpanExporter traceExporter;
+    private final GatewayPolicy policy;
+    private final String localProfile;
+    private final List<CallListener> callListeners;
+    private final boolean auditArguments;
 
     private GatewayOptions(Builder b) {
         this.otlpEndpoint = b.otlpEndpoint;
@@ -31,6 +38,10 @@ public final class GatewayOptions {
         this.runtime = b.runtime;
         this.eventLog = b.eventLog;
         this.maxCallDepth = b.maxCallDepth;
+        this.policy = b.policy;
+        this.localProfile = b.localProfile;
+        this.callListeners = List.copyOf(b.callListeners);
+        this.auditArguments = b.auditArguments;
     }
 
     /** A builder with the defaults. */
@@ -82,6 +93,29 @@ public final class GatewayOptions {
         return Optional.ofNullable(traceExporter);
     }
 
+    /** Which tools each principal may call, and how often (default {@link GatewayPolicy#allowAll()}). */
+    public GatewayPolicy policy() {
+        return policy;
+    }
+
+    /**
+     * The profile of the {@code local} (stdio) and {@code anonymous} (HTTP without credentials) principals; empty: the
+     * policy's default profile.
+     */
+    public Optional<String> localProfile() {
+        return Optional.ofNullable(localProfile);
+    }
+
+    /** The listeners told of every answered call, in the order added. */
+    public List<CallListener> callListeners() {
+        return callListeners;
+    }
+
+    /** Whether call records (and {@code gateway.call} events) carry the arguments, secret-looking values redacted. */
+    public boolean auditArguments() {
+        return auditArguments;
+    }
+
     /** Builds {@link GatewayOptions}. Not thread-safe. */
     public static final class Builder {
         private String separator = Names.DEFAULT_SEPARATOR;
@@ -90,8 +124,39 @@ public final class GatewayOptions {
         private int maxCallDepth = DEFAULT_MAX_CALL_DEPTH;
         private URI otlpEndpoint;
         private SpanExporter traceExporter;
+        private GatewayPolicy policy = GatewayPolicy.allowAll();
+        private String localProfile;
+        private final List<CallListener> callListeners = new ArrayList<>();
+        private boolean auditArguments;
 
         private Builder() {
+        }
+
+        /** Sets the policy: profiles, claim rules, rate limits. */
+        public Builder policy(GatewayPolicy policy) {
+            this.policy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
+         * Sets the profile of the {@code local} (stdio) and {@code anonymous} (HTTP without credentials) principals
+         * (null: the policy's default profile); {@link #build()} checks that the policy has it.
+         */
+        public Builder localProfile(String profile) {
+            this.localProfile = profile;
+            return this;
+        }
+
+        /** Adds a listener told of every answered call, client and nested (repeatable; called in order). */
+        public Builder callListener(CallListener listener) {
+            callListeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /** Sets whether call records and audit events carry the arguments, secret-looking values redacted (default false). */
+        public Builder auditArguments(boolean auditArguments) {
+            this.auditArguments = auditArguments;
+            return this;
         }
 
         /**
@@ -159,8 +224,16 @@ public final class GatewayOptions {
             return this;
         }
 
-        /** The options. */
+        /**
+         * The options.
+         *
+         * @throws IllegalArgumentException when the local profile is neither {@code all} nor a profile of the policy
+         */
         public GatewayOptions build() {
+            if (localProfile != null && !policy.hasProfile(localProfile)) {
+                throw new IllegalArgumentException("profile \"" + localProfile + "\" is neither all nor a profile of the policy "
+                        + policy.profiles());
+            }
             return new GatewayOptions(this);
         }
     }

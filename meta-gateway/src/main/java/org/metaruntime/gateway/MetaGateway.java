@@ -18,6 +18,10 @@ import org.metaruntime.gateway.internal.manifest.DeclaredTool;
 import org.metaruntime.gateway.internal.manifest.Names;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
 import org.metaruntime.gateway.internal.serve.GatewayServer;
+import org.metaruntime.gateway.internal.serve.CallSettings;
+import org.metaruntime.gateway.internal.pipeline.Access;
+import org.metaruntime.gateway.internal.pipeline.AuditLog;
+import org.metaruntime.gateway.spi.CallListener;
 import org.metaruntime.gateway.internal.serve.PodBackends;
 import org.metaruntime.gateway.internal.serve.StdioServing;
 import java.time.Clock;
@@ -56,6 +60,8 @@ public final class MetaGateway implements AutoCloseable {
     private final Object reloading = new Object();
     private Catalog catalog;
     private GatewayServer server;
+    /** The spans of the server's calls: closed (the last spans flushed) after the server. */
+    private GatewayTracer tracer;
     private boolean started;
     private boolean closed;
 
@@ -127,12 +133,23 @@ public final class MetaGateway implements AutoCloseable {
             if (server == null) {
                 TraceExport export = TraceExport.resolve(options.traceExporter().orElse(null), options.otlpEndpoint().orElse(null),
                         System.getenv());
+                tracer = GatewayTracer.create(export.exporter(), export.serviceName());
+                DefinitionPins pins = new DefinitionPins(new PinLog(options.eventLog().orElse(null), Clock.systemUTC()));
                 server = new GatewayServer(catalog, PodBackends.create(catalog, options, credentials), options.maxCallDepth(),
-                        new DefinitionPins(new PinLog(options.eventLog().orElse(null), Clock.systemUTC())),
-                        GatewayTracer.create(export.exporter(), export.serviceName()));
+                        callSettings(options).withTracer(tracer).withDefinitions(pins), pins);
             }
             return server;
         }
+    }
+
+    /** What every call passes besides the pods: the policy, and the listeners (the audit first when there is a log). */
+    private static CallSettings callSettings(GatewayOptions options) {
+        List<CallListener> listeners = new ArrayList<>();
+        options.eventLog().ifPresent(log -> listeners.add(new AuditLog(log, System::currentTimeMillis)));
+        listeners.addAll(options.callListeners());
+        return CallSettings.defaults()
+                .withAccess(new Access(options.policy().document(), options.localProfile().orElse(null)))
+                .withListeners(listeners, options.auditArguments());
     }
 
     /**
@@ -186,12 +203,17 @@ public final class MetaGateway implements AutoCloseable {
     @Override
     public void close() {
         GatewayServer running;
+        GatewayTracer spans;
         synchronized (lock) {
             closed = true;
             running = server;
+            spans = tracer;
         }
         if (running != null) {
             running.close();
+        }
+        if (spans != null) {
+            spans.close();
         }
     }
 

@@ -55,7 +55,7 @@ class PinnedDefinitionsIT {
 
     private JsonNode run() throws Exception {
         JsonNode session = NodeClient.session(List.of("--manifests", manifests.toString(), "--state", state.toString()),
-                List.of(NodeClient.step("listTools"), NodeClient.call("meta__status", "{}")));
+                List.of(NodeClient.step("listTools"), NodeClient.call("meta__status", "{}"), NodeClient.call("pinned__read", "{}")));
         assertThat(session.at("/steps/0/ok")).as(session.toString()).isNotNull();
         return session;
     }
@@ -98,6 +98,7 @@ class PinnedDefinitionsIT {
         assertThat(pinned).matches("sha256:[0-9a-f]{64}");
         assertThat(read.get("pin").asText()).isEqualTo(pinned);
         assertThat(read.get("drift").isNull()).isTrue();
+        assertThat(first.at("/steps/2/ok/content/0/text").isTextual()).as(first.toString()).isTrue();
         assertThat(events("gateway.tool_pinned")).extracting(p -> p.get("tool").asText()).containsExactlyInAnyOrder("read", "stable");
         JsonNode pinnedEvent = events("gateway.tool_pinned").stream().filter(p -> p.get("tool").asText().equals("read")).findFirst().orElseThrow();
         assertThat(pinnedEvent.get("definition_hash").asText()).isEqualTo(pinned);
@@ -115,11 +116,19 @@ class PinnedDefinitionsIT {
         assertThat(read.get("drift").asText()).isEqualTo("block");
         assertThat(tool(blocked, "stable").get("drift").isNull()).isTrue();
         assertThat(blocked.get("stderr").asText()).contains("pod pinned: tool \"read\" is not served: its definition changed");
+        // A call to it is answered -31002 and never reaches the pod.
+        JsonNode refused = blocked.at("/steps/2/error");
+        assertThat(refused.get("code").asInt()).as(blocked.toString()).isEqualTo(-31002);
+        assertThat(refused.get("message").asText()).contains("pod pinned tool read: definition changed: expected " + pinned
+                + ", found " + changed);
+        assertThat(refused.get("data")).isEqualTo(NodeClient.JSON.createObjectNode().put("pod", "pinned").put("tool", "read")
+                .put("expected", pinned).put("found", changed));
 
         manifest("warn");
         JsonNode warned = run();
         assertThat(listed(warned)).contains("pinned__read", "pinned__stable");
         assertThat(tool(warned, "read").get("drift").asText()).isEqualTo("warn");
+        assertThat(warned.at("/steps/2/ok/content/0/text").isTextual()).as(warned.toString()).isTrue();
         assertThat(warned.get("stderr").asText()).contains("pod pinned: tool \"read\": its definition changed");
 
         // No new first-use pin after a restart; one drift event per process and found hash.

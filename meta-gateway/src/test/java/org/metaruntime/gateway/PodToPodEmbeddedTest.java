@@ -85,7 +85,7 @@ class PodToPodEmbeddedTest {
         JsonNode unknown = call("alpha__call", JSON.createObjectNode().put("tool", "beta.nope"))
                 .at("/result/structuredContent/responses/0/error");
         assertThat(unknown.get("code").asInt()).isEqualTo(-32602);
-        assertThat(unknown.get("message").asText()).contains("unknown tool beta.nope");
+        assertThat(unknown.get("message").asText()).isEqualTo("unknown tool: beta.nope");
         ObjectNode badArgs = JSON.createObjectNode().put("tool", "beta.echo");
         badArgs.putObject("args").put("text", 5);
         JsonNode invalid = call("alpha__call", badArgs).at("/result/structuredContent/responses/0/error");

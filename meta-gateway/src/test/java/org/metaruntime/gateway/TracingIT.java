@@ -11,7 +11,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,7 +22,6 @@ import org.metaruntime.gateway.internal.trace.OtlpReceiver;
  * gets the gateway's SERVER span (flushed when the gateway stops).
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
-@Disabled("passes once the call pipeline's dispatch stage starts each call's span with GatewayServer.callTracer() and stamps the pod's _meta")
 class TracingIT {
 
     private static final String TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";

@@ -16,17 +16,22 @@ import org.metaruntime.gateway.internal.manifest.Names;
  * @param logLevel one of trace, debug, info, warn, error, off
  * @param state    the persistent state directory (the event log), or null
  * @param watch    whether the manifests are reloaded when they change
+ * @param policy   the policy file (profiles, claim rules, rate limits), or null
+ * @param profile  the profile of the local or anonymous principal, or null
+ * @param auditArguments whether audit events carry the redacted arguments
  * @param approve  {@code POD/TOOL} whose live definition is approved as its pin, or null
  * @param otlpEndpoint where spans are exported over OTLP/HTTP, or null
  */
 record CommandLine(List<Path> manifests, Path config, boolean validate, String transport, String host, int port,
                    Path tokenFile, List<String> allowedOrigins, Duration sessionTimeout, String separator, int maxCallDepth,
-                   String logLevel, Path state, boolean watch, boolean help, String approve, URI otlpEndpoint) {
+                   String logLevel, Path state, boolean watch, boolean help,
+                   Path policy, String profile, boolean auditArguments, String approve, URI otlpEndpoint) {
 
     static final String USAGE = "usage: meta-gateway --manifests DIR [--manifests DIR2 ...] [--config claude_desktop_config.json]"
             + " [--validate] [--transport stdio|http|sse] [--host 127.0.0.1] [--port 3000] [--token-file FILE]"
             + " [--allow-origin ORIGIN ...] [--session-timeout 30m] [--separator __] [--max-call-depth 8] [--log-level info]"
-            + " [--state DIR] [--watch] [--approve POD/TOOL] [--otlp-endpoint URL]";
+            + " [--state DIR] [--watch] [--policy FILE] [--profile NAME] [--audit-arguments]"
+            + " [--approve POD/TOOL] [--otlp-endpoint URL]";
 
     private static final Set<String> TRANSPORTS = Set.of("stdio", "http", "sse");
     /** The levels of {@code --log-level}, least severe first. */
@@ -61,6 +66,9 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
         String logLevel = "info";
         Path state = null;
         boolean watch = false;
+        Path policy = null;
+        String profile = null;
+        boolean auditArguments = false;
         String approve = null;
         URI otlpEndpoint = null;
         for (int i = 0; i < args.length; i++) {
@@ -75,7 +83,7 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                 case "-h":
                 case "--help":
                     return new CommandLine(manifests, config, validate, transport, host, port, tokenFile, origins, sessionTimeout,
-                            separator, maxCallDepth, logLevel, state, watch, true, null, null);
+                            separator, maxCallDepth, logLevel, state, watch, true, policy, profile, auditArguments, null, null);
                 case "--validate":
                     if (value != null) {
                         throw new UsageException("--validate takes no value");
@@ -87,6 +95,12 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                         throw new UsageException("--watch takes no value");
                     }
                     watch = true;
+                    continue;
+                case "--audit-arguments":
+                    if (value != null) {
+                        throw new UsageException("--audit-arguments takes no value");
+                    }
+                    auditArguments = true;
                     continue;
                 default:
                     break;
@@ -157,6 +171,15 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                         throw new UsageException("--max-call-depth must be a whole number of at least 1, not " + value);
                     }
                     break;
+                case "--policy":
+                    policy = Path.of(value);
+                    break;
+                case "--profile":
+                    if (value.isBlank()) {
+                        throw new UsageException("--profile needs a profile name");
+                    }
+                    profile = value;
+                    break;
                 case "--state":
                     if (value.isBlank()) {
                         throw new UsageException("--state needs a directory");
@@ -197,6 +220,7 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
             throw new UsageException("--approve records the pin in the event log: give --state DIR");
         }
         return new CommandLine(manifests, config, validate, transport, host, port, tokenFile, origins, sessionTimeout,
-                separator, maxCallDepth, logLevel, state, watch, false, approve, otlpEndpoint);
+                separator, maxCallDepth, logLevel, state, watch, false, policy, profile, auditArguments, approve,
+                otlpEndpoint);
     }
 }

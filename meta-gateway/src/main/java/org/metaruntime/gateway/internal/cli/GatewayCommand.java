@@ -2,6 +2,8 @@ package org.metaruntime.gateway.internal.cli;
 
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.metaruntime.gateway.GatewayPolicy;
 import org.metaruntime.eventlog.EventLogs;
 import org.metaruntime.events.EventLog;
 import org.metaruntime.gateway.GatewayOptions;
@@ -11,7 +13,7 @@ import org.metaruntime.gateway.ValidationReport;
 import org.metaruntime.gateway.internal.serve.RedactedStderr;
 
 /**
- * {@code meta-gateway}: validates manifests, approves a tool's definition, or serves their pods as one MCP server. Exit codes: 0 normal end,
+ * {@code meta-gateway}: validates manifests (and a policy), approves a tool's definition, or serves their pods as one MCP server. Exit codes: 0 normal end,
  * 1 invalid manifests or config, 2 bad command line. Stdout carries nothing but the {@code --validate} report
  * or JSON-RPC; logs go to stderr.
  */
@@ -41,25 +43,50 @@ public final class GatewayCommand {
         }
         configureLogging(line.logLevel());
         RedactedStderr.install();
-        MetaGateway.Builder builder = MetaGateway.builder().options(options(line).build());
+        GatewayPolicy policy = GatewayPolicy.allowAll();
+        if (line.policy() != null) {
+            try {
+                policy = GatewayPolicy.read(line.policy());
+            } catch (ManifestException e) {
+                PrintStream to = line.validate() ? out : err;
+                e.problems().forEach(to::println);
+                to.flush();
+                return 1;
+            }
+        }
+        if (line.profile() != null && !policy.hasProfile(line.profile())) {
+            err.println("meta-gateway: --profile " + line.profile() + " is neither all nor a profile of "
+                    + (line.policy() == null ? "the policy (give --policy FILE)" : line.policy()));
+            err.println(CommandLine.USAGE);
+            return 2;
+        }
+        GatewayOptions.Builder options = options(line).policy(policy).localProfile(line.profile())
+                .auditArguments(line.auditArguments());
+        MetaGateway.Builder builder = MetaGateway.builder().options(options.build());
         line.manifests().forEach(builder::manifests);
         if (line.config() != null) {
             builder.claudeConfig(line.config());
         }
         if (line.validate()) {
             ValidationReport report = builder.validate();
-            report.lines().forEach(out::println);
+            List<String> lines = report.lines();
+            for (int i = 0; i < lines.size(); i++) {
+                boolean last = i == lines.size() - 1;
+                out.println(last && report.valid() && line.policy() != null ? lines.get(i) + ", " + policy.profiles().size()
+                        + (policy.profiles().size() == 1 ? " profile" : " profiles") : lines.get(i));
+            }
             out.flush();
             return report.valid() ? 0 : 1;
         }
         if (line.approve() != null) {
-            return approve(builder, line, out, err);
+            return approve(builder, options, line, out, err);
         }
-        return Serve.serve(builder, line, out, err);
+        return Serve.serve(builder, options, line, out, err);
     }
 
     /** {@code --approve POD/TOOL}: records the tool's live definition as its pin; 0 when done, 1 when refused. */
-    private static int approve(MetaGateway.Builder builder, CommandLine line, PrintStream out, PrintStream err) {
+    private static int approve(MetaGateway.Builder builder, GatewayOptions.Builder options, CommandLine line, PrintStream out,
+                               PrintStream err) {
         String pod = line.approve().substring(0, line.approve().indexOf('/'));
         String tool = line.approve().substring(line.approve().indexOf('/') + 1);
         EventLog log;
@@ -70,7 +97,7 @@ public final class GatewayCommand {
             return 1;
         }
         try {
-            builder.options(options(line).eventLog(log).build());
+            builder.options(options.eventLog(log).build());
             String hash = builder.approve(pod, tool);
             out.println("approved " + pod + "/" + tool + " " + hash);
             out.flush();
@@ -86,7 +113,7 @@ public final class GatewayCommand {
         }
     }
 
-    /** The gateway's options as the command line sets them (the event log is added by {@link Serve}). */
+    /** The gateway's naming and depth options as the command line sets them (policy and event log are added after). */
     static GatewayOptions.Builder options(CommandLine line) {
         return GatewayOptions.builder().separator(line.separator()).maxCallDepth(line.maxCallDepth())
                 .otlpEndpoint(line.otlpEndpoint());

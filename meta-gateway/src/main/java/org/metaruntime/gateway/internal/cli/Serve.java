@@ -13,6 +13,7 @@ import java.util.Optional;
 import org.metaruntime.eventlog.EventLogs;
 import org.metaruntime.events.EventLog;
 import org.metaruntime.gateway.EventEndpoints;
+import org.metaruntime.gateway.GatewayOptions;
 import org.metaruntime.gateway.HttpOptions;
 import org.metaruntime.gateway.ManifestException;
 import org.metaruntime.gateway.MetaGateway;
@@ -38,7 +39,8 @@ final class Serve {
     private Serve() {
     }
 
-    static int serve(MetaGateway.Builder builder, CommandLine line, PrintStream out, PrintStream err) {
+    static int serve(MetaGateway.Builder builder, GatewayOptions.Builder options, CommandLine line, PrintStream out,
+                     PrintStream err) {
         boolean http = !"stdio".equals(line.transport());
         HttpOptions.Builder httpOptions = null;
         InetSocketAddress address = null;
@@ -69,7 +71,7 @@ final class Serve {
                 err.println("meta-gateway: --state " + line.state() + " cannot be opened: " + e.getMessage());
                 return 1;
             }
-            builder.options(GatewayCommand.options(line).eventLog(log).build());
+            builder.options(options.eventLog(log).build());
             if (http) {
                 EventEndpoints.mount(httpOptions, log);
             }

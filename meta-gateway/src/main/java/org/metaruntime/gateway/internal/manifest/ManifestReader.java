@@ -31,7 +31,7 @@ final class ManifestReader {
     static final String KIND = "ToolPod";
 
     private static final Set<String> ROOT_KEYS = keys("apiVersion", "kind", "metadata", "spec");
-    private static final Set<String> METADATA_KEYS = keys("name", "description");
+    private static final Set<String> METADATA_KEYS = keys("name", "description", "tags");
     private static final Set<String> SPEC_KEYS = keys("command", "url", "workdir", "env", "callTimeout", "startupTimeout",
             "shutdownTimeout", "preWarm", "healthCheck", "tools", "includeTools", "excludeTools", "headers", "protocol",
             "protocolEra", "onDrift");
@@ -85,11 +85,13 @@ final class ManifestReader {
         }
         String name = null;
         String description = null;
+        Set<String> tags = Set.of();
         JsonNode metadata = fields.mapping(root, "", "metadata", true);
         if (metadata != null) {
             fields.unknownKeys(metadata, "/metadata", METADATA_KEYS);
             name = fields.text(metadata, "/metadata", "name", true);
             description = fields.text(metadata, "/metadata", "description", false);
+            tags = tags(metadata);
             if (name != null && !Names.clientSafe(name)) {
                 fields.problem("/metadata/name", "pod name \"" + name + "\" is not accepted by clients: " + Names.rule());
             } else if (Names.RESERVED_POD.equals(name)) {
@@ -148,7 +150,31 @@ final class ManifestReader {
         }
         return Optional.of(new PodManifest(name, description, tree.file(), tree.line("/metadata/name"), command, url,
                 workdir, env, callTimeout, startupTimeout, shutdownTimeout, preWarm, health, tools, headers, protocol,
-                toolFilter, headerVariables, protocolEra, onDrift));
+                toolFilter, headerVariables, protocolEra, tags, onDrift));
+    }
+
+    /** {@code metadata.tags}: a list of tag names (1 to 64 of letters, digits, {@code _ . -}). */
+    private Set<String> tags(JsonNode metadata) {
+        JsonNode node = metadata.get("tags");
+        Set<String> tags = new java.util.LinkedHashSet<>();
+        if (node == null) {
+            return tags;
+        }
+        if (!node.isArray()) {
+            fields.problem("/metadata/tags", "metadata.tags must be a list of tag names (1 to 64 of letters, digits, _ . -),"
+                    + " not " + TypedFields.typeOf(node));
+            return tags;
+        }
+        for (int i = 0; i < node.size(); i++) {
+            JsonNode tag = node.get(i);
+            if (tag.isTextual() && Names.validTag(tag.textValue())) {
+                tags.add(tag.textValue());
+            } else {
+                fields.problem("/metadata/tags/" + i, "metadata.tags[" + i + "] must be a tag name (1 to 64 of letters, digits,"
+                        + " _ . -), not " + tag);
+            }
+        }
+        return tags;
     }
 
     private List<String> command(JsonNode spec) {

@@ -12,6 +12,8 @@ public final class Names {
     public static final String RESERVED_POD = "meta";
     /** The default separator between pod and tool in outward names. */
     public static final String DEFAULT_SEPARATOR = "__";
+    /** A tag of a pod ({@code metadata.tags}), and a profile's name. */
+    private static final Pattern TAG = Pattern.compile("^[A-Za-z0-9_.-]{1,64}$");
     private static final Pattern SEPARATOR = Pattern.compile("^[a-zA-Z0-9_-]{1,8}$");
 
     private Names() {
@@ -23,6 +25,11 @@ public final class Names {
     }
 
     /** Whether {@code separator} may join pod and tool names. */
+    /** Whether {@code name} is a valid tag or profile name: 1 to 64 of letters, digits, {@code _ . -}. */
+    public static boolean validTag(String name) {
+        return name != null && TAG.matcher(name).matches();
+    }
+
     public static boolean validSeparator(String separator) {
         return separator != null && SEPARATOR.matcher(separator).matches();
     }

@@ -29,7 +29,7 @@ public record PodManifest(String name, String description, Path file, int line, 
                           Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck,
                           List<DeclaredTool> tools, Map<String, String> headers,
                           Protocol protocol, ToolFilter toolFilter, Set<String> headerVariables,
-                          McpProtocolEra protocolEra, OnDrift onDrift) {
+                          McpProtocolEra protocolEra, Set<String> tags, OnDrift onDrift) {
 
     /** Default bound of one {@code tools/call}. */
     public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(30);
@@ -87,6 +87,7 @@ public record PodManifest(String name, String description, Path file, int line, 
         toolFilter = toolFilter == null ? ToolFilter.ALL : toolFilter;
         headerVariables = headerVariables == null ? Set.of() : Set.copyOf(headerVariables);
         protocolEra = protocolEra == null ? McpProtocolEra.AUTO : protocolEra;
+        tags = tags == null ? Set.of() : Set.copyOf(tags);
         if (protocol == Protocol.JSONRPC && (url != null || tools.isEmpty())) {
             throw new IllegalArgumentException("pod " + name + ": a bare JSON-RPC pod is a local process with declared tools");
         }
@@ -97,9 +98,9 @@ public record PodManifest(String name, String description, Path file, int line, 
                        Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
                        Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck, List<DeclaredTool> tools,
                        Map<String, String> headers, Protocol protocol, ToolFilter toolFilter, Set<String> headerVariables,
-                       McpProtocolEra protocolEra) {
+                       McpProtocolEra protocolEra, Set<String> tags) {
         this(name, description, file, line, command, url, workdir, env, callTimeout, startupTimeout, shutdownTimeout,
-                preWarm, healthCheck, tools, headers, protocol, toolFilter, headerVariables, protocolEra, null);
+                preWarm, healthCheck, tools, headers, protocol, toolFilter, headerVariables, protocolEra, tags, null);
     }
 
     /** What a drift of its tool {@code tool} from its pin does: the tool's {@code onDrift}, else the pod's, else the default. */
@@ -123,6 +124,16 @@ public record PodManifest(String name, String description, Path file, int line, 
             }
         }
         return null;
+    }
+
+    /** A pod without tags. */
+    public PodManifest(String name, String description, Path file, int line, List<String> command, URI url,
+                       Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
+                       Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck, List<DeclaredTool> tools,
+                       Map<String, String> headers, Protocol protocol, ToolFilter toolFilter, Set<String> headerVariables,
+                       McpProtocolEra protocolEra) {
+        this(name, description, file, line, command, url, workdir, env, callTimeout, startupTimeout, shutdownTimeout,
+                preWarm, healthCheck, tools, headers, protocol, toolFilter, headerVariables, protocolEra, Set.of());
     }
 
     /** A pod of either era ({@code AUTO}). */

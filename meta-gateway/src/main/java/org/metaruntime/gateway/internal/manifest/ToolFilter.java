@@ -37,7 +37,8 @@ public record ToolFilter(List<String> include, List<String> exclude) {
         return include.isEmpty() && exclude.isEmpty();
     }
 
-    private static boolean matchesAny(List<String> globs, String name) {
+    /** Whether {@code name} matches one of {@code globs}, whole and case-sensitively. */
+    public static boolean matchesAny(List<String> globs, String name) {
         for (String glob : globs) {
             if (pattern(glob).matcher(name).matches()) {
                 return true;

@@ -187,7 +187,7 @@ public final class DefinitionPins implements DefinitionCheck {
         return seen(pod, tool, declared).definitionHash();
     }
 
-    /** The live definition hash of {@code pod}'s tool {@code tool}, once the pod listed it. */
+    @Override
     public Optional<String> liveHash(String pod, String tool) {
         return Optional.ofNullable(live.get(new PinKey(pod, tool)));
     }

@@ -14,6 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
 final class CallScope {
 
     private final List<String> chain;
+    private final org.metaruntime.gateway.spi.Principal principal;
+    private final org.metaruntime.gateway.internal.pipeline.CallSpan span;
     private final long boundNanos;
     private volatile long deadlineNanos;
     private final Set<Runnable> nested = ConcurrentHashMap.newKeySet();
@@ -24,15 +26,30 @@ final class CallScope {
      * @param chain      the chain the call's pod gets, this call included
      * @param boundNanos the latest its deadline may be, on the {@link System#nanoTime()} clock (the deadline of the
      *                   call it was made for), or {@link Long#MAX_VALUE} for no bound
+     * @param principal  who made the call (the nested calls made for it run as this principal)
+     * @param span       the call's span (the parent of its nested calls' spans)
      */
-    CallScope(List<String> chain, long boundNanos) {
+    CallScope(List<String> chain, long boundNanos, org.metaruntime.gateway.spi.Principal principal,
+              org.metaruntime.gateway.internal.pipeline.CallSpan span) {
         this.chain = List.copyOf(chain);
+        this.principal = principal;
+        this.span = span;
         this.boundNanos = boundNanos;
         this.deadlineNanos = boundNanos;
     }
 
     List<String> chain() {
         return chain;
+    }
+
+    /** Who made the call. */
+    org.metaruntime.gateway.spi.Principal principal() {
+        return principal;
+    }
+
+    /** The call's span; null for none. */
+    org.metaruntime.gateway.internal.pipeline.CallSpan span() {
+        return span;
     }
 
     /**

@@ -2,9 +2,6 @@ package org.metaruntime.gateway.internal.serve;
 
 import org.metaruntime.gateway.internal.pin.DefinitionPins;
 import org.metaruntime.gateway.internal.pin.PinLog;
-import org.metaruntime.gateway.internal.pipeline.CallTracer;
-import org.metaruntime.gateway.internal.pipeline.DefinitionCheck;
-import org.metaruntime.gateway.internal.trace.GatewayTracer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.security.SecureRandom;
@@ -48,10 +45,13 @@ public final class GatewayServer implements AutoCloseable {
 
     private final PodSet backend;
     private final DefinitionPins pins;
-    private final GatewayTracer tracer;
     private final ToolTable table;
     private final PodStats stats = new PodStats();
     private final ToolCalls calls;
+    private final CallPipeline pipeline;
+    private final ValidateArguments validation = new ValidateArguments();
+    private final org.metaruntime.gateway.internal.pipeline.CallRecorder recorder;
+    private final org.metaruntime.gateway.internal.pipeline.Access access;
     private final ParkedCalls parked;
     private final Surface surface;
     private final Dispatcher dispatcher;
@@ -79,24 +79,42 @@ public final class GatewayServer implements AutoCloseable {
      * @param maxCallDepth the most entries a pod-to-pod call chain may have (the client's call counts as one)
      */
     public GatewayServer(Catalog catalog, PodSet pods, int maxCallDepth) {
-        this(catalog, pods, maxCallDepth, new DefinitionPins(new PinLog(null, Clock.systemUTC())), GatewayTracer.unexported());
+        this(catalog, pods, maxCallDepth, CallSettings.defaults());
     }
 
     /**
      * @param catalog      the pods served at first
      * @param pods         what runs them ({@link PodBackends#create})
      * @param maxCallDepth the most entries a pod-to-pod call chain may have (the client's call counts as one)
-     * @param pins         the tools' pins, checked each time a pod's tool list is read
-     * @param tracer       the spans of calls (closed, which flushes them, when the server closes)
+     * @param settings     the policy, tracer, pins and listeners every call passes
      */
-    public GatewayServer(Catalog catalog, PodSet pods, int maxCallDepth, DefinitionPins pins, GatewayTracer tracer) {
+    public GatewayServer(Catalog catalog, PodSet pods, int maxCallDepth, CallSettings settings) {
+        this(catalog, pods, maxCallDepth, settings, new DefinitionPins(new PinLog(null, Clock.systemUTC())));
+    }
+
+    /**
+     * @param catalog      the pods served at first
+     * @param pods         what runs them ({@link PodBackends#create})
+     * @param maxCallDepth the most entries a pod-to-pod call chain may have (the client's call counts as one)
+     * @param settings     the policy, tracer, pins and listeners every call passes
+     * @param pins         the tools' pins, compared with each tool list a pod gives: a blocked drift leaves
+     *                     {@code tools/list}, and every drift shows in the status (a gateway's {@code settings} check
+     *                     calls against the same pins)
+     */
+    public GatewayServer(Catalog catalog, PodSet pods, int maxCallDepth, CallSettings settings, DefinitionPins pins) {
         this.pins = pins;
-        this.tracer = tracer;
         this.backend = pods;
+        this.access = settings.access();
         this.table = new ToolTable(catalog, StatusReport.toolDefinition(), pins::blocked);
         this.parked = new ParkedCalls(new RequestStates(new SecureRandom(), Clock.systemUTC()),
                 new EarliestFirstScheduler(pods.scheduler(), System::nanoTime));
-        this.calls = new ToolCalls(table, backend, stats, this::status, parked);
+        this.calls = new ToolCalls(table, backend, parked);
+        this.recorder = new org.metaruntime.gateway.internal.pipeline.CallRecorder(settings.listeners());
+        this.pipeline = new CallPipeline(List.of(new ResolveProfile(access), new ResolveTool(table), new Authorize(access, table),
+                new LimitRate(new org.metaruntime.gateway.internal.pipeline.RateLimiter(access, settings.nanoClock())),
+                validation, new CheckCall(maxCallDepth, settings.definitions())),
+                calls, new NestedCalls(table, backend), this::status, settings.tracer(),
+                new RecordCall(stats, recorder, settings.auditArguments(), settings.nanoClock()), access, settings.nanoClock());
         this.surface = new Surface(table::catalog, backend, this::status);
         AtomicInteger threads = new AtomicInteger();
         this.executor = new ThreadPoolExecutor(0, 256, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
@@ -108,23 +126,23 @@ public final class GatewayServer implements AutoCloseable {
                 .inline("initialize", this::initialize)
                 .inline("ping", r -> CompletableFuture.completedFuture(JsonRpc.NODES.objectNode()))
                 .inline("logging/setLevel", this::setLevel)
-                .inline("tools/list", r -> listReady.thenApply(ready -> toolsList()))
-                .inline("tools/call", r -> listReady.isDone() ? calls.call(r) : listReady.thenCompose(ready -> calls.call(r)))
-                .offloaded("resources/list", r -> done(surface.listResources()))
-                .offloaded("resources/templates/list", r -> done(surface.listTemplates()))
-                .offloaded("resources/read", r -> done(surface.readResource(r.params())))
-                .offloaded("prompts/list", r -> done(surface.listPrompts()))
-                .offloaded("prompts/get", r -> done(surface.getPrompt(r.params())))
-                .offloaded("completion/complete", r -> done(surface.complete(r.params())))
+                .inline("tools/list", r -> listReady.thenApply(ready -> toolsList(r)))
+                .inline("tools/call", r -> listReady.isDone() ? pipeline.client(r) : listReady.thenCompose(ready -> pipeline.client(r)))
+                .offloaded("resources/list", r -> done(surface.listResources(visible(r))))
+                .offloaded("resources/templates/list", r -> done(surface.listTemplates(visible(r))))
+                .offloaded("resources/read", r -> done(surface.readResource(r.params(), visible(r))))
+                .offloaded("prompts/list", r -> done(surface.listPrompts(visible(r))))
+                .offloaded("prompts/get", r -> done(surface.getPrompt(r.params(), visible(r))))
+                .offloaded("completion/complete", r -> done(surface.complete(r.params(), visible(r))))
                 .modern("server/discover", r -> done(cached(r, discover(), 0)))
-                .modern("tools/list", r -> listReady.thenApply(ready -> cached(r, toolsList(), toolsTtlMs())))
-                .modern("tools/call", r -> listReady.isDone() ? calls.call(r) : listReady.thenCompose(ready -> calls.call(r)))
-                .modernOffloaded("resources/list", r -> done(cached(r, surface.listResources(), 0)))
-                .modernOffloaded("resources/templates/list", r -> done(cached(r, surface.listTemplates(), 0)))
-                .modernOffloaded("resources/read", r -> done(cached(surface.readResource(r.params()), 0, "private")))
-                .modernOffloaded("prompts/list", r -> done(cached(r, surface.listPrompts(), 0)))
-                .modernOffloaded("prompts/get", r -> done(surface.getPrompt(r.params())))
-                .modernOffloaded("completion/complete", r -> done(surface.complete(r.params())))
+                .modern("tools/list", r -> listReady.thenApply(ready -> cached(r, toolsList(r), toolsTtlMs())))
+                .modern("tools/call", r -> listReady.isDone() ? pipeline.client(r) : listReady.thenCompose(ready -> pipeline.client(r)))
+                .modernOffloaded("resources/list", r -> done(cached(r, surface.listResources(visible(r)), 0)))
+                .modernOffloaded("resources/templates/list", r -> done(cached(r, surface.listTemplates(visible(r)), 0)))
+                .modernOffloaded("resources/read", r -> done(cached(surface.readResource(r.params(), visible(r)), 0, "private")))
+                .modernOffloaded("prompts/list", r -> done(cached(r, surface.listPrompts(visible(r)), 0)))
+                .modernOffloaded("prompts/get", r -> done(surface.getPrompt(r.params(), visible(r))))
+                .modernOffloaded("completion/complete", r -> done(surface.complete(r.params(), visible(r))))
                 .modern("subscriptions/listen", listens::listen)
                 .modern("tasks/get", this::task)
                 .modern("tasks/update", this::task)
@@ -135,7 +153,7 @@ public final class GatewayServer implements AutoCloseable {
                 .build();
         table.rebuild(name -> List.of());
         backend.listen(listener);
-        backend.servePodCalls(new NestedCalls(table, backend, stats, calls, maxCallDepth));
+        backend.servePodCalls(pipeline);
     }
 
     /**
@@ -144,7 +162,7 @@ public final class GatewayServer implements AutoCloseable {
      * timeout); a pod that fails to start is logged by name and the others keep serving.
      */
     public void start() {
-        executor.execute(() -> calls.prepareValidators(table.routes()));
+        executor.execute(() -> validation.prepare(table.routes()));
         listReady = startPods(table.catalog().pods());
     }
 
@@ -200,7 +218,7 @@ public final class GatewayServer implements AutoCloseable {
         if (changes.isEmpty()) {
             return;
         }
-        executor.execute(() -> calls.prepareValidators(table.routes()));
+        executor.execute(() -> validation.prepare(table.routes()));
         startPods(changes.started());
         if (surfaceChanged) {
             broadcast("notifications/resources/list_changed", null);
@@ -251,22 +269,12 @@ public final class GatewayServer implements AutoCloseable {
         return StatusReport.build(table.catalog(), backend, table, stats, pins);
     }
 
-    /** The definition-pin check of the call pipeline: -31002 for a tool whose definition drifted and is blocked. */
-    public DefinitionCheck definitionCheck() {
-        return pins;
-    }
-
     /**
      * The definition hash of {@code pod}'s tool {@code tool} as the status shows it, which {@code expect.definition_hash}
      * must equal; null when unknown.
      */
     public String definitionHash(String pod, String tool) {
         return table.manifest(pod).map(manifest -> pins.definitionHash(manifest, tool)).orElse(null);
-    }
-
-    /** The tracer of the call pipeline: the span of every call and the trace context its pod gets. */
-    public CallTracer callTracer() {
-        return tracer;
     }
 
     private static CompletableFuture<JsonNode> done(JsonNode result) {
@@ -407,12 +415,47 @@ public final class GatewayServer implements AutoCloseable {
         return CompletableFuture.completedFuture(JsonRpc.NODES.objectNode());
     }
 
-    private JsonNode toolsList() {
+    /** The tools the request's principal may call, by outward name (the list is kept sorted by code point). */
+    private JsonNode toolsList(Dispatcher.Request request) {
         ObjectNode result = JsonRpc.NODES.objectNode();
+        com.fasterxml.jackson.databind.node.ArrayNode all;
         synchronized (listing) {
-            result.set("tools", table.list());
+            all = table.list();
+        }
+        if (access == org.metaruntime.gateway.internal.pipeline.Access.ALL) {
+            result.set("tools", all);
+            return result;
+        }
+        List<String> profiles = access.profilesOf(request.session().caller());
+        com.fasterxml.jackson.databind.node.ArrayNode allowed = result.putArray("tools");
+        for (JsonNode tool : all) {
+            table.route(tool.path("name").asText()).ifPresent(route -> {
+                if (access.allowing(profiles, route.outward(), Authorize.tagsOf(table, route.pod())).isPresent()) {
+                    allowed.add(tool);
+                }
+            });
         }
         return result;
+    }
+
+    /** Starts the pod {@code name} now (a pre-warm). */
+    CompletableFuture<Void> podStart(String name) {
+        return backend.pod(name).start();
+    }
+
+    /** What the request's principal sees of the pods' resources and prompts. */
+    private Visibility visible(Dispatcher.Request request) {
+        return Visibility.of(request.session().caller(), access, table);
+    }
+
+    /** Whether {@code principal} may read the gateway's metrics and events: it has {@code all} or an admin profile. */
+    public boolean admin(org.metaruntime.gateway.spi.Principal principal) {
+        return access.admin(principal);
+    }
+
+    /** Adds a listener of every answered call (client and nested). */
+    public void addCallListener(org.metaruntime.gateway.spi.CallListener listener) {
+        recorder.add(listener);
     }
 
     /**
@@ -458,8 +501,8 @@ public final class GatewayServer implements AutoCloseable {
             sessions.forEach(ClientSession::close);
             sessions.clear();
             backend.close();
+            recorder.close();
         } finally {
-            tracer.close();
             executor.shutdownNow();
             closedFuture.complete(null);
         }

@@ -31,11 +31,23 @@ public interface PodBackend extends AutoCloseable {
         /**
          * @param pod    the pod that asked
          * @param params the request's params
-         * @param parent the call of that pod the request belongs to (named by its {@code _meta["mcp-meta/call"]},
-         *               else the pod's only call in flight, else its oldest), or null when it has none in flight
+         * @param outer  the call of that pod the request belongs to
          * @return the target's {@code CallToolResult}, or fails with an {@code RpcException}; never blocks
          */
-        CompletableFuture<JsonNode> call(String pod, JsonNode params, CallContext parent);
+        CompletableFuture<JsonNode> call(String pod, JsonNode params, Outer outer);
+    }
+
+    /**
+     * The call a pod's request belongs to: the one its {@code _meta["mcp-meta/call"]} names when that is in flight at
+     * the pod, else the pod's only call in flight, else its oldest.
+     *
+     * @param call      that call; null when the pod has none in flight
+     * @param ambiguous whether the request names no call in flight while the pod has calls in flight of more than one
+     *                  principal ({@code call} is then the oldest)
+     */
+    record Outer(CallContext call, boolean ambiguous) {
+        /** No call in flight. */
+        public static final Outer NONE = new Outer(null, false);
     }
 
     /** Stops every pod (each bounded by its shutdown timeout) and releases the runtime. */

@@ -59,6 +59,32 @@ final class PodRequests {
         return oldest == null ? null : oldest.getValue().context();
     }
 
+    /**
+     * The call of {@code pod} a {@code __mcp_meta_call__} with {@code params} is made for ({@link #callOf}), and whether
+     * that is ambiguous: it names no call in flight while the pod has calls in flight of more than one principal.
+     */
+    PodBackend.Outer outerCall(String pod, JsonNode params) {
+        JsonNode id = params == null ? null : params.path("_meta").get(CALL_KEY);
+        if (id != null && id.isTextual()) {
+            InFlight named = byId.get(id.textValue());
+            ConcurrentSkipListMap<Long, InFlight> ofPod = byPod.get(pod);
+            if (named != null && ofPod != null && ofPod.containsValue(named)) {
+                return new PodBackend.Outer(named.context(), false);
+            }
+        }
+        ConcurrentSkipListMap<Long, InFlight> calls = byPod.get(pod);
+        Map.Entry<Long, InFlight> oldest = calls == null ? null : calls.firstEntry();
+        if (oldest == null) {
+            return PodBackend.Outer.NONE;
+        }
+        org.metaruntime.gateway.spi.Principal first = oldest.getValue().context().scope().principal();
+        boolean ambiguous = calls.values().stream().anyMatch(c -> {
+            org.metaruntime.gateway.spi.Principal p = c.context().scope().principal();
+            return first == null ? p != null : !first.sameAs(p);
+        });
+        return new PodBackend.Outer(oldest.getValue().context(), ambiguous);
+    }
+
     /** A pod's request {@code method} with {@code params}: forwarded to the client of the call it belongs to. */
     CompletableFuture<JsonNode> route(String pod, String method, JsonNode params) {
         PodBackend.CallContext target = callOf(pod, params);

@@ -143,7 +143,7 @@ final class RuntimePodBackend implements PodBackend {
                     "pod " + pod + ": " + NestedCalls.METHOD + " is not served here", null));
         }
         try {
-            return PodRequests.answer(handler.call(pod, params, requests.callOf(pod, params)));
+            return PodRequests.answer(handler.call(pod, params, requests.outerCall(pod, params)));
         } catch (RuntimeException e) {
             return PodRequests.answer(CompletableFuture.failedFuture(e));
         }
@@ -308,6 +308,9 @@ final class RuntimePodBackend implements PodBackend {
             AtomicBoolean cancelled = new AtomicBoolean();
             ObjectNode meta = JsonRpc.NODES.objectNode().put(PodRequests.CALL_KEY, context.callId());
             context.scope().chain().forEach(meta.putArray(NestedCalls.CHAIN_KEY)::add);
+            if (context.scope().span() != null) {
+                context.scope().span().stamp(meta);
+            }
             boolean starting = !running();
             Runnable start = () -> {
                 try {

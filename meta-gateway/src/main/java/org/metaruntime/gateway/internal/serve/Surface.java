@@ -45,9 +45,16 @@ final class Surface {
     }
 
     JsonNode listResources() {
+        return listResources(Visibility.ALL);
+    }
+
+    /** The resources of the pods {@code visible} shows ({@code meta://status} when it shows the gateway's own tool). */
+    JsonNode listResources(Visibility visible) {
         ArrayNode resources = JsonRpc.NODES.arrayNode();
-        resources.addObject().put("uri", StatusReport.URI).put("name", "status").put("title", "Gateway status")
+        if (visible.status()) {
+            resources.addObject().put("uri", StatusReport.URI).put("name", "status").put("title", "Gateway status")
                 .put("description", "The state of every pod of this gateway").put("mimeType", "application/json");
+        }
         Map<String, String> owners = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> entry : collect("resources/list", "resources").entrySet()) {
             for (JsonNode resource : entry.getValue()) {
@@ -57,7 +64,9 @@ final class Surface {
                     log.warn("resource {} is listed by pods {} and {}: served by {}", uri, first, entry.getKey(), first);
                     continue;
                 }
-                resources.add(resource);
+                if (visible.pod(entry.getKey())) {
+                    resources.add(resource);
+                }
             }
         }
         resourceOwners.putAll(owners);
@@ -67,12 +76,19 @@ final class Surface {
     }
 
     JsonNode listTemplates() {
+        return listTemplates(Visibility.ALL);
+    }
+
+    /** The resource templates of the pods {@code visible} shows. */
+    JsonNode listTemplates(Visibility visible) {
         ArrayNode templates = JsonRpc.NODES.arrayNode();
         List<Map.Entry<Pattern, String>> owners = new ArrayList<>();
         for (Map.Entry<String, JsonNode> entry : collect("resources/templates/list", "resourceTemplates").entrySet()) {
             for (JsonNode template : entry.getValue()) {
                 owners.add(Map.entry(templatePattern(template.path("uriTemplate").asText()), entry.getKey()));
-                templates.add(template);
+                if (visible.pod(entry.getKey())) {
+                    templates.add(template);
+                }
             }
         }
         templateOwners = List.copyOf(owners);
@@ -82,28 +98,45 @@ final class Surface {
     }
 
     JsonNode readResource(JsonNode params) {
+        return readResource(params, Visibility.ALL);
+    }
+
+    /** {@code resources/read}; a URI of a pod {@code visible} hides is answered as one no pod lists. */
+    JsonNode readResource(JsonNode params, Visibility visible) {
         String uri = params.path("uri").asText(null);
         if (uri == null) {
             throw new RpcException(JsonRpc.INVALID_PARAMS, "resources/read needs params.uri");
         }
-        if (uri.equals(StatusReport.URI)) {
+        if (uri.equals(StatusReport.URI) && visible.status()) {
             ObjectNode result = JsonRpc.NODES.objectNode();
             result.putArray("contents").addObject().put("uri", uri).put("mimeType", "application/json")
                     .put("text", JsonRpc.write(status.get()));
             return result;
         }
+        RpcException unknown = new RpcException(JsonRpc.INVALID_PARAMS,
+                "unknown resource " + uri + ": no running pod lists it", JsonRpc.NODES.objectNode().put("uri", uri));
         String pod = ownerOf(uri).orElseGet(() -> {
             listResources();
             listTemplates();
-            return ownerOf(uri).orElseThrow(() -> new RpcException(JsonRpc.INVALID_PARAMS,
-                    "unknown resource " + uri + ": no running pod lists it", JsonRpc.NODES.objectNode().put("uri", uri)));
+            return ownerOf(uri).orElseThrow(() -> unknown);
         });
+        if (!visible.pod(pod)) {
+            throw unknown;
+        }
         return forward(pod, "resources/read", params, "resource " + uri);
     }
 
     JsonNode listPrompts() {
+        return listPrompts(Visibility.ALL);
+    }
+
+    /** The prompts of the pods {@code visible} shows. */
+    JsonNode listPrompts(Visibility visible) {
         ArrayNode prompts = JsonRpc.NODES.arrayNode();
         for (Map.Entry<String, JsonNode> entry : collect("prompts/list", "prompts").entrySet()) {
+            if (!visible.pod(entry.getKey())) {
+                continue;
+            }
             for (JsonNode prompt : entry.getValue()) {
                 ObjectNode renamed = prompt.deepCopy();
                 renamed.put("name", entry.getKey() + catalog.get().separator() + prompt.path("name").asText());
@@ -116,22 +149,32 @@ final class Surface {
     }
 
     JsonNode getPrompt(JsonNode params) {
+        return getPrompt(params, Visibility.ALL);
+    }
+
+    /** {@code prompts/get}; a prompt of a pod {@code visible} hides is answered as one of no pod. */
+    JsonNode getPrompt(JsonNode params, Visibility visible) {
         String name = params.path("name").asText(null);
         if (name == null) {
             throw new RpcException(JsonRpc.INVALID_PARAMS, "prompts/get needs params.name");
         }
-        Map.Entry<String, String> split = splitPrompt(name);
+        Map.Entry<String, String> split = splitPrompt(name, visible);
         ObjectNode forwarded = params.deepCopy();
         forwarded.put("name", split.getValue());
         return forward(split.getKey(), "prompts/get", forwarded, "prompt " + split.getValue());
     }
 
     JsonNode complete(JsonNode params) {
+        return complete(params, Visibility.ALL);
+    }
+
+    /** {@code completion/complete}; a prompt or template of a pod {@code visible} hides is answered as one of no pod. */
+    JsonNode complete(JsonNode params, Visibility visible) {
         JsonNode ref = params.path("ref");
         ObjectNode forwarded = params.deepCopy();
         String type = ref.path("type").asText();
         if ("ref/prompt".equals(type)) {
-            Map.Entry<String, String> split = splitPrompt(ref.path("name").asText());
+            Map.Entry<String, String> split = splitPrompt(ref.path("name").asText(), visible);
             ((ObjectNode) forwarded.get("ref")).put("name", split.getValue());
             return forward(split.getKey(), "completion/complete", forwarded, "prompt " + split.getValue());
         }
@@ -140,13 +183,13 @@ final class Surface {
             String pod = ownerOf(uri).or(() -> {
                 listTemplates();
                 return ownerOf(uri);
-            }).orElseThrow(() -> new RpcException(JsonRpc.INVALID_PARAMS, "unknown resource template " + uri));
+            }).filter(visible::pod).orElseThrow(() -> new RpcException(JsonRpc.INVALID_PARAMS, "unknown resource template " + uri));
             return forward(pod, "completion/complete", forwarded, "resource " + uri);
         }
         throw new RpcException(JsonRpc.INVALID_PARAMS, "completion/complete needs ref.type ref/prompt or ref/resource");
     }
 
-    private Map.Entry<String, String> splitPrompt(String name) {
+    private Map.Entry<String, String> splitPrompt(String name, Visibility visible) {
         String best = null;
         for (PodManifest pod : catalog.get().pods()) {
             String prefix = pod.name() + catalog.get().separator();
@@ -154,7 +197,7 @@ final class Surface {
                 best = pod.name();
             }
         }
-        if (best == null) {
+        if (best == null || !visible.pod(best)) {
             throw new RpcException(JsonRpc.INVALID_PARAMS, "unknown prompt " + name + ": prompts are named <pod>"
                     + catalog.get().separator() + "<prompt>");
         }

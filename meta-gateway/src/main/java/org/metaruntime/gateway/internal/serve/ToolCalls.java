@@ -2,8 +2,6 @@ package org.metaruntime.gateway.internal.serve;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
-import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -11,8 +9,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
 import org.metaruntime.gateway.internal.rpc.ClientSession;
 import org.metaruntime.gateway.internal.rpc.Dispatcher;
@@ -23,8 +19,8 @@ import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
 
 /**
- * {@code tools/call}: finds the route, checks the arguments against the declared schema, starts the call at the
- * pod with the client's progress token and server-to-client requests wired to the calling session, cancels it
+ * The dispatch of a client's {@code tools/call} (the {@link CallPipeline}'s stage 8 for client calls): starts the call
+ * at the pod with the client's progress token and server-to-client requests wired to the calling session, cancels it
  * when the client does, and maps failures to the gateway's error codes. A modern client's call is bridged
  * ({@link BridgedCall}): the pod's requests to the client become {@code input_required} rounds, and a request with a
  * {@code requestState} is the retry of such a call ({@link ParkedCalls}). Thread-safe.
@@ -36,10 +32,6 @@ final class ToolCalls {
 
     private final ToolTable table;
     private final PodBackend backend;
-    private final PodStats stats;
-    private final Supplier<ObjectNode> status;
-    private final JsonSchemaValidator validator = new DefaultJsonSchemaValidator(JsonRpc.MAPPER);
-    private final AtomicLong callIds = new AtomicLong();
     private final Map<String, LogSink> logSinks = new ConcurrentHashMap<>();
     private final ParkedCalls parked;
 
@@ -48,75 +40,38 @@ final class ToolCalls {
     }
 
     /**
+     * What a dispatched call answers: {@code answer} goes to the client now (for a bridged call, its first round),
+     * {@code outcome} is how the call ended (the same future unless the call is bridged).
+     */
+    record Dispatched(CompletableFuture<JsonNode> answer, CompletableFuture<JsonNode> outcome) {
+    }
+
+    /**
      * @param parked the modern calls waiting for their client's input, which retries reach
      */
-    ToolCalls(ToolTable table, PodBackend backend, PodStats stats, Supplier<ObjectNode> status, ParkedCalls parked) {
+    ToolCalls(ToolTable table, PodBackend backend, ParkedCalls parked) {
         this.parked = parked;
         this.table = table;
         this.backend = backend;
-        this.stats = stats;
-        this.status = status;
     }
 
-    /** Prepares the validator of every declared input schema, so that no first call pays for it. */
-    void prepareValidators(java.util.Collection<ToolTable.Route> routes) {
-        for (ToolTable.Route route : routes) {
-            if (route.inputSchemaMap() != null) {
-                validator.validate(route.inputSchemaMap(), JsonRpc.NODES.objectNode());
-            }
-        }
+    /** A modern client's retry of a parked call, once the pipeline checked it. */
+    CompletableFuture<JsonNode> retry(PipelineCall call) {
+        return parked.retry(call.request, call.route, call.checkedArguments);
     }
 
-    CompletableFuture<JsonNode> call(Dispatcher.Request request) {
-        long received = System.nanoTime();
-        JsonNode params = request.params();
-        JsonNode nameNode = params.get("name");
-        if (nameNode != null && nameNode.isTextual() && nameNode.textValue().equals(table.statusName())) {
-            return CompletableFuture.completedFuture(StatusReport.asToolResult(status.get()));
-        }
-        ToolTable.Route route = nameNode != null && nameNode.isTextual() ? table.route(nameNode.textValue()).orElse(null) : null;
-        JsonNode arguments;
-        try {
-            arguments = checkedArguments(nameNode, route, params.get("arguments"));
-            if (request.isModern() && params.has("requestState")) {
-                return parked.retry(request, route, arguments);
-            }
-        } catch (RpcException refused) {
-            stats.refused(route, System.nanoTime() - received, refused.code());
-            throw refused;
-        }
-        return call(request, route, arguments);
-    }
-
-    /** The arguments of a call to {@code route} (named {@code nameNode}), checked; -32602 when they do not fit. */
-    private JsonNode checkedArguments(JsonNode nameNode, ToolTable.Route route, JsonNode arguments) {
-        if (nameNode == null || !nameNode.isTextual()) {
-            throw new RpcException(JsonRpc.INVALID_PARAMS, "tools/call needs params.name, the tool's name");
-        }
-        if (route == null) {
-            throw unknownTool(nameNode.textValue());
-        }
-        if (arguments == null || arguments.isNull()) {
-            return JsonRpc.NODES.objectNode();
-        }
-        if (!arguments.isObject()) {
-            throw failure(route, JsonRpc.INVALID_PARAMS, "arguments must be an object", null);
-        }
-        if (route.inputSchema() != null) {
-            validate(route, arguments);
-        }
-        return arguments;
-    }
-
-    private CompletableFuture<JsonNode> call(Dispatcher.Request request, ToolTable.Route route, JsonNode arguments) {
-        PodManifest manifest = table.manifest(route.pod()).orElseThrow(() -> unknownTool(route.outward()));
+    Dispatched dispatch(PipelineCall pipelineCall) {
+        Dispatcher.Request request = pipelineCall.request;
+        ToolTable.Route route = pipelineCall.route;
+        JsonNode arguments = pipelineCall.checkedArguments;
+        PodManifest manifest = table.manifest(route.pod()).orElseThrow(() -> ResolveTool.unknownTool(pipelineCall.name));
         ClientSession session = request.session();
         JsonNode token = request.progressToken();
         Duration timeout = manifest.callTimeout();
-        String callId = nextCallId();
+        String callId = pipelineCall.callId;
         CompletableFuture<JsonNode> answer = new CompletableFuture<>();
         Started started = new Started();
-        CallScope scope = new CallScope(List.of(route.chainName()), Long.MAX_VALUE);
+        CallScope scope = new CallScope(List.of(route.chainName()), Long.MAX_VALUE, pipelineCall.principal, pipelineCall.span);
         BridgedCall bridged = null;
         CompletableFuture<JsonNode> firstRound = null;
         PodBackend.CallContext context;
@@ -137,7 +92,6 @@ final class ToolCalls {
                     podRequest -> clientRequest(session, request.id(), route, podRequest), scope,
                     ModernPods.callMeta(request));
         }
-        long startNanos = System.nanoTime();
         PodBackend.PodCall call = backend.pod(route.pod()).call(route.tool(), arguments, context);
         started.set(call);
         if (bridged == null) {
@@ -155,20 +109,27 @@ final class ToolCalls {
         });
         CompletableFuture<JsonNode> outcome = answer.handle((result, error) -> {
             if (error == null) {
-                stats.served(route.pod(), route.tool(), System.nanoTime() - startNanos);
                 return result;
             }
-            RpcException mapped = map(route, timeout, error);
-            stats.failed(route.pod(), route.tool(), System.nanoTime() - startNanos, mapped.code());
-            throw mapped;
+            if (cancelled(error)) {
+                pipelineCall.cancelled = true;
+            }
+            throw map(route, timeout, error);
         });
         if (bridged == null) {
-            return outcome;
+            return new Dispatched(outcome, outcome);
         }
         BridgedCall b = bridged;
         outcome.whenComplete((result, error) -> b.outcome(result, error == null ? null
                 : error instanceof CompletionException && error.getCause() != null ? error.getCause() : error));
-        return firstRound;
+        return new Dispatched(firstRound, outcome);
+    }
+
+    /** Whether {@code error} ended a call by a cancel. */
+    static boolean cancelled(Throwable error) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        return cause instanceof java.util.concurrent.CancellationException
+                || cause instanceof PodBackend.PodFailure failure && failure.kind() == PodBackend.PodFailure.Kind.CANCELLED;
     }
 
     /** The pod call once started; a cancel asked for before is applied then. */
@@ -245,28 +206,6 @@ final class ToolCalls {
             sink.send().accept(line);
         }
         return true;
-    }
-
-    private static RpcException unknownTool(String name) {
-        return new RpcException(JsonRpc.INVALID_PARAMS, "unknown tool " + name + " (tools/list names every tool)",
-                JsonRpc.NODES.objectNode().put("tool", name));
-    }
-
-    /** A new id of a call, unique in this gateway (sent to pods as {@code _meta["mcp-meta/call"]}). */
-    String nextCallId() {
-        return "c" + callIds.incrementAndGet();
-    }
-
-    /** Checks {@code arguments} against the route's declared input schema; -32602 with the violations. */
-    void validate(ToolTable.Route route, JsonNode arguments) {
-        JsonSchemaValidator.ValidationResponse response = validator.validate(route.inputSchemaMap(), arguments);
-        if (!response.valid()) {
-            String detail = response.errorMessage();
-            int at = detail == null ? -1 : detail.indexOf("Validation errors:");
-            String violations = at < 0 ? String.valueOf(detail) : detail.substring(at + "Validation errors:".length()).trim();
-            throw failure(route, JsonRpc.INVALID_PARAMS, "invalid arguments: " + violations,
-                    JsonRpc.NODES.objectNode().put("violations", violations));
-        }
     }
 
     private CompletableFuture<JsonNode> clientRequest(ClientSession session, JsonNode callId, ToolTable.Route route,

@@ -50,6 +50,7 @@ final class ToolTable {
     private final ObjectNode statusTool;
     private final String statusName;
     private final BiPredicate<String, String> blocked;
+    private final Route statusRoute;
     private volatile Served served;
 
     ToolTable(Catalog catalog, ObjectNode statusTool) {
@@ -64,6 +65,8 @@ final class ToolTable {
         this.blocked = blocked;
         this.statusTool = statusTool;
         this.statusName = Names.outward(Names.RESERVED_POD, catalog.separator(), Catalog.STATUS_TOOL);
+        ObjectNode definition = statusTool.deepCopy().put("name", statusName);
+        this.statusRoute = new Route(statusName, Names.RESERVED_POD, Catalog.STATUS_TOOL, definition, "", null, null, true, null);
         this.served = new Served(catalog, Map.of(), JsonRpc.NODES.arrayNode());
     }
 
@@ -131,17 +134,51 @@ final class ToolTable {
                 }
             }
         }
+        list = sortedByName(list);
         boolean changed = !list.equals(served.listed());
         served = new Served(catalog, java.util.Collections.unmodifiableMap(next), list);
         return changed;
     }
 
+    /** {@code list} sorted by {@code name}, by Unicode code point. */
+    private static ArrayNode sortedByName(ArrayNode list) {
+        List<JsonNode> tools = new java.util.ArrayList<>();
+        list.forEach(tools::add);
+        tools.sort((a, b) -> compareCodePoints(a.path("name").asText(), b.path("name").asText()));
+        ArrayNode out = JsonRpc.NODES.arrayNode();
+        tools.forEach(out::add);
+        return out;
+    }
+
+    /** Compares by Unicode code point (not by UTF-16 unit). */
+    static int compareCodePoints(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int ca = a.codePointAt(i);
+            int cb = b.codePointAt(j);
+            if (ca != cb) {
+                return Integer.compare(ca, cb);
+            }
+            i += Character.charCount(ca);
+            j += Character.charCount(cb);
+        }
+        return Integer.compare(a.length() - i, b.length() - j);
+    }
+
+    /** The route of the outward name {@code outward}, the gateway's own tool included. */
     Optional<Route> route(String outward) {
+        if (outward.equals(statusName)) {
+            return Optional.of(statusRoute);
+        }
         return Optional.ofNullable(served.routes().get(outward));
     }
 
     /** The route of {@code tool} of {@code pod} (the pod's own name of the tool). */
     Optional<Route> route(String pod, String tool) {
+        if (pod.equals(Names.RESERVED_POD) && tool.equals(Catalog.STATUS_TOOL)) {
+            return Optional.of(statusRoute);
+        }
         for (Route route : served.routes().values()) {
             if (route.pod().equals(pod) && route.tool().equals(tool)) {
                 return Optional.of(route);

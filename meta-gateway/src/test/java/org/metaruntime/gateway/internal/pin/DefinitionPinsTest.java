@@ -20,7 +20,7 @@ class DefinitionPinsTest {
     private static PodManifest pod(OnDrift onDrift, DeclaredTool... tools) {
         return new PodManifest("p", null, Path.of("p.yaml"), 1, List.of("python3"), null, Path.of("."), null,
                 Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofSeconds(5), false, PodManifest.HealthCheck.DISABLED,
-                List.of(tools), null, PodManifest.Protocol.MCP, null, null, McpProtocolEra.AUTO, onDrift);
+                List.of(tools), null, PodManifest.Protocol.MCP, null, null, McpProtocolEra.AUTO, java.util.Set.of(), onDrift);
     }
 
     private static ObjectNode tool(String name, String description) {

@@ -1,0 +1,184 @@
+package org.metaruntime.gateway.internal.serve;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
+import org.metaruntime.gateway.internal.manifest.Catalog;
+import org.metaruntime.gateway.internal.manifest.DeclaredTool;
+import org.metaruntime.gateway.internal.manifest.PodManifest;
+import org.metaruntime.gateway.internal.rpc.JsonRpc;
+
+/**
+ * Pods that run no process: each answers {@code tools/call} with a function of the tool and its call context,
+ * counts its starts and records every call it got. A pod's handler may make nested calls through
+ * {@link #nested}. Thread-safe.
+ */
+final class FakePods {
+
+    /** One call a pod got. */
+    record Got(String pod, String tool, JsonNode arguments, PodBackend.CallContext context) {
+    }
+
+    final List<Got> calls = new CopyOnWriteArrayList<>();
+    final Map<String, AtomicInteger> starts = new ConcurrentHashMap<>();
+    private final Map<String, BiFunction<Got, FakePods, CompletableFuture<JsonNode>>> handlers = new ConcurrentHashMap<>();
+    private volatile PodBackend.PodCallHandler podCalls;
+    private final PodRequests requests = new PodRequests();
+
+    /** A pod named {@code name} with {@code tags}, declaring {@code tools} (each {@code {"type":"object"}} unless given). */
+    static PodManifest pod(String name, Set<String> tags, List<DeclaredTool> tools) {
+        return new PodManifest(name, null, Path.of(name + ".yaml"), 1, List.of("true"), null, Path.of("."), Map.of(),
+                Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(1), false, PodManifest.HealthCheck.DISABLED,
+                tools, Map.of(), PodManifest.Protocol.MCP, null, Set.of(), null, tags);
+    }
+
+    /** A declared tool with {@code inputSchema}. */
+    static DeclaredTool tool(String name, ObjectNode inputSchema) {
+        ObjectNode definition = JsonRpc.NODES.objectNode().put("description", "tool " + name);
+        definition.set("inputSchema", inputSchema == null ? JsonRpc.NODES.objectNode().put("type", "object") : inputSchema);
+        return new DeclaredTool(name, 1, definition, null, "");
+    }
+
+    static Catalog catalog(PodManifest... pods) {
+        return new Catalog(List.of(pods), List.of(), "__");
+    }
+
+    /** Answers calls of {@code pod} with {@code handler}. */
+    void answer(String pod, BiFunction<Got, FakePods, CompletableFuture<JsonNode>> handler) {
+        handlers.put(pod, handler);
+    }
+
+    /** A pod set of these fakes. */
+    PodSet podSet(Catalog catalog) {
+        return new PodSet(catalog.pods(), (manifest, threads, withheld) -> new Backend(manifest));
+    }
+
+    /** The pod {@code pod} sends {@code __mcp_meta_call__} with {@code params}, as its backend would. */
+    CompletableFuture<JsonNode> nested(String pod, JsonNode params) {
+        try {
+            return podCalls.call(pod, params, requests.outerCall(pod, params));
+        } catch (RuntimeException refused) {
+            return CompletableFuture.failedFuture(refused);
+        }
+    }
+
+    /** A text result. */
+    static JsonNode text(String text) {
+        ObjectNode result = JsonRpc.NODES.objectNode();
+        result.putArray("content").addObject().put("type", "text").put("text", text);
+        return result;
+    }
+
+    private final class Backend implements PodBackend {
+        private final PodManifest manifest;
+
+        Backend(PodManifest manifest) {
+            this.manifest = manifest;
+        }
+
+        @Override
+        public Pod pod(String name) {
+            return new FakePod(manifest);
+        }
+
+        @Override
+        public void listen(PodListener listener) {
+        }
+
+        @Override
+        public void servePodCalls(PodCallHandler handler) {
+            podCalls = handler;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private final class FakePod implements PodBackend.Pod {
+        private final PodManifest manifest;
+
+        FakePod(PodManifest manifest) {
+            this.manifest = manifest;
+        }
+
+        @Override
+        public String name() {
+            return manifest.name();
+        }
+
+        @Override
+        public boolean running() {
+            return starts.containsKey(name());
+        }
+
+        @Override
+        public CompletableFuture<Void> start() {
+            starts.computeIfAbsent(name(), n -> new AtomicInteger()).incrementAndGet();
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public List<ObjectNode> liveTools() {
+            return new ArrayList<>();
+        }
+
+        @Override
+        public PodBackend.PodCall call(String tool, JsonNode arguments, PodBackend.CallContext context) {
+            starts.computeIfAbsent(name(), n -> new AtomicInteger()).incrementAndGet();
+            Got got = new Got(name(), tool, arguments, context);
+            calls.add(got);
+            Runnable unregister = requests.register(name(), context);
+            BiFunction<Got, FakePods, CompletableFuture<JsonNode>> handler = handlers.getOrDefault(name(),
+                    (g, pods) -> CompletableFuture.completedFuture(text(g.tool() + " done")));
+            CompletableFuture<JsonNode> result = handler.apply(got, FakePods.this);
+            result.whenComplete((r, e) -> {
+                unregister.run();
+                context.scope().end();
+            });
+            return new PodBackend.PodCall() {
+                @Override
+                public CompletableFuture<JsonNode> result() {
+                    return result;
+                }
+
+                @Override
+                public void cancel() {
+                    result.completeExceptionally(new PodBackend.PodFailure(PodBackend.PodFailure.Kind.CANCELLED, "cancelled",
+                            java.util.OptionalInt.empty(), ""));
+                }
+            };
+        }
+
+        @Override
+        public CompletableFuture<JsonNode> request(String method, JsonNode params, Duration timeout) {
+            ObjectNode result = JsonRpc.NODES.objectNode();
+            switch (method) {
+                case "resources/list" -> result.putArray("resources").addObject().put("uri", "pod://" + name() + "/r")
+                        .put("name", "r");
+                case "resources/read" -> result.putArray("contents").addObject().put("uri", params.path("uri").asText())
+                        .put("text", "from " + name());
+                case "prompts/list" -> result.putArray("prompts").addObject().put("name", "p");
+                case "prompts/get" -> result.putArray("messages");
+                default -> { }
+            }
+            return CompletableFuture.completedFuture(result);
+        }
+
+        @Override
+        public PodBackend.PodState state() {
+            return new PodBackend.PodState(running() ? "Running" : "NotStarted", OptionalLong.empty(), 0, null, "");
+        }
+    }
+}
