@@ -88,4 +88,28 @@ class TracingIT {
                     .anyMatch(a -> a.getKey().equals("service.name") && a.getValue().getStringValue().equals("meta-gateway"));
         }
     }
+
+    @Test
+    void overHttpTheRequestsTraceparentHeaderServesWhenMetaHasNone() throws Exception {
+        Path manifests = Files.createDirectories(dir.resolve("manifests"));
+        Path description = Files.writeString(dir.resolve("description.txt"), "Reads");
+        Files.writeString(manifests.resolve("pinned.yaml"), """
+                apiVersion: mcp-meta/v1
+                kind: ToolPod
+                metadata: { name: pinned }
+                spec:
+                  command: [python3, pinned_pod.py]
+                  workdir: %s
+                  protocolEra: legacy
+                  env: { PIN_DESCRIPTION_FILE: "%s" }
+                """.formatted(NodeClient.PODS, description));
+        ObjectNode script = NodeClient.JSON.createObjectNode();
+        script.putObject("headers").put("traceparent", "00-" + TRACE + "-" + PARENT + "-01").put("baggage", "team=blue");
+        JsonNode session = NodeClient.session(NodeClient.Transport.STREAMABLE_HTTP, List.of("--manifests", manifests.toString(),
+                "--log-level", "info"), List.of(request("pinned__stable", null)), script);
+        JsonNode meta = NodeClient.JSON.readTree(session.at("/steps/0/ok/content/0/text").asText());
+        assertThat(meta.get("traceparent").asText()).as(session.toString()).matches("00-" + TRACE + "-[0-9a-f]{16}-01")
+                .doesNotContain(PARENT);
+        assertThat(meta.get("baggage").asText()).isEqualTo("team=blue");
+    }
 }

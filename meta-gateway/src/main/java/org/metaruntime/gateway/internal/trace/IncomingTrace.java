@@ -1,6 +1,7 @@
 package org.metaruntime.gateway.internal.trace;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.function.Function;
 import org.metaruntime.gateway.internal.pipeline.TraceHeaders;
 
@@ -25,6 +26,38 @@ public final class IncomingTrace {
         }
         TraceHeaders http = new TraceHeaders(header.apply("traceparent"), header.apply("tracestate"), header.apply("baggage"));
         return IncomingContext.parent(http).isPresent() ? http : meta;
+    }
+
+    /**
+     * {@code message} as the pipeline should read it: a {@code tools/call} whose {@code _meta} has no valid
+     * {@code traceparent} takes the HTTP request's {@code traceparent}, {@code tracestate} and {@code baggage} headers
+     * into its {@code _meta} when the header's {@code traceparent} is valid (a copy; {@code message} is not changed).
+     * Any other message is returned as it is.
+     */
+    public static JsonNode withHttpContext(JsonNode message, Function<String, String> header) {
+        if (!message.isObject() || !"tools/call".equals(message.path("method").asText(null))) {
+            return message;
+        }
+        JsonNode params = message.get("params");
+        TraceHeaders chosen = of(params, header);
+        if (chosen.equals(fromMeta(params)) || chosen.traceparent() == null) {
+            return message;
+        }
+        ObjectNode copy = ((ObjectNode) message).deepCopy();
+        ObjectNode outParams = copy.get("params") instanceof
+                ObjectNode p ? p : copy.putObject("params");
+        ObjectNode meta = outParams.get("_meta") instanceof
+                ObjectNode m ? m : outParams.putObject("_meta");
+        meta.put("traceparent", chosen.traceparent());
+        meta.remove("tracestate");
+        meta.remove("baggage");
+        if (chosen.tracestate() != null) {
+            meta.put("tracestate", chosen.tracestate());
+        }
+        if (chosen.baggage() != null) {
+            meta.put("baggage", chosen.baggage());
+        }
+        return copy;
     }
 
     /** The context in {@code params._meta}, as received. */

@@ -34,4 +34,20 @@ class IncomingTraceTest {
                 .isEqualTo(new TraceHeaders("junk", null, null));
         assertThat(IncomingTrace.of(null, null)).isEqualTo(TraceHeaders.NONE);
     }
+
+    @Test
+    void anHttpCallWithoutAValidTraceparentInMetaTakesTheHeadersIntoMeta() throws Exception {
+        com.fasterxml.jackson.databind.JsonNode message = JSON.readTree(
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\",\"_meta\":{\"x\":1}}}");
+        com.fasterxml.jackson.databind.JsonNode out = IncomingTrace.withHttpContext(message, HEADERS::get);
+        assertThat(out.at("/params/_meta").toString()).isEqualTo("{\"x\":1,\"traceparent\":\"" + HEADER
+                + "\",\"tracestate\":\"h=1\",\"baggage\":\"k=v\"}");
+        assertThat(message.at("/params/_meta/traceparent").isMissingNode()).isTrue();
+        com.fasterxml.jackson.databind.JsonNode own = JSON.readTree("{\"method\":\"tools/call\",\"params\":{\"_meta\":{\"traceparent\":\""
+                + META + "\"}}}");
+        assertThat(IncomingTrace.withHttpContext(own, HEADERS::get)).isSameAs(own);
+        com.fasterxml.jackson.databind.JsonNode list = JSON.readTree("{\"method\":\"tools/list\"}");
+        assertThat(IncomingTrace.withHttpContext(list, HEADERS::get)).isSameAs(list);
+        assertThat(IncomingTrace.withHttpContext(message, name -> null)).isSameAs(message);
+    }
 }
