@@ -1,7 +1,10 @@
 package org.metaruntime.gateway;
 
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Locale;
@@ -10,9 +13,11 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.eclipse.jetty.server.Handler;
+import org.metaruntime.gateway.spi.Authenticator;
 
 /**
- * How a gateway serves over HTTP: the bearer token, the browser origins it accepts besides loopback ones, the
+ * How a gateway serves over HTTP: who may call (the single bearer token, the host's {@link Authenticator}s such as
+ * {@link Authenticators#namedTokens named tokens}, an OAuth 2.1 issuer), the browser origins it accepts besides loopback ones, the
  * bound of request bodies, when idle sessions expire, and extra endpoints served behind the same checks.
  * Immutable and thread-safe; build with {@link #builder()}.
  *
@@ -36,6 +41,9 @@ public final class HttpOptions {
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(5);
 
     private final String token;
+    private final List<Authenticator> authenticators;
+    private final OAuthOptions oauth;
+    private final URI publicUrl;
     private final Set<String> allowedOrigins;
     private final long maxRequestBytes;
     private final Duration sessionIdleTimeout;
@@ -45,6 +53,9 @@ public final class HttpOptions {
 
     private HttpOptions(Builder b) {
         this.token = b.token;
+        this.authenticators = List.copyOf(b.authenticators);
+        this.oauth = b.oauth;
+        this.publicUrl = b.publicUrl;
         this.allowedOrigins = Set.copyOf(b.allowedOrigins);
         this.maxRequestBytes = b.maxRequestBytes;
         this.sessionIdleTimeout = b.sessionIdleTimeout;
@@ -66,6 +77,26 @@ public final class HttpOptions {
     /** The bearer token every request but {@code /healthz} must carry; empty: none (only allowed on loopback). */
     public Optional<String> token() {
         return Optional.ofNullable(token);
+    }
+
+    /** The authenticators added, in order (tried after the single token and before OAuth). */
+    public List<Authenticator> authenticators() {
+        return authenticators;
+    }
+
+    /** The OAuth issuer whose access tokens are accepted; empty: none. */
+    public Optional<OAuthOptions> oauth() {
+        return Optional.ofNullable(oauth);
+    }
+
+    /** The {@code /mcp} URL clients use (the OAuth resource URL); empty: the URL the gateway listens on. */
+    public Optional<URI> publicUrl() {
+        return Optional.ofNullable(publicUrl);
+    }
+
+    /** Whether any credential is checked (a token, an authenticator or OAuth): otherwise only loopback may serve. */
+    public boolean checksCredentials() {
+        return token != null || !authenticators.isEmpty() || oauth != null;
     }
 
     /** Origins accepted besides loopback ones, as {@code scheme://host[:port]}, lower case. */
@@ -97,7 +128,7 @@ public final class HttpOptions {
         return shutdownTimeout;
     }
 
-    /** Extra endpoints by Jetty path spec ({@code /meta/events/*}), served behind the token and Origin checks. */
+    /** Extra endpoints by Jetty path spec ({@code /meta/events/*}), served behind the credential and Origin checks. */
     public Map<String, Handler> handlers() {
         return handlers;
     }
@@ -105,6 +136,9 @@ public final class HttpOptions {
     /** Builds {@link HttpOptions}. Not thread-safe. */
     public static final class Builder {
         private String token;
+        private final List<Authenticator> authenticators = new ArrayList<>();
+        private OAuthOptions oauth;
+        private URI publicUrl;
         private final Set<String> allowedOrigins = new LinkedHashSet<>();
         private long maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
         private Duration sessionIdleTimeout = DEFAULT_SESSION_IDLE_TIMEOUT;
@@ -116,7 +150,9 @@ public final class HttpOptions {
         }
 
         /**
-         * Sets the bearer token (null: none). Surrounding white space is removed.
+         * Sets the single bearer token (null: none): a request presenting it is principal {@code token} with every
+         * tool ({@link Authenticators#staticToken}), tried before any other authenticator. Surrounding white space is
+         * removed.
          *
          * @throws IllegalArgumentException when it is empty or has characters a header cannot carry
          */
@@ -131,6 +167,42 @@ public final class HttpOptions {
                 throw new IllegalArgumentException("a token is one or more visible ASCII characters");
             }
             this.token = trimmed;
+            return this;
+        }
+
+        /**
+         * Adds an authenticator; they are asked in the order added, after the single token and before OAuth, and the
+         * first that does not abstain decides.
+         */
+        public Builder authenticator(Authenticator authenticator) {
+            authenticators.add(Objects.requireNonNull(authenticator, "authenticator"));
+            return this;
+        }
+
+        /**
+         * Accepts the JWT access tokens of an OAuth issuer ({@link Authenticators#oauth}, asked last) and serves the
+         * protected resource metadata at {@code /.well-known/oauth-protected-resource} and
+         * {@code /.well-known/oauth-protected-resource/mcp} (null: none).
+         */
+        public Builder oauth(OAuthOptions oauth) {
+            this.oauth = oauth;
+            return this;
+        }
+
+        /**
+         * Sets the {@code /mcp} URL clients use, the OAuth resource URL (null: the URL the gateway listens on). Needed
+         * with OAuth on a wildcard address.
+         *
+         * @throws IllegalArgumentException when it is not an absolute http or https URL
+         */
+        public Builder publicUrl(URI url) {
+            if (url != null) {
+                String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
+                if (!(scheme.equals("http") || scheme.equals("https")) || url.getHost() == null || url.getRawFragment() != null) {
+                    throw new IllegalArgumentException("the public URL is an http or https URL, not " + url);
+                }
+            }
+            this.publicUrl = url;
             return this;
         }
 
@@ -183,7 +255,7 @@ public final class HttpOptions {
 
         /**
          * Serves {@code handler} at {@code pathSpec} (a Jetty path spec: {@code /meta/events/*}, {@code /x}), behind
-         * the same token and Origin checks as {@code /mcp}. The paths of the gateway itself cannot be taken.
+         * the same credential and Origin checks as {@code /mcp}. The paths of the gateway itself cannot be taken.
          */
         public Builder handler(String pathSpec, Handler handler) {
             Objects.requireNonNull(pathSpec, "pathSpec");
@@ -191,7 +263,7 @@ public final class HttpOptions {
             if (!pathSpec.startsWith("/")) {
                 throw new IllegalArgumentException("a path spec starts with /: " + pathSpec);
             }
-            for (String own : new String[] {"/mcp", "/sse", "/message", "/healthz", "/metrics"}) {
+            for (String own : new String[] {"/mcp", "/sse", "/message", "/healthz", "/metrics", "/.well-known"}) {
                 if (pathSpec.equals(own) || pathSpec.equals(own + "/*") || pathSpec.equals("/") || pathSpec.equals("/*")) {
                     throw new IllegalArgumentException("the gateway serves " + pathSpec + " itself");
                 }

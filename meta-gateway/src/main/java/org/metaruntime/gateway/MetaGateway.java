@@ -94,17 +94,18 @@ public final class MetaGateway implements AutoCloseable {
 
     /**
      * Serves MCP over HTTP on {@code address} with {@code options}. The port is bound before any pod starts. When this
-     * is the gateway's first serve, no pod inherits an environment variable holding the token (none ever inherits one
-     * named {@code META_GATEWAY_*}).
+     * is the gateway's first serve, no pod inherits an environment variable holding the token or a named token read from
+     * the environment (none ever inherits one named {@code META_GATEWAY_*}).
      *
-     * @throws IllegalArgumentException when {@code address} is not loopback and {@code options} has no token
+     * @throws IllegalArgumentException when {@code address} is not loopback and {@code options} checks no credential, or
+     *     is a wildcard address and {@code options} has OAuth without a public URL
      * @throws UncheckedIOException when the port cannot be bound
      */
     public Serving serveHttp(InetSocketAddress address, HttpOptions options) {
         Objects.requireNonNull(address, "address");
         Objects.requireNonNull(options, "options");
-        HttpServing.requireTokenOffLoopback(address, options.token());
-        GatewayServer built = server(options.token().map(List::of).orElse(List.of()));
+        HttpServing.checkAddress(address, options);
+        GatewayServer built = server(credentials(options));
         HttpServing serving;
         try {
             serving = HttpServing.start(built, address, options);
@@ -113,6 +114,23 @@ public final class MetaGateway implements AutoCloseable {
         }
         started(built);
         return serving;
+    }
+
+    /** The credentials {@code options} hold: the token, and the values of the variables named tokens were read from. */
+    private static List<String> credentials(HttpOptions options) {
+        List<String> credentials = new java.util.ArrayList<>();
+        options.token().ifPresent(credentials::add);
+        for (org.metaruntime.gateway.spi.Authenticator authenticator : options.authenticators()) {
+            if (authenticator instanceof org.metaruntime.gateway.internal.auth.NamedTokens named) {
+                for (String variable : named.variables()) {
+                    String value = System.getenv(variable);
+                    if (value != null && !value.isEmpty()) {
+                        credentials.add(value);
+                    }
+                }
+            }
+        }
+        return credentials;
     }
 
     /** The status report: {@code {"pods":{"<name>":{"state","pid","restarts",...}}}}. */

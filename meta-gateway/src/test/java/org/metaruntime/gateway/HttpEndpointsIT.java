@@ -86,6 +86,8 @@ class HttpEndpointsIT {
             assertThat(NodeClient.JSON.readTree(ok.body()).at("/result/serverInfo/name").asText()).isEqualTo("meta-gateway");
             HttpResponse<String> health = get(gateway.base() + "/healthz");
             assertThat(health.statusCode()).isEqualTo(200);
+            assertThat(get(gateway.base() + "/.well-known/oauth-protected-resource").statusCode()).as("no OAuth").isEqualTo(404);
+            assertThat(get(gateway.base() + "/.well-known/oauth-protected-resource/mcp").statusCode()).isEqualTo(404);
             JsonNode body = NodeClient.JSON.readTree(health.body());
             assertThat(body.get("status").asText()).isEqualTo("ok");
             assertThat(body.at("/pods/fixture").asText()).isEqualTo("NotStarted");
@@ -99,7 +101,7 @@ class HttpEndpointsIT {
                 assertThat(refused.at("/connectError/error").toString()).as(transport).contains("401");
                 script.putObject("headers").put("Authorization", "Bearer " + TOKEN);
                 JsonNode served = NodeClient.runRaw(script);
-                assertThat(served.at("/steps/0/ok/tools/0/name").asText()).as(transport).isEqualTo("meta__status");
+                assertThat(served.at("/steps/0/ok/tools/0/name").asText()).as(transport).isEqualTo("fixture__crash");
             }
             gateway.stopCleanly();
         }

@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The embedded gateway serves HTTP without a token on a loopback address only: elsewhere {@link
- * MetaGateway#serveHttp} refuses with an {@link IllegalArgumentException} before it binds or starts anything.
+ * The embedded gateway serves HTTP without a credential on a loopback address only, and OAuth on a wildcard address
+ * only with a public URL: elsewhere {@link MetaGateway#serveHttp} refuses with an {@link IllegalArgumentException}
+ * before it binds or starts anything.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class HttpTokenRuleTest {
@@ -40,12 +41,24 @@ class HttpTokenRuleTest {
     void withoutATokenOnlyLoopbackIsServed() {
         assertThatThrownBy(() -> gateway.serveHttp(new InetSocketAddress("0.0.0.0", 0)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("serving on 0.0.0.0 needs a token (only loopback addresses may serve without one)");
+                .hasMessage("serving on 0.0.0.0 needs a credential (only loopback addresses may serve without one)");
         for (String loopback : new String[] {"127.0.0.1", "localhost"}) {
             Serving serving = gateway.serveHttp(new InetSocketAddress(loopback, 0));
             assertThat(serving.port()).as(loopback).isPositive();
             serving.close();
         }
+    }
+
+    @Test
+    void oauthOnAWildcardAddressNeedsAPublicUrl() {
+        OAuthOptions oauth = OAuthOptions.builder().issuer(java.net.URI.create("http://127.0.0.1:9/")).audience("gw").build();
+        assertThatThrownBy(() -> gateway.serveHttp(new InetSocketAddress("0.0.0.0", 0), HttpOptions.builder().oauth(oauth).build()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("serving OAuth on the wildcard address 0.0.0.0 needs a public URL (the resource URL clients use)");
+        Serving serving = gateway.serveHttp(new InetSocketAddress("0.0.0.0", 0), HttpOptions.builder().oauth(oauth)
+                .publicUrl(java.net.URI.create("https://gateway.example.com/mcp")).build());
+        assertThat(serving.port()).isPositive();
+        serving.close();
     }
 
     @Test

@@ -107,11 +107,11 @@ class ManifestReloadIT {
         JsonNode s = session.get("steps");
         String stderr = session.get("stderr").asText();
 
-        assertThat(toolNames(s.get(0))).containsExactly("meta__status", "alpha__echo", "alpha__slow", "beta__echo", "beta__slow");
+        assertThat(toolNames(s.get(0))).containsExactly("alpha__echo", "alpha__slow", "beta__echo", "beta__slow", "meta__status");
         assertThat(s.get(1).at("/ok/content/0/text").asText()).isEqualTo("a");
         assertThat(s.get(9).has("ok")).as("list_changed after SIGHUP: %s%nstderr:%n%s", s.get(9), stderr).isTrue();
-        assertThat(toolNames(s.get(10))).containsExactly("meta__status", "alpha__echo", "alpha__slow", "alpha__sleep",
-                "gamma__echo", "gamma__slow");
+        assertThat(toolNames(s.get(10))).containsExactly("alpha__echo", "alpha__sleep", "alpha__slow", "gamma__echo",
+                "gamma__slow", "meta__status");
         assertThat(stderr).contains("manifests reloaded: added gamma; changed alpha; removed beta");
 
         // The removed pod finished the call it had in flight, then stopped.
@@ -160,13 +160,13 @@ class ManifestReloadIT {
         JsonNode s = session.get("steps");
         String stderr = session.get("stderr").asText();
 
-        assertThat(toolNames(s.get(0))).containsExactly("meta__status", "alpha__echo", "alpha__slow");
+        assertThat(toolNames(s.get(0))).containsExactly("alpha__echo", "alpha__slow", "meta__status");
         assertThat(s.get(2).has("ok")).as("list_changed after the new manifest: %s%nstderr:%n%s", s.get(2), stderr).isTrue();
         assertThat(toolNames(s.get(3))).contains("delta__echo", "delta__slow");
         assertThat(s.get(4).at("/ok/content/0/text").asText()).isEqualTo("d");
         assertThat(s.get(6).has("ok")).as("list_changed after the removal: %s", s.get(6)).isTrue();
         assertThat(s.get(7).has("ok")).as("delta stopped: %s", s.get(7)).isTrue();
-        assertThat(toolNames(s.get(8))).containsExactly("meta__status", "alpha__echo", "alpha__slow");
+        assertThat(toolNames(s.get(8))).containsExactly("alpha__echo", "alpha__slow", "meta__status");
 
         for (String name : List.of("alpha", "delta")) {
             NodeClient.assertAllGone(session, dir.resolve("pids").resolve(name));

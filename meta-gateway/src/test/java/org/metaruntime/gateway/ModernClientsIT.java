@@ -63,8 +63,8 @@ class ModernClientsIT {
         assertThat(ok(session, 0).get("supportedVersions")).isEqualTo(discover.get("supportedVersions"));
         List<String> names = new ArrayList<>();
         ok(session, 1).get("tools").forEach(t -> names.add(t.get("name").asText()));
-        assertThat(names).containsExactly("meta__status", "fixture__echo", "fixture__slow", "fixture__sample", "fixture__log",
-                "fixture__crash", "fixture__sleep", "fixture__meta", "fixture__image");
+        assertThat(names).as("sorted by outward name").containsExactly("fixture__crash", "fixture__echo", "fixture__image",
+                "fixture__log", "fixture__meta", "fixture__sample", "fixture__sleep", "fixture__slow", "meta__status");
         assertThat(ok(session, 2).at("/content/0/text").asText()).isEqualTo("héllo 日本");
         assertThat(ok(session, 2).at("/structuredContent/echo").asText()).isEqualTo("héllo 日本");
         assertThat(ok(session, 3).at("/structuredContent/pods/fixture/state").asText()).isEqualTo("Healthy");

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.metaruntime.gateway.OAuthOptions;
 import org.metaruntime.gateway.internal.manifest.Durations;
 import org.metaruntime.gateway.internal.manifest.Names;
 
@@ -19,18 +20,24 @@ import org.metaruntime.gateway.internal.manifest.Names;
  * @param policy   the policy file (profiles, claim rules, rate limits), or null
  * @param profile  the profile of the local or anonymous principal, or null
  * @param auditArguments whether audit events carry the redacted arguments
+ * @param tokens   the named tokens file, or null
+ * @param oauth    the OAuth issuer, audience and scopes, or null
+ * @param publicUrl the {@code /mcp} URL clients use, or null
  * @param approve  {@code POD/TOOL} whose live definition is approved as its pin, or null
  * @param otlpEndpoint where spans are exported over OTLP/HTTP, or null
  */
 record CommandLine(List<Path> manifests, Path config, boolean validate, String transport, String host, int port,
                    Path tokenFile, List<String> allowedOrigins, Duration sessionTimeout, String separator, int maxCallDepth,
                    String logLevel, Path state, boolean watch, boolean help,
-                   Path policy, String profile, boolean auditArguments, String approve, URI otlpEndpoint) {
+                   Path policy, String profile, boolean auditArguments, Path tokens, OAuthOptions oauth, URI publicUrl,
+                   String approve, URI otlpEndpoint) {
+
 
     static final String USAGE = "usage: meta-gateway --manifests DIR [--manifests DIR2 ...] [--config claude_desktop_config.json]"
             + " [--validate] [--transport stdio|http|sse] [--host 127.0.0.1] [--port 3000] [--token-file FILE]"
             + " [--allow-origin ORIGIN ...] [--session-timeout 30m] [--separator __] [--max-call-depth 8] [--log-level info]"
             + " [--state DIR] [--watch] [--policy FILE] [--profile NAME] [--audit-arguments]"
+            + " [--tokens FILE] [--oauth-issuer URL --oauth-audience AUD [--oauth-scopes S ...]] [--public-url URL]"
             + " [--approve POD/TOOL] [--otlp-endpoint URL]";
 
     private static final Set<String> TRANSPORTS = Set.of("stdio", "http", "sse");
@@ -69,6 +76,11 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
         Path policy = null;
         String profile = null;
         boolean auditArguments = false;
+        Path tokens = null;
+        URI issuer = null;
+        String audience = null;
+        List<String> scopes = new ArrayList<>();
+        URI publicUrl = null;
         String approve = null;
         URI otlpEndpoint = null;
         for (int i = 0; i < args.length; i++) {
@@ -83,7 +95,8 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                 case "-h":
                 case "--help":
                     return new CommandLine(manifests, config, validate, transport, host, port, tokenFile, origins, sessionTimeout,
-                            separator, maxCallDepth, logLevel, state, watch, true, policy, profile, auditArguments, null, null);
+                            separator, maxCallDepth, logLevel, state, watch, true, policy, profile, auditArguments,
+                            tokens, null, publicUrl, null, null);
                 case "--validate":
                     if (value != null) {
                         throw new UsageException("--validate takes no value");
@@ -209,6 +222,24 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                     }
                     logLevel = value;
                     break;
+                case "--tokens":
+                    tokens = Path.of(value);
+                    break;
+                case "--oauth-issuer":
+                    issuer = httpUrl("--oauth-issuer", value);
+                    break;
+                case "--oauth-audience":
+                    if (value.isBlank()) {
+                        throw new UsageException("--oauth-audience needs a value");
+                    }
+                    audience = value.strip();
+                    break;
+                case "--oauth-scopes":
+                    scopes.add(value);
+                    break;
+                case "--public-url":
+                    publicUrl = httpUrl("--public-url", value);
+                    break;
                 default:
                     throw new UsageException("unknown option " + arg);
             }
@@ -220,7 +251,39 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
             throw new UsageException("--approve records the pin in the event log: give --state DIR");
         }
         return new CommandLine(manifests, config, validate, transport, host, port, tokenFile, origins, sessionTimeout,
-                separator, maxCallDepth, logLevel, state, watch, false, policy, profile, auditArguments, approve,
-                otlpEndpoint);
+                separator, maxCallDepth, logLevel, state, watch, false, policy, profile, auditArguments,
+                tokens, oauth(issuer, audience, scopes), publicUrl, approve, otlpEndpoint);
+    }
+
+    private static OAuthOptions oauth(URI issuer, String audience, List<String> scopes) throws UsageException {
+        if (issuer == null && audience == null) {
+            if (!scopes.isEmpty()) {
+                throw new UsageException("--oauth-scopes needs --oauth-issuer and --oauth-audience");
+            }
+            return null;
+        }
+        if (issuer == null || audience == null) {
+            throw new UsageException("--oauth-issuer and --oauth-audience go together");
+        }
+        try {
+            return OAuthOptions.builder().issuer(issuer).audience(audience).requiredScopes(scopes.toArray(String[]::new)).build();
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    /** {@code value} as an absolute http or https URL. */
+    private static URI httpUrl(String option, String value) throws UsageException {
+        try {
+            URI uri = new URI(value);
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+            if ((scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null && uri.getRawQuery() == null
+                    && uri.getRawFragment() == null) {
+                return uri;
+            }
+        } catch (URISyntaxException e) {
+            // reported below
+        }
+        throw new UsageException(option + " is an http or https URL, not " + value);
     }
 }

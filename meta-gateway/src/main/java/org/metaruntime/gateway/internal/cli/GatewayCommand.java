@@ -8,13 +8,16 @@ import org.metaruntime.eventlog.EventLogs;
 import org.metaruntime.events.EventLog;
 import org.metaruntime.gateway.GatewayOptions;
 import org.metaruntime.gateway.ManifestException;
+import org.metaruntime.gateway.ManifestProblem;
 import org.metaruntime.gateway.MetaGateway;
 import org.metaruntime.gateway.ValidationReport;
+import org.metaruntime.gateway.internal.auth.NamedTokensFile;
 import org.metaruntime.gateway.internal.serve.RedactedStderr;
 
 /**
- * {@code meta-gateway}: validates manifests (and a policy), approves a tool's definition, or serves their pods as one MCP server. Exit codes: 0 normal end,
- * 1 invalid manifests or config, 2 bad command line. Stdout carries nothing but the {@code --validate} report
+ * {@code meta-gateway}: validates manifests (and a policy), approves a tool's definition, or serves their pods as one MCP server. Exit codes: 0 normal
+ * end, 1 invalid manifests, config, policy or tokens file, 2 bad command line. Stdout carries nothing but the
+ * {@code --validate} report
  * or JSON-RPC; logs go to stderr.
  */
 public final class GatewayCommand {
@@ -69,14 +72,26 @@ public final class GatewayCommand {
         }
         if (line.validate()) {
             ValidationReport report = builder.validate();
-            List<String> lines = report.lines();
+            List<ManifestProblem> tokenProblems = List.of();
+            if (line.tokens() != null) {
+                try {
+                    NamedTokensFile.read(line.tokens(), System.getenv(), policy::hasProfile);
+                } catch (ManifestException e) {
+                    tokenProblems = e.problems();
+                }
+            }
+            if (!tokenProblems.isEmpty()) {
+                report.problems().forEach(out::println);
+                tokenProblems.forEach(out::println);
+            }
+            List<String> lines = tokenProblems.isEmpty() ? report.lines() : List.of();
             for (int i = 0; i < lines.size(); i++) {
                 boolean last = i == lines.size() - 1;
                 out.println(last && report.valid() && line.policy() != null ? lines.get(i) + ", " + policy.profiles().size()
                         + (policy.profiles().size() == 1 ? " profile" : " profiles") : lines.get(i));
             }
             out.flush();
-            return report.valid() ? 0 : 1;
+            return report.valid() && tokenProblems.isEmpty() ? 0 : 1;
         }
         if (line.approve() != null) {
             return approve(builder, options, line, out, err);

@@ -9,7 +9,6 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.util.Optional;
 import org.metaruntime.eventlog.EventLogs;
 import org.metaruntime.events.EventLog;
 import org.metaruntime.gateway.EventEndpoints;
@@ -18,6 +17,8 @@ import org.metaruntime.gateway.HttpOptions;
 import org.metaruntime.gateway.ManifestException;
 import org.metaruntime.gateway.MetaGateway;
 import org.metaruntime.gateway.Serving;
+import org.metaruntime.gateway.internal.auth.NamedTokens;
+import org.metaruntime.gateway.internal.auth.NamedTokensFile;
 import org.metaruntime.gateway.internal.http.HttpServing;
 
 /**
@@ -44,6 +45,9 @@ final class Serve {
         boolean http = !"stdio".equals(line.transport());
         HttpOptions.Builder httpOptions = null;
         InetSocketAddress address = null;
+        if (!http && credentialsUnused(line)) {
+            err.println("meta-gateway: warning: --tokens, --oauth-* and --public-url are for HTTP; over stdio they are unused");
+        }
         if (http) {
             String token;
             try {
@@ -56,11 +60,24 @@ final class Serve {
             if (address.isUnresolved()) {
                 return usageError(err, "--host " + line.host() + " cannot be resolved");
             }
+            if (line.oauth() != null && line.publicUrl() == null && HttpServing.isWildcard(address)) {
+                return usageError(err, "--oauth-issuer with the wildcard --host " + line.host()
+                        + " needs --public-url (the /mcp URL clients use)");
+            }
+            boolean credential = token != null || line.tokens() != null || line.oauth() != null;
             try {
-                HttpServing.requireTokenOffLoopback(address, Optional.ofNullable(token));
+                HttpServing.checkAddress(address, credential ? httpOptions.build() : HttpOptions.defaults());
             } catch (IllegalArgumentException e) {
-                return usageError(err, "--host " + line.host() + " is not a loopback address: give a token with --token-file FILE"
-                        + " or the environment variable " + TOKEN_ENV);
+                return usageError(err, "--host " + line.host() + " is not a loopback address: give a credential (--token-file FILE"
+                        + " or the environment variable " + TOKEN_ENV + ", --tokens FILE, or --oauth-issuer)");
+            }
+            if (line.tokens() != null) {
+                try {
+                    httpOptions.authenticator(new NamedTokens(NamedTokensFile.readEntries(line.tokens(), System.getenv(), options.build().policy()::hasProfile)));
+                } catch (ManifestException e) {
+                    e.problems().forEach(err::println);
+                    return 1;
+                }
             }
         }
         EventLog log = null;
@@ -83,6 +100,11 @@ final class Serve {
                 log.close();
             }
         }
+    }
+
+    /** Whether the command line gives HTTP credential options (unused over stdio, where the one client is {@code local}). */
+    static boolean credentialsUnused(CommandLine line) {
+        return "stdio".equals(line.transport()) && (line.tokens() != null || line.oauth() != null || line.publicUrl() != null);
     }
 
     private static int usageError(PrintStream err, String message) {
@@ -176,7 +198,7 @@ final class Serve {
 
     /** The HTTP options of the command line (the event endpoints are mounted later, when a state is given). */
     private static HttpOptions.Builder httpOptions(CommandLine line, String token) {
-        HttpOptions.Builder options = HttpOptions.builder().token(token);
+        HttpOptions.Builder options = HttpOptions.builder().token(token).oauth(line.oauth()).publicUrl(line.publicUrl());
         line.allowedOrigins().forEach(options::allowOrigin);
         if (line.sessionTimeout() != null) {
             options.sessionIdleTimeout(line.sessionTimeout());

@@ -1,45 +1,72 @@
 package org.metaruntime.gateway.internal.http;
 
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
-import org.metaruntime.gateway.internal.rpc.Principals;
-import org.metaruntime.gateway.spi.Principal;
+import org.metaruntime.gateway.internal.auth.AuthChain;
+import org.metaruntime.gateway.internal.auth.ProtectedResource;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
+import org.metaruntime.gateway.internal.rpc.Principals;
+import org.metaruntime.gateway.spi.AuthRequest;
+import org.metaruntime.gateway.spi.AuthResult;
+import org.metaruntime.gateway.spi.Principal;
 
 /**
  * What every request passes before any endpoint: an {@code Origin} header, when present, must be a loopback
- * origin or an allowed one (403 otherwise: protection against DNS rebinding), and with a token set every request
- * but {@code GET /healthz} must carry {@code Authorization: Bearer <token>} (401 otherwise; the scheme in any case,
- * the token compared in constant time). Allowed origins get CORS headers and their preflight requests are answered.
- * A request that passes carries its {@link Principal} as the attribute {@link #CALLER}. Thread-safe.
+ * origin or an allowed one (403 otherwise: protection against DNS rebinding); then the {@link AuthChain} says who
+ * sends it. Every request but {@code GET /healthz} and the protected resource metadata is authenticated on its own: a
+ * refusal is answered 401, 403 or 503 (with {@code Retry-After}) with its {@code WWW-Authenticate} challenge and a JSON
+ * body {@code {"error", "error_description"}} that never repeats the credential. {@code /metrics}, {@code /meta/events*}
+ * and {@code /meta/mob_events*} answer 403 to a principal that is not an admin. Allowed origins get CORS headers and
+ * their preflight requests are answered. A request that passes carries its {@link Principal} as the attribute
+ * {@link #CALLER}. Thread-safe.
  */
 final class AccessCheck extends Handler.Wrapper {
 
     static final String HEALTH_PATH = "/healthz";
     /** The request attribute holding who sent a request that passed ({@link Principal}). */
     static final String CALLER = Principal.class.getName();
-    private static final String EXPOSED = "Mcp-Session-Id";
-    private static final String SCHEME = "Bearer";
+    /** Seconds a client waits before trying again while the issuer cannot be reached. */
+    static final int RETRY_AFTER_SECONDS = 5;
+    private static final String EXPOSED = "Mcp-Session-Id, WWW-Authenticate";
     private static final String ALLOWED_HEADERS = "Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID";
 
-    private final byte[] tokenDigest;
     private final Set<String> allowedOrigins;
+    private final Predicate<Principal> isAdmin;
+    private volatile AuthChain chain = new AuthChain(List.of(), org.metaruntime.gateway.internal.auth.Challenge.PLAIN);
 
-    AccessCheck(String token, Set<String> allowedOrigins, Handler next) {
+    /**
+     * @param isAdmin which principals may read {@code /metrics} and the event log
+     */
+    AccessCheck(Set<String> allowedOrigins, Predicate<Principal> isAdmin, Handler next) {
         super(next);
-        this.tokenDigest = token == null ? null : sha256(token);
         this.allowedOrigins = Set.copyOf(allowedOrigins);
+        this.isAdmin = isAdmin;
+    }
+
+    /** Sets the authenticators (once the resource URL is known, before serving starts). */
+    void authenticateWith(AuthChain chain) {
+        this.chain = chain;
+    }
+
+    @Override
+    public InvocationType getInvocationType() {
+        // An authenticator may wait (bounded) for an issuer's keys: never on a selector thread.
+        return InvocationType.BLOCKING;
     }
 
     @Override
@@ -61,33 +88,76 @@ final class AccessCheck extends Handler.Wrapper {
                 return true;
             }
         }
-        if (tokenDigest != null && !request.getHttpURI().getPath().equals(HEALTH_PATH) && !authorized(request)) {
-            response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer realm=\"meta-gateway\"");
-            Exchanges.rpcError(response, callback, 401, null, JsonRpc.INVALID_REQUEST, "missing or wrong bearer token");
+        String path = request.getHttpURI().getPath();
+        if (open(path)) {
+            return super.handle(request, response, callback);
+        }
+        AuthChain current = chain;
+        AuthResult result = current.configured() ? current.authenticate(authRequest(request, path))
+                : new AuthResult.Authenticated(Principals.ANONYMOUS);
+        if (!(result instanceof AuthResult.Authenticated authenticated)) {
+            AuthResult.Rejected rejected = result instanceof AuthResult.Rejected r ? r
+                    : new AuthResult.Rejected(401, current.challenge().invalidToken());
+            refuse(response, callback, rejected);
             return true;
         }
-        request.setAttribute(CALLER, tokenDigest == null ? Principals.ANONYMOUS : Principals.TOKEN);
+        Principal principal = authenticated.principal();
+        if (adminOnly(path) && !isAdmin.test(principal)) {
+            refuse(response, callback, 403, null, "insufficient_scope", path + " is for admin principals only");
+            return true;
+        }
+        request.setAttribute(CALLER, principal);
         return super.handle(request, response, callback);
     }
 
-    private boolean authorized(Request request) {
-        String credentials = bearerCredentials(request.getHeaders().get(HttpHeader.AUTHORIZATION));
-        // Both sides are hashed first, so the comparison takes the same time whatever the header's length.
-        return credentials != null && MessageDigest.isEqual(tokenDigest, sha256(credentials));
+    /** Who sent {@code request}, as the check found ({@link Principals#ANONYMOUS} for a path served to anyone). */
+    static Principal caller(Request request) {
+        return request.getAttribute(CALLER) instanceof Principal p ? p : Principals.ANONYMOUS;
     }
 
-    /** The credentials of an {@code Authorization} header of the Bearer scheme (named in any case), else null. */
-    static String bearerCredentials(String header) {
-        if (header == null) {
-            return null;
+    /** The paths served without a credential. */
+    private static boolean open(String path) {
+        return path.equals(HEALTH_PATH) || path.equals(ProtectedResource.PATH) || path.equals(ProtectedResource.MCP_PATH);
+    }
+
+    /** The paths only admins may read. */
+    static boolean adminOnly(String path) {
+        return path.equals("/metrics") || path.startsWith("/meta/events") || path.startsWith("/meta/mob_events");
+    }
+
+    private static AuthRequest authRequest(Request request, String path) {
+        Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        for (HttpField field : request.getHeaders()) {
+            headers.computeIfAbsent(field.getName(), name -> new ArrayList<>()).add(field.getValue());
         }
-        String value = header.strip();
-        if (value.length() <= SCHEME.length() || !value.regionMatches(true, 0, SCHEME, 0, SCHEME.length())
-                || value.charAt(SCHEME.length()) != ' ') {
-            return null;
+        InetSocketAddress remote = Request.getRemoteAddr(request) == null ? null
+                : new InetSocketAddress(Request.getRemoteAddr(request), Request.getRemotePort(request));
+        return new AuthRequest(request.getMethod(), path, headers, remote);
+    }
+
+    private static void refuse(Response response, Callback callback, AuthResult.Rejected rejected) {
+        String challenge = rejected.wwwAuthenticate();
+        switch (rejected.status()) {
+            case 503 -> {
+                response.getHeaders().put(HttpHeader.RETRY_AFTER, RETRY_AFTER_SECONDS);
+                refuse(response, callback, 503, challenge, "temporarily_unavailable",
+                        "the authorization server cannot be reached yet; try again in " + RETRY_AFTER_SECONDS + " s");
+            }
+            case 403 -> refuse(response, callback, 403, challenge, "insufficient_scope", "the token lacks a required scope");
+            default -> {
+                boolean invalid = challenge != null && challenge.contains("error=\"invalid_token\"");
+                refuse(response, callback, rejected.status(), challenge, invalid ? "invalid_token" : "unauthorized", invalid
+                        ? "the bearer token is not valid" : "this request needs Authorization: Bearer <token>");
+            }
         }
-        String credentials = value.substring(SCHEME.length()).strip();
-        return credentials.isEmpty() ? null : credentials;
+    }
+
+    private static void refuse(Response response, Callback callback, int status, String challenge, String error, String description) {
+        if (challenge != null) {
+            response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, challenge);
+        }
+        Exchanges.json(response, callback, status, JsonRpc.write(JsonRpc.NODES.objectNode()
+                .put("error", error).put("error_description", description)));
     }
 
     boolean allowedOrigin(String origin) {
@@ -125,13 +195,5 @@ final class AccessCheck extends Handler.Wrapper {
             }
         }
         return true;
-    }
-
-    private static byte[] sha256(String text) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing", e);
-        }
     }
 }

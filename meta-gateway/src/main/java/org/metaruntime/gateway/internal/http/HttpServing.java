@@ -3,9 +3,12 @@ package org.metaruntime.gateway.internal.http;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.http.pathmap.PathSpec;
 import org.eclipse.jetty.server.Handler;
@@ -16,7 +19,13 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.server.handler.PathMappingsHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.metaruntime.gateway.Authenticators;
 import org.metaruntime.gateway.HttpOptions;
+import org.metaruntime.gateway.internal.auth.AuthChain;
+import org.metaruntime.gateway.internal.auth.Challenge;
+import org.metaruntime.gateway.internal.auth.ProtectedResource;
+import org.metaruntime.gateway.spi.Authenticator;
+import org.metaruntime.gateway.spi.Principal;
 import org.metaruntime.gateway.internal.serve.GatewayServer;
 import org.metaruntime.gateway.internal.serve.ServingBase;
 import org.slf4j.Logger;
@@ -24,8 +33,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The gateway over HTTP on one port: Streamable HTTP at {@code /mcp}, HTTP+SSE at {@code /sse} and
- * {@code /message}, {@code /healthz}, {@code /metrics} and the host's extra handlers, all behind the
- * {@link AccessCheck}. {@link #close()} stops accepting, lets calls in flight finish within the shutdown
+ * {@code /message}, {@code /healthz}, {@code /metrics}, the OAuth protected resource metadata and the host's extra
+ * handlers, all behind the {@link AccessCheck}. {@link #close()} stops accepting, lets calls in flight finish within the shutdown
  * timeout, cancels the rest and stops the server. Thread-safe.
  */
 public final class HttpServing extends ServingBase {
@@ -45,9 +54,14 @@ public final class HttpServing extends ServingBase {
     private final GatewayMetrics metrics;
     private final ConnectionWatch watches;
     private final GatewayServer server;
+    private final HttpOptions options;
+    private final AccessCheck access;
+    private final ResourceMetadata resourceMetadata;
 
-    private HttpServing(GatewayServer server, InetSocketAddress address, HttpOptions options) throws IOException {
+    private HttpServing(GatewayServer server, InetSocketAddress address, HttpOptions options, Predicate<Principal> isAdmin)
+            throws IOException {
         this.server = server;
+        this.options = options;
         this.shutdownTimeout = options.shutdownTimeout();
         this.sessions = new SessionRegistry(options.sessionIdleTimeout(), options.keepAlive());
         QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 4, (int) THREAD_IDLE_TIMEOUT.toMillis());
@@ -75,15 +89,19 @@ public final class HttpServing extends ServingBase {
         LegacySse legacy = new LegacySse(server, sessions, options.maxRequestBytes(), watches);
         PathMappingsHandler paths = new PathMappingsHandler();
         paths.addMapping(PathSpec.from("/mcp"), new StreamableHttp(server, sessions, options.maxRequestBytes(), watches,
-                options.token().isPresent()));
+                options.checksCredentials()));
         paths.addMapping(PathSpec.from("/sse"), legacy);
         paths.addMapping(PathSpec.from("/message"), legacy);
         paths.addMapping(PathSpec.from(AccessCheck.HEALTH_PATH), health);
         paths.addMapping(PathSpec.from("/metrics"), health);
+        this.resourceMetadata = new ResourceMetadata();
+        paths.addMapping(PathSpec.from(ProtectedResource.PATH), resourceMetadata);
+        paths.addMapping(PathSpec.from(ProtectedResource.MCP_PATH), resourceMetadata);
         for (Map.Entry<String, Handler> extra : options.handlers().entrySet()) {
             paths.addMapping(PathSpec.from(extra.getKey()), extra.getValue());
         }
-        jetty.setHandler(new AccessCheck(options.token().orElse(null), options.allowedOrigins(), paths));
+        this.access = new AccessCheck(options.allowedOrigins(), isAdmin, paths);
+        jetty.setHandler(access);
         ErrorHandler errors = new ErrorHandler();
         errors.setShowStacks(false);
         errors.setShowMessageInTitle(false);
@@ -93,30 +111,60 @@ public final class HttpServing extends ServingBase {
 
     /**
      * Serves {@code server} on {@code address} (port 0: a free one); returns once it listens. The caller has checked
-     * {@link #requireTokenOffLoopback} before starting the server's pods.
+     * {@link #checkAddress} before starting the server's pods. Only the server's admins may read {@code /metrics} and
+     * the event log.
      *
      * @throws IOException when the port cannot be bound
      */
     public static HttpServing start(GatewayServer server, InetSocketAddress address, HttpOptions options) throws IOException {
-        return start(new HttpServing(server, address, options));
+        return start(new HttpServing(server, address, options, server::admin));
     }
 
     /**
-     * The one rule of who may serve without a token: only a loopback address (a name is resolved).
+     * The rules of where the gateway may serve: only a loopback address (a name is resolved) without a credential, and
+     * a wildcard address with OAuth only with a public URL (the resource URL cannot be the one it listens on).
      *
-     * @throws IllegalArgumentException when {@code token} is empty and {@code address} is not loopback
+     * @throws IllegalArgumentException when {@code options} break one
      */
-    public static void requireTokenOffLoopback(InetSocketAddress address, Optional<String> token) {
-        if (token.isEmpty() && !isLoopback(address)) {
+    public static void checkAddress(InetSocketAddress address, HttpOptions options) {
+        if (!options.checksCredentials() && !isLoopback(address)) {
             throw new IllegalArgumentException("serving on " + address.getHostString()
-                    + " needs a token (only loopback addresses may serve without one)");
+                    + " needs a credential (only loopback addresses may serve without one)");
         }
+        if (options.oauth().isPresent() && options.publicUrl().isEmpty() && isWildcard(address)) {
+            throw new IllegalArgumentException("serving OAuth on the wildcard address " + address.getHostString()
+                    + " needs a public URL (the resource URL clients use)");
+        }
+    }
+
+    /** Whether {@code address} is a wildcard address ({@code 0.0.0.0}, {@code ::}). */
+    public static boolean isWildcard(InetSocketAddress address) {
+        InetAddress resolved = address.getAddress();
+        return resolved != null && resolved.isAnyLocalAddress();
+    }
+
+    /** The authenticators in the order they are asked: the single token, the host's, OAuth. */
+    private AuthChain chain(URI resource) {
+        List<Authenticator> authenticators = new ArrayList<>();
+        options.token().ifPresent(token -> authenticators.add(Authenticators.staticToken(token)));
+        authenticators.addAll(options.authenticators());
+        Challenge challenge = Challenge.PLAIN;
+        if (options.oauth().isPresent()) {
+            ProtectedResource protectedResource = new ProtectedResource(resource, options.oauth().get());
+            authenticators.add(Authenticators.oauth(options.oauth().get(), resource));
+            resourceMetadata.serve(protectedResource.document());
+            challenge = protectedResource.challenge();
+        }
+        return new AuthChain(authenticators, challenge);
     }
 
     @Override
     protected void begin() throws IOException {
         watches.start();
         try {
+            // Bound first, so that the resource URL names the port; then the credentials, then requests come in.
+            connector.open();
+            access.authenticateWith(chain(options.publicUrl().orElse(URI.create(url()))));
             jetty.start();
         } catch (IOException e) {
             throw e;

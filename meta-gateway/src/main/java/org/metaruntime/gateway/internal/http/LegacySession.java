@@ -1,5 +1,6 @@
 package org.metaruntime.gateway.internal.http;
 
+import org.metaruntime.gateway.spi.Principal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -23,11 +24,17 @@ final class LegacySession implements HttpSession, Outbound {
     private volatile long lastSeenNanos = System.nanoTime();
     private volatile boolean closed;
 
-    LegacySession(String id, GatewayServer server, java.util.function.Function<LegacySession, SseStream> stream) {
+    /** @param owner the principal whose request opened it: the only one its later requests may come from */
+    LegacySession(String id, GatewayServer server, Principal owner, java.util.function.Function<LegacySession, SseStream> stream) {
         this.id = id;
         this.server = server;
         this.stream = stream.apply(this);
-        this.client = server.openSession(this);
+        this.client = server.openSession(this, owner);
+    }
+
+    @Override
+    public Principal owner() {
+        return client.caller();
     }
 
     @Override

@@ -51,7 +51,7 @@ final class LegacySse extends Handler.Abstract.NonBlocking {
         String id = sessions.newId();
         AtomicReference<SseStream> stream = new AtomicReference<>();
         ConnectionWatch.Watch watch = watches.watch(request, closed -> StreamableHttp.abort(stream.get(), closed));
-        LegacySession session = new LegacySession(id, server, self -> new SseStream(response, callback, failure -> {
+        LegacySession session = new LegacySession(id, server, AccessCheck.caller(request), self -> new SseStream(response, callback, failure -> {
             watch.end();
             sessions.remove(self);
             if (failure != null) {
@@ -72,7 +72,7 @@ final class LegacySse extends Handler.Abstract.NonBlocking {
         Fields query = Request.extractQueryParameters(request);
         String id = query.getValue("sessionId");
         HttpSession found = id == null ? null : sessions.get(id);
-        if (!(found instanceof LegacySession session) || session.isClosed()) {
+        if (!(found instanceof LegacySession session) || session.isClosed() || !session.owner().sameAs(AccessCheck.caller(request))) {
             Exchanges.rpcError(response, callback, 404, null, JsonRpc.INVALID_REQUEST, "unknown or ended session " + id
                     + ": open GET /sse again");
             return;

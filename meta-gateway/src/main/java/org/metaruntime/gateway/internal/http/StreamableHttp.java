@@ -8,8 +8,6 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
-import org.metaruntime.gateway.internal.rpc.Principals;
-import org.metaruntime.gateway.spi.Principal;
 import org.metaruntime.gateway.internal.rpc.Eras;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
@@ -105,7 +103,7 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
                         "initialize opens a new session: send it without " + SESSION_HEADER);
                 return;
             }
-            session = new StreamableSession(sessions.newId(), server);
+            session = new StreamableSession(sessions.newId(), server, AccessCheck.caller(request));
             if (!sessions.add(session)) {
                 session.close("refused");
                 Exchanges.rpcError(response, callback, 503, id, JsonRpc.INTERNAL_ERROR, sessions.accepting()
@@ -113,7 +111,7 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
                 return;
             }
         } else {
-            session = find(sessionId, response, callback, id);
+            session = find(request, sessionId, response, callback, id);
             if (session == null) {
                 return;
             }
@@ -160,8 +158,7 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
             return;
         }
         ModernPost[] self = new ModernPost[1];
-        Principal caller = request.getAttribute(AccessCheck.CALLER) instanceof Principal p ? p : Principals.ANONYMOUS;
-        ModernPost post = new ModernPost(id, server.dispatcher(), authenticated, caller, () -> sessions.removeModern(self[0]));
+        ModernPost post = new ModernPost(id, server.dispatcher(), authenticated, AccessCheck.caller(request), () -> sessions.removeModern(self[0]));
         self[0] = post;
         if (!sessions.addModern(post)) {
             Exchanges.rpcError(response, callback, 503, id, JsonRpc.INTERNAL_ERROR, "the gateway is stopping");
@@ -175,7 +172,7 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
             Exchanges.rpcError(response, callback, 406, null, JsonRpc.INVALID_REQUEST, "GET /mcp opens an event stream: Accept text/event-stream");
             return;
         }
-        StreamableSession session = find(request.getHeaders().get(SESSION_HEADER), response, callback, null);
+        StreamableSession session = find(request, request.getHeaders().get(SESSION_HEADER), response, callback, null);
         if (session == null) {
             return;
         }
@@ -201,7 +198,7 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
     }
 
     private void delete(Request request, Response response, Callback callback) {
-        StreamableSession session = find(request.getHeaders().get(SESSION_HEADER), response, callback, null);
+        StreamableSession session = find(request, request.getHeaders().get(SESSION_HEADER), response, callback, null);
         if (session == null) {
             return;
         }
@@ -217,14 +214,15 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
         }
     }
 
-    private StreamableSession find(String sessionId, Response response, Callback callback, JsonNode id) {
+    /** The open session {@code sessionId} of the request's principal; else answers 400 (none given) or 404. */
+    private StreamableSession find(Request request, String sessionId, Response response, Callback callback, JsonNode id) {
         if (sessionId == null) {
             Exchanges.rpcError(response, callback, 400, id, JsonRpc.INVALID_REQUEST, "missing " + SESSION_HEADER
                     + " (initialize first)");
             return null;
         }
         HttpSession found = sessions.get(sessionId);
-        if (!(found instanceof StreamableSession session) || session.isClosed()) {
+        if (!(found instanceof StreamableSession session) || session.isClosed() || !session.owner().sameAs(AccessCheck.caller(request))) {
             Exchanges.rpcError(response, callback, 404, id, JsonRpc.INVALID_REQUEST, "unknown or expired session " + sessionId
                     + ": initialize again");
             return null;

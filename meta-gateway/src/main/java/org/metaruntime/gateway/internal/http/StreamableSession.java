@@ -11,6 +11,7 @@ import org.metaruntime.gateway.internal.rpc.Dispatcher;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.Outbound;
 import org.metaruntime.gateway.internal.serve.GatewayServer;
+import org.metaruntime.gateway.spi.Principal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,10 +39,11 @@ final class StreamableSession implements HttpSession, Outbound {
     private volatile long lastSeenNanos = System.nanoTime();
     private volatile boolean closed;
 
-    StreamableSession(String id, GatewayServer server) {
+    /** @param owner the principal whose request opened it: the only one its later requests may come from */
+    StreamableSession(String id, GatewayServer server, Principal owner) {
         this.id = id;
         this.server = server;
-        this.client = server.openSession(this);
+        this.client = server.openSession(this, owner);
     }
 
     @Override
@@ -51,6 +53,11 @@ final class StreamableSession implements HttpSession, Outbound {
 
     ClientSession client() {
         return client;
+    }
+
+    @Override
+    public Principal owner() {
+        return client.caller();
     }
 
     boolean isClosed() {

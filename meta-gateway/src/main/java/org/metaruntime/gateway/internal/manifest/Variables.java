@@ -8,12 +8,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code ${NAME}} in a manifest's {@code env} and {@code headers} values: replaced by the gateway's environment
+ * {@code ${NAME}} in a manifest's {@code env} and {@code headers} values (and in named tokens): replaced by the gateway's environment
  * variable {@code NAME} (so a token stays out of the manifest file). Only {@code ${}, a name of letters, digits and
  * {@code _} not starting with a digit, and {@code }} form a reference; any other {@code $} is kept as written.
  * Stateless.
  */
-final class Variables {
+public final class Variables {
 
     private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
 
@@ -21,7 +21,7 @@ final class Variables {
     }
 
     /** {@code value} with every {@code ${NAME}} replaced from {@code env}; empty when one is not set. */
-    static Optional<String> expand(String value, Map<String, String> env) {
+    public static Optional<String> expand(String value, Map<String, String> env) {
         Matcher m = VARIABLE.matcher(value);
         StringBuilder out = new StringBuilder();
         while (m.find()) {
@@ -36,7 +36,7 @@ final class Variables {
     }
 
     /** The names of the variables {@code value} reads, in order. */
-    static Set<String> names(String value) {
+    public static Set<String> names(String value) {
         Matcher m = VARIABLE.matcher(value);
         Set<String> names = new LinkedHashSet<>();
         while (m.find()) {
@@ -46,7 +46,7 @@ final class Variables {
     }
 
     /** The variables {@code value} names that {@code env} does not set, joined for a message. */
-    static String missing(String value, Map<String, String> env) {
+    public static String missing(String value, Map<String, String> env) {
         Matcher m = VARIABLE.matcher(value);
         StringBuilder names = new StringBuilder();
         while (m.find()) {

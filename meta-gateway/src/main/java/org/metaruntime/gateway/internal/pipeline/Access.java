@@ -21,6 +21,8 @@ public final class Access {
     /** No policy: every principal has the profile {@code all}. */
     public static final Access ALL = new Access(PolicyDocument.ALLOW_ALL, null);
 
+    private static final List<String> ALL_ONLY = List.of(PolicyProfile.ALL);
+
     private final PolicyDocument policy;
     private final String localProfile;
     private final Map<String, Boolean> decisions = new ConcurrentHashMap<>();
@@ -34,6 +36,11 @@ public final class Access {
         this.localProfile = localProfile;
     }
 
+    /** Whether there is no policy: every principal may call every tool. */
+    public boolean allowsEverything() {
+        return policy == PolicyDocument.ALLOW_ALL;
+    }
+
     /** The policy it applies. */
     public PolicyDocument policy() {
         return policy;
@@ -41,8 +48,8 @@ public final class Access {
 
     /** The profiles of {@code principal}, in order, without repeats; empty: it may call nothing. */
     public List<String> profilesOf(Principal principal) {
-        if (policy == PolicyDocument.ALLOW_ALL) {
-            return List.of(PolicyProfile.ALL);
+        if (allowsEverything()) {
+            return ALL_ONLY;
         }
         if (!principal.profiles().isEmpty()) {
             return principal.profiles();

@@ -95,7 +95,7 @@ final class CallPipeline implements PodBackend.PodCallHandler {
         String target = NestedCalls.target(pod, params);
         PodBackend.CallContext parent = outer.call();
         Principal principal;
-        if (parent == null || (outer.ambiguous() && access != Access.ALL)) {
+        if (parent == null || (outer.ambiguous() && !access.allowsEverything())) {
             principal = new Principal("pod:" + pod, "pod", List.of(), java.util.Map.of());
             parent = outer.ambiguous() ? null : parent;
         } else {
@@ -103,7 +103,7 @@ final class CallPipeline implements PodBackend.PodCallHandler {
         }
         PipelineCall call = new PipelineCall(PipelineCall.Entry.NESTED, nextCallId(), start, principal, target,
                 params.get("args"), traceHeaders(params), null, parent, NestedCalls.chain(params, parent), params.get("expect"));
-        call.unknownPrincipal = outer.ambiguous() && access != Access.ALL;
+        call.unknownPrincipal = outer.ambiguous() && !access.allowsEverything();
         try {
             runStages(call);
         } catch (RpcException refused) {

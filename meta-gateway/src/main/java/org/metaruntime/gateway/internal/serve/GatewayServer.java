@@ -233,7 +233,13 @@ public final class GatewayServer implements AutoCloseable {
 
     /** A new client session writing to {@code outbound}. */
     public ClientSession openSession(org.metaruntime.gateway.internal.rpc.Outbound outbound) {
-        ClientSession session = new ClientSession("s" + sessionIds.incrementAndGet(), outbound);
+        return openSession(outbound, org.metaruntime.gateway.internal.rpc.Principals.LOCAL);
+    }
+
+    /** Opens a client session whose requests come from {@code caller}. */
+    public ClientSession openSession(org.metaruntime.gateway.internal.rpc.Outbound outbound,
+                                     org.metaruntime.gateway.spi.Principal caller) {
+        ClientSession session = new ClientSession("s" + sessionIds.incrementAndGet(), outbound, false, caller);
         sessions.add(session);
         return session;
     }
@@ -422,7 +428,7 @@ public final class GatewayServer implements AutoCloseable {
         synchronized (listing) {
             all = table.list();
         }
-        if (access == org.metaruntime.gateway.internal.pipeline.Access.ALL) {
+        if (access.allowsEverything()) {
             result.set("tools", all);
             return result;
         }

@@ -21,7 +21,7 @@ record Visibility(Predicate<String> pods, boolean status) {
 
     /** What {@code principal} sees of what {@code table} serves, by {@code access}. */
     static Visibility of(Principal principal, Access access, ToolTable table) {
-        if (access == Access.ALL) {
+        if (access.allowsEverything()) {
             return ALL;
         }
         List<String> profiles = access.profilesOf(principal);

@@ -336,6 +336,63 @@ class CallPipelineTest {
     }
 
     @Test
+    void recordNamesTimeoutsErrorsAndToolErrors() throws Exception {
+        start(POLICY);
+        harness.pods.answer("alpha", (got, pods) -> switch (got.tool()) {
+            case "get_item" -> CompletableFuture.failedFuture(new PodBackend.PodFailure(PodBackend.PodFailure.Kind.TIMEOUT,
+                    "late", java.util.OptionalInt.empty(), ""));
+            case "get_typed" -> CompletableFuture.failedFuture(new PodBackend.PodFailure(PodBackend.PodFailure.Kind.ERROR_ANSWER,
+                    "no", java.util.OptionalInt.empty(), "", -32000, null));
+            default -> {
+                ObjectNode result = (ObjectNode) FakePods.text("bad");
+                result.put("isError", true);
+                yield CompletableFuture.completedFuture(result);
+            }
+        });
+        PipelineHarness.Client alice = harness.client(ALICE);
+        assertThat(alice.call("alpha__get_item", null).at("/error/code").asInt()).isEqualTo(-32001);
+        CallRecord timeout = harness.record();
+        assertThat(timeout.outcome()).isEqualTo(CallOutcome.TIMEOUT);
+        assertThat(timeout.errorCode()).isEqualTo(-32001);
+        assertThat(alice.call("alpha__get_typed", JsonRpc.NODES.objectNode().put("n", 1)).at("/error/code").asInt()).isEqualTo(-32000);
+        CallRecord error = harness.record();
+        assertThat(error.outcome()).isEqualTo(CallOutcome.ERROR);
+        assertThat(error.errorCode()).isEqualTo(-32000);
+        PipelineHarness.Client bob = harness.client(BOB);
+        harness.pods.answer("beta", (got, pods) -> {
+            ObjectNode result = (ObjectNode) FakePods.text("bad");
+            result.put("isError", true);
+            return CompletableFuture.completedFuture(result);
+        });
+        assertThat(bob.call("beta__read", null).at("/result/isError").asBoolean()).isTrue();
+        CallRecord toolError = harness.record();
+        assertThat(toolError.outcome()).isEqualTo(CallOutcome.ERROR);
+        assertThat(toolError.errorCode()).isNull();
+    }
+
+    @Test
+    void aCallTheClientCancelsIsRecordedCancelled() throws Exception {
+        start(POLICY);
+        harness.pods.answer("alpha", (got, pods) -> new CompletableFuture<>());
+        PipelineHarness.Client alice = harness.client(ALICE);
+        CompletableFuture<JsonNode> pending = CompletableFuture.supplyAsync(() -> {
+            try {
+                return alice.call("alpha__get_item", null);
+            } catch (Exception e) {
+                return null;
+            }
+        });
+        while (harness.pods.calls.isEmpty()) {
+            Thread.onSpinWait();
+        }
+        alice.notify("notifications/cancelled", JsonRpc.NODES.objectNode().put("requestId", alice.lastId()));
+        CallRecord record = harness.record();
+        assertThat(record.outcome()).isEqualTo(CallOutcome.CANCELLED);
+        assertThat(record.errorCode()).isNull();
+        pending.cancel(true);
+    }
+
+    @Test
     void durationsComeFromTheInjectedClock() throws Exception {
         start(POLICY);
         harness.pods.answer("alpha", (got, pods) -> {

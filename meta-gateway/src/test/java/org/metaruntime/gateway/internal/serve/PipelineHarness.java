@@ -84,11 +84,26 @@ final class PipelineHarness implements AutoCloseable {
         /** The whole answer (result or error) to {@code method} with {@code params}. */
         JsonNode request(String method, JsonNode params) throws Exception {
             int id = ids.incrementAndGet();
+            lastId = id;
             ObjectNode message = JsonRpc.NODES.objectNode().put("jsonrpc", "2.0").put("id", id).put("method", method);
             message.set("params", params);
             CompletableFuture<JsonNode> answer = answers.computeIfAbsent(id, k -> new CompletableFuture<>());
             server.dispatcher().onMessage(session, message);
             return answer.get(10, TimeUnit.SECONDS);
+        }
+
+        private volatile int lastId;
+
+        /** The id of the last request sent. */
+        int lastId() {
+            return lastId;
+        }
+
+        /** Sends the notification {@code method}. */
+        void notify(String method, JsonNode params) {
+            ObjectNode message = JsonRpc.NODES.objectNode().put("jsonrpc", "2.0").put("method", method);
+            message.set("params", params);
+            server.dispatcher().onMessage(session, message);
         }
 
         /** {@code tools/call} of {@code name} with {@code arguments} (null: none). */
