@@ -5,6 +5,7 @@
 // Prints one JSON object: {"gatewayPid", "era", "version", "discover", "steps": [{"ok"} | {"error"}], "logs", "inputs",
 // "stderr"}. With "answers": {"<method>": result} (elicitation/create, sampling/createMessage, roots/list) the client
 // registers a handler per method that records each input request it fulfils in "inputs" and answers that result.
+// Step "callRaw" gets an input_required answer as it is and can retry it by hand ("retryOf", "inputResponses").
 import { Client, StreamableHTTPClientTransport, LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { readFileSync } from 'node:fs';
@@ -63,11 +64,28 @@ async function call(step) {
   }
 }
 
+// A tools/call that hands an input_required answer back as it is; with "retryOf" (a step index) it retries that
+// step's answer with "inputResponses" and its requestState ("tamper": altered).
+async function callRaw(step) {
+  const params = { name: step.name, arguments: step.arguments ?? {} };
+  if (step.retryOf !== undefined) {
+    const state = out.steps[step.retryOf].ok.requestState;
+    params.inputResponses = step.inputResponses ?? {};
+    params.requestState = step.tamper ? state.slice(0, -2) + (state.endsWith('AA') ? 'BB' : 'AA') : state;
+  }
+  try {
+    return { ok: await client.request({ method: 'tools/call', params }, { allowInputRequired: true, timeout: step.timeoutMs ?? 60000 }) };
+  } catch (e) {
+    return failure(e);
+  }
+}
+
 async function run(step) {
   switch (step.op) {
     case 'discover': return { ok: await client.discover() };
     case 'listTools': return { ok: await client.listTools(undefined, { cacheMode: 'refresh' }) };
     case 'call': return call(step);
+    case 'callRaw': return callRaw(step);
     case 'readResource': return { ok: await client.readResource({ uri: step.uri }) };
     case 'listResources': return { ok: await client.listResources() };
     case 'listPrompts': return { ok: await client.listPrompts() };

@@ -1,6 +1,7 @@
 // A modern pod (MCP 2026-07-28 only) on the TypeScript SDK v2 server, for the gateway's tests of modern pods. It
 // writes its pid as a file named by it into $FIXTURE_PID_DIR and appends to $FIXTURE_RECORD a line per message it
-// reads ("method <method>") and per cancelled call ("cancelled <tool>").
+// reads ("method <method>"), per request the client capabilities it declares ("capabilities <method> <JSON>") and
+// per cancelled call ("cancelled <tool>").
 // Tools: echo {text}; ask (input_required: an elicitation, then "answered: <content as JSON>"); whoami (the request's
 // _meta and envelope as JSON text); slow {steps, delayMs} (progress per step); log {level, text} (a log line
 // at that level, sent when the request asked for it); grow (adds tool "grown": tools/list_changed on the listen
@@ -82,7 +83,15 @@ const transport = new StdioServerTransport();
 let handler;
 Object.defineProperty(transport, 'onmessage', {
   get: () => handler,
-  set: (h) => { handler = h === undefined ? h : (message, extra) => { record('method ' + (message.method ?? 'answer')); return h(message, extra); }; },
+  set: (h) => {
+    handler = h === undefined ? h : (message, extra) => {
+      record('method ' + (message.method ?? 'answer'));
+      if (message.method !== undefined && message.id !== undefined) {
+        record('capabilities ' + message.method + ' ' + JSON.stringify(message.params?._meta?.['io.modelcontextprotocol/clientCapabilities'] ?? null));
+      }
+      return h(message, extra);
+    };
+  },
   configurable: true,
 });
 serveStdio(() => build(), { legacy: 'reject', transport });

@@ -1,13 +1,14 @@
 // A modern MCP server (protocol 2026-07-28) on the TypeScript SDK v2 (@modelcontextprotocol/server), for the
 // library's and the gateway's tests. Usage:
-//   node modern_server.mjs [--modern-only] [--http PORT_FILE] [--marker FILE]
+//   node modern_server.mjs [--modern-only] [--http PORT_FILE] [--marker FILE] [--requests FILE]
 // Over stdio by default (serveStdio: both eras, or modern only with --modern-only); with --http it listens on
-// 127.0.0.1 on a free port (createMcpHandler, stateless legacy unless --modern-only) and writes the port to PORT_FILE.
+// 127.0.0.1 on $PORT, else a free port (createMcpHandler, stateless legacy unless --modern-only) and writes the port to PORT_FILE.
 // Tools: echo {text}; slow {steps, delayMs} (progress per step; appends "cancelled <id>" to the marker file when
 // cancelled); ask (input_required: an elicitation of a name, then "hello <name>"); whoami (the request's _meta);
+// With --requests (stdio), each request read is appended to FILE as a JSON line {method, clientCapabilities}.
 // grow (registers tool "grown": tools/list_changed); nag (asks for input again on every round). Prompt "greet" and resource "mem://note" ask likewise.
 import { McpServer, inputRequired, acceptedContent, createMcpHandler } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import * as z from 'zod/v4';
@@ -18,6 +19,8 @@ const httpAt = args.indexOf('--http');
 const markerAt = args.indexOf('--marker');
 const marker = markerAt >= 0 ? args[markerAt + 1] : null;
 const mark = (line) => { if (marker) appendFileSync(marker, line + '\n'); };
+const requestsAt = args.indexOf('--requests');
+const requestsFile = requestsAt >= 0 ? args[requestsAt + 1] : null;
 
 const sleep = (ms, signal) => new Promise((resolve, reject) => {
   const t = setTimeout(resolve, ms);
@@ -124,7 +127,24 @@ if (httpAt >= 0) {
     }
     res.end();
   });
-  http.listen(0, '127.0.0.1', () => writeFileSync(args[httpAt + 1], String(http.address().port)));
+  http.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => writeFileSync(args[httpAt + 1], String(http.address().port)));
 } else {
-  serveStdio(() => build(), { legacy: modernOnly ? 'reject' : 'serve' });
+  const transport = new StdioServerTransport();
+  if (requestsFile) {
+    let handler;
+    Object.defineProperty(transport, 'onmessage', {
+      get: () => handler,
+      set: (h) => {
+        handler = h === undefined ? h : (message, extra) => {
+          if (message.method !== undefined && message.id !== undefined) {
+            appendFileSync(requestsFile, JSON.stringify({ method: message.method,
+              clientCapabilities: message.params?._meta?.['io.modelcontextprotocol/clientCapabilities'] ?? null }) + '\n');
+          }
+          return h(message, extra);
+        };
+      },
+      configurable: true,
+    });
+  }
+  serveStdio(() => build(), { legacy: modernOnly ? 'reject' : 'serve', transport });
 }

@@ -28,9 +28,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.events.EventEnvelope;
+import org.metaruntime.events.UnifiedEvent;
 import org.metaruntime.mcp.McpBoundaryError;
+import org.metaruntime.mcp.McpProtocolEra;
 import org.metaruntime.mcp.McpSessionMode;
 import org.metaruntime.supervisor.ModuleHealthState;
+import org.metaruntime.supervisor.RestartPolicy;
 import org.metaruntime.supervisor.ModuleHealthTransition;
 import org.metaruntime.testing.FixtureScripts;
 import org.metaruntime.testing.ListeningServer;
@@ -50,6 +53,9 @@ class RemoteModulesTest {
     private static final Duration T = Duration.ofSeconds(30);
     static final Path EVERYTHING = Path.of("..", "meta-mcp", "src", "test", "node", "node_modules", "@modelcontextprotocol",
             "server-everything", "dist", "index.js").toAbsolutePath().normalize();
+    /** The modern (2026-07-28) test server on the TypeScript SDK v2 that meta-mcp's tests use. */
+    static final Path MODERN_SERVER = Path.of("..", "meta-mcp", "src", "test", "node", "modern_server.mjs").toAbsolutePath()
+            .normalize();
 
     @TempDir
     Path dir;
@@ -106,6 +112,31 @@ class RemoteModulesTest {
 
     private static ObjectNode args(String key, String value) {
         return MAPPER.createObjectNode().put(key, value);
+    }
+
+    @Test
+    void aRemoteModulePinnedLegacyAgainstAModernOnlyServerFailsAsUnsupportedProtocol() {
+        String node = Tools.required("node");
+        if (!Files.isRegularFile(MODERN_SERVER) || !Files.isDirectory(MODERN_SERVER.resolveSibling("node_modules"))) {
+            throw new AssertionError("the modern test server is not installed at " + MODERN_SERVER + " (meta-mcp's build runs npm ci)");
+        }
+        server = ListeningServer.start("modern-only", port -> List.of(node, MODERN_SERVER.toString(), "--modern-only",
+                "--http", dir.resolve("port").toString()), port -> Map.of("PORT", String.valueOf(port)));
+        UnifiedRuntime runtime = start(MetaConfig.builder().module(remote("modern", server.port())
+                .protocolEra(McpProtocolEra.LEGACY).restartPolicy(RestartPolicy.NEVER).build()).discover("modern")
+                .preSpawn(PreSpawnData.mcp("modern")).build(), null);
+
+        assertThat(runtime.loadedModules()).isEmpty();
+        assertThat(moves(runtime, "modern")).containsExactly(move(null, STARTING, 0), move(STARTING, FAILED, 1),
+                move(FAILED, STOPPED, 1));
+        assertThat(runtime.mergedEvents().stream().map(EventEnvelope::event)
+                .filter(e -> e instanceof UnifiedEvent.Module).map(e -> ((UnifiedEvent.Module) e).event())
+                .filter(e -> e.module().equals("modern") && e.eventType().equals("supervisor.warning"))
+                .map(e -> e.payload().path("error_type").asText()).toList()).containsExactly("mcp.unsupported_protocol");
+        RuntimeFromConfigException failed = catchThrowableOfType(RuntimeFromConfigException.class,
+                () -> runtime.spawnMember("modern", T));
+        assertThat(failed.error()).isEqualTo(new RuntimeFromConfigError.Runtime(new RuntimeBoundaryError.Mcp(
+                new McpBoundaryError.UnsupportedProtocol("modern", McpProtocolEra.LEGACY, List.of("2026-07-28")))));
     }
 
     @Test

@@ -66,6 +66,10 @@ class ModernPodsIT {
         assertThat(methods).contains("method subscriptions/listen", "method tools/list", "method tools/call")
                 .doesNotContain("method initialize", "method notifications/initialized", "method ping",
                         "method logging/setLevel");
+        List<String> own = NodeClient.recorded(dir).stream().filter(l -> l.startsWith("capabilities ")
+                && !l.startsWith("capabilities tools/call ")).toList();
+        assertThat(own).as("the gateway's own requests").isNotEmpty()
+                .allSatisfy(l -> assertThat(l).as("the gateway's own request declares no capability").endsWith(" {}"));
     }
 
     @Test
@@ -115,6 +119,48 @@ class ModernPodsIT {
         assertThat(logs).as("only the line at or above the level a request asked for: %s", logs).hasSize(1);
         assertThat(logs.at("/0/data").asText()).isEqualTo("asked ✓");
         assertThat(logs.at("/0/logger").asText()).isEqualTo("modern");
+        assertServedAsModern();
+    }
+
+    @Test
+    void aModernClientGetsAModernPodsInputRequestsAsThePodSentThemAndItsRetryReachesThePod() throws Exception {
+        ObjectNode script = NodeClient.JSON.createObjectNode();
+        script.putObject("capabilities").putObject("elicitation");
+        script.putObject("answers").set("elicitation/create",
+                NodeClient.JSON.readTree("{\"action\":\"accept\",\"content\":{\"answer\":\"auto\"}}"));
+        JsonNode yes = NodeClient.JSON.readTree("{\"q\":{\"action\":\"accept\",\"content\":{\"answer\":\"yes 🎉\"}}}");
+        ObjectNode ask = call("modern__ask", "{}").put("op", "callRaw");
+        ObjectNode tampered = ask.deepCopy().put("retryOf", 0).put("tamper", true);
+        tampered.set("inputResponses", yes);
+        ObjectNode retry = ask.deepCopy().put("retryOf", 0);
+        retry.set("inputResponses", yes);
+        JsonNode session = NodeClient.modernSession(NodeClient.Transport.STDIO,
+                List.of("--manifests", manifests("auto").toString()),
+                List.of(ask, tampered, retry, retry.deepCopy(), call("modern__ask", "{}")), script);
+        NodeClient.assertAllGone(session, pids());
+
+        JsonNode asked = ok(session, 0);
+        assertThat(asked.path("resultType").asText()).as("%s", asked).isEqualTo("input_required");
+        assertThat(asked.get("inputRequests").fieldNames()).toIterable().as("the pod's keys").containsExactly("q");
+        JsonNode request = asked.at("/inputRequests/q");
+        assertThat(request.path("method").asText()).isEqualTo("elicitation/create");
+        assertThat(request.at("/params/message").asText()).isEqualTo("Proceed?");
+        assertThat(request.at("/params/requestedSchema/properties/answer/type").asText()).isEqualTo("string");
+        assertThat(request.at("/params/_meta").isMissingNode()).as("as the pod sent it: %s", request).isTrue();
+        String state = asked.path("requestState").asText();
+        assertThat(state).isNotEqualTo("asked");
+        JsonNode claims = NodeClient.JSON.readTree(java.util.Base64.getUrlDecoder().decode(state.substring(0, state.indexOf('.'))));
+        assertThat(claims.path("inner").asText()).as("the gateway's state wraps the pod's: %s", claims).isEqualTo("asked");
+
+        JsonNode refused = session.get("steps").get(1);
+        assertThat(refused.at("/error/code").asInt()).as("%s", refused).isEqualTo(-32602);
+        assertThat(ok(session, 2).at("/content/0/text").asText()).isEqualTo("answered: accept {\"answer\":\"yes 🎉\"}");
+        JsonNode replayed = session.get("steps").get(3);
+        assertThat(replayed.at("/error/code").asInt()).as("%s", replayed).isEqualTo(-32602);
+        assertThat(ok(session, 4).at("/content/0/text").asText()).as("the client SDK's own rounds")
+                .isEqualTo("answered: accept {\"answer\":\"auto\"}");
+        assertThat(NodeClient.recorded(dir).stream().filter(l -> l.equals("method tools/call")).count())
+                .as("the altered and the replayed state never reach the pod").isEqualTo(4);
         assertServedAsModern();
     }
 

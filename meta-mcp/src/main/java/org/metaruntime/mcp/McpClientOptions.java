@@ -52,6 +52,7 @@ public final class McpClientOptions {
     private final boolean bareUnlessMcp;
     private final BiConsumer<String, String> bareListener;
     private final McpProtocolEra protocolEra;
+    private final boolean perCallCapabilities;
 
     private McpClientOptions(Builder b) {
         this.maxInFlight = b.maxInFlight;
@@ -66,6 +67,7 @@ public final class McpClientOptions {
         this.bareUnlessMcp = b.bareUnlessMcp;
         this.bareListener = b.bareListener;
         this.protocolEra = b.protocolEra;
+        this.perCallCapabilities = b.perCallCapabilities;
     }
 
     /** A new builder with the defaults. */
@@ -198,6 +200,19 @@ public final class McpClientOptions {
         return protocolEra;
     }
 
+    /**
+     * Whether a modern server ({@code 2026-07-28}) is told client capabilities only per call (default false): the
+     * requests the client makes of its own (the {@code server/discover} probe and health checks, lists,
+     * {@code subscriptions/listen}) then carry {@code clientCapabilities} {@code {}}, and a call carries those its
+     * {@link McpCallOptions#meta()} declares under {@code io.modelcontextprotocol/clientCapabilities} (else those of
+     * its own handlers). For hosts that answer a server's input requests on behalf of another client, whose
+     * capabilities they pass on per call. By default every request declares those of the registered handlers and
+     * roots.
+     */
+    public boolean perCallCapabilities() {
+        return perCallCapabilities;
+    }
+
     /** A builder starting from these options. */
     public Builder toBuilder() {
         Builder b = new Builder();
@@ -213,6 +228,7 @@ public final class McpClientOptions {
         b.bareUnlessMcp = bareUnlessMcp;
         b.bareListener = bareListener;
         b.protocolEra = protocolEra;
+        b.perCallCapabilities = perCallCapabilities;
         return b;
     }
 
@@ -230,6 +246,7 @@ public final class McpClientOptions {
         private boolean bareUnlessMcp;
         private BiConsumer<String, String> bareListener = (moduleId, because) -> { };
         private McpProtocolEra protocolEra = McpProtocolEra.AUTO;
+        private boolean perCallCapabilities;
 
         private Builder() {
         }
@@ -352,6 +369,12 @@ public final class McpClientOptions {
         /** The era of MCP the servers are spoken to in (see {@link McpClientOptions#protocolEra()}). */
         public Builder protocolEra(McpProtocolEra era) {
             this.protocolEra = Objects.requireNonNull(era, "era");
+            return this;
+        }
+
+        /** Tell a modern server client capabilities only per call (see {@link McpClientOptions#perCallCapabilities()}). */
+        public Builder perCallCapabilities(boolean perCall) {
+            this.perCallCapabilities = perCall;
             return this;
         }
 

@@ -22,6 +22,15 @@ import java.util.concurrent.CompletionStage;
 public interface McpClientRequestHandler {
 
     /**
+     * The {@code _meta} key of an input request of a modern server ({@code 2026-07-28}, an {@code input_required}
+     * answer): the handler's {@code params._meta} holds under it {@code {"key", "keys", "request", "requestState"}}:
+     * the server's key of this input request, every key of that round, the input request exactly as the server sent
+     * it ({@code {method, params}}) and the server's {@code requestState} of that round (absent when it sent none).
+     * A host that passes the round on to a client of its own (a gateway) forwards them as they are.
+     */
+    String INPUT_ROUND_META_KEY = "mcp-meta/inputRound";
+
+    /**
      * @param moduleId the module whose server sent the request
      * @param params   the request's {@code params} (an empty object when the server sent none)
      * @return the JSON-RPC {@code result} to send back

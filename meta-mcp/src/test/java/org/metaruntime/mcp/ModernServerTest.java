@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -145,6 +146,60 @@ class ModernServerTest {
             McpCallOptions traced = McpCallOptions.builder(T).meta(JSON.createObjectNode().put("trace", "call-7")).build();
             assertThat(c.callToolResult("ask", null, traced).content().get(0).toString()).contains("hello call-7");
         }
+    }
+
+    @Test
+    void withPerCallCapabilitiesTheClientsOwnRequestsDeclareNone() throws Exception {
+        Path requests = dir.resolve("requests.jsonl");
+        McpClientOptions options = namer().perCallCapabilities(true).protocolEra(McpProtocolEra.MODERN).build();
+        try (McpConnection c = McpConnection.open(Peers.modern("modern", "--requests", requests.toString()), options, T)) {
+            assertThat(c.protocolVersion()).isEqualTo("2026-07-28");
+            c.listTools(T);
+            c.ping(T);
+            ObjectNode meta = JSON.createObjectNode();
+            meta.putObject("io.modelcontextprotocol/clientCapabilities").putObject("elicitation");
+            McpCallOptions declaring = McpCallOptions.builder(T).meta(meta).build();
+            assertThat(c.callToolResult("ask", null, declaring).content().get(0).toString()).contains("hello Ada");
+            McpBoundaryError undeclared = catchThrowableOfType(McpBoundaryException.class,
+                    () -> c.callTool("ask", null, T)).error();
+            assertThat(((McpBoundaryError.JsonRpcError) undeclared).errorCode()).isEqualTo(-32021);
+            await().atMost(Duration.ofSeconds(10)).until(() -> Files.readAllLines(requests).stream()
+                    .anyMatch(l -> l.contains("subscriptions/listen")));
+        }
+        List<JsonNode> seen = Files.readAllLines(requests).stream().map(l -> {
+            try {
+                return JSON.readTree(l);
+            } catch (Exception e) {
+                throw new AssertionError(l, e);
+            }
+        }).toList();
+        assertThat(seen).extracting(r -> r.path("method").asText())
+                .contains("server/discover", "tools/list", "subscriptions/listen", "tools/call");
+        assertThat(seen).filteredOn(r -> !r.path("method").asText().equals("tools/call"))
+                .allSatisfy(r -> assertThat(r.get("clientCapabilities")).as("%s", r).isEqualTo(JSON.createObjectNode()));
+        assertThat(seen).filteredOn(r -> r.path("method").asText().equals("tools/call"))
+                .extracting(r -> r.get("clientCapabilities").has("elicitation")).containsExactly(true, true, false);
+    }
+
+    @Test
+    void aHandlerSeesTheServersRoundAsTheServerSentIt() {
+        List<JsonNode> seen = new CopyOnWriteArrayList<>();
+        McpClientOptions options = McpClientOptions.builder().elicitationHandler((module, params) -> {
+            seen.add(params);
+            return CompletableFuture.completedFuture(JSON.createObjectNode().put("action", "accept")
+                    .set("content", JSON.createObjectNode().put("name", "Ada")));
+        }).build();
+        try (McpConnection c = McpConnection.open(Peers.modern("modern"), options, T)) {
+            assertThat(c.callTool("ask", null, T)).isEqualTo(TextNode.valueOf("hello Ada"));
+        }
+        assertThat(seen).hasSize(1);
+        JsonNode round = seen.get(0).path("_meta").path(McpClientRequestHandler.INPUT_ROUND_META_KEY);
+        assertThat(round.path("key").asText()).as("%s", seen).isEqualTo("name");
+        assertThat(round.path("keys")).containsExactly(TextNode.valueOf("name"));
+        assertThat(round.path("requestState").asText()).isEqualTo("round-1");
+        assertThat(round.path("request").path("method").asText()).isEqualTo("elicitation/create");
+        assertThat(round.path("request").path("params").path("message").asText()).isEqualTo("Your name for ask?");
+        assertThat(round.path("request").path("params").has("_meta")).isFalse();
     }
 
     @Test

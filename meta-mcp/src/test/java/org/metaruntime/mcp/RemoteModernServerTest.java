@@ -1,6 +1,7 @@
 package org.metaruntime.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -86,6 +87,27 @@ class RemoteModernServerTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(dir.resolve("marker"))
                     && Files.readString(dir.resolve("marker")).contains("cancelled"));
             assertThat(c.callTool("echo", JSON.createObjectNode().put("text", "after"), T)).isEqualTo(TextNode.valueOf("after"));
+        }
+    }
+
+    @Test
+    void aLegacyPinAgainstAModernOnlyServerIsUnsupported() throws Exception {
+        Path port = dir.resolve("modern-only-port");
+        Process modernOnly = new ProcessBuilder(Peers.tool("node"), Peers.MODERN_SERVER.toString(), "--modern-only",
+                "--http", port.toString()).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("modern-only.log").toFile()).start();
+        try {
+            await().atMost(Duration.ofSeconds(20)).until(() -> Files.exists(port) && !Files.readString(port).isBlank());
+            URI at = URI.create("http://127.0.0.1:" + Files.readString(port).strip() + "/mcp");
+            McpBoundaryException e = catchThrowableOfType(McpBoundaryException.class, () -> McpConnection.open(
+                    McpHttpEndpoint.of("remote", at), McpClientOptions.builder().protocolEra(McpProtocolEra.LEGACY).build(), T));
+            assertThat(e).as("the connection fails").isNotNull();
+            assertThat(e.error()).isEqualTo(new McpBoundaryError.UnsupportedProtocol("remote", McpProtocolEra.LEGACY,
+                    List.of("2026-07-28")));
+            assertThat(e.error().code()).isEqualTo("mcp.unsupported_protocol");
+        } finally {
+            modernOnly.destroy();
+            assertThat(modernOnly.waitFor(10, TimeUnit.SECONDS)).isTrue();
         }
     }
 

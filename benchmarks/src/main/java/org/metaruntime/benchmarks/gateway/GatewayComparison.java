@@ -22,10 +22,17 @@ import org.metaruntime.benchmarks.harness.Rounds;
  * (built with gcc). One run, interleaved: every round runs every path, starting with a different one each round; the table gives the medians over
  * rounds and the median of the ratios measured within a round.
  *
+ * <p>Both eras of MCP through the gateway: the TypeScript SDK v2 client ({@code @modelcontextprotocol/client})
+ * pinned to {@code 2026-07-28} (modern: {@code server/discover}, no session) and pinned to {@code 2025-11-25} (legacy:
+ * {@code initialize}) make the same warm calls to the same pod, and connect to a gateway started for each connect
+ * (spawn + JVM start + the era's handshake); and in one session of raw JSON-RPC lines, after {@code initialize},
+ * calls of both eras alternate in blocks on the same pipe (the gateway's own share, the same JVM and JIT state for
+ * both); {@code --eras-only true} runs only these.
+ *
  * <pre>
  * mvn -B -q -pl meta-gateway,benchmarks -am package -DskipTests
  * java -cp benchmarks/target/benchmarks.jar org.metaruntime.benchmarks.gateway.GatewayComparison [--rounds 5]
- *      [--warm-calls 5000] [--inflight-calls 10000] [--cold-runs 5] [--repo .]
+ *      [--warm-calls 5000] [--inflight-calls 10000] [--cold-runs 5] [--eras-only false] [--repo .]
  * </pre>
  */
 public final class GatewayComparison {
@@ -38,12 +45,15 @@ public final class GatewayComparison {
     private final String gatewaySpec;
     private final String relaySpec;
     private final String lazySpec;
+    private final String modernSpec;
+    private final String legacyV2Spec;
+    private final boolean erasOnly;
     private final int warmCalls;
     private final int inflightCalls;
     private final int coldRuns;
 
     private GatewayComparison(Path nodeDir, String directSpec, String gatewaySpec, String relaySpec, String lazySpec,
-                              int warmCalls, int inflightCalls, int coldRuns) {
+                              int warmCalls, int inflightCalls, int coldRuns, boolean erasOnly) {
         this.bench = new NodeBench(nodeDir);
         this.directSpec = directSpec;
         this.gatewaySpec = gatewaySpec;
@@ -52,11 +62,23 @@ public final class GatewayComparison {
         this.warmCalls = warmCalls;
         this.inflightCalls = inflightCalls;
         this.coldRuns = coldRuns;
+        this.erasOnly = erasOnly;
+        this.modernSpec = pinned(gatewaySpec, "2026-07-28");
+        this.legacyV2Spec = pinned(gatewaySpec, "2025-11-25");
+    }
+
+    /** {@code spec} for the TypeScript SDK v2 client pinned to {@code version}. */
+    private static String pinned(String spec, String version) {
+        try {
+            return ((ObjectNode) JSON.readTree(spec)).put("pin", version).toString();
+        } catch (IOException e) {
+            throw new IllegalArgumentException(spec, e);
+        }
     }
 
     public static void main(String[] args) throws Exception {
         Options opts = Options.parse(GatewayComparison.class, args, "rounds", "5", "warm-calls", "5000",
-                "inflight-calls", "10000", "cold-runs", "5", "repo", ".");
+                "inflight-calls", "10000", "cold-runs", "5", "eras-only", "false", "repo", ".");
         Path repo = opts.path("repo");
         Path jar = repo.resolve("meta-gateway/target/meta-gateway.jar");
         if (!Files.isRegularFile(jar)) {
@@ -87,8 +109,10 @@ public final class GatewayComparison {
         ObjectNode relay = JSON.createObjectNode().put("command", buildRelay(repo).toString()).put("tool", "echo");
         relay.putArray("args").add(python).add(server.toString());
         GatewayComparison bench = new GatewayComparison(repo.resolve("benchmarks/node"), direct.toString(), gateway.toString(),
-                relay.toString(), lazy.toString(), opts.integer("warm-calls"), opts.integer("inflight-calls"), coldRuns);
+                relay.toString(), lazy.toString(), opts.integer("warm-calls"), opts.integer("inflight-calls"), coldRuns,
+                Boolean.parseBoolean(opts.value("eras-only")));
         bench.bench.ensureNodeModules("@modelcontextprotocol/sdk");
+        bench.bench.ensureNodeModules("@modelcontextprotocol/client");
         System.out.println("python: " + python + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
                 + System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         for (int round = 1; round <= opts.integer("rounds"); round++) {
@@ -119,6 +143,25 @@ public final class GatewayComparison {
     }
 
     private void round(int round) throws Exception {
+        Rounds.rotated(round, List.of(
+                () -> rounds.record("modern.warm.us", node("warm", modernSpec, warmCalls).get("usPerCall").asDouble()),
+                () -> rounds.record("legacy2.warm.us", node("warm", legacyV2Spec, warmCalls).get("usPerCall").asDouble()),
+                () -> rounds.record("sdk1.warm.us", node("warm", gatewaySpec, warmCalls).get("usPerCall").asDouble())));
+        JsonNode mixed = node("mixed", gatewaySpec, warmCalls);
+        rounds.record("mixed.legacy.us", mixed.get("legacyUsPerCall").asDouble());
+        rounds.record("mixed.modern.us", mixed.get("modernUsPerCall").asDouble());
+        rounds.record("mixed.ratio", mixed.get("ratio").asDouble());
+        Rounds.rotated(round, List.of(
+                () -> rounds.record("modern.connect.ms", node("connect", modernSpec, coldRuns).get("connectMs").asDouble()),
+                () -> rounds.record("legacy2.connect.ms", node("connect", legacyV2Spec, coldRuns).get("connectMs").asDouble()),
+                () -> rounds.record("legacy.connect.ms", node("connect", gatewaySpec, coldRuns).get("connectMs").asDouble())));
+        Rounds.rotated(round, List.of(
+                () -> rounds.record("modern.cold.ms", node("cold", modernSpec, coldRuns).get("wholeMs").asDouble()),
+                () -> rounds.record("legacy2.cold.ms", node("cold", legacyV2Spec, coldRuns).get("wholeMs").asDouble()),
+                () -> rounds.record("sdk1.cold.ms", node("cold", gatewaySpec, coldRuns).get("wholeMs").asDouble())));
+        if (erasOnly) {
+            return;
+        }
         Rounds.rotated(round, List.of(
                 () -> rounds.record("direct.warm.us", node("warm", directSpec, warmCalls).get("usPerCall").asDouble()),
                 () -> rounds.record("gateway.warm.us", node("warm", gatewaySpec, warmCalls).get("usPerCall").asDouble()),
@@ -151,6 +194,24 @@ public final class GatewayComparison {
 
     private String table() {
         StringBuilder t = new StringBuilder();
+        t.append("| through meta-gateway (stdio) | SDK v2 pinned 2026-07-28 | SDK v2 pinned 2025-11-25 | modern / legacy | SDK 1.x (2025-11-25) | modern / SDK 1.x |\n");
+        t.append("|---|---:|---:|---:|---:|---:|\n");
+        t.append(String.format(Locale.ROOT, "| warm sequential `tools/call`, µs/call | %.1f | %.1f | %.3f | %.1f | %.3f |%n",
+                rounds.median("modern.warm.us"), rounds.median("legacy2.warm.us"), rounds.ratio("modern.warm.us", "legacy2.warm.us"),
+                rounds.median("sdk1.warm.us"), rounds.ratio("modern.warm.us", "sdk1.warm.us")));
+        t.append(String.format(Locale.ROOT, "| warm `tools/call` in one session, eras alternating in blocks (raw JSON-RPC lines), µs/call | %.1f | %.1f | %.3f | | |%n",
+                rounds.median("mixed.modern.us"), rounds.median("mixed.legacy.us"), rounds.median("mixed.ratio")));
+        t.append(String.format(Locale.ROOT, "| connect (spawn + JVM start + handshake), ms | %.1f | %.1f | %.3f | %.1f | %.3f |%n",
+                rounds.median("modern.connect.ms"), rounds.median("legacy2.connect.ms"),
+                rounds.ratio("modern.connect.ms", "legacy2.connect.ms"), rounds.median("legacy.connect.ms"),
+                rounds.ratio("modern.connect.ms", "legacy.connect.ms")));
+        t.append(String.format(Locale.ROOT, "| connect + first `tools/call`, ms | %.1f | %.1f | %.3f | %.1f | %.3f |%n%n",
+                rounds.median("modern.cold.ms"), rounds.median("legacy2.cold.ms"),
+                rounds.ratio("modern.cold.ms", "legacy2.cold.ms"), rounds.median("sdk1.cold.ms"),
+                rounds.ratio("modern.cold.ms", "sdk1.cold.ms")));
+        if (erasOnly) {
+            return t.toString();
+        }
         t.append("| path | direct (TS client → python server) | through meta-gateway | gateway / direct | through the relay floor | relay / direct |\n");
         t.append("|---|---:|---:|---:|---:|---:|\n");
         t.append(String.format(Locale.ROOT, "| warm sequential `tools/call`, µs/call | %.1f | %.1f | %.2f | %.1f | %.2f |%n",

@@ -9,7 +9,8 @@ import org.metaruntime.mcp.McpClientOptions;
  * What a request carries besides its own parameters, which is all that differs between the eras of MCP on the wire:
  * nothing for a legacy session (the handshake said it once), and for a modern server the {@code _meta} keys of
  * revision {@code 2026-07-28} on every request: the protocol version, the client's name and its capabilities
- * (elicitation, sampling and roots when the connection, or the call, answers them). Keys the caller already put in
+ * (elicitation, sampling and roots when the connection, or the call, answers them; only those of the call with
+ * {@link McpClientOptions#perCallCapabilities()}). Keys the caller already put in
  * {@code _meta} are kept: a caller may declare capabilities of its own for one request. Immutable, thread-safe.
  */
 public final class Envelope {
@@ -41,6 +42,9 @@ public final class Envelope {
         ObjectNode info = Json.MAPPER.createObjectNode().put("name", Handshake.CLIENT_NAME).put("version",
                 Handshake.CLIENT_VERSION);
         ObjectNode capabilities = Json.MAPPER.createObjectNode();
+        if (options.perCallCapabilities()) {
+            return new Envelope(info, capabilities);
+        }
         if (options.elicitationHandler().isPresent() || options.announceElicitation()) {
             capabilities.putObject("elicitation");
         }

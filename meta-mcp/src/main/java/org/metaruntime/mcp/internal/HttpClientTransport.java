@@ -46,7 +46,8 @@ import reactor.core.publisher.Mono;
  * as some servers answer for a session they do not know) has {@link SessionRenewal} initialise a new session and
  * sends the request again on it; an SSE answer is read by {@link SseLines}. An unreachable server, a reset connection, a 5xx
  * answer or a 404 that re-initialising does not cure ends the session ({@code lost}); another 4xx answer fails only
- * that request. Writes never block: each POST is sent and its answer read on a thread of the shared client's own
+ * that request: with its JSON-RPC error when its body is one answering that request (a modern-only server answers
+ * {@code initialize} so, {@code -32022} with the versions it speaks), else with the status. Writes never block: each POST is sent and its answer read on a thread of the shared client's own
  * named pool (the JDK client's asynchronous send would hand every answer to a thread of the common pool, which on a
  * small machine is a new unnamed thread per request), so the threads are bounded by the requests in flight and reused
  * between them. A notification's POST can be waited for ({@link #notify(String)}): the session is ready only once the
@@ -329,6 +330,10 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
             return CompletableFuture.completedFuture(null);
         }
         JsonNode id = message.get("id");
+        if (isErrorAnswerTo(response.body(), id)) {
+            deliver(response.body()); // a JSON-RPC error (e.g. -32022 with the versions the server speaks) is the answer
+            return CompletableFuture.completedFuture(null);
+        }
         if (message.has("method") && id != null && !id.isNull()) {
             String text = id.asText();
             if (!renewal.refused(text, reason)) {
@@ -338,6 +343,22 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
             LOG.warn("module '{}': a message to the server was refused: {}", moduleId, reason);
         }
         return CompletableFuture.completedFuture(null);
+    }
+
+    /** Whether {@code body} (of a 4xx answer) is a JSON-RPC error answer to the request with {@code id}. */
+    private static boolean isErrorAnswerTo(String body, JsonNode id) {
+        if (body == null || id == null || id.isNull() || body.length() > 64 * 1024) {
+            return false;
+        }
+        JsonNode answer;
+        try {
+            answer = Json.MAPPER.readTree(body);
+        } catch (IOException e) {
+            return false;
+        }
+        return answer != null && answer.isObject() && answer.path("error").isObject()
+                && answer.path("error").path("code").isInt() && answer.path("id").asText().equals(id.asText())
+                && answer.path("id").isTextual() == id.isTextual();
     }
 
     // ---- receiving

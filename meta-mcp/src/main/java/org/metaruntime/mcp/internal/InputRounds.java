@@ -1,6 +1,7 @@
 package org.metaruntime.mcp.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import org.metaruntime.mcp.McpClientRequestHandler;
 import org.metaruntime.mcp.McpConnection;
 import org.metaruntime.supervisor.internal.Failures;
 import org.slf4j.Logger;
@@ -19,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * Fulfils a modern server's {@code input_required} answers to {@code tools/call}, {@code prompts/get} and
  * {@code resources/read}: each of its {@code inputRequests} is answered by the same handler that would answer that
  * request from a legacy server ({@link ServerRequests#handler}, the call's first), and the request is sent again
- * under a new id with the {@code inputResponses} under the server's keys and its {@code requestState} byte for byte,
+ * under a new id with the {@code inputResponses} under the server's keys and its {@code requestState} byte for byte
+ * (each handler also sees the round: {@link McpClientRequestHandler#INPUT_ROUND_META_KEY}),
  * within the request's own deadline, at most {@link #MAX_ROUNDS} times. An input request no handler answers, a
  * handler that fails, or one round too many fails the request. Thread-safe.
  */
@@ -84,7 +87,22 @@ public final class InputRounds {
                 return;
             }
             keys.add(entry.getKey());
-            answers.add(handlers.answer(method, withCallMeta(entry.getValue().get("params"), r), r.callOptions()));
+        }
+        ArrayNode roundKeys = Json.MAPPER.createArrayNode();
+        keys.forEach(roundKeys::add);
+        JsonNode state = result.get("requestState");
+        for (String key : keys) {
+            JsonNode request = requests.get(key);
+            ObjectNode params = (ObjectNode) withCallMeta(request.get("params"), r);
+            JsonNode existing = params.get("_meta");
+            ObjectNode meta = existing instanceof ObjectNode o ? o : params.putObject("_meta");
+            ObjectNode tag = meta.putObject(McpClientRequestHandler.INPUT_ROUND_META_KEY).put("key", key);
+            tag.set("keys", roundKeys);
+            tag.set("request", request.deepCopy());
+            if (state != null) {
+                tag.set("requestState", state);
+            }
+            answers.add(handlers.answer(request.path("method").asText(""), params, r.callOptions()));
         }
         LOG.debug("module '{}': {} asked for input (round {}: {})", r.moduleId(), r.operation(), round, keys);
         CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).whenComplete((ok, e) -> {
@@ -99,7 +117,6 @@ public final class InputRounds {
             for (int i = 0; i < keys.size(); i++) {
                 responses.set(keys.get(i), answers.get(i).join());
             }
-            JsonNode state = result.get("requestState");
             if (state == null) {
                 params.remove("requestState");
             } else {

@@ -14,6 +14,7 @@ import org.metaruntime.gateway.internal.rpc.Dispatcher;
 import org.metaruntime.gateway.internal.rpc.Eras;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
+import org.metaruntime.mcp.McpClientRequestHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,8 +52,8 @@ final class BridgedCall {
 
     private enum Phase { RUNNING, PARKED, DONE }
 
-    /** A request of the pod left unanswered until the client answers its key. */
-    private record Parked(String method, JsonNode params, CompletableFuture<JsonNode> answer) {
+    /** A request of the pod ({@code {method, params}}) left unanswered until the client answers its key. */
+    private record Parked(JsonNode request, CompletableFuture<JsonNode> answer) {
     }
 
     /** What a bridged call needs of the call it bridges. */
@@ -88,6 +89,7 @@ final class BridgedCall {
     private long round;
     private int keys;
     private final CallTimer timer;
+    private String podState;
     private JsonNode outcomeResult;
     private Throwable outcomeError;
     private boolean outcomeHeld;
@@ -170,12 +172,16 @@ final class BridgedCall {
     /**
      * A request of the pod to its client during the call. Parked when the client declared its capability (in the
      * waiting request, else the last one); otherwise the call fails with -32021 and is cancelled at the pod, and the
-     * pod is answered -32601.
+     * pod is answered -32601. A legacy pod's request is parked under a key of this call; an input request of a modern
+     * pod's {@code input_required} round is parked under the pod's own key as the pod sent it, and the client is
+     * answered once every request of that round is parked, with a state wrapping the pod's {@code requestState}.
      *
      * @return the answer the pod gets
      */
     CompletableFuture<JsonNode> podAsks(ObjectNode podRequest) {
         String method = podRequest.path("method").asText();
+        JsonNode round = podRequest.path("params").path("_meta").get(McpClientRequestHandler.INPUT_ROUND_META_KEY);
+        boolean podRound = round != null && round.path("key").isTextual() && round.path("request").isObject();
         String capability = CAPABILITY_OF.get(method);
         try {
             arguments();
@@ -194,8 +200,19 @@ final class BridgedCall {
             } else if (parked.size() >= MAX_PARKED) {
                 return CompletableFuture.failedFuture(new RpcException(JsonRpc.INTERNAL_ERROR, "pod " + route.pod() + " tool "
                         + route.tool() + ": more than " + MAX_PARKED + " requests wait for the client's input"));
+            } else if (podRound && !parked.containsKey(round.get("key").textValue())) {
+                entry = new Parked(round.get("request").deepCopy(), new CompletableFuture<>());
+                parked.put(round.get("key").textValue(), entry);
+                JsonNode state = round.get("requestState");
+                podState = state == null || state.isNull() ? null : state.isTextual() ? state.textValue() : JsonRpc.write(state);
+                if (phase == Phase.RUNNING && roundParked(round.get("keys"))) {
+                    waiting = waiterAnswer;
+                    inputRequired = park();
+                }
             } else {
-                entry = new Parked(method, withoutMeta(podRequest.get("params")), new CompletableFuture<>());
+                ObjectNode request = JsonRpc.NODES.objectNode().put("method", method);
+                request.set("params", withoutMeta(podRequest.get("params")));
+                entry = new Parked(request, new CompletableFuture<>());
                 parked.put("q" + (++keys), entry);
                 if (phase == Phase.RUNNING) {
                     waiting = waiterAnswer;
@@ -321,6 +338,24 @@ final class BridgedCall {
         return answer;
     }
 
+    /** Whether every key of a modern pod's round ({@code keys}, a JSON array) is parked. Under the lock. */
+    private boolean roundParked(JsonNode keys) {
+        if (keys == null || !keys.isArray()) {
+            return true;
+        }
+        for (JsonNode key : keys) {
+            if (!parked.containsKey(key.asText())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The {@code requestState} of the modern pod's round the call waits for (null: none, or a legacy pod). */
+    synchronized String podState() {
+        return podState;
+    }
+
     /** Ends the call now (the gateway stops): parked requests fail, the call is cancelled at the pod. */
     void abandon(String reason) {
         List<Parked> left;
@@ -366,11 +401,8 @@ final class BridgedCall {
         registry.parked(this);
         ObjectNode out = JsonRpc.NODES.objectNode().put("resultType", "input_required");
         ObjectNode requests = out.putObject("inputRequests");
-        parked.forEach((key, entry) -> {
-            ObjectNode request = requests.putObject(key).put("method", entry.method());
-            request.set("params", entry.params());
-        });
-        out.put("requestState", registry.seal(this, round, callTimeout));
+        parked.forEach((key, entry) -> requests.set(key, entry.request()));
+        out.put("requestState", registry.seal(this, round, callTimeout, podState));
         return out;
     }
 

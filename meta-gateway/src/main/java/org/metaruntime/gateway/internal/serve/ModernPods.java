@@ -7,6 +7,7 @@ import org.metaruntime.core.McpModule;
 import org.metaruntime.gateway.internal.rpc.Dispatcher;
 import org.metaruntime.gateway.internal.rpc.Eras;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
+import org.metaruntime.mcp.McpClientRequestHandler;
 
 /**
  * What a call to a modern pod (MCP {@value Eras#MODERN}) carries in its {@code _meta} on behalf of the calling client:
@@ -43,6 +44,19 @@ final class ModernPods {
             meta.put(Eras.LOG_LEVEL_KEY, request.envelope().logLevel().wire());
         }
         return meta;
+    }
+
+    /**
+     * The params a client gets for a pod's request to it with {@code params}: for an input request of a modern pod's
+     * {@code input_required} round, the params as the pod sent them; else {@code params}.
+     */
+    static JsonNode clientParams(JsonNode params) {
+        JsonNode round = params == null ? null : params.path("_meta").get(McpClientRequestHandler.INPUT_ROUND_META_KEY);
+        JsonNode sent = round == null ? null : round.path("request").get("params");
+        if (round != null && round.path("request").isObject()) {
+            return sent == null || sent.isNull() ? JsonRpc.NODES.objectNode() : sent.deepCopy();
+        }
+        return params;
     }
 
     /** Whether {@code module}'s current process or connection speaks the modern revision. */

@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The bridged calls that wait for their client's retry, by id, and what checks a retry before it reaches one: its
  * {@code requestState} must open ({@link RequestStates}) and name this tool, these arguments, this caller and a call
- * still parked; anything else is -32602 and changes nothing. Timers of the calls run on the gateway's scheduler.
+ * still parked, and wrap the {@code requestState} of the modern pod's round that call waits for (none for a legacy
+ * pod); anything else is -32602 and changes nothing. Timers of the calls run on the gateway's scheduler.
  * Thread-safe.
  */
 final class ParkedCalls {
@@ -56,6 +57,9 @@ final class ParkedCalls {
         if (call == null) {
             throw RequestStates.invalid("the call of this requestState is gone (it ended, was abandoned, or its pod exited)");
         }
+        if (!java.util.Objects.equals(claims.inner(), call.podState())) {
+            throw RequestStates.invalid("requestState belongs to another round of the pod's call");
+        }
         return call.retry(request, claims.round(), request.params().get("inputResponses"));
     }
 
@@ -69,10 +73,13 @@ final class ParkedCalls {
         calls.remove(call.id(), call);
     }
 
-    /** The state of {@code call}'s round {@code round}, valid for {@code ttl}. */
-    String seal(BridgedCall call, long round, Duration ttl) {
+    /**
+     * The state of {@code call}'s round {@code round}, valid for {@code ttl}, wrapping {@code podState} (the
+     * {@code requestState} of a modern pod's round; null for none).
+     */
+    String seal(BridgedCall call, long round, Duration ttl, String podState) {
         return states.seal(new RequestStates.Claims(call.id(), round, call.route().outward(), call.arguments(), call.caller(),
-                states.clock().millis() + ttl.toMillis(), null));
+                states.clock().millis() + ttl.toMillis(), podState));
     }
 
     /** Runs {@code task} after {@code delay} on the gateway's scheduler; nothing when it is closed (the gateway stops). */

@@ -81,6 +81,7 @@ final class RuntimePodBackend implements PodBackend {
                 .rootsHandler((pod, params) -> requests.route(pod, "roots/list", params))
                 .requestHandler(NestedCalls.METHOD, this::podCall)
                 .bareListener(this::foundBare)
+                .perCallCapabilities(true)
                 .build();
         RuntimeOptions runtimeOptions = options.runtime().toBuilder().mcp(mcp).coreModuleIds(Set.of())
                 .process(PodEnvironment.processOptions(options.runtime().process(), System.getenv(), credentials,

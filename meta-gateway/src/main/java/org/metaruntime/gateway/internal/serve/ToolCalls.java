@@ -216,7 +216,7 @@ final class ToolCalls {
             return CompletableFuture.failedFuture(new RpcException(JsonRpc.METHOD_NOT_FOUND, "pod " + route.pod() + " tool "
                     + route.tool() + ": the client did not declare the " + (capability == null ? method : capability) + " capability"));
         }
-        return session.request(method, podRequest.get("params"), CLIENT_REQUEST_TIMEOUT, callId);
+        return session.request(method, ModernPods.clientParams(podRequest.get("params")), CLIENT_REQUEST_TIMEOUT, callId);
     }
 
     /** A failed call to {@code route} bounded by {@code timeout}, as the RPC error its caller gets. */
