@@ -1,5 +1,7 @@
 package org.metaruntime.gateway;
 
+import io.opentelemetry.sdk.trace.export.SpanExporter;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -22,12 +24,16 @@ public final class GatewayOptions {
     private final RuntimeOptions runtime;
     private final EventLog eventLog;
     private final int maxCallDepth;
+    private final URI otlpEndpoint;
+    private final SpanExporter traceExporter;
     private final GatewayPolicy policy;
     private final String localProfile;
     private final List<CallListener> callListeners;
     private final boolean auditArguments;
 
     private GatewayOptions(Builder b) {
+        this.otlpEndpoint = b.otlpEndpoint;
+        this.traceExporter = b.traceExporter;
         this.separator = b.separator;
         this.runtime = b.runtime;
         this.eventLog = b.eventLog;
@@ -74,6 +80,19 @@ public final class GatewayOptions {
         return maxCallDepth;
     }
 
+    /**
+     * The OTLP/HTTP endpoint the spans of calls are exported to ({@code <endpoint>/v1/traces}); empty: the one
+     * {@code OTEL_EXPORTER_OTLP_ENDPOINT} names, else none.
+     */
+    public Optional<URI> otlpEndpoint() {
+        return Optional.ofNullable(otlpEndpoint);
+    }
+
+    /** The host's exporter of the spans of calls (wins over {@link #otlpEndpoint()}). */
+    public Optional<SpanExporter> traceExporter() {
+        return Optional.ofNullable(traceExporter);
+    }
+
     /** Which tools each principal may call, and how often (default {@link GatewayPolicy#allowAll()}). */
     public GatewayPolicy policy() {
         return policy;
@@ -103,6 +122,8 @@ public final class GatewayOptions {
         private RuntimeOptions runtime = RuntimeOptions.defaults();
         private EventLog eventLog;
         private int maxCallDepth = DEFAULT_MAX_CALL_DEPTH;
+        private URI otlpEndpoint;
+        private SpanExporter traceExporter;
         private GatewayPolicy policy = GatewayPolicy.allowAll();
         private String localProfile;
         private final List<CallListener> callListeners = new ArrayList<>();
@@ -135,6 +156,30 @@ public final class GatewayOptions {
         /** Sets whether call records and audit events carry the arguments, secret-looking values redacted (default false). */
         public Builder auditArguments(boolean auditArguments) {
             this.auditArguments = auditArguments;
+            return this;
+        }
+
+        /**
+         * Exports the span of every call over OTLP/HTTP ({@code http/protobuf}) to {@code endpoint}{@code /v1/traces}
+         * (null: the endpoint of {@code OTEL_EXPORTER_OTLP_ENDPOINT}, else no export). Pods get the calls' trace
+         * context either way.
+         *
+         * @throws IllegalArgumentException when it is not an {@code http} or {@code https} URL
+         */
+        public Builder otlpEndpoint(URI endpoint) {
+            if (endpoint != null && !("http".equals(endpoint.getScheme()) || "https".equals(endpoint.getScheme()))) {
+                throw new IllegalArgumentException("otlpEndpoint must be an http or https URL: " + endpoint);
+            }
+            this.otlpEndpoint = endpoint;
+            return this;
+        }
+
+        /**
+         * Exports the span of every call to {@code exporter} (null: none; wins over {@link #otlpEndpoint(URI)}); the
+         * gateway shuts it down when it closes.
+         */
+        public Builder traceExporter(SpanExporter exporter) {
+            this.traceExporter = exporter;
             return this;
         }
 

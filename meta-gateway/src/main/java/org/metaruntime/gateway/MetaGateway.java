@@ -24,6 +24,12 @@ import org.metaruntime.gateway.internal.pipeline.AuditLog;
 import org.metaruntime.gateway.spi.CallListener;
 import org.metaruntime.gateway.internal.serve.PodBackends;
 import org.metaruntime.gateway.internal.serve.StdioServing;
+import java.time.Clock;
+import org.metaruntime.gateway.internal.pin.DefinitionPins;
+import org.metaruntime.gateway.internal.pin.PinLog;
+import org.metaruntime.gateway.internal.serve.Approval;
+import org.metaruntime.gateway.internal.trace.GatewayTracer;
+import org.metaruntime.gateway.internal.trace.TraceExport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,6 +60,8 @@ public final class MetaGateway implements AutoCloseable {
     private final Object reloading = new Object();
     private Catalog catalog;
     private GatewayServer server;
+    /** The spans of the server's calls: closed (the last spans flushed) after the server. */
+    private GatewayTracer tracer;
     private boolean started;
     private boolean closed;
 
@@ -141,8 +149,12 @@ public final class MetaGateway implements AutoCloseable {
                 throw new IllegalStateException("the gateway is closed");
             }
             if (server == null) {
+                TraceExport export = TraceExport.resolve(options.traceExporter().orElse(null), options.otlpEndpoint().orElse(null),
+                        System.getenv());
+                tracer = GatewayTracer.create(export.exporter(), export.serviceName());
+                DefinitionPins pins = new DefinitionPins(new PinLog(options.eventLog().orElse(null), Clock.systemUTC()));
                 server = new GatewayServer(catalog, PodBackends.create(catalog, options, credentials), options.maxCallDepth(),
-                        callSettings(options));
+                        callSettings(options).withTracer(tracer).withDefinitions(pins), pins);
             }
             return server;
         }
@@ -209,12 +221,17 @@ public final class MetaGateway implements AutoCloseable {
     @Override
     public void close() {
         GatewayServer running;
+        GatewayTracer spans;
         synchronized (lock) {
             closed = true;
             running = server;
+            spans = tracer;
         }
         if (running != null) {
             running.close();
+        }
+        if (spans != null) {
+            spans.close();
         }
     }
 
@@ -237,12 +254,15 @@ public final class MetaGateway implements AutoCloseable {
 
     static ValidationReport report(Catalog catalog) {
         Map<String, String> hashes = new LinkedHashMap<>();
+        Map<String, String> definitions = new LinkedHashMap<>();
         for (PodManifest pod : catalog.pods()) {
             for (DeclaredTool tool : pod.tools()) {
-                hashes.put(Names.outward(pod.name(), catalog.separator(), tool.name()), tool.schemaHash());
+                String outward = Names.outward(pod.name(), catalog.separator(), tool.name());
+                hashes.put(outward, tool.schemaHash());
+                definitions.put(outward, tool.definitionHash());
             }
         }
-        return new ValidationReport(catalog.problems(), catalog.pods().size(), catalog.declaredTools(), hashes);
+        return new ValidationReport(catalog.problems(), catalog.pods().size(), catalog.declaredTools(), hashes, definitions);
     }
 
     /** Builds a {@link MetaGateway}. Not thread-safe. */
@@ -280,6 +300,39 @@ public final class MetaGateway implements AutoCloseable {
          */
         public ValidationReport validate() {
             return report(catalog(true));
+        }
+
+        /**
+         * Approves the live definition of {@code pod}'s tool {@code tool}: starts that pod alone, lists its tools,
+         * records the tool's definition as its pin (a {@code gateway.tool_approved} event in the options' event log)
+         * and stops the pod. A gateway started later with the same event log serves the tool as long as its
+         * definition stays the approved one.
+         *
+         * @param pod  the pod's name
+         * @param tool the pod's own name of the tool
+         * @return the definition hash recorded ({@code sha256:...})
+         * @throws IllegalStateException when the options have no event log
+         * @throws ManifestException when a manifest is invalid
+         * @throws IllegalArgumentException when the pod cannot start or does not list the tool, or the tool has an
+         *                                  explicit pin in its manifest (the message gives the live hash to put there)
+         */
+        public String approve(String pod, String tool) {
+            Objects.requireNonNull(pod, "pod");
+            Objects.requireNonNull(tool, "tool");
+            if (options.eventLog().isEmpty()) {
+                throw new IllegalStateException("approving a tool records its pin in the event log: set GatewayOptions.eventLog");
+            }
+            Catalog catalog = catalog(false);
+            if (!catalog.problems().isEmpty()) {
+                throw new ManifestException(catalog.problems());
+            }
+            try {
+                String hash = Approval.approve(catalog, options, new PinLog(options.eventLog().get(), Clock.systemUTC()), pod, tool);
+                log.info("approved {}/{} {}", pod, tool, hash);
+                return hash;
+            } catch (Approval.Refused e) {
+                throw new IllegalArgumentException(e.getMessage(), e);
+            }
         }
 
         /**

@@ -287,6 +287,14 @@ class HttpEndpointsIT {
             assertThat(text).contains("meta_gateway_sessions_open{transport=\"streamable-http\"} 1");
             assertThat(text).contains("meta_gateway_pods_running 2");
             assertThat(text).contains("meta_gateway_pod_restarts_total{pod=\"fixture\"} 0");
+            // The OpenTelemetry MCP histogram: every request answered, by method, tool (when it resolved) and error type.
+            String operations = "mcp_server_operation_duration_seconds_count";
+            assertThat(text).contains(operations + "{error_type=\"\",gen_ai_tool_name=\"\",mcp_method_name=\"initialize\"} 1");
+            assertThat(text).contains(operations + "{error_type=\"\",gen_ai_tool_name=\"fixture__echo\",mcp_method_name=\"tools/call\"} 3");
+            assertThat(text).contains(operations + "{error_type=\"-32001\",gen_ai_tool_name=\"fixture__sleep\",mcp_method_name=\"tools/call\"} 1");
+            assertThat(text).contains(operations + "{error_type=\"-32602\",gen_ai_tool_name=\"\",mcp_method_name=\"tools/call\"} 1");
+            assertThat(text).contains("mcp_server_operation_duration_seconds_bucket{error_type=\"\",gen_ai_tool_name=\"fixture__echo\","
+                    + "mcp_method_name=\"tools/call\",le=");
             JsonNode status = NodeClient.JSON.readTree(post(gateway.url(), "{\"jsonrpc\":\"2.0\",\"id\":40,\"method\":"
                     + "\"tools/call\",\"params\":{\"name\":\"meta__status\"}}", "Mcp-Session-Id", sid).body())
                     .at("/result/structuredContent/pods/fixture");

@@ -58,7 +58,7 @@ class ManifestValidationTest {
         ValidationReport report = MetaGateway.builder().manifests(dir).validate();
         assertThat(report.problems()).isEmpty();
         assertThat(report.lines()).last().isEqualTo("ok: 1 pod, 1 tool");
-        assertThat(report.lines().get(0)).matches("tools__echo sha256:[0-9a-f]{64}");
+        assertThat(report.lines().get(0)).matches("tools__echo sha256:[0-9a-f]{64} sha256:[0-9a-f]{64}");
     }
 
     @Test

@@ -63,6 +63,12 @@ final class NodeClient {
         return session("client.mjs", transport, gatewayArgs, steps);
     }
 
+    /** Runs a session over {@code transport} with more of the client's script ({@code headers}, {@code capabilities}, ...). */
+    static JsonNode session(Transport transport, List<String> gatewayArgs, List<ObjectNode> steps, ObjectNode script)
+            throws IOException, InterruptedException {
+        return session("client.mjs", transport, gatewayArgs, steps, script);
+    }
+
     /**
      * Runs {@code modern.mjs}: the TypeScript SDK v2 client pinned to MCP 2026-07-28, over {@code transport} (stdio or
      * Streamable HTTP), as {@link #session(Transport, List, List)} does.

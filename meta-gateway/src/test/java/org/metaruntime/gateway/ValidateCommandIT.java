@@ -27,9 +27,16 @@ class ValidateCommandIT {
         Repo.Run run = Repo.gateway("--manifests", "examples/manifests", "--validate");
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         assertThat(run.lines()).last().isEqualTo("ok: 5 pods, 9 tools");
-        assertThat(run.lines()).contains("greeter__greet sha256:" + sha256("{\"properties\":{\"language\":{\"enum\":[\"en\",\"ja\",\"fr\"],"
-                + "\"type\":\"string\"},\"name\":{\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"}"));
-        assertThat(run.lines()).contains("caller__ping sha256:" + sha256("{\"type\":\"object\"}"));
+        String greet = "greeter__greet sha256:" + sha256("{\"properties\":{\"language\":"
+                + "{\"enum\":[\"en\",\"ja\",\"fr\"],\"type\":\"string\"},\"name\":{\"type\":\"string\"}},\"required\":[\"name\"],"
+                + "\"type\":\"object\"}") + " sha256:";
+        assertThat(run.lines()).anyMatch(l -> l.startsWith(greet));
+        // <outward> <schema hash> <definition hash>: the definition hash covers name (the pod's own), description,
+        // inputSchema, outputSchema and annotations as declared, in RFC 8785 form.
+        assertThat(run.lines()).contains("caller__ping sha256:" + sha256("{\"type\":\"object\"}") + " sha256:"
+                + sha256("{\"description\":\"Calls pong, which calls ping again: the gateway refuses the cycle\","
+                + "\"inputSchema\":{\"type\":\"object\"},\"name\":\"ping\"}"));
+        assertThat(run.lines()).allMatch(l -> l.startsWith("ok: ") || l.matches("\\S+ sha256:[0-9a-f]{64} sha256:[0-9a-f]{64}"));
         assertThat(run.lines()).hasSize(10);
     }
 
@@ -90,7 +97,9 @@ class ValidateCommandIT {
     void aBadCommandLineExits2WithAUsageLine() throws Exception {
         for (String[] args : new String[][] {{}, {"--manifests"}, {"--manifests", "x", "--frobnicate"},
                 {"--manifests", "x", "--transport", "carrier-pigeon"}, {"--manifests", "x", "--separator", "."},
-                {"--manifests", "x", "--port", "99999"}, {"--manifests", "x", "--max-call-depth", "0"}, {"stray"}}) {
+                {"--manifests", "x", "--port", "99999"}, {"--manifests", "x", "--max-call-depth", "0"}, {"stray"},
+                {"--manifests", "x", "--approve", "pod/tool"}, {"--manifests", "x", "--state", "s", "--approve", "podtool"},
+                {"--manifests", "x", "--otlp-endpoint", "ftp://collector"}}) {
             Repo.Run run = Repo.gateway(args);
             assertThat(run.exitCode()).as(String.join(" ", args)).isEqualTo(2);
             assertThat(run.stdout()).isEmpty();

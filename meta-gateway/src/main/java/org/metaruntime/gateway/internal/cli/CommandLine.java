@@ -23,18 +23,22 @@ import org.metaruntime.gateway.internal.manifest.Names;
  * @param tokens   the named tokens file, or null
  * @param oauth    the OAuth issuer, audience and scopes, or null
  * @param publicUrl the {@code /mcp} URL clients use, or null
+ * @param approve  {@code POD/TOOL} whose live definition is approved as its pin, or null
+ * @param otlpEndpoint where spans are exported over OTLP/HTTP, or null
  */
 record CommandLine(List<Path> manifests, Path config, boolean validate, String transport, String host, int port,
                    Path tokenFile, List<String> allowedOrigins, Duration sessionTimeout, String separator, int maxCallDepth,
                    String logLevel, Path state, boolean watch, boolean help,
-                   Path policy, String profile, boolean auditArguments, Path tokens, OAuthOptions oauth, URI publicUrl) {
+                   Path policy, String profile, boolean auditArguments, Path tokens, OAuthOptions oauth, URI publicUrl,
+                   String approve, URI otlpEndpoint) {
 
 
     static final String USAGE = "usage: meta-gateway --manifests DIR [--manifests DIR2 ...] [--config claude_desktop_config.json]"
             + " [--validate] [--transport stdio|http|sse] [--host 127.0.0.1] [--port 3000] [--token-file FILE]"
             + " [--allow-origin ORIGIN ...] [--session-timeout 30m] [--separator __] [--max-call-depth 8] [--log-level info]"
             + " [--state DIR] [--watch] [--policy FILE] [--profile NAME] [--audit-arguments]"
-            + " [--tokens FILE] [--oauth-issuer URL --oauth-audience AUD [--oauth-scopes S ...]] [--public-url URL]";
+            + " [--tokens FILE] [--oauth-issuer URL --oauth-audience AUD [--oauth-scopes S ...]] [--public-url URL]"
+            + " [--approve POD/TOOL] [--otlp-endpoint URL]";
 
     private static final Set<String> TRANSPORTS = Set.of("stdio", "http", "sse");
     /** The levels of {@code --log-level}, least severe first. */
@@ -77,6 +81,8 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
         String audience = null;
         List<String> scopes = new ArrayList<>();
         URI publicUrl = null;
+        String approve = null;
+        URI otlpEndpoint = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String value = null;
@@ -90,7 +96,7 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                 case "--help":
                     return new CommandLine(manifests, config, validate, transport, host, port, tokenFile, origins, sessionTimeout,
                             separator, maxCallDepth, logLevel, state, watch, true, policy, profile, auditArguments,
-                            tokens, null, publicUrl);
+                            tokens, null, publicUrl, null, null);
                 case "--validate":
                     if (value != null) {
                         throw new UsageException("--validate takes no value");
@@ -193,6 +199,23 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                     }
                     state = Path.of(value);
                     break;
+                case "--approve":
+                    if (!value.matches("[^/\\s]+/[^/\\s]+")) {
+                        throw new UsageException("--approve is POD/TOOL (the pod's own name of the tool), not " + value);
+                    }
+                    approve = value;
+                    break;
+                case "--otlp-endpoint":
+                    try {
+                        otlpEndpoint = new URI(value);
+                    } catch (URISyntaxException e) {
+                        otlpEndpoint = null;
+                    }
+                    if (otlpEndpoint == null || otlpEndpoint.getHost() == null
+                            || !("http".equals(otlpEndpoint.getScheme()) || "https".equals(otlpEndpoint.getScheme()))) {
+                        throw new UsageException("--otlp-endpoint is an http or https URL, not " + value);
+                    }
+                    break;
                 case "--log-level":
                     if (!LEVELS.contains(value)) {
                         throw new UsageException("--log-level must be one of trace, debug, info, warn, error, off, not " + value);
@@ -224,9 +247,12 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
         if (manifests.isEmpty() && config == null) {
             throw new UsageException("give --manifests DIR or --config FILE");
         }
+        if (approve != null && state == null) {
+            throw new UsageException("--approve records the pin in the event log: give --state DIR");
+        }
         return new CommandLine(manifests, config, validate, transport, host, port, tokenFile, origins, sessionTimeout,
                 separator, maxCallDepth, logLevel, state, watch, false, policy, profile, auditArguments,
-                tokens, oauth(issuer, audience, scopes), publicUrl);
+                tokens, oauth(issuer, audience, scopes), publicUrl, approve, otlpEndpoint);
     }
 
     private static OAuthOptions oauth(URI issuer, String audience, List<String> scopes) throws UsageException {

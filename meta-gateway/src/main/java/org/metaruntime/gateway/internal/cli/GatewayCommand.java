@@ -4,15 +4,18 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.metaruntime.gateway.GatewayPolicy;
+import org.metaruntime.eventlog.EventLogs;
+import org.metaruntime.events.EventLog;
 import org.metaruntime.gateway.GatewayOptions;
 import org.metaruntime.gateway.ManifestException;
 import org.metaruntime.gateway.ManifestProblem;
 import org.metaruntime.gateway.MetaGateway;
 import org.metaruntime.gateway.ValidationReport;
 import org.metaruntime.gateway.internal.auth.NamedTokensFile;
+import org.metaruntime.gateway.internal.serve.RedactedStderr;
 
 /**
- * {@code meta-gateway}: validates manifests (and a policy), or serves their pods as one MCP server. Exit codes: 0 normal
+ * {@code meta-gateway}: validates manifests (and a policy), approves a tool's definition, or serves their pods as one MCP server. Exit codes: 0 normal
  * end, 1 invalid manifests, config, policy or tokens file, 2 bad command line. Stdout carries nothing but the
  * {@code --validate} report
  * or JSON-RPC; logs go to stderr.
@@ -42,6 +45,7 @@ public final class GatewayCommand {
             return 0;
         }
         configureLogging(line.logLevel());
+        RedactedStderr.install();
         GatewayPolicy policy = GatewayPolicy.allowAll();
         if (line.policy() != null) {
             try {
@@ -89,12 +93,45 @@ public final class GatewayCommand {
             out.flush();
             return report.valid() && tokenProblems.isEmpty() ? 0 : 1;
         }
+        if (line.approve() != null) {
+            return approve(builder, options, line, out, err);
+        }
         return Serve.serve(builder, options, line, out, err);
+    }
+
+    /** {@code --approve POD/TOOL}: records the tool's live definition as its pin; 0 when done, 1 when refused. */
+    private static int approve(MetaGateway.Builder builder, GatewayOptions.Builder options, CommandLine line, PrintStream out,
+                               PrintStream err) {
+        String pod = line.approve().substring(0, line.approve().indexOf('/'));
+        String tool = line.approve().substring(line.approve().indexOf('/') + 1);
+        EventLog log;
+        try {
+            log = EventLogs.persistentState(line.state());
+        } catch (RuntimeException e) {
+            err.println("meta-gateway: --state " + line.state() + " cannot be opened: " + e.getMessage());
+            return 1;
+        }
+        try {
+            builder.options(options.eventLog(log).build());
+            String hash = builder.approve(pod, tool);
+            out.println("approved " + pod + "/" + tool + " " + hash);
+            out.flush();
+            return 0;
+        } catch (ManifestException e) {
+            e.problems().forEach(err::println);
+            return 1;
+        } catch (IllegalArgumentException e) {
+            err.println("meta-gateway: --approve " + line.approve() + ": " + e.getMessage());
+            return 1;
+        } finally {
+            log.close();
+        }
     }
 
     /** The gateway's naming and depth options as the command line sets them (policy and event log are added after). */
     static GatewayOptions.Builder options(CommandLine line) {
-        return GatewayOptions.builder().separator(line.separator()).maxCallDepth(line.maxCallDepth());
+        return GatewayOptions.builder().separator(line.separator()).maxCallDepth(line.maxCallDepth())
+                .otlpEndpoint(line.otlpEndpoint());
     }
 
     /**

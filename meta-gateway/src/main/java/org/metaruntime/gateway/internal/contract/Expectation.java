@@ -11,7 +11,7 @@ import java.util.Set;
 
 /**
  * What a caller expects of the tool it calls ({@code expect}: {@code id}, {@code version} range,
- * {@code schema_hash}), and the check of a tool against it. Immutable and thread-safe.
+ * {@code schema_hash}, {@code definition_hash}), and the check of a tool against it. Immutable and thread-safe.
  *
  * <pre>{@code
  * Expectation expect = Expectation.parse(params.get("expect"));   // {"id": "x.fmt", "version": "^1.0.0"}
@@ -21,10 +21,16 @@ import java.util.Set;
  * @param id         the contract id expected, or null
  * @param version    the version range expected, or null
  * @param schemaHash the {@code sha256:} hash of the input schema expected, or null
+ * @param definitionHash the definition hash expected (as the status shows it), or null
  */
-public record Expectation(String id, SemverRange version, String schemaHash) {
+public record Expectation(String id, SemverRange version, String schemaHash, String definitionHash) {
 
-    private static final Set<String> KEYS = Set.of("id", "version", "schema_hash");
+    private static final Set<String> KEYS = Set.of("id", "version", "schema_hash", "definition_hash");
+
+    /** An expectation of no definition hash. */
+    public Expectation(String id, SemverRange version, String schemaHash) {
+        this(id, version, schemaHash, null);
+    }
 
     /**
      * Reads {@code expect}; null or absent means nothing is expected.
@@ -37,17 +43,18 @@ public record Expectation(String id, SemverRange version, String schemaHash) {
             return new Expectation(null, null, null);
         }
         if (!expect.isObject()) {
-            throw new IllegalArgumentException("expect must be an object with id, version and schema_hash");
+            throw new IllegalArgumentException("expect must be an object with id, version, schema_hash and definition_hash");
         }
         for (Iterator<String> it = expect.fieldNames(); it.hasNext(); ) {
             String key = it.next();
             if (!KEYS.contains(key)) {
-                throw new IllegalArgumentException("expect has an unknown key \"" + key + "\" (id, version, schema_hash)");
+                throw new IllegalArgumentException("expect has an unknown key \"" + key + "\" (id, version, schema_hash, definition_hash)");
             }
         }
         String id = text(expect, "id");
         String range = text(expect, "version");
         String hash = text(expect, "schema_hash");
+        String definition = text(expect, "definition_hash");
         SemverRange version = null;
         if (range != null) {
             try {
@@ -56,7 +63,7 @@ public record Expectation(String id, SemverRange version, String schemaHash) {
                 throw new IllegalArgumentException("expect.version \"" + range + "\" is not a version range");
             }
         }
-        return new Expectation(id, version, hash);
+        return new Expectation(id, version, hash, definition);
     }
 
     private static String text(JsonNode expect, String key) {
@@ -80,6 +87,17 @@ public record Expectation(String id, SemverRange version, String schemaHash) {
      *         "found": {...}}} with the expected keys
      */
     public Optional<ObjectNode> check(String contractId, String contractVersion, String toolSchemaHash) {
+        return check(contractId, contractVersion, toolSchemaHash, null);
+    }
+
+    /**
+     * Checks a tool's contract, schema hash and definition hash.
+     *
+     * @param toolDefinitionHash the tool's definition hash as the status shows it (the live one once its pod listed
+     *                           its tools, else the declared one), or null when unknown
+     * @return as {@link #check(String, String, String)}, {@code definition_hash} among the keys
+     */
+    public Optional<ObjectNode> check(String contractId, String contractVersion, String toolSchemaHash, String toolDefinitionHash) {
         List<String> mismatch = new ArrayList<>();
         if (id != null && !id.equals(contractId)) {
             mismatch.add("id");
@@ -89,6 +107,9 @@ public record Expectation(String id, SemverRange version, String schemaHash) {
         }
         if (schemaHash != null && !schemaHash.equalsIgnoreCase(String.valueOf(toolSchemaHash))) {
             mismatch.add("schema_hash");
+        }
+        if (definitionHash != null && !definitionHash.equalsIgnoreCase(String.valueOf(toolDefinitionHash))) {
+            mismatch.add("definition_hash");
         }
         if (mismatch.isEmpty()) {
             return Optional.empty();
@@ -110,11 +131,15 @@ public record Expectation(String id, SemverRange version, String schemaHash) {
             expected.put("schema_hash", schemaHash);
             found.put("schema_hash", toolSchemaHash);
         }
+        if (definitionHash != null) {
+            expected.put("definition_hash", definitionHash);
+            found.put("definition_hash", toolDefinitionHash);
+        }
         return Optional.of(data);
     }
 
     /** Whether anything is expected. */
     public boolean isEmpty() {
-        return id == null && version == null && schemaHash == null;
+        return id == null && version == null && schemaHash == null && definitionHash == null;
     }
 }

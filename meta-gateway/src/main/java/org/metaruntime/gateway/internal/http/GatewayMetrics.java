@@ -28,6 +28,7 @@ final class GatewayMetrics implements CallObserver, AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
     private final Map<String, Counter> errors = new ConcurrentHashMap<>();
+    private final Map<String, Timer> operations = new ConcurrentHashMap<>();
     private final GatewayServer server;
     private final JvmGcMetrics gc = new JvmGcMetrics();
     private volatile JsonNode status;
@@ -53,6 +54,27 @@ final class GatewayMetrics implements CallObserver, AutoCloseable {
         new JvmThreadMetrics().bindTo(registry);
         gc.bindTo(registry);
         server.observeCalls(this);
+        server.dispatcher().observe(this::answered);
+    }
+
+    /**
+     * {@code mcp_server_operation_duration_seconds}, the OpenTelemetry MCP histogram: every request answered, by
+     * {@code mcp_method_name}, {@code gen_ai_tool_name} (a {@code tools/call} of a served tool) and {@code error_type}
+     * (the JSON-RPC code, or {@code tool_error}); an empty label is an absent one.
+     */
+    private void answered(String method, JsonNode params, long nanos, Integer errorCode, JsonNode result) {
+        String tool = "tools/call".equals(method) && params != null && params.path("name").isTextual()
+                && server.servesTool(params.get("name").asText()) ? params.get("name").asText() : "";
+        String error = errorCode != null ? errorCode.toString()
+                : result != null && result.path("isError").asBoolean(false) ? "tool_error" : "";
+        String key = method + '\u0000' + tool + '\u0000' + error;
+        operations.computeIfAbsent(key, k -> Timer.builder("mcp.server.operation.duration")
+                .description("MCP requests the gateway answered, with their duration")
+                .tags("mcp_method_name", method, "gen_ai_tool_name", tool, "error_type", error)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofNanos(10_000))
+                .maximumExpectedValue(Duration.ofMinutes(5))
+                .register(registry)).record(nanos, TimeUnit.NANOSECONDS);
     }
 
     @Override

@@ -8,6 +8,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
+import org.metaruntime.gateway.internal.trace.IncomingTrace;
 import org.metaruntime.gateway.internal.serve.GatewayServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,7 +83,7 @@ final class LegacySse extends Handler.Abstract.NonBlocking {
         }
         Exchanges.readJson(request, response, callback, maxRequestBytes, message -> {
             Exchanges.empty(response, callback, 202);
-            session.onMessage(message);
+            session.onMessage(IncomingTrace.withHttpContext(message, request.getHeaders()::get));
         });
     }
 }

@@ -11,6 +11,7 @@ import org.eclipse.jetty.util.Callback;
 import org.metaruntime.gateway.internal.rpc.Eras;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
+import org.metaruntime.gateway.internal.trace.IncomingTrace;
 import org.metaruntime.gateway.internal.serve.GatewayServer;
 
 /**
@@ -77,7 +78,8 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
         Exchanges.readJson(request, response, callback, maxRequestBytes, message -> onMessage(request, response, callback, message));
     }
 
-    private void onMessage(Request request, Response response, Callback callback, JsonNode message) {
+    private void onMessage(Request request, Response response, Callback callback, JsonNode received) {
+        JsonNode message = IncomingTrace.withHttpContext(received, request.getHeaders()::get);
         JsonNode id = message.get("id");
         boolean isRequest = message.has("method") && id != null && !id.isNull();
         if (isRequest && !id.isTextual() && !id.isIntegralNumber()) {

@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.metaruntime.gateway.internal.contract.CanonicalJson;
+import org.metaruntime.gateway.internal.contract.DefinitionHash;
 import org.metaruntime.mcp.McpProtocolEra;
 
 /**
@@ -33,10 +34,12 @@ final class ManifestReader {
     private static final Set<String> METADATA_KEYS = keys("name", "description", "tags");
     private static final Set<String> SPEC_KEYS = keys("command", "url", "workdir", "env", "callTimeout", "startupTimeout",
             "shutdownTimeout", "preWarm", "healthCheck", "tools", "includeTools", "excludeTools", "headers", "protocol",
-            "protocolEra");
+            "protocolEra", "onDrift");
     private static final Set<String> HEALTH_KEYS = keys("enabled", "interval");
     private static final Set<String> TOOL_KEYS = keys("name", "title", "description", "contract", "inputSchema",
-            "outputSchema", "annotations");
+            "outputSchema", "annotations", "pin", "onDrift");
+    /** The keys of a declared tool that are the gateway's, not part of the tool served. */
+    private static final Set<String> DECLARATION_ONLY = keys("name", "contract", "pin", "onDrift");
     private static final Set<String> CONTRACT_KEYS = keys("id", "version");
     /** Semantic Versioning 2.0.0, from semver.org. */
     private static final Pattern SEMVER = Pattern.compile("^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)"
@@ -132,13 +135,22 @@ final class ManifestReader {
         List<DeclaredTool> tools = tools(spec, name);
         PodManifest.Protocol protocol = protocol(spec, health, tools);
         McpProtocolEra protocolEra = protocolEra(spec, protocol);
+        OnDrift onDrift = onDrift(spec, "/spec", "spec.onDrift");
+        if (protocol == PodManifest.Protocol.JSONRPC) {
+            for (int i = 0; spec.path("tools").isArray() && i < spec.get("tools").size(); i++) {
+                if (spec.get("tools").get(i).has("pin")) {
+                    fields.problem("/spec/tools/" + i + "/pin", "a pod with protocol: jsonrpc lists no tools, so its tools"
+                            + " cannot be pinned: remove pin");
+                }
+            }
+        }
         ToolFilter toolFilter = new ToolFilter(globs(spec, "includeTools"), globs(spec, "excludeTools"));
         if (problems.size() > before) {
             return Optional.empty();
         }
         return Optional.of(new PodManifest(name, description, tree.file(), tree.line("/metadata/name"), command, url,
                 workdir, env, callTimeout, startupTimeout, shutdownTimeout, preWarm, health, tools, headers, protocol,
-                toolFilter, headerVariables, protocolEra, tags));
+                toolFilter, headerVariables, protocolEra, tags, onDrift));
     }
 
     /** {@code metadata.tags}: a list of tag names (1 to 64 of letters, digits, {@code _ . -}). */
@@ -397,17 +409,38 @@ final class ManifestReader {
                 schema(output, at + "/outputSchema", "outputSchema");
             }
             DeclaredTool.Contract contract = contract(tool, at);
+            String pin = fields.text(tool, at, "pin", false);
+            if (pin != null && !DefinitionHash.wellFormed(pin)) {
+                fields.problem(at + "/pin", "pin must be sha256: and 64 lowercase hex digits (a definition hash, as --validate"
+                        + " prints it), not \"" + pin + "\"");
+                pin = null;
+            }
+            OnDrift toolOnDrift = onDrift(tool, at, "onDrift");
             if (name != null && input != null) {
                 ObjectNode definition = JsonNodeFactory.instance.objectNode();
                 tool.fields().forEachRemaining(f -> {
-                    if (!f.getKey().equals("contract") && !f.getKey().equals("name")) {
+                    if (!DECLARATION_ONLY.contains(f.getKey())) {
                         definition.set(f.getKey(), f.getValue());
                     }
                 });
-                out.add(new DeclaredTool(name, tree.line(at + "/name"), definition, contract, CanonicalJson.schemaHash(input)));
+                out.add(new DeclaredTool(name, tree.line(at + "/name"), definition, contract, CanonicalJson.schemaHash(input),
+                        pin, toolOnDrift));
             }
         }
         return out;
+    }
+
+    /** {@code onDrift} of a tool or of {@code spec}: {@code block} or {@code warn}; null when absent or wrong. */
+    private OnDrift onDrift(JsonNode parent, String at, String label) {
+        String value = fields.text(parent, at, "onDrift", false);
+        if (value == null) {
+            return null;
+        }
+        Optional<OnDrift> action = OnDrift.of(value);
+        if (action.isEmpty()) {
+            fields.problem(at + "/onDrift", label + " must be block or warn, not \"" + value + "\"");
+        }
+        return action.orElse(null);
     }
 
     /** {@code spec.includeTools} or {@code spec.excludeTools}: globs of the tools a pod lists live. */

@@ -21,13 +21,15 @@ import org.metaruntime.mcp.McpProtocolEra;
  * @param headerVariables the names of the gateway's environment variables its {@code headers} read (credentials for
  *                      a remote server, which no local pod inherits)
  * @param protocolEra   the era of MCP the pod speaks ({@code spec.protocolEra}; {@code AUTO} unless it says)
+ * @param onDrift       what a drift of one of its tools from its pin does ({@code spec.onDrift}), or null (the default:
+ *                      {@code block} for an explicit pin, {@code warn} for a pin taken on first use)
  */
 public record PodManifest(String name, String description, Path file, int line, List<String> command, URI url,
                           Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
                           Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck,
                           List<DeclaredTool> tools, Map<String, String> headers,
                           Protocol protocol, ToolFilter toolFilter, Set<String> headerVariables,
-                          McpProtocolEra protocolEra, Set<String> tags) {
+                          McpProtocolEra protocolEra, Set<String> tags, OnDrift onDrift) {
 
     /** Default bound of one {@code tools/call}. */
     public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(30);
@@ -89,6 +91,39 @@ public record PodManifest(String name, String description, Path file, int line, 
         if (protocol == Protocol.JSONRPC && (url != null || tools.isEmpty())) {
             throw new IllegalArgumentException("pod " + name + ": a bare JSON-RPC pod is a local process with declared tools");
         }
+    }
+
+    /** A pod whose tools drift by the default rule. */
+    public PodManifest(String name, String description, Path file, int line, List<String> command, URI url,
+                       Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
+                       Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck, List<DeclaredTool> tools,
+                       Map<String, String> headers, Protocol protocol, ToolFilter toolFilter, Set<String> headerVariables,
+                       McpProtocolEra protocolEra, Set<String> tags) {
+        this(name, description, file, line, command, url, workdir, env, callTimeout, startupTimeout, shutdownTimeout,
+                preWarm, healthCheck, tools, headers, protocol, toolFilter, headerVariables, protocolEra, tags, null);
+    }
+
+    /** What a drift of its tool {@code tool} from its pin does: the tool's {@code onDrift}, else the pod's, else the default. */
+    public OnDrift onDrift(String tool, boolean explicitPin) {
+        for (DeclaredTool declared : tools) {
+            if (declared.name().equals(tool) && declared.onDrift() != null) {
+                return declared.onDrift();
+            }
+        }
+        if (onDrift != null) {
+            return onDrift;
+        }
+        return explicitPin ? OnDrift.BLOCK : OnDrift.WARN;
+    }
+
+    /** The explicit pin of its declared tool {@code tool}, or null. */
+    public String pin(String tool) {
+        for (DeclaredTool declared : tools) {
+            if (declared.name().equals(tool)) {
+                return declared.pin();
+            }
+        }
+        return null;
     }
 
     /** A pod without tags. */

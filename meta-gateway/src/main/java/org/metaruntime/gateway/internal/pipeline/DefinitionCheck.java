@@ -12,4 +12,9 @@ public interface DefinitionCheck {
 
     /** Empty when {@code pod}'s tool {@code podTool} may be called; else the error (-31002) its caller gets. */
     Optional<RpcException> check(String pod, String podTool);
+
+    /** The live definition hash of {@code pod}'s tool {@code podTool}, once the pod listed it (empty when unknown). */
+    default Optional<String> liveHash(String pod, String podTool) {
+        return Optional.empty();
+    }
 }

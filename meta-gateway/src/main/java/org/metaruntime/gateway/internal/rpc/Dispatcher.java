@@ -139,6 +139,8 @@ public final class Dispatcher {
     private final UnaryOperator<RpcException> modernErrors;
     private final Executor executor;
 
+    private final List<Operations> operations = new CopyOnWriteArrayList<>();
+
     private Dispatcher(Builder b) {
         this.inline = Map.copyOf(b.inline);
         this.offloaded = Map.copyOf(b.offloaded);
@@ -381,13 +383,51 @@ public final class Dispatcher {
 
     /** Runs {@code handler}; completes with the answer, or null when the client cancelled the request. */
     private CompletableFuture<ObjectNode> run(Handler handler, Request request) {
+        long start = System.nanoTime();
         CompletableFuture<JsonNode> result;
         try {
             result = handler.handle(request);
         } catch (RuntimeException e) {
             result = CompletableFuture.failedFuture(e);
         }
-        return result.handle((value, error) -> answer(request, value, error));
+        return result.handle((value, error) -> {
+            ObjectNode answer = answer(request, value, error);
+            observe(request, answer, System.nanoTime() - start);
+            return answer;
+        });
+    }
+
+    /** Told of every request answered (not those the client cancelled). Must be fast and not throw. */
+    @FunctionalInterface
+    public interface Operations {
+        /**
+         * @param method    the request's method
+         * @param params    its params (may be null)
+         * @param nanos     how long it took to answer
+         * @param errorCode the JSON-RPC code of an error answer; null for a result
+         * @param result    the result; null for an error
+         */
+        void answered(String method, JsonNode params, long nanos, Integer errorCode, JsonNode result);
+    }
+
+    /** Tells {@code observer} of every request answered from now on. */
+    public void observe(Operations observer) {
+        operations.add(observer);
+    }
+
+    private void observe(Request request, ObjectNode answer, long nanos) {
+        if (answer == null || operations.isEmpty()) {
+            return;
+        }
+        JsonNode error = answer.get("error");
+        Integer code = error == null ? null : error.path("code").asInt();
+        for (Operations observer : operations) {
+            try {
+                observer.answered(request.method(), request.params(), nanos, code, answer.get("result"));
+            } catch (RuntimeException e) {
+                log.warn("an operation observer failed", e);
+            }
+        }
     }
 
     private ObjectNode answer(Request request, JsonNode result, Throwable error) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.metaruntime.gateway.internal.contract.DefinitionHash;
 import org.metaruntime.gateway.internal.contract.Expectation;
 import org.metaruntime.gateway.internal.pipeline.DefinitionCheck;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
@@ -32,7 +33,7 @@ final class CheckCall implements CallStage {
     public void run(PipelineCall call) {
         if (call.entry == PipelineCall.Entry.NESTED) {
             chain(call.route, call.callersChain);
-            expectation(call.route, call.expect);
+            expectation(call.route, call.expect, definitionHash(call.route));
         }
         definitions.check(call.route.pod(), call.route.tool()).ifPresent(blocked -> {
             throw blocked;
@@ -55,7 +56,18 @@ final class CheckCall implements CallStage {
         }
     }
 
-    private static void expectation(ToolTable.Route route, JsonNode expectNode) {
+    /** The target's definition hash as the status shows it: the live one once its pod listed it, else the declared one. */
+    private String definitionHash(ToolTable.Route route) {
+        return definitions.liveHash(route.pod(), route.tool()).orElseGet(() -> {
+            if (!route.declared()) {
+                return null;
+            }
+            ObjectNode declared = route.definition().deepCopy().put("name", route.tool());
+            return DefinitionHash.of(declared);
+        });
+    }
+
+    private static void expectation(ToolTable.Route route, JsonNode expectNode, String definitionHash) {
         Expectation expect;
         try {
             expect = Expectation.parse(expectNode);
@@ -63,7 +75,7 @@ final class CheckCall implements CallStage {
             throw ToolCalls.failure(route, JsonRpc.INVALID_PARAMS, e.getMessage(), null);
         }
         Optional<ObjectNode> mismatch = expect.check(route.contract() == null ? null : route.contract().id(),
-                route.contract() == null ? null : route.contract().version(), route.schemaHash());
+                route.contract() == null ? null : route.contract().version(), route.schemaHash(), definitionHash);
         if (mismatch.isPresent()) {
             List<String> names = new ArrayList<>();
             mismatch.get().get("mismatch").forEach(n -> names.add(n.asText()));

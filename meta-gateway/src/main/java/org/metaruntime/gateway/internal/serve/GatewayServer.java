@@ -1,5 +1,7 @@
 package org.metaruntime.gateway.internal.serve;
 
+import org.metaruntime.gateway.internal.pin.DefinitionPins;
+import org.metaruntime.gateway.internal.pin.PinLog;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.security.SecureRandom;
@@ -42,6 +44,7 @@ public final class GatewayServer implements AutoCloseable {
     static final String VERSION = "0.1.0";
 
     private final PodSet backend;
+    private final DefinitionPins pins;
     private final ToolTable table;
     private final PodStats stats = new PodStats();
     private final ToolCalls calls;
@@ -86,9 +89,23 @@ public final class GatewayServer implements AutoCloseable {
      * @param settings     the policy, tracer, pins and listeners every call passes
      */
     public GatewayServer(Catalog catalog, PodSet pods, int maxCallDepth, CallSettings settings) {
+        this(catalog, pods, maxCallDepth, settings, new DefinitionPins(new PinLog(null, Clock.systemUTC())));
+    }
+
+    /**
+     * @param catalog      the pods served at first
+     * @param pods         what runs them ({@link PodBackends#create})
+     * @param maxCallDepth the most entries a pod-to-pod call chain may have (the client's call counts as one)
+     * @param settings     the policy, tracer, pins and listeners every call passes
+     * @param pins         the tools' pins, compared with each tool list a pod gives: a blocked drift leaves
+     *                     {@code tools/list}, and every drift shows in the status (a gateway's {@code settings} check
+     *                     calls against the same pins)
+     */
+    public GatewayServer(Catalog catalog, PodSet pods, int maxCallDepth, CallSettings settings, DefinitionPins pins) {
+        this.pins = pins;
         this.backend = pods;
         this.access = settings.access();
-        this.table = new ToolTable(catalog, StatusReport.toolDefinition());
+        this.table = new ToolTable(catalog, StatusReport.toolDefinition(), pins::blocked);
         this.parked = new ParkedCalls(new RequestStates(new SecureRandom(), Clock.systemUTC()),
                 new EarliestFirstScheduler(pods.scheduler(), System::nanoTime));
         this.calls = new ToolCalls(table, backend, parked);
@@ -233,6 +250,11 @@ public final class GatewayServer implements AutoCloseable {
         session.close();
     }
 
+    /** Whether {@code outwardName} names a tool the gateway serves now (its own status tool included). */
+    public boolean servesTool(String outwardName) {
+        return table.statusName().equals(outwardName) || table.route(outwardName).isPresent();
+    }
+
     /** The input schema of the served tool {@code outwardName}, empty when it is not served or has none. */
     public java.util.Optional<JsonNode> toolInputSchema(String outwardName) {
         return table.route(outwardName).map(route -> route.definition().get("inputSchema"));
@@ -250,7 +272,15 @@ public final class GatewayServer implements AutoCloseable {
 
     /** The status report now. */
     public ObjectNode status() {
-        return StatusReport.build(table.catalog(), backend, table, stats);
+        return StatusReport.build(table.catalog(), backend, table, stats, pins);
+    }
+
+    /**
+     * The definition hash of {@code pod}'s tool {@code tool} as the status shows it, which {@code expect.definition_hash}
+     * must equal; null when unknown.
+     */
+    public String definitionHash(String pod, String tool) {
+        return table.manifest(pod).map(manifest -> pins.definitionHash(manifest, tool)).orElse(null);
     }
 
     private static CompletableFuture<JsonNode> done(JsonNode result) {
@@ -487,6 +517,11 @@ public final class GatewayServer implements AutoCloseable {
     private final class Listener implements PodListener {
         @Override
         public void toolsChanged(String pod) {
+            PodBackend.Pod served = backend.pod(pod);
+            java.util.Optional<PodManifest> manifest = table.manifest(pod);
+            if (served != null && manifest.isPresent() && served.running() && !served.bare()) {
+                pins.observe(manifest.get(), served.liveTools());
+            }
             if (rebuildTools(() -> table.rebuild(name -> backend.pod(name).liveTools()))) {
                 log.info("pod {}: the served tool list changed", pod);
             }

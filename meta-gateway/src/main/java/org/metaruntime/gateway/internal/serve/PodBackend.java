@@ -94,6 +94,11 @@ public interface PodBackend extends AutoCloseable {
         default boolean taskCapable() {
             return false;
         }
+
+        /** Whether it is served as a bare JSON-RPC pod (declared so, or found so when it started): its tools are not pinned. */
+        default boolean bare() {
+            return false;
+        }
     }
 
     /** A call in flight. */

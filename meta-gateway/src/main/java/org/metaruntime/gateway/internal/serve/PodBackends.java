@@ -19,6 +19,6 @@ public final class PodBackends {
     public static PodSet create(Catalog catalog, GatewayOptions options, Collection<String> credentials) {
         List<String> secrets = List.copyOf(credentials);
         return new PodSet(catalog.pods(), (pod, threads, withheld) -> new RuntimePodBackend(
-                new Catalog(List.of(pod), List.of(), catalog.separator()), options, secrets, withheld, threads));
+                new Catalog(List.of(pod), List.of(), catalog.separator()), options, secrets, withheld, threads), secrets);
     }
 }

@@ -31,6 +31,9 @@ public final class PodSet implements PodBackend {
     private final Runner runner;
     /** The variables read by the headers of every pod served so far (grows with reloads). */
     private final Set<String> headerVariables = ConcurrentHashMap.newKeySet();
+    /** The secrets of every pod served so far (env and headers values) and the gateway's credentials. */
+    private final Set<String> secrets = ConcurrentHashMap.newKeySet();
+    private volatile Redaction redaction = Redaction.NONE;
     private final PodThreads threads = new PodThreads();
     private final Map<String, Member> members = new ConcurrentHashMap<>();
     private final Set<Member> retired = ConcurrentHashMap.newKeySet();
@@ -44,9 +47,37 @@ public final class PodSet implements PodBackend {
      * @param runner makes the backend that runs one pod (with the shared threads)
      */
     PodSet(List<PodManifest> pods, Runner runner) {
+        this(pods, runner, List.of());
+    }
+
+    /** @param credentials the gateway's own credentials, hidden like the pods' secrets in what pods' failures relay */
+    PodSet(List<PodManifest> pods, Runner runner, java.util.Collection<String> credentials) {
         this.runner = runner;
+        secrets.addAll(credentials);
+        redaction = Redaction.of(secrets);
         for (PodManifest pod : pods) {
             members.put(pod.name(), new Member(pod));
+        }
+    }
+
+    /** {@code future}, its failure redacted when it is a pod's. */
+    private <T> CompletableFuture<T> redacted(CompletableFuture<T> future) {
+        CompletableFuture<T> out = new CompletableFuture<>();
+        future.whenComplete((value, error) -> {
+            if (error == null) {
+                out.complete(value);
+            } else {
+                out.completeExceptionally(redaction.apply(error));
+            }
+        });
+        return out;
+    }
+
+    /** A call whose failure is redacted. */
+    private record RedactedCall(PodCall call, CompletableFuture<JsonNode> result) implements PodCall {
+        @Override
+        public void cancel() {
+            call.cancel();
         }
     }
 
@@ -139,6 +170,10 @@ public final class PodSet implements PodBackend {
         Member(PodManifest manifest) {
             this.manifest = manifest;
             headerVariables.addAll(manifest.headerVariables());
+            if (secrets.addAll(Redaction.secretsOf(manifest))) {
+                redaction = Redaction.of(secrets);
+            }
+            RedactedStderr.hide(secrets);
         }
 
         @Override
@@ -178,9 +213,9 @@ public final class PodSet implements PodBackend {
         @Override
         public CompletableFuture<Void> start() {
             try {
-                return pod().start();
+                return redacted(pod().start());
             } catch (PodFailure e) {
-                return CompletableFuture.failedFuture(e);
+                return CompletableFuture.failedFuture(redaction.apply(e));
             }
         }
 
@@ -215,7 +250,7 @@ public final class PodSet implements PodBackend {
                 call = deferred;
             }
             call.result().whenComplete((r, e) -> ended());
-            return call;
+            return new RedactedCall(call, redacted(call.result()));
         }
 
         @Override
@@ -228,7 +263,7 @@ public final class PodSet implements PodBackend {
                 answer = CompletableFuture.failedFuture(e);
             }
             answer.whenComplete((r, e) -> ended());
-            return answer;
+            return redacted(answer);
         }
 
         @Override
@@ -238,12 +273,18 @@ public final class PodSet implements PodBackend {
         }
 
         @Override
+        public boolean bare() {
+            PodBackend b = existing();
+            return b != null && b.pod(name()).bare();
+        }
+
+        @Override
         public PodState state() {
             PodBackend b = existing();
             if (b == null) {
                 return new PodState(stopped.get() ? "Stopped" : "NotStarted", OptionalLong.empty(), 0, null, "");
             }
-            return b.pod(name()).state();
+            return redaction.apply(b.pod(name()).state());
         }
 
         /** Takes no new work from now on; stops once the work in flight has ended. */

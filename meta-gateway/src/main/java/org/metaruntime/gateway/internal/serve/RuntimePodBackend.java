@@ -201,7 +201,8 @@ final class RuntimePodBackend implements PodBackend {
             }
         }
 
-        private boolean bare() {
+        @Override
+        public boolean bare() {
             return manifest.isBare() || foundBare.get();
         }
 

@@ -1,5 +1,7 @@
 package org.metaruntime.gateway.internal.serve;
 
+import org.metaruntime.gateway.internal.manifest.DeclaredTool;
+import org.metaruntime.gateway.internal.pin.DefinitionPins;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.metaruntime.gateway.internal.manifest.Catalog;
@@ -9,7 +11,9 @@ import org.metaruntime.gateway.internal.rpc.JsonRpc;
 /**
  * The gateway's status, served as the resource {@code meta://status} and by the tool {@code meta__status}:
  * {@code {"pods":{"<name>":{"state","pid","restarts","lastError","stderrTail","callsServed","callsFailed",
- * "tools":[{"name","schemaHash","contract"?}]}}}} ({@code contract}: {@code {id, version}} when declared). Stateless.
+ * "tools":[{"name","schemaHash","contract"?,"definitionHash","pin","drift"}]}}}} ({@code contract}: {@code {id, version}}
+ * when declared; {@code definitionHash}: the live one once the pod listed its tools, else the declared one; {@code pin}:
+ * the expected hash or null; {@code drift}: null, {@code warn} or {@code block}). Stateless.
  */
 final class StatusReport {
 
@@ -19,6 +23,11 @@ final class StatusReport {
     }
 
     static ObjectNode build(Catalog catalog, PodBackend backend, ToolTable table, PodStats stats) {
+        return build(catalog, backend, table, stats, null);
+    }
+
+    /** With each tool's {@code definitionHash}, {@code pin} and {@code drift} when {@code pins} is given. */
+    static ObjectNode build(Catalog catalog, PodBackend backend, ToolTable table, PodStats stats, DefinitionPins pins) {
         ObjectNode root = JsonRpc.NODES.objectNode();
         ObjectNode pods = root.putObject("pods");
         for (PodManifest manifest : catalog.pods()) {
@@ -40,14 +49,46 @@ final class StatusReport {
             pod.put("callsServed", stats.servedOf(manifest.name()));
             pod.put("callsFailed", stats.failedOf(manifest.name()));
             ArrayNode tools = pod.putArray("tools");
+            java.util.Set<String> listed = new java.util.HashSet<>();
             for (ToolTable.Route route : table.ofPod(manifest.name())) {
+                listed.add(route.tool());
                 ObjectNode tool = tools.addObject().put("name", route.tool()).put("schemaHash", route.schemaHash());
                 if (route.contract() != null) {
                     tool.putObject("contract").put("id", route.contract().id()).put("version", route.contract().version());
                 }
+                pinOf(tool, manifest, route.tool(), pins);
+            }
+            if (pins != null) {
+                for (String blocked : pins.blockedTools(manifest.name())) {
+                    if (listed.add(blocked)) {
+                        ObjectNode tool = tools.addObject().put("name", blocked);
+                        manifest.tools().stream().filter(t -> t.name().equals(blocked)).findFirst()
+                                .ifPresent(t -> tool.put("schemaHash", t.schemaHash()));
+                        pinOf(tool, manifest, blocked, pins);
+                    }
+                }
             }
         }
         return root;
+    }
+
+    private static void pinOf(ObjectNode tool, PodManifest manifest, String name, DefinitionPins pins) {
+        if (pins == null) {
+            return;
+        }
+        DeclaredTool declared = manifest.tools().stream().filter(t -> t.name().equals(name)).findFirst().orElse(null);
+        DefinitionPins.Seen seen = pins.seen(manifest, name, declared);
+        putOrNull(tool, "definitionHash", seen.definitionHash());
+        putOrNull(tool, "pin", seen.pin());
+        putOrNull(tool, "drift", seen.drift() == null ? null : seen.drift().wire());
+    }
+
+    private static void putOrNull(ObjectNode node, String key, String value) {
+        if (value == null) {
+            node.putNull(key);
+        } else {
+            node.put(key, value);
+        }
     }
 
     /** The status as a {@code CallToolResult}: the JSON as text and as structured content. */

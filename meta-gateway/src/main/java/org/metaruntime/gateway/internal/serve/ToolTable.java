@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
 import org.metaruntime.gateway.internal.manifest.Catalog;
 import org.metaruntime.gateway.internal.contract.CanonicalJson;
@@ -48,10 +49,20 @@ final class ToolTable {
 
     private final ObjectNode statusTool;
     private final String statusName;
+    private final BiPredicate<String, String> blocked;
     private final Route statusRoute;
     private volatile Served served;
 
     ToolTable(Catalog catalog, ObjectNode statusTool) {
+        this(catalog, statusTool, (pod, tool) -> false);
+    }
+
+    /**
+     * @param blocked whether a pod's tool (by the pod's own name) is left out of {@code tools/list}: its definition
+     *                drifted from its pin (it keeps its route, so that a call to it is answered by the definition check)
+     */
+    ToolTable(Catalog catalog, ObjectNode statusTool, BiPredicate<String, String> blocked) {
+        this.blocked = blocked;
         this.statusTool = statusTool;
         this.statusName = Names.outward(Names.RESERVED_POD, catalog.separator(), Catalog.STATUS_TOOL);
         ObjectNode definition = statusTool.deepCopy().put("name", statusName);
@@ -92,7 +103,9 @@ final class ToolTable {
                     definition.setAll(tool.definition());
                     next.put(outward, new Route(outward, pod.name(), tool.name(), definition, tool.schemaHash(),
                             definition.get("inputSchema"), asMap(definition.get("inputSchema")), true, tool.contract()));
-                    list.add(definition);
+                    if (!blocked.test(pod.name(), tool.name())) {
+                        list.add(definition);
+                    }
                 }
                 continue;
             }
@@ -116,7 +129,9 @@ final class ToolTable {
                 JsonNode input = live.get("inputSchema");
                 next.put(outward, new Route(outward, pod.name(), name, definition,
                         input == null ? "" : hash(pod.name(), name, input), null, null, false, null));
-                list.add(definition);
+                if (!blocked.test(pod.name(), name)) {
+                    list.add(definition);
+                }
             }
         }
         list = sortedByName(list);
