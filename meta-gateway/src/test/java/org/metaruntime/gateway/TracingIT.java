@@ -91,6 +91,36 @@ class TracingIT {
     }
 
     @Test
+    void aLegacySseCallsSpanCarriesItsSessionId() throws Exception {
+        Path manifests = Files.createDirectories(dir.resolve("manifests"));
+        Path description = Files.writeString(dir.resolve("description.txt"), "Reads");
+        Files.writeString(manifests.resolve("pinned.yaml"), """
+                apiVersion: mcp-meta/v1
+                kind: ToolPod
+                metadata: { name: pinned }
+                spec:
+                  command: [python3, pinned_pod.py]
+                  workdir: %s
+                  protocolEra: legacy
+                  env: { PIN_DESCRIPTION_FILE: "%s" }
+                """.formatted(NodeClient.PODS, description));
+        try (OtlpReceiver receiver = new OtlpReceiver()) {
+            JsonNode session = NodeClient.session(NodeClient.Transport.SSE, List.of("--manifests", manifests.toString(),
+                    "--otlp-endpoint", receiver.url().toString()), List.of(request("pinned__stable", null)),
+                    NodeClient.JSON.createObjectNode());
+            String sessionId = session.path("sessionId").asText();
+            assertThat(sessionId).as(session.toString()).isNotEmpty();
+            Span span = receiver.received().stream()
+                    .flatMap(r -> r.request().getResourceSpansList().stream())
+                    .flatMap(r -> r.getScopeSpansList().stream())
+                    .flatMap(s -> s.getSpansList().stream())
+                    .filter(s -> s.getName().equals("tools/call pinned__stable")).findFirst().orElseThrow();
+            assertThat(span.getAttributesList()).as("the span carries the legacy SSE session's id")
+                    .anyMatch(a -> a.getKey().equals("mcp.session.id") && a.getValue().getStringValue().equals(sessionId));
+        }
+    }
+
+    @Test
     void overHttpTheRequestsTraceparentHeaderServesWhenMetaHasNone() throws Exception {
         Path manifests = Files.createDirectories(dir.resolve("manifests"));
         Path description = Files.writeString(dir.resolve("description.txt"), "Reads");
