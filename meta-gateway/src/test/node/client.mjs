@@ -205,7 +205,7 @@ const out = { gatewayPid: null, steps: [], logs, listChanged: 0, sampled: 0, std
 try {
   await client.connect(transport);
   out.gatewayPid = transport.pid ?? null;
-  out.sessionId = transport.sessionId ?? null;
+  out.sessionId = transport.sessionId ?? transport._endpoint?.searchParams.get('sessionId') ?? null;
   for (const step of script.steps) {
     try {
       out.steps.push(await run(step));

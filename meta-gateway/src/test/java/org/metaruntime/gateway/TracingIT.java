@@ -84,8 +84,39 @@ class TracingIT {
             assertThat(HexFormat.of().formatHex(span.getSpanId().toByteArray())).isEqualTo(gatewaySpan);
             assertThat(HexFormat.of().formatHex(span.getParentSpanId().toByteArray())).isEqualTo(PARENT);
             assertThat(spans).anyMatch(s -> s.getName().equals("tools/call pinned__read"));
+            assertThat(span.getAttributesList()).noneMatch(a -> a.getKey().equals("mcp.session.id"));
             assertThat(receiver.received().get(0).request().getResourceSpans(0).getResource().getAttributesList())
                     .anyMatch(a -> a.getKey().equals("service.name") && a.getValue().getStringValue().equals("meta-gateway"));
+        }
+    }
+
+    @Test
+    void aLegacySseCallsSpanCarriesItsSessionId() throws Exception {
+        Path manifests = Files.createDirectories(dir.resolve("manifests"));
+        Path description = Files.writeString(dir.resolve("description.txt"), "Reads");
+        Files.writeString(manifests.resolve("pinned.yaml"), """
+                apiVersion: mcp-meta/v1
+                kind: ToolPod
+                metadata: { name: pinned }
+                spec:
+                  command: [python3, pinned_pod.py]
+                  workdir: %s
+                  protocolEra: legacy
+                  env: { PIN_DESCRIPTION_FILE: "%s" }
+                """.formatted(NodeClient.PODS, description));
+        try (OtlpReceiver receiver = new OtlpReceiver()) {
+            JsonNode session = NodeClient.session(NodeClient.Transport.SSE, List.of("--manifests", manifests.toString(),
+                    "--otlp-endpoint", receiver.url().toString()), List.of(request("pinned__stable", null)),
+                    NodeClient.JSON.createObjectNode());
+            String sessionId = session.path("sessionId").asText();
+            assertThat(sessionId).as(session.toString()).isNotEmpty();
+            Span span = receiver.received().stream()
+                    .flatMap(r -> r.request().getResourceSpansList().stream())
+                    .flatMap(r -> r.getScopeSpansList().stream())
+                    .flatMap(s -> s.getSpansList().stream())
+                    .filter(s -> s.getName().equals("tools/call pinned__stable")).findFirst().orElseThrow();
+            assertThat(span.getAttributesList()).as("the span carries the legacy SSE session's id")
+                    .anyMatch(a -> a.getKey().equals("mcp.session.id") && a.getValue().getStringValue().equals(sessionId));
         }
     }
 
@@ -105,11 +136,24 @@ class TracingIT {
                 """.formatted(NodeClient.PODS, description));
         ObjectNode script = NodeClient.JSON.createObjectNode();
         script.putObject("headers").put("traceparent", "00-" + TRACE + "-" + PARENT + "-01").put("baggage", "team=blue");
-        JsonNode session = NodeClient.session(NodeClient.Transport.STREAMABLE_HTTP, List.of("--manifests", manifests.toString(),
-                "--log-level", "info"), List.of(request("pinned__stable", null)), script);
-        JsonNode meta = NodeClient.JSON.readTree(session.at("/steps/0/ok/content/0/text").asText());
-        assertThat(meta.get("traceparent").asText()).as(session.toString()).matches("00-" + TRACE + "-[0-9a-f]{16}-01")
-                .doesNotContain(PARENT);
-        assertThat(meta.get("baggage").asText()).isEqualTo("team=blue");
+        try (OtlpReceiver receiver = new OtlpReceiver()) {
+            JsonNode session = NodeClient.session(NodeClient.Transport.STREAMABLE_HTTP, List.of("--manifests",
+                    manifests.toString(), "--log-level", "info", "--otlp-endpoint", receiver.url().toString()),
+                    List.of(request("pinned__stable", null)), script);
+            JsonNode meta = NodeClient.JSON.readTree(session.at("/steps/0/ok/content/0/text").asText());
+            assertThat(meta.get("traceparent").asText()).as(session.toString()).matches("00-" + TRACE + "-[0-9a-f]{16}-01")
+                    .doesNotContain(PARENT);
+            assertThat(meta.get("baggage").asText()).isEqualTo("team=blue");
+
+            String sessionId = session.path("sessionId").asText();
+            assertThat(sessionId).as(session.toString()).isNotEmpty();
+            Span span = receiver.received().stream()
+                    .flatMap(r -> r.request().getResourceSpansList().stream())
+                    .flatMap(r -> r.getScopeSpansList().stream())
+                    .flatMap(s -> s.getSpansList().stream())
+                    .filter(s -> s.getName().equals("tools/call pinned__stable")).findFirst().orElseThrow();
+            assertThat(span.getAttributesList()).as("the span carries the Mcp-Session-Id of the call's session")
+                    .anyMatch(a -> a.getKey().equals("mcp.session.id") && a.getValue().getStringValue().equals(sessionId));
+        }
     }
 }

@@ -29,7 +29,7 @@ final class LegacySession implements HttpSession, Outbound {
         this.id = id;
         this.server = server;
         this.stream = stream.apply(this);
-        this.client = server.openSession(this, owner);
+        this.client = server.openSession(this, owner, id);
     }
 
     @Override

@@ -43,7 +43,7 @@ final class StreamableSession implements HttpSession, Outbound {
     StreamableSession(String id, GatewayServer server, Principal owner) {
         this.id = id;
         this.server = server;
-        this.client = server.openSession(this, owner);
+        this.client = server.openSession(this, owner, id);
     }
 
     @Override

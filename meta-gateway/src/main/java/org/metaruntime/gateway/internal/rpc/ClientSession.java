@@ -26,6 +26,7 @@ public final class ClientSession {
     private final Outbound outbound;
     private final boolean authenticated;
     private final Principal caller;
+    private final String httpSessionId;
     private final AtomicLong nextRequestId = new AtomicLong(1);
     private final Map<Long, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
     private final Map<JsonNode, Runnable> cancels = new ConcurrentHashMap<>();
@@ -51,15 +52,31 @@ public final class ClientSession {
      * @param caller        who sends its requests
      */
     public ClientSession(String id, Outbound outbound, boolean authenticated, Principal caller) {
+        this(id, outbound, authenticated, caller, null);
+    }
+
+    /**
+     * @param authenticated whether the callers on it are authenticated
+     * @param caller        who sends its requests
+     * @param httpSessionId the id of the HTTP session it serves ({@code Mcp-Session-Id} of Streamable HTTP, the
+     *                      session id of legacy SSE); {@code null} for stdio and sessionless requests
+     */
+    public ClientSession(String id, Outbound outbound, boolean authenticated, Principal caller, String httpSessionId) {
         this.id = id;
         this.outbound = outbound;
         this.authenticated = authenticated;
         this.caller = caller;
+        this.httpSessionId = httpSessionId;
     }
 
     /** Who sends its requests (the stdio pipe's client, an HTTP principal). */
     public Principal caller() {
         return caller;
+    }
+
+    /** The id of the HTTP session it serves; {@code null} for stdio and sessionless HTTP requests. */
+    public String httpSessionId() {
+        return httpSessionId;
     }
 
     /** Whether its callers are authenticated (answers to them are private to them). */

@@ -149,7 +149,8 @@ final class CallPipeline implements PodBackend.PodCallHandler {
 
     private void startSpan(PipelineCall call) {
         call.span = tracer.start(call.tool(), call.callId, call.incoming,
-                call.outer == null ? null : call.outer.scope().span(), null);
+                call.outer == null ? null : call.outer.scope().span(),
+                call.request == null ? null : call.request.session().httpSessionId());
     }
 
     private CompletableFuture<JsonNode> answered(PipelineCall call, CompletableFuture<JsonNode> answer) {

@@ -239,7 +239,14 @@ public final class GatewayServer implements AutoCloseable {
     /** Opens a client session whose requests come from {@code caller}. */
     public ClientSession openSession(org.metaruntime.gateway.internal.rpc.Outbound outbound,
                                      org.metaruntime.gateway.spi.Principal caller) {
-        ClientSession session = new ClientSession("s" + sessionIds.incrementAndGet(), outbound, false, caller);
+        return openSession(outbound, caller, null);
+    }
+
+    /** Opens a client session whose requests come from {@code caller}, serving the HTTP session {@code httpSessionId}. */
+    public ClientSession openSession(org.metaruntime.gateway.internal.rpc.Outbound outbound,
+                                     org.metaruntime.gateway.spi.Principal caller, String httpSessionId) {
+        ClientSession session = new ClientSession("s" + sessionIds.incrementAndGet(), outbound, false, caller,
+                httpSessionId);
         sessions.add(session);
         return session;
     }
