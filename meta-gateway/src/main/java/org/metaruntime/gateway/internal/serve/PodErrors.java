@@ -71,9 +71,11 @@ final class PodErrors {
         if (mcp instanceof McpBoundaryError.UnsupportedProtocol) {
             return new PodFailure(Kind.START_FAILED, reason, exitCode, stderrTail); // only a startup finds it
         }
-        if (mcp instanceof McpBoundaryError.ConnectionFailed || mcp instanceof McpBoundaryError.ToolListFailed
-                || mcp instanceof McpBoundaryError.SessionLost) {
+        if (mcp instanceof McpBoundaryError.ConnectionFailed || mcp instanceof McpBoundaryError.ToolListFailed) {
             return new PodFailure(starting ? Kind.START_FAILED : Kind.UNAVAILABLE, reason, exitCode, stderrTail);
+        }
+        if (mcp instanceof McpBoundaryError.SessionLost) {
+            return new PodFailure(Kind.UNAVAILABLE, reason, exitCode, stderrTail); // the remote pod reconnects
         }
         if (mcp instanceof McpBoundaryError.ToolNotFound) {
             return new PodFailure(Kind.UNKNOWN_TOOL, reason, exitCode, stderrTail);
