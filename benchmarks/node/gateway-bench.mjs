@@ -24,12 +24,16 @@ const concurrency = Number(concurrencyArg ?? 64);
 
 // spec.pin: the TypeScript SDK v2 client (@modelcontextprotocol/client) pinned to that protocol version
 // ('2026-07-28': the modern era, server/discover and no session; '2025-11-25': mode 'legacy', initialize)
-// instead of the SDK 1.x client.
+// instead of the SDK 1.x client; over stdio, or over Streamable HTTP when the spec has a url.
 async function connectV2() {
-  const { Client: ClientV2 } = await import('@modelcontextprotocol/client');
-  const { StdioClientTransport: StdioV2 } = await import('@modelcontextprotocol/client/stdio');
+  const { Client: ClientV2, StreamableHTTPClientTransport: HttpV2 } = await import('@modelcontextprotocol/client');
   const client = new ClientV2({ name: 'bench', version: '2.0.0' }, { capabilities: {},
     versionNegotiation: { mode: spec.pin === '2026-07-28' ? { pin: spec.pin } : 'legacy' } });
+  if (spec.url) {
+    await client.connect(new HttpV2(new URL(spec.url)));
+    return client;
+  }
+  const { StdioClientTransport: StdioV2 } = await import('@modelcontextprotocol/client/stdio');
   await client.connect(new StdioV2({ command: spec.command, args: spec.args, stderr: 'ignore' }));
   return client;
 }
@@ -47,7 +51,7 @@ async function connect() {
 
 // Ends the session: over Streamable HTTP a DELETE first (client.close() alone leaves it to the server's expiry).
 async function close(client) {
-  if (!spec.pin && client.transport instanceof StreamableHTTPClientTransport) await client.transport.terminateSession();
+  if (spec.url && spec.transport !== 'sse' && client.transport?.sessionId) await client.transport.terminateSession();
   await client.close();
 }
 

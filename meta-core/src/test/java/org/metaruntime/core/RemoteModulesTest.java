@@ -208,7 +208,7 @@ class RemoteModulesTest {
             ExecutionException failed = catchThrowableOfType(ExecutionException.class, () -> call.response().get());
             ModuleRouteError error = ((ModuleRouteException) failed.getCause()).error();
             McpBoundaryError mcp = ((RuntimeBoundaryError.Mcp) ((ModuleRouteError.ModuleRuntime) error).error()).error();
-            assertThat(mcp).isInstanceOf(McpBoundaryError.ToolCallFailed.class);
+            assertThat(mcp).isInstanceOf(McpBoundaryError.SessionLost.class);
         }
         await().atMost(T).until(() -> moves(runtime, "everything").contains(move(FAILED, RESTARTING, 2)));
         assertThat(moves(runtime, "everything")).containsExactly(move(null, STARTING, 0), move(STARTING, HEALTHY, 1),

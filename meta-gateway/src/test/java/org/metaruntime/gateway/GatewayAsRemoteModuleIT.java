@@ -125,7 +125,7 @@ class GatewayAsRemoteModuleIT {
         ExecutionException failed = catchThrowableOfType(ExecutionException.class, () -> slow.response().get());
         ModuleRouteError error = ((ModuleRouteException) failed.getCause()).error();
         assertThat(((RuntimeBoundaryError.Mcp) ((ModuleRouteError.ModuleRuntime) error).error()).error())
-                .isInstanceOf(McpBoundaryError.ToolCallFailed.class);
+                .isInstanceOf(McpBoundaryError.SessionLost.class);
         await().atMost(T).until(() -> moves().contains("FAILED->RESTARTING@2"));
         ModuleRouteException fast = catchThrowableOfType(ModuleRouteException.class, () -> echo("meanwhile"));
         assertThat(fast.error()).isEqualTo(new ModuleRouteError.ModuleUnavailable("gw", ModuleHealthState.RESTARTING));

@@ -39,6 +39,8 @@ public sealed interface McpBoundaryError {
     String CODE_JSON_RPC_ERROR = "mcp.json_rpc_error";
     /** {@link RequestFailed}. */
     String CODE_REQUEST_FAILED = "mcp.request_failed";
+    /** {@link SessionLost}. */
+    String CODE_SESSION_LOST = "mcp.session_lost";
     /** {@link CallRefused}. */
     String CODE_CALL_REFUSED = "mcp.call_refused";
     /** {@link Cancelled}. */
@@ -308,6 +310,31 @@ public sealed interface McpBoundaryError {
         @Override
         public String code() {
             return CODE_REQUEST_FAILED;
+        }
+    }
+
+    /**
+     * The session with a remote (Streamable HTTP) server was lost while {@code operation} (named as {@link Timeout}
+     * does, e.g. {@code call_tool:echo}) was pending or about to be sent: the server could not be reached, answered
+     * HTTP 5xx, or forgot the session and a new {@code initialize} did not cure it. The connection is over; a new
+     * connection may succeed once the server is back.
+     */
+    record SessionLost(String moduleId, String operation, String reason) implements McpBoundaryError {
+        /** Validates the error. */
+        public SessionLost {
+            Objects.requireNonNull(moduleId, "moduleId");
+            Objects.requireNonNull(operation, "operation");
+            Objects.requireNonNull(reason, "reason");
+        }
+
+        @Override
+        public String message() {
+            return "module '" + moduleId + "' lost its session during " + operation + ": " + reason;
+        }
+
+        @Override
+        public String code() {
+            return CODE_SESSION_LOST;
         }
     }
 

@@ -45,8 +45,8 @@ import org.metaruntime.supervisor.internal.Failures;
  * for its id and drops a late answer. When the process dies, every call in flight or queued fails at once with
  * {@link McpBoundaryError.ToolCallFailed}, the exception carrying the exit code and stderr tail ({@link #exitFuture()}
  * tells the owner). A remote session ends when its server cannot be reached, answers 5xx, or forgets the session
- * (HTTP 404) and initialising a new one does not cure it: every call in flight or queued fails at once with the
- * reason ({@link #sessionEnd()} tells the owner). Always {@link #close(Duration) close} a connection, even after its
+ * (HTTP 404) and initialising a new one does not cure it: every call in flight or queued fails at once with
+ * {@link McpBoundaryError.SessionLost} and the reason ({@link #sessionEnd()} tells the owner). Always {@link #close(Duration) close} a connection, even after its
  * process died or its server went away: closing releases the shared timer and HTTP client and stops what is left of
  * the process tree (remote: ends the session on the server).
  *
@@ -317,8 +317,9 @@ public final class McpConnection implements AutoCloseable {
     /**
      * Calls a tool and returns the whole result; a result with {@code isError: true} is returned, not thrown.
      *
-     * @throws McpBoundaryException {@code ToolNotFound}, {@code ToolCallFailed}, {@code JsonRpcError},
-     *                              {@code CallRefused}, {@code LineTooLong}, {@code Interrupted} or {@code Timeout}
+     * @throws McpBoundaryException {@code ToolNotFound}, {@code ToolCallFailed}, {@code SessionLost},
+     *                              {@code JsonRpcError}, {@code CallRefused}, {@code LineTooLong}, {@code Interrupted}
+     *                              or {@code Timeout}
      */
     public McpSchema.CallToolResult callToolResult(String tool, JsonNode arguments, McpCallOptions options) {
         ToolCallHandle call = start(tool, arguments, options, false);

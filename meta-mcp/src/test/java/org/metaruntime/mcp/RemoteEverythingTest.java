@@ -212,15 +212,17 @@ class RemoteEverythingTest {
         for (McpToolCall call : running) {
             ExecutionException failed = catchThrowableOfType(ExecutionException.class, () -> call.result().get());
             McpBoundaryError error = ((McpBoundaryException) failed.getCause()).error();
-            assertThat(error).isInstanceOf(McpBoundaryError.ToolCallFailed.class);
-            assertThat(((McpBoundaryError.ToolCallFailed) error).reason()).contains("cannot be reached");
+            assertThat(error).isInstanceOf(McpBoundaryError.SessionLost.class);
+            assertThat(error.code()).isEqualTo(McpBoundaryError.CODE_SESSION_LOST);
+            assertThat(((McpBoundaryError.SessionLost) error).operation()).isEqualTo("call_tool:trigger-long-running-operation");
+            assertThat(((McpBoundaryError.SessionLost) error).reason()).contains("cannot be reached");
         }
         McpSessionEnd end = c.sessionEnd().get();
         assertThat(end.closedByHost()).isFalse();
         assertThat(c.isOpen()).isFalse();
         McpBoundaryError later = catchThrowableOfType(McpBoundaryException.class,
                 () -> c.callTool("echo", JSON.createObjectNode().put("message", "x"), Duration.ofMinutes(10))).error();
-        assertThat(later).isInstanceOf(McpBoundaryError.ToolCallFailed.class);
+        assertThat(later).isInstanceOf(McpBoundaryError.SessionLost.class);
 
         server.restart();
         McpConnection again = open();

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.metaruntime.benchmarks.harness.NodeBench;
 import org.metaruntime.benchmarks.harness.Options;
 import org.metaruntime.benchmarks.harness.Rounds;
@@ -27,7 +28,10 @@ import org.metaruntime.benchmarks.harness.Rounds;
  * {@code initialize}) make the same warm calls to the same pod, and connect to a gateway started for each connect
  * (spawn + JVM start + the era's handshake); and in one session of raw JSON-RPC lines, after {@code initialize},
  * calls of both eras alternate in blocks on the same pipe (the gateway's own share, the same JVM and JIT state for
- * both); {@code --eras-only true} runs only these.
+ * both). The same warm calls of both eras (and of the SDK 1.x client) also go to one {@code meta-gateway --transport
+ * http} serving the same pod, over Streamable HTTP (the modern client sends {@code server/discover} and then each call
+ * as its own POST without a session; the legacy ones open a session with {@code initialize}). {@code --eras-only true}
+ * runs only these.
  *
  * <pre>
  * mvn -B -q -pl meta-gateway,benchmarks -am package -DskipTests
@@ -47,13 +51,16 @@ public final class GatewayComparison {
     private final String lazySpec;
     private final String modernSpec;
     private final String legacyV2Spec;
+    private final String httpSpec;
+    private final String modernHttpSpec;
+    private final String legacyV2HttpSpec;
     private final boolean erasOnly;
     private final int warmCalls;
     private final int inflightCalls;
     private final int coldRuns;
 
     private GatewayComparison(Path nodeDir, String directSpec, String gatewaySpec, String relaySpec, String lazySpec,
-                              int warmCalls, int inflightCalls, int coldRuns, boolean erasOnly) {
+                              String httpSpec, int warmCalls, int inflightCalls, int coldRuns, boolean erasOnly) {
         this.bench = new NodeBench(nodeDir);
         this.directSpec = directSpec;
         this.gatewaySpec = gatewaySpec;
@@ -65,6 +72,9 @@ public final class GatewayComparison {
         this.erasOnly = erasOnly;
         this.modernSpec = pinned(gatewaySpec, "2026-07-28");
         this.legacyV2Spec = pinned(gatewaySpec, "2025-11-25");
+        this.httpSpec = httpSpec;
+        this.modernHttpSpec = pinned(httpSpec, "2026-07-28");
+        this.legacyV2HttpSpec = pinned(httpSpec, "2025-11-25");
     }
 
     /** {@code spec} for the TypeScript SDK v2 client pinned to {@code version}. */
@@ -108,19 +118,31 @@ public final class GatewayComparison {
         }
         ObjectNode relay = JSON.createObjectNode().put("command", buildRelay(repo).toString()).put("tool", "echo");
         relay.putArray("args").add(python).add(server.toString());
-        GatewayComparison bench = new GatewayComparison(repo.resolve("benchmarks/node"), direct.toString(), gateway.toString(),
-                relay.toString(), lazy.toString(), opts.integer("warm-calls"), opts.integer("inflight-calls"), coldRuns,
-                Boolean.parseBoolean(opts.value("eras-only")));
-        bench.bench.ensureNodeModules("@modelcontextprotocol/sdk");
-        bench.bench.ensureNodeModules("@modelcontextprotocol/client");
-        System.out.println("python: " + python + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
-                + System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-        for (int round = 1; round <= opts.integer("rounds"); round++) {
-            bench.round(round);
-            System.out.println("round " + round + ": " + bench.rounds.lastRound());
+        List<Process> servers = new CopyOnWriteArrayList<>();
+        Thread stopServers = new Thread(() -> GatewayHttpComparison.stop(servers), "bench-stop-servers");
+        Runtime.getRuntime().addShutdownHook(stopServers);
+        try {
+            Process httpGateway = GatewayHttpComparison.start(servers, List.of(java, "-jar", jar.toString(), "--manifests",
+                    manifests.toString(), "--transport", "http", "--port", "0", "--log-level", "warn"));
+            String url = GatewayHttpComparison.awaitLine(httpGateway, GatewayHttpComparison.READY, 120);
+            ObjectNode http = JSON.createObjectNode().put("url", url).put("transport", "http").put("tool", "py__echo");
+            GatewayComparison bench = new GatewayComparison(repo.resolve("benchmarks/node"), direct.toString(),
+                    gateway.toString(), relay.toString(), lazy.toString(), http.toString(), opts.integer("warm-calls"),
+                    opts.integer("inflight-calls"), coldRuns, Boolean.parseBoolean(opts.value("eras-only")));
+            bench.bench.ensureNodeModules("@modelcontextprotocol/sdk");
+            bench.bench.ensureNodeModules("@modelcontextprotocol/client");
+            System.out.println("python: " + python + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
+                    + System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+            for (int round = 1; round <= opts.integer("rounds"); round++) {
+                bench.round(round);
+                System.out.println("round " + round + ": " + bench.rounds.lastRound());
+            }
+            System.out.println();
+            System.out.println(bench.table());
+        } finally {
+            GatewayHttpComparison.stop(servers);
+            Runtime.getRuntime().removeShutdownHook(stopServers);
         }
-        System.out.println();
-        System.out.println(bench.table());
     }
 
     /** Compiles {@code benchmarks/relay/relay.c} (the floor of a process in the middle) with gcc. */
@@ -147,6 +169,10 @@ public final class GatewayComparison {
                 () -> rounds.record("modern.warm.us", node("warm", modernSpec, warmCalls).get("usPerCall").asDouble()),
                 () -> rounds.record("legacy2.warm.us", node("warm", legacyV2Spec, warmCalls).get("usPerCall").asDouble()),
                 () -> rounds.record("sdk1.warm.us", node("warm", gatewaySpec, warmCalls).get("usPerCall").asDouble())));
+        Rounds.rotated(round, List.of(
+                () -> rounds.record("modern.http.warm.us", node("warm", modernHttpSpec, warmCalls).get("usPerCall").asDouble()),
+                () -> rounds.record("legacy2.http.warm.us", node("warm", legacyV2HttpSpec, warmCalls).get("usPerCall").asDouble()),
+                () -> rounds.record("sdk1.http.warm.us", node("warm", httpSpec, warmCalls).get("usPerCall").asDouble())));
         JsonNode mixed = node("mixed", gatewaySpec, warmCalls);
         rounds.record("mixed.legacy.us", mixed.get("legacyUsPerCall").asDouble());
         rounds.record("mixed.modern.us", mixed.get("modernUsPerCall").asDouble());
@@ -194,13 +220,17 @@ public final class GatewayComparison {
 
     private String table() {
         StringBuilder t = new StringBuilder();
-        t.append("| through meta-gateway (stdio) | SDK v2 pinned 2026-07-28 | SDK v2 pinned 2025-11-25 | modern / legacy | SDK 1.x (2025-11-25) | modern / SDK 1.x |\n");
+        t.append("| through meta-gateway (stdio unless named) | SDK v2 pinned 2026-07-28 | SDK v2 pinned 2025-11-25 | modern / legacy | SDK 1.x (2025-11-25) | modern / SDK 1.x |\n");
         t.append("|---|---:|---:|---:|---:|---:|\n");
         t.append(String.format(Locale.ROOT, "| warm sequential `tools/call`, µs/call | %.1f | %.1f | %.3f | %.1f | %.3f |%n",
                 rounds.median("modern.warm.us"), rounds.median("legacy2.warm.us"), rounds.ratio("modern.warm.us", "legacy2.warm.us"),
                 rounds.median("sdk1.warm.us"), rounds.ratio("modern.warm.us", "sdk1.warm.us")));
         t.append(String.format(Locale.ROOT, "| warm `tools/call` in one session, eras alternating in blocks (raw JSON-RPC lines), µs/call | %.1f | %.1f | %.3f | | |%n",
                 rounds.median("mixed.modern.us"), rounds.median("mixed.legacy.us"), rounds.median("mixed.ratio")));
+        t.append(String.format(Locale.ROOT, "| warm sequential `tools/call` over Streamable HTTP (`--transport http`), µs/call | %.1f | %.1f | %.3f | %.1f | %.3f |%n",
+                rounds.median("modern.http.warm.us"), rounds.median("legacy2.http.warm.us"),
+                rounds.ratio("modern.http.warm.us", "legacy2.http.warm.us"), rounds.median("sdk1.http.warm.us"),
+                rounds.ratio("modern.http.warm.us", "sdk1.http.warm.us")));
         t.append(String.format(Locale.ROOT, "| connect (spawn + JVM start + handshake), ms | %.1f | %.1f | %.3f | %.1f | %.3f |%n",
                 rounds.median("modern.connect.ms"), rounds.median("legacy2.connect.ms"),
                 rounds.ratio("modern.connect.ms", "legacy2.connect.ms"), rounds.median("legacy.connect.ms"),

@@ -48,7 +48,7 @@ import org.metaruntime.benchmarks.harness.Rounds;
  */
 public final class GatewayHttpComparison {
 
-    private static final Pattern READY = Pattern.compile("meta-gateway listening on (http://\\S+/mcp)");
+    static final Pattern READY = Pattern.compile("meta-gateway listening on (http://\\S+/mcp)");
     private static final Pattern PORT = Pattern.compile("^(\\d+)$");
     private static final List<Route> ROUTES = List.of(
             new Route("direct", "direct (stdio, no gateway)", false),
@@ -158,7 +158,7 @@ public final class GatewayHttpComparison {
     }
 
     /** Stops every server and what it spawned (SIGTERM, then SIGKILL after 10 s). */
-    private static void stop(List<Process> servers) {
+    static void stop(List<Process> servers) {
         for (Process p : servers) {
             p.descendants().forEach(ProcessHandle::destroy);
             p.destroy();
@@ -246,7 +246,7 @@ public final class GatewayHttpComparison {
                 rounds.ratio(warm, client.key("floor", "warm.us")), rounds.ratio(cps, client.key("floor", "64.cps")));
     }
 
-    private static Process start(List<Process> servers, List<String> command) throws IOException {
+    static Process start(List<Process> servers, List<String> command) throws IOException {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         p.getOutputStream().close();
         servers.add(p);
@@ -261,7 +261,7 @@ public final class GatewayHttpComparison {
     }
 
     /** Reads the process's output until a line matches; returns the first group (or the line); keeps draining it. */
-    private static String awaitLine(Process p, Pattern pattern, int seconds) throws Exception {
+    static String awaitLine(Process p, Pattern pattern, int seconds) throws Exception {
         CompletableFuture<String> found = new CompletableFuture<>();
         Thread reader = new Thread(() -> {
             try (BufferedReader lines = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {

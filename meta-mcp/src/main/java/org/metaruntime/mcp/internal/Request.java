@@ -274,10 +274,15 @@ public final class Request {
         return true;
     }
 
-    /** Fails with the kind's error for {@code termination} (exit code and stderr tail carried as fields). */
+    /**
+     * Fails with the kind's error for {@code termination} (exit code and stderr tail carried as fields); a call or
+     * surface request whose remote session was lost fails with {@code SessionLost}.
+     */
     boolean fail(Termination termination) {
-        return fail(new McpBoundaryException(failure(termination.reason()), null, termination.exitCode(),
-                termination.stderrTail()));
+        McpBoundaryError error = termination.lost() && kind != Kind.CONNECT && kind != Kind.LIST
+                ? new McpBoundaryError.SessionLost(window.moduleId(), operation, termination.reason())
+                : failure(termination.reason());
+        return fail(new McpBoundaryException(error, null, termination.exitCode(), termination.stderrTail()));
     }
 
     boolean fail(String reason) {

@@ -123,7 +123,7 @@ public final class SessionLifecycle implements ProcessClientTransport.Inbound {
 
     /** A remote session cannot go on (server unreachable, 5xx, a forgotten session that re-initialising did not cure). */
     public void lost(String reason) {
-        terminate(Termination.of(reason));
+        terminate(Termination.lost(reason));
     }
 
     @Override
@@ -234,7 +234,7 @@ public final class SessionLifecycle implements ProcessClientTransport.Inbound {
     private static Termination exitTermination(ProcessExit e) {
         String tail = e.stderrTail().strip();
         String shown = tail.length() > REASON_TAIL_CHARS ? "..." + tail.substring(tail.length() - REASON_TAIL_CHARS) : tail;
-        return new Termination("the server process (pid " + e.pid() + ") exited with code " + e.exitCode()
+        return Termination.exited("the server process (pid " + e.pid() + ") exited with code " + e.exitCode()
                 + (shown.isEmpty() ? " and wrote nothing to stderr" : "; stderr tail: " + shown),
                 OptionalInt.of(e.exitCode()), tail);
     }

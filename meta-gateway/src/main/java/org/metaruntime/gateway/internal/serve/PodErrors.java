@@ -74,6 +74,9 @@ final class PodErrors {
         if (mcp instanceof McpBoundaryError.ConnectionFailed || mcp instanceof McpBoundaryError.ToolListFailed) {
             return new PodFailure(starting ? Kind.START_FAILED : Kind.UNAVAILABLE, reason, exitCode, stderrTail);
         }
+        if (mcp instanceof McpBoundaryError.SessionLost) {
+            return new PodFailure(Kind.UNAVAILABLE, reason, exitCode, stderrTail); // the remote pod reconnects
+        }
         if (mcp instanceof McpBoundaryError.ToolNotFound) {
             return new PodFailure(Kind.UNKNOWN_TOOL, reason, exitCode, stderrTail);
         }
@@ -87,9 +90,6 @@ final class PodErrors {
             if (exitCode.isPresent()) {
                 return new PodFailure(Kind.UNAVAILABLE, "the pod exited with code " + exitCode.getAsInt()
                         + " (the runtime restarts it)", exitCode, stderrTail);
-            }
-            if (remoteLost(reason)) {
-                return new PodFailure(Kind.UNAVAILABLE, reason, exitCode, stderrTail);
             }
             return new PodFailure(Kind.FAILED, reason, exitCode, stderrTail);
         }
@@ -146,12 +146,6 @@ final class PodErrors {
             reason += " (exit code " + failure.exitCode().getAsInt() + ")";
         }
         return reason;
-    }
-
-    /** A remote pod's session was lost (its server unreachable, 5xx, or a session it forgot twice): it reconnects. */
-    private static boolean remoteLost(String reason) {
-        return reason != null && reason.contains("the server at ") && (reason.contains(" cannot be reached (")
-                || reason.contains(" answered HTTP 5") || reason.contains(" forgot session "));
     }
 
     private static Throwable unwrap(Throwable error) {
