@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * One MCP client connected to the gateway, whatever its transport: what it announced at {@code initialize},
@@ -147,7 +148,7 @@ public final class ClientSession {
             outbound.send(message, relatedRequestId);
         }
         return answer.exceptionally(e -> {
-            Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+            Throwable cause = Failures.unwrap(e);
             if (cause instanceof RpcException rpc) {
                 throw rpc;
             }

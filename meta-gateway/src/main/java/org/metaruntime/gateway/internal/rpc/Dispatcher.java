@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -20,6 +19,7 @@ import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * Routes the JSON-RPC messages of any transport's client sessions: requests to their method's handler (the
@@ -445,7 +445,7 @@ public final class Dispatcher {
         if (error == null) {
             return JsonRpc.result(request.id(), result);
         }
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        Throwable cause = Failures.unwrap(error);
         if (cause instanceof RpcException rpc && request.isModern()) {
             cause = modernErrors.apply(rpc);
         }

@@ -27,6 +27,7 @@ import org.metaruntime.gateway.internal.rpc.LogLevel;
 import org.metaruntime.gateway.internal.rpc.RpcException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * The gateway's MCP server, independent of transport: the methods it answers, its client sessions, and what it
@@ -180,9 +181,7 @@ public final class GatewayServer implements AutoCloseable {
                     .orTimeout(pod.startupTimeout().toMillis() + 5000, TimeUnit.MILLISECONDS)
                     .handle((ok, error) -> {
                         if (error != null) {
-                            Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
-                                    ? error.getCause() : error;
-                            log.warn("pod {} failed to start: {}", pod.name(), cause.getMessage());
+                            log.warn("pod {} failed to start: {}", pod.name(), Failures.unwrap(error).getMessage());
                         } else {
                             log.info("pod {} started", pod.name());
                         }

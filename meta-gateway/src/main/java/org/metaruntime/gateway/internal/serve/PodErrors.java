@@ -2,8 +2,6 @@ package org.metaruntime.gateway.internal.serve;
 
 import java.util.OptionalInt;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import org.metaruntime.core.ModuleRouteError;
 import org.metaruntime.core.ModuleRouteException;
 import org.metaruntime.core.RuntimeBoundaryError;
@@ -13,6 +11,7 @@ import org.metaruntime.gateway.internal.serve.PodBackend.PodFailure.Kind;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
 import org.metaruntime.supervisor.ModuleException;
+import org.metaruntime.supervisor.internal.Failures;
 
 /** Maps the runtime's errors to {@link PodFailure}s (and so to the gateway's error codes). Stateless. */
 final class PodErrors {
@@ -25,7 +24,7 @@ final class PodErrors {
      *                 failure then means "failed to start", -32003, rather than "not available", -32002)
      */
     static PodFailure map(Throwable error, boolean starting) {
-        Throwable cause = unwrap(error);
+        Throwable cause = Failures.unwrap(error);
         if (cause instanceof PodFailure failure) {
             return failure;
         }
@@ -103,7 +102,7 @@ final class PodErrors {
      */
     static PodFailure startFailed(PodManifest pod, Throwable error) {
         PodFailure failure = map(error, true);
-        String hint = failure.kind() == Kind.START_FAILED ? protocolHint(pod, mcpError(unwrap(error))) : null;
+        String hint = failure.kind() == Kind.START_FAILED ? protocolHint(pod, mcpError(Failures.unwrap(error))) : null;
         return hint == null ? failure : new PodFailure(failure.kind(), failure.getMessage() + "; " + hint,
                 failure.exitCode(), failure.stderrTail(), failure.errorCode(), failure.errorData());
     }
@@ -146,13 +145,5 @@ final class PodErrors {
             reason += " (exit code " + failure.exitCode().getAsInt() + ")";
         }
         return reason;
-    }
-
-    private static Throwable unwrap(Throwable error) {
-        Throwable t = error;
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
     }
 }

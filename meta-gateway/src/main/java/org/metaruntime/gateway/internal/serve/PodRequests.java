@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
 import org.metaruntime.mcp.McpClientRequestException;
+import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * Finds the call a pod's request belongs to (the call named by the request's {@code _meta["mcp-meta/call"]}, else
@@ -103,7 +104,7 @@ final class PodRequests {
             if (error == null) {
                 return result;
             }
-            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            Throwable cause = Failures.unwrap(error);
             if (cause instanceof RpcException rpc) {
                 throw new McpClientRequestException(rpc.code(), rpc.getMessage(), rpc.data());
             }

@@ -1,7 +1,6 @@
 package org.metaruntime.gateway.internal.serve;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.concurrent.CompletionException;
 import java.util.function.LongSupplier;
 import org.metaruntime.gateway.internal.manifest.Names;
 import org.metaruntime.gateway.internal.pipeline.ArgumentDigest;
@@ -11,6 +10,7 @@ import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
 import org.metaruntime.gateway.spi.CallOutcome;
 import org.metaruntime.gateway.spi.CallRecord;
+import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * Stage 9: once a call is answered, its outcome, its span's end, the pods' call statistics and one {@link CallRecord}
@@ -78,10 +78,7 @@ final class RecordCall {
     }
 
     private static RpcException rpc(Throwable error) {
-        Throwable cause = error;
-        while (cause instanceof CompletionException && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
+        Throwable cause = Failures.unwrap(error);
         return cause instanceof RpcException rpc ? rpc
                 : new RpcException(JsonRpc.INTERNAL_ERROR, "the call failed: " + cause);
     }

@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
+import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * Hides secrets in what the gateway relays from a pod (its stderr tail, its failures' messages): every occurrence of
@@ -75,7 +76,7 @@ final class Redaction {
 
     /** {@code error} redacted when it is (or wraps) a pod's failure; otherwise as it is. */
     Throwable apply(Throwable error) {
-        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null ? error.getCause() : error;
+        Throwable cause = Failures.unwrap(error);
         return cause instanceof PodBackend.PodFailure failure ? apply(failure) : error;
     }
 

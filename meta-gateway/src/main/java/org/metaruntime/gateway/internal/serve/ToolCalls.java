@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
@@ -17,6 +16,7 @@ import org.metaruntime.gateway.internal.rpc.LogLevel;
 import org.metaruntime.gateway.internal.rpc.Principals;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
+import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * The dispatch of a client's {@code tools/call} (the {@link CallPipeline}'s stage 8 for client calls): starts the call
@@ -121,13 +121,13 @@ final class ToolCalls {
         }
         BridgedCall b = bridged;
         outcome.whenComplete((result, error) -> b.outcome(result, error == null ? null
-                : error instanceof CompletionException && error.getCause() != null ? error.getCause() : error));
+                : Failures.unwrap(error)));
         return new Dispatched(firstRound, outcome);
     }
 
     /** Whether {@code error} ended a call by a cancel. */
     static boolean cancelled(Throwable error) {
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        Throwable cause = Failures.unwrap(error);
         return cause instanceof java.util.concurrent.CancellationException
                 || cause instanceof PodBackend.PodFailure failure && failure.kind() == PodBackend.PodFailure.Kind.CANCELLED;
     }
@@ -221,7 +221,7 @@ final class ToolCalls {
 
     /** A failed call to {@code route} bounded by {@code timeout}, as the RPC error its caller gets. */
     static RpcException map(ToolTable.Route route, Duration timeout, Throwable error) {
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        Throwable cause = Failures.unwrap(error);
         if (cause instanceof RpcException rpc) {
             return rpc;
         }
