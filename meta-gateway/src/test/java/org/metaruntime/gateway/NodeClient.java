@@ -32,6 +32,27 @@ final class NodeClient {
     static final Path NODE_DIR = Path.of("src", "test", "node").toAbsolutePath();
     static final Path PODS = Path.of("src", "test", "resources", "pods").toAbsolutePath();
 
+    /**
+     * A manifests folder in {@code dir} holding the pod {@code pinned} (pinned_pod.py, 2025 era), whose tool
+     * description is read from {@code dir/description.txt} (written "Reads"); {@code env} adds entries to its
+     * {@code env} map, written as YAML flow entries (empty: none).
+     */
+    static Path pinnedPod(Path dir, String env) throws IOException {
+        Path manifests = Files.createDirectories(dir.resolve("manifests"));
+        Path description = Files.writeString(dir.resolve("description.txt"), "Reads");
+        Files.writeString(manifests.resolve("pinned.yaml"), """
+                apiVersion: mcp-meta/v1
+                kind: ToolPod
+                metadata: { name: pinned }
+                spec:
+                  command: [python3, pinned_pod.py]
+                  workdir: %s
+                  protocolEra: legacy
+                  env: { PIN_DESCRIPTION_FILE: "%s"%s }
+                """.formatted(PODS, description, env.isEmpty() ? "" : ", " + env));
+        return manifests;
+    }
+
     private NodeClient() {
     }
 

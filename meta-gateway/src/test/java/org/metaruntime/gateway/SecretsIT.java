@@ -3,7 +3,6 @@ package org.metaruntime.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -32,18 +31,7 @@ class SecretsIT {
 
     @Test
     void aPodsSecretNeverLeavesTheGatewayInItsStderrTail() throws Exception {
-        Path manifests = Files.createDirectories(dir.resolve("manifests"));
-        Path description = Files.writeString(dir.resolve("description.txt"), "Reads");
-        Files.writeString(manifests.resolve("pinned.yaml"), """
-                apiVersion: mcp-meta/v1
-                kind: ToolPod
-                metadata: { name: pinned }
-                spec:
-                  command: [python3, pinned_pod.py]
-                  workdir: %s
-                  protocolEra: legacy
-                  env: { PIN_DESCRIPTION_FILE: "%s", PIN_SECRET: "%s" }
-                """.formatted(NodeClient.PODS, description, SECRET));
+        Path manifests = NodeClient.pinnedPod(dir, "PIN_SECRET: \"" + SECRET + "\"");
         JsonNode session = NodeClient.session(List.of("--manifests", manifests.toString(), "--log-level", "debug"), List.of(
                 NodeClient.step("listTools"),
                 NodeClient.call("meta__status", "{}"),

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.opentelemetry.proto.trace.v1.Span;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.List;
@@ -47,18 +46,7 @@ class TracingIT {
 
     @Test
     void thePodJoinsTheCallersTraceAndTheReceiverGetsTheGatewaysSpan() throws Exception {
-        Path manifests = Files.createDirectories(dir.resolve("manifests"));
-        Path description = Files.writeString(dir.resolve("description.txt"), "Reads");
-        Files.writeString(manifests.resolve("pinned.yaml"), """
-                apiVersion: mcp-meta/v1
-                kind: ToolPod
-                metadata: { name: pinned }
-                spec:
-                  command: [python3, pinned_pod.py]
-                  workdir: %s
-                  protocolEra: legacy
-                  env: { PIN_DESCRIPTION_FILE: "%s" }
-                """.formatted(NodeClient.PODS, description));
+        Path manifests = NodeClient.pinnedPod(dir, "");
         try (OtlpReceiver receiver = new OtlpReceiver()) {
             JsonNode session = NodeClient.session(List.of("--manifests", manifests.toString(), "--otlp-endpoint",
                     receiver.url().toString()), List.of(
@@ -92,18 +80,7 @@ class TracingIT {
 
     @Test
     void aLegacySseCallsSpanCarriesItsSessionId() throws Exception {
-        Path manifests = Files.createDirectories(dir.resolve("manifests"));
-        Path description = Files.writeString(dir.resolve("description.txt"), "Reads");
-        Files.writeString(manifests.resolve("pinned.yaml"), """
-                apiVersion: mcp-meta/v1
-                kind: ToolPod
-                metadata: { name: pinned }
-                spec:
-                  command: [python3, pinned_pod.py]
-                  workdir: %s
-                  protocolEra: legacy
-                  env: { PIN_DESCRIPTION_FILE: "%s" }
-                """.formatted(NodeClient.PODS, description));
+        Path manifests = NodeClient.pinnedPod(dir, "");
         try (OtlpReceiver receiver = new OtlpReceiver()) {
             JsonNode session = NodeClient.session(NodeClient.Transport.SSE, List.of("--manifests", manifests.toString(),
                     "--otlp-endpoint", receiver.url().toString()), List.of(request("pinned__stable", null)),
@@ -122,18 +99,7 @@ class TracingIT {
 
     @Test
     void overHttpTheRequestsTraceparentHeaderServesWhenMetaHasNone() throws Exception {
-        Path manifests = Files.createDirectories(dir.resolve("manifests"));
-        Path description = Files.writeString(dir.resolve("description.txt"), "Reads");
-        Files.writeString(manifests.resolve("pinned.yaml"), """
-                apiVersion: mcp-meta/v1
-                kind: ToolPod
-                metadata: { name: pinned }
-                spec:
-                  command: [python3, pinned_pod.py]
-                  workdir: %s
-                  protocolEra: legacy
-                  env: { PIN_DESCRIPTION_FILE: "%s" }
-                """.formatted(NodeClient.PODS, description));
+        Path manifests = NodeClient.pinnedPod(dir, "");
         ObjectNode script = NodeClient.JSON.createObjectNode();
         script.putObject("headers").put("traceparent", "00-" + TRACE + "-" + PARENT + "-01").put("baggage", "team=blue");
         try (OtlpReceiver receiver = new OtlpReceiver()) {
