@@ -50,7 +50,10 @@ final class PodErrors {
             ModuleRouteError route = e.error();
             if (route instanceof ModuleRouteError.ModuleRuntime runtime && runtime.error() instanceof RuntimeBoundaryError.Mcp m) {
                 mcp = m.error();
-            } else if (route instanceof ModuleRouteError.UnloadedModule) {
+            } else if (route instanceof ModuleRouteError.UnloadedModule
+                    || route instanceof ModuleRouteError.ModuleUnavailable) {
+                // A pod this call was starting that is already restarting or failed when the call reaches it failed
+                // to start; a pod met restarting by a later call is merely not available.
                 return new PodFailure(starting ? Kind.START_FAILED : Kind.UNAVAILABLE, e.getMessage(), exitCode, stderrTail);
             } else if (!(route instanceof ModuleRouteError.ModuleRuntime)) {
                 return new PodFailure(Kind.UNAVAILABLE, e.getMessage(), exitCode, stderrTail);

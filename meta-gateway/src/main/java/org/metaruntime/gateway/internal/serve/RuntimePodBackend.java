@@ -97,6 +97,7 @@ final class RuntimePodBackend implements PodBackend {
                 return;
             }
             pod.healthy = transition.to() == ModuleHealthState.HEALTHY;
+            pod.restarting = transition.to() == ModuleHealthState.RESTARTING;
             if (pod.healthy) {
                 pod.startFailure = null;
             }
@@ -163,6 +164,8 @@ final class RuntimePodBackend implements PodBackend {
         private volatile List<ObjectNode> tools = List.of();
         /** Whether its last health transition was to Healthy (kept by the runtime's health stream). */
         volatile boolean healthy;
+        /** Whether the runtime is restarting the pod after it ended (a call then meets it, it does not start it). */
+        volatile boolean restarting;
         /** Why its last start failed, until it is up again; null when it did not. */
         volatile PodFailure startFailure;
         /** Whether it answered {@code initialize} as no MCP server does, so it is served as a bare JSON-RPC pod. */
@@ -312,7 +315,7 @@ final class RuntimePodBackend implements PodBackend {
             if (context.scope().span() != null) {
                 context.scope().span().stamp(meta);
             }
-            boolean starting = !running();
+            boolean starting = !running() && !restarting;
             Runnable start = () -> {
                 try {
                     McpModule module = module();
