@@ -12,15 +12,30 @@ import org.metaruntime.gateway.internal.rpc.JsonRpc;
  */
 final class ValidateArguments implements CallStage {
 
-    private final JsonSchemaValidator validator = new DefaultJsonSchemaValidator(JsonRpc.MAPPER);
+    /** Made at the first schema to check: a gateway answers initialize before it loads a schema library. */
+    private volatile JsonSchemaValidator validator;
 
     /** Prepares the validator of every declared input schema, so that no first call pays for it. */
     void prepare(Collection<ToolTable.Route> routes) {
         for (ToolTable.Route route : routes) {
             if (route.inputSchemaMap() != null) {
-                validator.validate(route.inputSchemaMap(), JsonRpc.NODES.objectNode());
+                validator().validate(route.inputSchemaMap(), JsonRpc.NODES.objectNode());
             }
         }
+    }
+
+    private JsonSchemaValidator validator() {
+        JsonSchemaValidator made = validator;
+        if (made == null) {
+            synchronized (this) {
+                made = validator;
+                if (made == null) {
+                    made = new DefaultJsonSchemaValidator(JsonRpc.MAPPER);
+                    validator = made;
+                }
+            }
+        }
+        return made;
     }
 
     @Override
@@ -35,7 +50,7 @@ final class ValidateArguments implements CallStage {
                     (call.entry == PipelineCall.Entry.CLIENT ? "arguments" : "args") + " must be an object", null);
         }
         if (call.route.inputSchemaMap() != null) {
-            JsonSchemaValidator.ValidationResponse response = validator.validate(call.route.inputSchemaMap(), arguments);
+            JsonSchemaValidator.ValidationResponse response = validator().validate(call.route.inputSchemaMap(), arguments);
             if (!response.valid()) {
                 String detail = response.errorMessage();
                 int at = detail == null ? -1 : detail.indexOf("Validation errors:");
