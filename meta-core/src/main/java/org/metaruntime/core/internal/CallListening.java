@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class CallListening {
 
-    private static final Logger LOG = LoggerFactory.getLogger("org.metaruntime.core.UnifiedRuntime");
+    private static final Logger LOG = LoggerFactory.getLogger(CallListening.class);
     private static final ModuleCallListener.Ended NOTHING = (outcome, error) -> { };
 
     private final ModuleCallListener listener;

@@ -23,7 +23,7 @@ public final class HealthFeed {
     /** The queue bound of one subscription. */
     public static final int DEFAULT_CAPACITY = 1024;
 
-    private static final Logger LOG = LoggerFactory.getLogger("org.metaruntime.core.UnifiedRuntime");
+    private static final Logger LOG = LoggerFactory.getLogger(HealthFeed.class);
     private static final AtomicInteger IDS = new AtomicInteger();
 
     private final Set<Feed> feeds = ConcurrentHashMap.newKeySet();

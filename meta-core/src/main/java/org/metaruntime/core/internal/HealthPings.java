@@ -28,7 +28,7 @@ public final class HealthPings {
     /** Misses in a row that make a failure. */
     public static final int MISSES = 3;
 
-    private static final Logger LOG = LoggerFactory.getLogger("org.metaruntime.core.UnifiedRuntime");
+    private static final Logger LOG = LoggerFactory.getLogger(HealthPings.class);
 
     private final Scheduler scheduler;
     private final java.util.concurrent.Executor executor;

@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class LazyModules {
 
-    private static final Logger LOG = LoggerFactory.getLogger("org.metaruntime.core.UnifiedRuntime");
+    private static final Logger LOG = LoggerFactory.getLogger(LazyModules.class);
 
     private final ModuleStartup startup;
     private final RuntimeOptions options;

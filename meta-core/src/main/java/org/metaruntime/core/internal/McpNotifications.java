@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class McpNotifications {
 
-    private static final Logger LOG = LoggerFactory.getLogger("org.metaruntime.core.UnifiedRuntime");
+    private static final Logger LOG = LoggerFactory.getLogger(McpNotifications.class);
 
     private final String moduleId;
     private final Set<Listener> listeners = ConcurrentHashMap.newKeySet();

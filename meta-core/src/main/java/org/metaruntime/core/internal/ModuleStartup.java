@@ -27,6 +27,7 @@ import org.metaruntime.supervisor.StartupPolicy;
 import org.metaruntime.supervisor.StartupProcedure;
 import org.metaruntime.supervisor.SupervisionListener;
 import org.metaruntime.supervisor.StopLadder;
+import org.metaruntime.supervisor.internal.DaemonThreads;
 import org.metaruntime.supervisor.internal.Failures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,7 +39,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ModuleStartup {
 
-    private static final Logger LOG = LoggerFactory.getLogger("org.metaruntime.core.UnifiedRuntime");
+    private static final Logger LOG = LoggerFactory.getLogger(ModuleStartup.class);
 
     private final RuntimeOptions options;
     private final RuntimeEvents events;
@@ -59,7 +60,7 @@ public final class ModuleStartup {
         discovered.forEach(ModuleSlot::buffer);
         int parallelism = Math.max(1, Math.min(options.startup().parallelism(), discovered.size()));
         ExecutorService pool = Executors.newFixedThreadPool(parallelism,
-                RuntimeThreads.daemons("meta-core-" + threads.runtimeId() + "-startup-"));
+                DaemonThreads.numbered("meta-core-" + threads.runtimeId() + "-startup-"));
         try {
             List<CompletableFuture<Void>> starts = new ArrayList<>();
             for (ModuleSlot slot : discovered) {

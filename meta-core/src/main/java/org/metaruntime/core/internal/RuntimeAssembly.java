@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
 public record RuntimeAssembly(RuntimeEvents events, RuntimePersistence persistence, ModuleRegistry registry,
                               CallRouter calls, ModuleMembership membership, RuntimeShutdown shutdown) {
 
-    private static final Logger LOG = LoggerFactory.getLogger("org.metaruntime.core.UnifiedRuntime");
+    private static final Logger LOG = LoggerFactory.getLogger(RuntimeAssembly.class);
 
     /**
      * Validates {@code settings}, wires the parts and starts the discovered modules.

@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class RuntimeEvents {
 
-    private static final Logger LOG = LoggerFactory.getLogger("org.metaruntime.core.UnifiedRuntime");
+    private static final Logger LOG = LoggerFactory.getLogger(RuntimeEvents.class);
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     private static final List<String> DELIVERY_FIELDS =
             List.of("delivery_id", "route_id", "recipient", "sink", "status", "attempts");

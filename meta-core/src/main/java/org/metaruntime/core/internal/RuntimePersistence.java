@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class RuntimePersistence implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger("org.metaruntime.core.UnifiedRuntime");
+    private static final Logger LOG = LoggerFactory.getLogger(RuntimePersistence.class);
     private static final Duration CLOSE_FLUSH = Duration.ofSeconds(30);
     private static final String EMBEDDED_LOG_CLASS = "org.metaruntime.eventlog.EventLogs";
 

@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class RuntimeShutdown {
 
-    private static final Logger LOG = LoggerFactory.getLogger("org.metaruntime.core.UnifiedRuntime");
+    private static final Logger LOG = LoggerFactory.getLogger(RuntimeShutdown.class);
 
     private final ModuleRegistry registry;
     private final RuntimeOptions options;

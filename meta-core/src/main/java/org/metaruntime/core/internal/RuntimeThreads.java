@@ -3,9 +3,9 @@ package org.metaruntime.core.internal;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.metaruntime.supervisor.Scheduler;
+import org.metaruntime.supervisor.internal.DaemonThreads;
 
 /**
  * The runtime's threads: the executor of blocking module I/O and the scheduler of restarts, each either the host's
@@ -27,7 +27,7 @@ public final class RuntimeThreads {
             this.executor = executor;
             this.ownedExecutor = null;
         } else {
-            this.ownedExecutor = Executors.newCachedThreadPool(daemons("meta-core-" + runtimeId + "-worker-"));
+            this.ownedExecutor = Executors.newCachedThreadPool(DaemonThreads.numbered("meta-core-" + runtimeId + "-worker-"));
             this.executor = ownedExecutor;
         }
         this.ownsScheduler = scheduler == null;
@@ -56,13 +56,4 @@ public final class RuntimeThreads {
         }
     }
 
-    /** Daemon threads named {@code prefix1}, {@code prefix2}, ... */
-    public static ThreadFactory daemons(String prefix) {
-        AtomicInteger counter = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, prefix + counter.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
-    }
 }

@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ShutdownSequence {
 
-    private static final Logger LOG = LoggerFactory.getLogger("org.metaruntime.core.UnifiedRuntime");
+    private static final Logger LOG = LoggerFactory.getLogger(ShutdownSequence.class);
 
     private ShutdownSequence() {
     }

@@ -6,7 +6,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import org.metaruntime.supervisor.internal.DaemonThreads;
 
 /**
  * The one {@link HttpClient} shared by every open remote MCP connection, with its own daemon threads
@@ -31,12 +31,8 @@ public final class SharedHttpClient {
     /** Takes a lease and returns the shared client; give the lease back with {@link #release()}. */
     public static synchronized HttpClient acquire() {
         if (client == null) {
-            AtomicInteger n = new AtomicInteger();
-            executor = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 2, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-                Thread t = new Thread(r, "meta-mcp-http-" + n.incrementAndGet());
-                t.setDaemon(true);
-                return t;
-            });
+            executor = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 2, TimeUnit.SECONDS, new SynchronousQueue<>(),
+                    DaemonThreads.numbered("meta-mcp-http-"));
             client = HttpClient.newBuilder()
                     .version(HttpClient.Version.HTTP_1_1)
                     .connectTimeout(CONNECT_TIMEOUT)

@@ -2,6 +2,7 @@ package org.metaruntime.mcp.internal;
 
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import org.metaruntime.supervisor.internal.DaemonThreads;
 
 /**
  * The one timer thread ({@code meta-mcp-timer}, daemon) shared by every open MCP connection. It exists only
@@ -19,11 +20,7 @@ public final class SharedTimer {
     /** Takes a lease and returns the shared timer; give the lease back with {@link #release()}. */
     public static synchronized ScheduledExecutorService acquire() {
         if (executor == null) {
-            ScheduledThreadPoolExecutor e = new ScheduledThreadPoolExecutor(1, r -> {
-                Thread t = new Thread(r, "meta-mcp-timer");
-                t.setDaemon(true);
-                return t;
-            });
+            ScheduledThreadPoolExecutor e = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("meta-mcp-timer"));
             e.setRemoveOnCancelPolicy(true);
             e.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
             executor = e;

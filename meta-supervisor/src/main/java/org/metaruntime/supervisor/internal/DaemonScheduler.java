@@ -6,6 +6,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.metaruntime.supervisor.Scheduler;
+import org.metaruntime.supervisor.internal.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,11 +22,7 @@ public final class DaemonScheduler implements Scheduler {
 
     /** Starts nothing yet: the thread is created with the first scheduled task. */
     public DaemonScheduler() {
-        executor = new ScheduledThreadPoolExecutor(1, task -> {
-            Thread thread = new Thread(task, "meta-supervisor-scheduler");
-            thread.setDaemon(true);
-            return thread;
-        });
+        executor = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("meta-supervisor-scheduler"));
         executor.setRemoveOnCancelPolicy(true);
         executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     }

@@ -4,10 +4,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import org.metaruntime.supervisor.internal.DaemonThreads;
 
 /**
  * The threads the process layer shares between all children. Every thread is named and daemon, and exists
@@ -76,27 +75,14 @@ public final class ProcessThreads {
         return TIMER;
     }
 
-    /** A factory of daemon threads named {@code prefix + n}. */
-    static ThreadFactory daemonThreads(String prefix) {
-        AtomicInteger counter = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, prefix + counter.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
-    }
 
     private static ExecutorService cachedPool(String prefix) {
         return new ThreadPoolExecutor(0, Integer.MAX_VALUE, KEEP_ALIVE_SECONDS, TimeUnit.SECONDS,
-                new SynchronousQueue<>(), daemonThreads(prefix));
+                new SynchronousQueue<>(), DaemonThreads.numbered(prefix));
     }
 
     private static ScheduledExecutorService timerPool() {
-        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, runnable -> {
-            Thread thread = new Thread(runnable, "meta-supervisor-timer");
-            thread.setDaemon(true);
-            return thread;
-        });
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("meta-supervisor-timer"));
         timer.setKeepAliveTime(KEEP_ALIVE_SECONDS, TimeUnit.SECONDS);
         timer.allowCoreThreadTimeOut(true);
         timer.setRemoveOnCancelPolicy(true);

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.metaruntime.gateway.spi.CallListener;
 import org.metaruntime.gateway.spi.CallRecord;
+import org.metaruntime.supervisor.internal.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,11 +24,7 @@ public final class CallRecorder implements AutoCloseable {
     private final List<CallListener> listeners = new CopyOnWriteArrayList<>();
     private final java.util.Queue<Supplier<CallRecord>> pending = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final java.util.concurrent.atomic.AtomicBoolean draining = new java.util.concurrent.atomic.AtomicBoolean();
-    private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "meta-gateway-call-listeners");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService thread = Executors.newSingleThreadExecutor(DaemonThreads.named("meta-gateway-call-listeners"));
 
     public CallRecorder(List<CallListener> listeners) {
         this.listeners.addAll(listeners);

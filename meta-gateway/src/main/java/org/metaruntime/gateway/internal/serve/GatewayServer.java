@@ -25,6 +25,7 @@ import org.metaruntime.gateway.internal.rpc.Eras;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.LogLevel;
 import org.metaruntime.gateway.internal.rpc.RpcException;
+import org.metaruntime.supervisor.internal.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.metaruntime.supervisor.internal.Failures;
@@ -117,12 +118,8 @@ public final class GatewayServer implements AutoCloseable {
                 calls, new NestedCalls(table, backend), this::status, settings.tracer(),
                 new RecordCall(stats, recorder, settings.auditArguments(), settings.nanoClock()), access, settings.nanoClock());
         this.surface = new Surface(table::catalog, backend, this::status);
-        AtomicInteger threads = new AtomicInteger();
-        this.executor = new ThreadPoolExecutor(0, 256, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-            Thread t = new Thread(r, "meta-gateway-worker-" + threads.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        }, new ThreadPoolExecutor.AbortPolicy());
+        this.executor = new ThreadPoolExecutor(0, 256, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
+                DaemonThreads.numbered("meta-gateway-worker-"), new ThreadPoolExecutor.AbortPolicy());
         this.dispatcher = Dispatcher.builder(executor)
                 .inline("initialize", this::initialize)
                 .inline("ping", r -> CompletableFuture.completedFuture(JsonRpc.NODES.objectNode()))

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class PodSet implements PodBackend {
 
-    private static final Logger log = LoggerFactory.getLogger("org.metaruntime.gateway.MetaGateway");
+    private static final Logger log = LoggerFactory.getLogger(PodSet.class);
 
     private final Runner runner;
     /** The variables read by the headers of every pod served so far (grows with reloads). */

@@ -3,11 +3,10 @@ package org.metaruntime.gateway.internal.serve;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.metaruntime.supervisor.Scheduler;
+import org.metaruntime.supervisor.internal.DaemonThreads;
 
 /**
  * The threads every pod's runtime shares, owned by the gateway's pods and released once they are all stopped: the
@@ -22,10 +21,10 @@ final class PodThreads implements AutoCloseable {
 
     PodThreads() {
         ThreadPoolExecutor bounded = new ThreadPoolExecutor(4, 4, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-                daemons("meta-gateway-pods-"));
+                DaemonThreads.numbered("meta-gateway-pods-"));
         bounded.allowCoreThreadTimeOut(true);
         this.tasks = bounded;
-        this.io = Executors.newCachedThreadPool(daemons("meta-gateway-pod-io-"));
+        this.io = Executors.newCachedThreadPool(DaemonThreads.numbered("meta-gateway-pod-io-"));
     }
 
     /** The gateway's pod tasks: four threads, which end when idle for 30 s. */
@@ -50,12 +49,4 @@ final class PodThreads implements AutoCloseable {
         io.shutdownNow();
     }
 
-    private static ThreadFactory daemons(String prefix) {
-        AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
-    }
 }

@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
  */
 final class RuntimePodBackend implements PodBackend {
 
-    private static final Logger log = LoggerFactory.getLogger("org.metaruntime.gateway.MetaGateway");
+    private static final Logger log = LoggerFactory.getLogger(RuntimePodBackend.class);
     /** How long a pod's refreshed tool list is awaited after its {@code notifications/tools/list_changed}. */
     private static final long TOOLS_REFRESH_WAIT_MS = 2000;
 
