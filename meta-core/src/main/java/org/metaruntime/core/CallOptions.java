@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.metaruntime.supervisor.Deadline;
 
 /**
  * How one call runs: its timeout, who hears its progress, and the {@code _meta} entries an MCP call carries.
@@ -22,8 +23,11 @@ import java.util.function.Consumer;
  */
 public final class CallOptions {
 
-    /** The longest timeout a call can have; a longer one is shortened to it. */
-    public static final Duration MAX_TIMEOUT = Duration.ofDays(30);
+    /**
+     * The longest timeout a call can have, {@link Deadline#MAX_TIMEOUT} (100 years) as for every timeout of the
+     * library; a longer one is shortened to it.
+     */
+    public static final Duration MAX_TIMEOUT = Deadline.MAX_TIMEOUT;
 
     private static final CallOptions DEFAULTS = builder().build();
 

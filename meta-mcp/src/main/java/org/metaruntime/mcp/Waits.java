@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.metaruntime.mcp.internal.Request;
+import org.metaruntime.supervisor.Deadline;
 import org.metaruntime.supervisor.internal.Failures;
 
 /** How the blocking forms of this package wait: deadlines, interrupts, and the exception rethrown. Stateless. */
@@ -68,16 +69,13 @@ final class Waits {
         return new CompletionException(cause);
     }
 
-    /** The longest timeout honoured; a longer one counts as this (so no deadline arithmetic overflows). */
-    static final Duration MAX_TIMEOUT = Duration.ofDays(365L * 100);
-
-    /** {@code timeout}, checked positive and capped at {@link #MAX_TIMEOUT}. */
+    /** {@code timeout}, checked positive and capped at {@link Deadline#MAX_TIMEOUT}. */
     static Duration validated(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive, got " + timeout);
         }
-        return timeout.compareTo(MAX_TIMEOUT) > 0 ? MAX_TIMEOUT : timeout;
+        return Deadline.clamp(timeout);
     }
 
     static long deadline(Duration timeout) {

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.metaruntime.supervisor.Deadline;
 
 /**
  * What the pod-to-pod calls made during one call inherit from it: the call chain its pod got (every call from the
@@ -75,7 +76,7 @@ final class CallScope {
      * @return the time the call has (zero or negative when the bound has passed)
      */
     Duration restart(long nowNanos, Duration timeout) {
-        long end = nowNanos + Math.min(timeout.toNanos(), Long.MAX_VALUE / 4);
+        long end = nowNanos + Deadline.clamp(timeout).toNanos();
         deadlineNanos = Math.min(end, boundNanos);
         return Duration.ofNanos(deadlineNanos - nowNanos);
     }

@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.LongSupplier;
+import org.metaruntime.supervisor.Deadline;
 import org.metaruntime.supervisor.Scheduler;
 
 /**
@@ -46,7 +47,7 @@ final class EarliestFirstScheduler implements Scheduler {
 
     @Override
     public Cancellable schedule(Runnable action, Duration delay) {
-        Entry entry = new Entry(ticker.getAsLong() + Math.min(delay.toNanos(), Long.MAX_VALUE / 4), action);
+        Entry entry = new Entry(ticker.getAsLong() + Deadline.clamp(delay).toNanos(), action);
         pending.add(entry);
         armFor(entry.due);
         return () -> pending.remove(entry);
