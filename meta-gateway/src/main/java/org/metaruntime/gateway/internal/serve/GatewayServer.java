@@ -1,13 +1,12 @@
 package org.metaruntime.gateway.internal.serve;
 
-import org.metaruntime.gateway.internal.pin.DefinitionPins;
-import org.metaruntime.gateway.internal.pin.PinLog;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,18 +16,29 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 import org.metaruntime.gateway.internal.manifest.Catalog;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
+import org.metaruntime.gateway.internal.pin.DefinitionPins;
+import org.metaruntime.gateway.internal.pin.PinLog;
+import org.metaruntime.gateway.internal.pipeline.Access;
+import org.metaruntime.gateway.internal.pipeline.CallRecorder;
+import org.metaruntime.gateway.internal.pipeline.RateLimiter;
 import org.metaruntime.gateway.internal.rpc.ClientSession;
 import org.metaruntime.gateway.internal.rpc.Dispatcher;
 import org.metaruntime.gateway.internal.rpc.Eras;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.LogLevel;
+import org.metaruntime.gateway.internal.rpc.Outbound;
+import org.metaruntime.gateway.internal.rpc.Principals;
 import org.metaruntime.gateway.internal.rpc.RpcException;
+import org.metaruntime.gateway.spi.CallListener;
+import org.metaruntime.gateway.spi.Principal;
 import org.metaruntime.supervisor.internal.DaemonThreads;
+import org.metaruntime.supervisor.internal.Failures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * The gateway's MCP server, independent of transport: the methods it answers, its client sessions, and what it
@@ -43,7 +53,6 @@ public final class GatewayServer implements AutoCloseable {
     public static final List<String> PROTOCOL_VERSIONS = Eras.LEGACY;
     /** How long a modern client may keep a tools/list answer when no pod's tools can change while the gateway runs. */
     static final long DECLARED_TOOLS_TTL_MS = 300_000;
-    static final String VERSION = "0.1.0";
 
     private final PodSet backend;
     private final DefinitionPins pins;
@@ -52,8 +61,8 @@ public final class GatewayServer implements AutoCloseable {
     private final ToolCalls calls;
     private final CallPipeline pipeline;
     private final ValidateArguments validation = new ValidateArguments();
-    private final org.metaruntime.gateway.internal.pipeline.CallRecorder recorder;
-    private final org.metaruntime.gateway.internal.pipeline.Access access;
+    private final CallRecorder recorder;
+    private final Access access;
     private final ParkedCalls parked;
     private final Surface surface;
     private final Dispatcher dispatcher;
@@ -70,19 +79,6 @@ public final class GatewayServer implements AutoCloseable {
     /** The pods seen running, to tell listen streams when the merged resource and prompt lists change. */
     private final Set<String> running = ConcurrentHashMap.newKeySet();
     private volatile CompletableFuture<Void> listReady = CompletableFuture.completedFuture(null);
-
-    public GatewayServer(Catalog catalog, PodSet pods) {
-        this(catalog, pods, NestedCalls.DEFAULT_MAX_DEPTH);
-    }
-
-    /**
-     * @param catalog      the pods served at first
-     * @param pods         what runs them ({@link PodBackends#create})
-     * @param maxCallDepth the most entries a pod-to-pod call chain may have (the client's call counts as one)
-     */
-    public GatewayServer(Catalog catalog, PodSet pods, int maxCallDepth) {
-        this(catalog, pods, maxCallDepth, CallSettings.defaults());
-    }
 
     /**
      * @param catalog      the pods served at first
@@ -111,9 +107,9 @@ public final class GatewayServer implements AutoCloseable {
         this.parked = new ParkedCalls(new RequestStates(new SecureRandom(), Clock.systemUTC()),
                 new EarliestFirstScheduler(pods.scheduler(), System::nanoTime));
         this.calls = new ToolCalls(table, backend, parked);
-        this.recorder = new org.metaruntime.gateway.internal.pipeline.CallRecorder(settings.listeners());
+        this.recorder = new CallRecorder(settings.listeners());
         this.pipeline = new CallPipeline(List.of(new ResolveProfile(access), new ResolveTool(table), new Authorize(access, table),
-                new LimitRate(new org.metaruntime.gateway.internal.pipeline.RateLimiter(access, settings.nanoClock())),
+                new LimitRate(new RateLimiter(access, settings.nanoClock())),
                 validation, new CheckCall(maxCallDepth, settings.definitions())),
                 calls, new NestedCalls(table, backend), this::status, settings.tracer(),
                 new RecordCall(stats, recorder, settings.auditArguments(), settings.nanoClock()), access, settings.nanoClock());
@@ -132,13 +128,15 @@ public final class GatewayServer implements AutoCloseable {
                 .offloaded("prompts/list", r -> done(surface.listPrompts(visible(r))))
                 .offloaded("prompts/get", r -> done(surface.getPrompt(r.params(), visible(r))))
                 .offloaded("completion/complete", r -> done(surface.complete(r.params(), visible(r))))
-                .modern("server/discover", r -> done(cached(r, discover(), 0)))
-                .modern("tools/list", r -> listReady.thenApply(ready -> cached(r, toolsList(r), toolsTtlMs())))
+                .modern("server/discover", r -> done(EraAnswers.cached(r,
+                        EraAnswers.discovered(anyTaskCapable(), instructions()), 0)))
+                .modern("tools/list", r -> listReady.thenApply(ready -> EraAnswers.cached(r, toolsList(r), toolsTtlMs())))
                 .modern("tools/call", r -> listReady.isDone() ? pipeline.client(r) : listReady.thenCompose(ready -> pipeline.client(r)))
-                .modernOffloaded("resources/list", r -> done(cached(r, surface.listResources(visible(r)), 0)))
-                .modernOffloaded("resources/templates/list", r -> done(cached(r, surface.listTemplates(visible(r)), 0)))
-                .modernOffloaded("resources/read", r -> done(cached(surface.readResource(r.params(), visible(r)), 0, "private")))
-                .modernOffloaded("prompts/list", r -> done(cached(r, surface.listPrompts(visible(r)), 0)))
+                .modernOffloaded("resources/list", r -> done(EraAnswers.cached(r, surface.listResources(visible(r)), 0)))
+                .modernOffloaded("resources/templates/list", r -> done(EraAnswers.cached(r, surface.listTemplates(visible(r)), 0)))
+                .modernOffloaded("resources/read",
+                        r -> done(EraAnswers.cached(surface.readResource(r.params(), visible(r)), 0, "private")))
+                .modernOffloaded("prompts/list", r -> done(EraAnswers.cached(r, surface.listPrompts(visible(r)), 0)))
                 .modernOffloaded("prompts/get", r -> done(surface.getPrompt(r.params(), visible(r))))
                 .modernOffloaded("completion/complete", r -> done(surface.complete(r.params(), visible(r))))
                 .modern("subscriptions/listen", listens::listen)
@@ -147,7 +145,7 @@ public final class GatewayServer implements AutoCloseable {
                 .modern("tasks/cancel", this::task)
                 .notification("notifications/cancelled", Dispatcher::cancelled)
                 .notification("notifications/initialized", r -> { })
-                .modernResults(this::modernResult, GatewayServer::modernError)
+                .modernResults(EraAnswers::modernResult, EraAnswers::modernError)
                 .build();
         table.rebuild(name -> List.of());
         backend.listen(listener);
@@ -206,7 +204,7 @@ public final class GatewayServer implements AutoCloseable {
             throw new IllegalStateException("the gateway is closed");
         }
         PodChanges changes = PodChanges.between(table.catalog(), next);
-        boolean surfaceChanged = java.util.stream.Stream.concat(changes.removed().stream(),
+        boolean surfaceChanged = Stream.concat(changes.removed().stream(),
                 changes.changed().stream().map(PodManifest::name)).anyMatch(name -> backend.pod(name).running());
         backend.apply(changes);
         rebuildTools(() -> table.rebuild(next, name -> backend.pod(name).liveTools()));
@@ -227,20 +225,13 @@ public final class GatewayServer implements AutoCloseable {
         return dispatcher;
     }
 
-    /** A new client session writing to {@code outbound}. */
-    public ClientSession openSession(org.metaruntime.gateway.internal.rpc.Outbound outbound) {
-        return openSession(outbound, org.metaruntime.gateway.internal.rpc.Principals.LOCAL);
-    }
-
-    /** Opens a client session whose requests come from {@code caller}. */
-    public ClientSession openSession(org.metaruntime.gateway.internal.rpc.Outbound outbound,
-                                     org.metaruntime.gateway.spi.Principal caller) {
-        return openSession(outbound, caller, null);
+    /** A new session of the one local client (stdio) writing to {@code outbound}. */
+    public ClientSession openSession(Outbound outbound) {
+        return openSession(outbound, Principals.LOCAL, null);
     }
 
     /** Opens a client session whose requests come from {@code caller}, serving the HTTP session {@code httpSessionId}. */
-    public ClientSession openSession(org.metaruntime.gateway.internal.rpc.Outbound outbound,
-                                     org.metaruntime.gateway.spi.Principal caller, String httpSessionId) {
+    public ClientSession openSession(Outbound outbound, Principal caller, String httpSessionId) {
         ClientSession session = new ClientSession("s" + sessionIds.incrementAndGet(), outbound, false, caller,
                 httpSessionId);
         sessions.add(session);
@@ -259,7 +250,7 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     /** The input schema of the served tool {@code outwardName}, empty when it is not served or has none. */
-    public java.util.Optional<JsonNode> toolInputSchema(String outwardName) {
+    public Optional<JsonNode> toolInputSchema(String outwardName) {
         return table.route(outwardName).map(route -> route.definition().get("inputSchema"));
     }
 
@@ -295,26 +286,7 @@ public final class GatewayServer implements AutoCloseable {
         String asked = params.path("protocolVersion").asText("");
         String version = PROTOCOL_VERSIONS.contains(asked) ? asked : PROTOCOL_VERSIONS.get(0);
         request.session().initialized(params.path("capabilities"), version);
-        ObjectNode result = JsonRpc.NODES.objectNode().put("protocolVersion", version);
-        result.set("capabilities", capabilities());
-        result.set("serverInfo", serverInfo());
-        result.put("instructions", instructions());
-        return CompletableFuture.completedFuture(result);
-    }
-
-    /** What the gateway serves, as {@code initialize} and {@code server/discover} declare it. */
-    private static ObjectNode capabilities() {
-        ObjectNode capabilities = JsonRpc.NODES.objectNode();
-        capabilities.putObject("tools").put("listChanged", true);
-        capabilities.putObject("resources").put("listChanged", true).put("subscribe", false);
-        capabilities.putObject("prompts").put("listChanged", true);
-        capabilities.putObject("logging");
-        capabilities.putObject("completions");
-        return capabilities;
-    }
-
-    private static ObjectNode serverInfo() {
-        return JsonRpc.NODES.objectNode().put("name", "meta-gateway").put("title", "meta-runtime gateway").put("version", VERSION);
+        return CompletableFuture.completedFuture(EraAnswers.initialized(version, instructions()));
     }
 
     private String instructions() {
@@ -323,69 +295,9 @@ public final class GatewayServer implements AutoCloseable {
                 + "<tool>. " + table.statusName() + " and the resource " + StatusReport.URI + " report each pod's state.";
     }
 
-    /** {@code server/discover}: answered from what the gateway knows now, without waiting for or starting any pod. */
-    private ObjectNode discover() {
-        ObjectNode result = JsonRpc.NODES.objectNode();
-        Eras.SUPPORTED.forEach(result.putArray("supportedVersions")::add);
-        ObjectNode capabilities = capabilities();
-        if (anyTaskCapable()) {
-            capabilities.putObject("extensions").putObject(TaskRequests.EXTENSION);
-        }
-        result.set("capabilities", capabilities);
-        result.put("instructions", instructions());
-        return result;
-    }
-
     /** The time a modern client may keep the tool list: long when every pod declares its tools (the list cannot change). */
     private long toolsTtlMs() {
         return table.catalog().pods().stream().allMatch(PodManifest::declaresTools) ? DECLARED_TOOLS_TTL_MS : 0;
-    }
-
-    /** A list result for a modern request with its cache hints: private to the caller when callers are authenticated. */
-    private static JsonNode cached(Dispatcher.Request request, JsonNode result, long ttlMs) {
-        if (!request.isModern()) {
-            return result;
-        }
-        return cached(result, ttlMs, request.session().authenticated() ? "private" : "public");
-    }
-
-    private static JsonNode cached(JsonNode result, long ttlMs, String scope) {
-        ObjectNode out = result.isObject() ? ((ObjectNode) result).deepCopy() : JsonRpc.NODES.objectNode();
-        out.put("ttlMs", ttlMs);
-        out.put("cacheScope", scope);
-        return out;
-    }
-
-    /**
-     * A modern request's error, never -32002: a pod that is not available is -32003 like one that failed to start,
-     * {@code data.reason} telling which; a pod's own -32002 answer (its "resource not found") is -32602.
-     */
-    private static RpcException modernError(RpcException error) {
-        if (error.podAnswer()) {
-            return error.code() == JsonRpc.UNAVAILABLE
-                    ? new RpcException(JsonRpc.INVALID_PARAMS, error.getMessage(), error.data()) : error;
-        }
-        if (error.code() != JsonRpc.UNAVAILABLE && error.code() != JsonRpc.START_FAILED) {
-            return error;
-        }
-        ObjectNode data = error.data() != null && error.data().isObject() ? ((ObjectNode) error.data()).deepCopy() : JsonRpc.NODES.objectNode();
-        data.put("reason", error.code() == JsonRpc.UNAVAILABLE ? "unavailable" : "startup");
-        return new RpcException(JsonRpc.START_FAILED, error.getMessage(), data);
-    }
-
-    /** A modern request's result: its {@code resultType} ({@code complete} unless it has one) and the server's info. */
-    private JsonNode modernResult(Dispatcher.Request request, JsonNode result) {
-        ObjectNode out = result != null && result.isObject() ? (ObjectNode) result : JsonRpc.NODES.objectNode();
-        if (!out.has("resultType")) {
-            out.put("resultType", "complete");
-        }
-        JsonNode meta = out.get("_meta");
-        ObjectNode metaOut = meta != null && meta.isObject() ? (ObjectNode) meta : out.putObject("_meta");
-        metaOut.set(Eras.SERVER_INFO_KEY, serverInfo());
-        if (meta != metaOut) {
-            out.set("_meta", metaOut);
-        }
-        return out;
     }
 
     /** The started pods offering the tasks extension, reached through the MCP surface. */
@@ -458,12 +370,12 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     /** Whether {@code principal} may read the gateway's metrics and events: it has {@code all} or an admin profile. */
-    public boolean admin(org.metaruntime.gateway.spi.Principal principal) {
+    public boolean admin(Principal principal) {
         return access.admin(principal);
     }
 
     /** Adds a listener of every answered call (client and nested). */
-    public void addCallListener(org.metaruntime.gateway.spi.CallListener listener) {
+    public void addCallListener(CallListener listener) {
         recorder.add(listener);
     }
 
@@ -472,7 +384,7 @@ public final class GatewayServer implements AutoCloseable {
      * {@link #listing}: an answer to {@code tools/list} that holds the new list never goes out before the
      * notification. Returns whether the list changed.
      */
-    private boolean rebuildTools(java.util.function.BooleanSupplier rebuild) {
+    private boolean rebuildTools(BooleanSupplier rebuild) {
         synchronized (listing) {
             boolean changed = rebuild.getAsBoolean();
             if (changed) {
@@ -521,7 +433,7 @@ public final class GatewayServer implements AutoCloseable {
         @Override
         public void toolsChanged(String pod) {
             PodBackend.Pod served = backend.pod(pod);
-            java.util.Optional<PodManifest> manifest = table.manifest(pod);
+            Optional<PodManifest> manifest = table.manifest(pod);
             if (served != null && manifest.isPresent() && served.running() && !served.bare()) {
                 pins.observe(manifest.get(), served.liveTools());
             }
