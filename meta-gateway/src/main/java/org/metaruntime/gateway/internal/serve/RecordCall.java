@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.function.LongSupplier;
 import org.metaruntime.gateway.internal.manifest.Names;
 import org.metaruntime.gateway.internal.pipeline.ArgumentDigest;
+import org.metaruntime.gateway.internal.pipeline.ArgumentRedaction;
 import org.metaruntime.gateway.internal.pipeline.CallRecorder;
-import org.metaruntime.gateway.internal.pipeline.Redaction;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
 import org.metaruntime.gateway.spi.CallOutcome;
@@ -60,7 +60,7 @@ final class RecordCall {
                     call.route == null ? null : call.route.pod(), call.route == null ? null : call.route.tool(),
                     digest.sha256(), digest.bytes(), outcome, code, nanos / 1_000_000, call.chain(),
                     call.span == null ? null : call.span.traceId(), call.span == null ? null : call.span.spanId(),
-                    withArguments ? Redaction.redact(call.arguments == null ? JsonRpc.NODES.objectNode() : call.arguments) : null);
+                    withArguments ? ArgumentRedaction.redact(call.arguments == null ? JsonRpc.NODES.objectNode() : call.arguments) : null);
         });
     }
 

@@ -33,7 +33,7 @@ class AuditPiecesTest {
     void secretLookingKeysAreRedactedAtAnyDepth() throws Exception {
         JsonNode arguments = JSON.readTree("{\"user\":\"ada\",\"Password\":\"x\",\"nested\":{\"api-key\":\"k\",\"list\":"
                 + "[{\"refresh_token\":\"t\",\"keep\":1}],\"client_secret\":{\"deep\":true}},\"Authorization\":\"Bearer z\"}");
-        JsonNode redacted = Redaction.redact(arguments);
+        JsonNode redacted = ArgumentRedaction.redact(arguments);
         assertThat(redacted.toString()).isEqualTo("{\"user\":\"ada\",\"Password\":\"[redacted]\",\"nested\":{\"api-key\":"
                 + "\"[redacted]\",\"list\":[{\"refresh_token\":\"[redacted]\",\"keep\":1}],\"client_secret\":\"[redacted]\"},"
                 + "\"Authorization\":\"[redacted]\"}");

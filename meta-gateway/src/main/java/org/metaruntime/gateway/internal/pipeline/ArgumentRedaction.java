@@ -13,13 +13,13 @@ import java.util.Map;
  * name, lower-cased with {@code -} read as {@code _}, contains {@code password}, {@code token}, {@code secret},
  * {@code api_key} or {@code authorization} is replaced by {@code "[redacted]"}. Stateless.
  */
-public final class Redaction {
+public final class ArgumentRedaction {
 
     /** What a secret-looking value is replaced with. */
     public static final String REDACTED = "[redacted]";
     private static final List<String> SECRET_WORDS = List.of("password", "token", "secret", "api_key", "authorization");
 
-    private Redaction() {
+    private ArgumentRedaction() {
     }
 
     /** A redacted copy of {@code arguments}. */
@@ -49,7 +49,7 @@ public final class Redaction {
                 }
             }
         } else if (node instanceof ArrayNode array) {
-            array.forEach(Redaction::walk);
+            array.forEach(ArgumentRedaction::walk);
         }
     }
 }
