@@ -35,6 +35,11 @@ public final class LogWriter implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(LogWriter.class);
     private static final long IDLE_POLL_MS = 100;
     private static final long MAX_BACKOFF_MS = 5_000;
+    /**
+     * Statements per JDBC batch: the SQLite driver keeps a batch's parameters in an array that only grows and that it
+     * clears whole after every batch, so one huge batch would make every later small commit pay for clearing it.
+     */
+    private static final int STATEMENTS_PER_BATCH = 256;
 
     private final DataSource dataSource;
     private final SchemaGate schema;
@@ -199,8 +204,9 @@ public final class LogWriter implements Runnable {
     }
 
     /**
-     * Inserts the rows {@link Dialect#rowsPerInsert()} per statement, in one JDBC batch: few round trips
-     * (PostgreSQL) or one native call (SQLite) for the whole commit is what makes group commit cheap.
+     * Inserts the rows {@link Dialect#rowsPerInsert()} per statement, {@value #STATEMENTS_PER_BATCH} statements per
+     * JDBC batch: few round trips (PostgreSQL) or few native calls (SQLite) per commit is what makes group commit
+     * cheap.
      */
     private void insertEvents(Connection c, long firstSeq, long now, List<EventEnvelope<UnifiedEvent>> events,
                               List<String> envelopes) throws SQLException {
@@ -218,8 +224,13 @@ public final class LogWriter implements Runnable {
                             envelopes.get(row));
                 }
                 insertFull.addBatch();
+                if ((s + 1) % STATEMENTS_PER_BATCH == 0) {
+                    insertFull.executeBatch();
+                }
             }
-            insertFull.executeBatch();
+            if (full % STATEMENTS_PER_BATCH != 0) {
+                insertFull.executeBatch();
+            }
         }
         if (rest > 0) {
             try (PreparedStatement insert = c.prepareStatement(QueryBuilder.insertEvents(rest))) {

@@ -3,14 +3,15 @@ package org.metaruntime.events.internal;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.io.SegmentedStringWriter;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.core.util.BufferRecycler;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.util.Iterator;
@@ -62,13 +63,19 @@ public final class Json {
 
     /** Runs {@code body} with a generator writing into a string, and returns the string. */
     public static String write(GeneratorBody body) {
-        StringWriter out = new StringWriter(128);
-        try (JsonGenerator gen = MAPPER.getFactory().createGenerator(out)) {
-            body.write(gen);
+        // Jackson's own pooled segments, as ObjectMapper.writeValueAsString writes: no synchronized buffer that
+        // is copied as it grows.
+        BufferRecycler buffers = MAPPER.getFactory()._getBufferRecycler();
+        try (SegmentedStringWriter out = new SegmentedStringWriter(buffers)) {
+            try (JsonGenerator gen = MAPPER.getFactory().createGenerator(out)) {
+                body.write(gen);
+            }
+            return out.getAndClear();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } finally {
+            buffers.releaseToPool();
         }
-        return out.toString();
     }
 
     /** Writes {@code node}; numbers are written so that they reparse to the same text. */

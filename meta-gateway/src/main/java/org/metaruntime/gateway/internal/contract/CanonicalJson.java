@@ -139,12 +139,18 @@ public final class CanonicalJson {
     }
 
     /** ECMAScript {@code Number.prototype.toString} of {@code d}. */
+    /** 2^53: below it a double holds every integer exactly. */
+    private static final double SAFE_INTEGER_LIMIT = 9007199254740992d;
+
     static String number(double d) {
         if (Double.isNaN(d) || Double.isInfinite(d)) {
             throw new IllegalArgumentException("RFC 8785 has no form for " + d);
         }
         if (d == 0) {
             return "0";
+        }
+        if (d == Math.rint(d) && Math.abs(d) < SAFE_INTEGER_LIMIT) {
+            return Long.toString((long) d); // every integer below 2^53 is its own shortest form
         }
         BigDecimal shortest = shortest(d);
         shortest = shortest.stripTrailingZeros();

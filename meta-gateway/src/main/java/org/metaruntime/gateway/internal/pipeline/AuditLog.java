@@ -3,6 +3,7 @@ package org.metaruntime.gateway.internal.pipeline;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.LinkedHashMap;
 import java.util.function.LongSupplier;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.EventLog;
@@ -20,6 +21,8 @@ public final class AuditLog implements CallListener {
     public static final String EVENT_TYPE = "gateway.call";
     /** The module of the gateway's own tool and of names that resolve to no tool. */
     public static final String GATEWAY_MODULE = "meta";
+    /** Room for the payload's 16 keys without a resize. */
+    private static final int PAYLOAD_CAPACITY = 32;
 
     private final EventLog log;
     private final LongSupplier clockMs;
@@ -39,7 +42,7 @@ public final class AuditLog implements CallListener {
 
     /** The event's payload: every key always present, {@code arguments} only when the record carries them. */
     public static ObjectNode payload(CallRecord r) {
-        ObjectNode p = JsonNodeFactory.instance.objectNode();
+        ObjectNode p = new ObjectNode(JsonNodeFactory.instance, new LinkedHashMap<>(PAYLOAD_CAPACITY));
         p.put("call_id", r.callId());
         p.put("parent_call_id", r.parentCallId());
         p.put("principal", r.principal().name());
