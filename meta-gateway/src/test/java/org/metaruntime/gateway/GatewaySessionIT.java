@@ -38,7 +38,10 @@ class GatewaySessionIT {
     }
 
     private JsonNode session(List<ObjectNode> steps, String... pods) throws Exception {
-        Path manifests = NodeClient.manifests(dir, pids(), pods);
+        return session(NodeClient.manifests(dir, pids(), pods), steps);
+    }
+
+    private JsonNode session(Path manifests, List<ObjectNode> steps) throws Exception {
         JsonNode session = NodeClient.session(transport(), List.of("--manifests", manifests.toString()), steps);
         NodeClient.assertAllGone(session, pids());
         return session;
@@ -107,8 +110,10 @@ class GatewaySessionIT {
     @Test
     void errorsNameThePodAndTheTool() throws Exception {
         ObjectNode unknownMethod = step("request").put("method", "foo/bar").put("schema", "any");
-        JsonNode session = session(List.of(call("nope__nothing", "{}"), call("fixture__echo", "{\"text\": 5}"),
-                unknownMethod, call("fixture__sleep", "{\"seconds\": 20}")), "fixture");
+        Path manifests = NodeClient.manifests(dir, pids(), "fixture");
+        NodeClient.callTimeout(manifests.resolve("fixture.yaml"), "2s");
+        JsonNode session = session(manifests, List.of(call("nope__nothing", "{}"), call("fixture__echo", "{\"text\": 5}"),
+                unknownMethod, call("fixture__sleep", "{\"seconds\": 5}")));
         JsonNode unknown = error(session, 0);
         assertThat(unknown.get("code").asInt()).isEqualTo(-32602);
         assertThat(unknown.get("message").asText()).endsWith("unknown tool: nope__nothing");
@@ -119,7 +124,7 @@ class GatewaySessionIT {
         assertThat(error(session, 2).get("code").asInt()).isEqualTo(-32601);
         JsonNode timeout = error(session, 3);
         assertThat(timeout.get("code").asInt()).isEqualTo(-32001);
-        assertThat(timeout.get("message").asText()).contains("pod fixture tool sleep: the call timed out after 10000 ms");
+        assertThat(timeout.get("message").asText()).contains("pod fixture tool sleep: the call timed out after 2000 ms");
     }
 
     @Test

@@ -79,7 +79,7 @@ class HttpLoadIT {
     void sixteenClientsSixtyFourInFlightEachTwentyThousandCallsNoneLost() throws Exception {
         Path manifests = NodeClient.manifests(dir, dir.resolve("pids"), "fixture");
         Path manifest = manifests.resolve("fixture.yaml");
-        Files.writeString(manifest, Files.readString(manifest).replace("callTimeout: 10s", "callTimeout: 120s"));
+        NodeClient.callTimeout(manifest, "120s");
         try (HttpGateway gateway = HttpGateway.start(List.of("--manifests", manifests.toString()))) {
             JsonNode warm = load(gateway, 2048);
             assertThat(warm.get("ok").asInt()).as(warm.toString()).isEqualTo(2048);
