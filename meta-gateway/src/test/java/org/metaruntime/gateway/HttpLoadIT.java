@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -80,7 +81,8 @@ class HttpLoadIT {
         Path manifests = NodeClient.manifests(dir, dir.resolve("pids"), "fixture");
         Path manifest = manifests.resolve("fixture.yaml");
         NodeClient.callTimeout(manifest, "120s");
-        try (HttpGateway gateway = HttpGateway.start(List.of("--manifests", manifests.toString()))) {
+        // The full JIT, as a gateway serving for long runs (the build starts the others with the client compiler only).
+        try (HttpGateway gateway = HttpGateway.start(List.of("--manifests", manifests.toString()), Map.of("META_GATEWAY_JAVA_OPTS", ""))) {
             JsonNode warm = load(gateway, 2048);
             assertThat(warm.get("ok").asInt()).as(warm.toString()).isEqualTo(2048);
             double threadsBefore = gauge(gateway, "jvm_threads_live_threads", false);
