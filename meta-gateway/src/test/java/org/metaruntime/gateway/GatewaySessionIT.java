@@ -131,7 +131,8 @@ class GatewaySessionIT {
     void progressReachesTheClientAndCancellationReachesThePod() throws Exception {
         ObjectNode progress = call("fixture__slow", "{\"seconds\": 1, \"steps\": 4}").put("progress", true);
         ObjectNode cancel = call("fixture__slow", "{\"seconds\": 2.5, \"steps\": 10}").put("cancelAfterProgress", 2);
-        JsonNode session = session(List.of(progress, cancel, step("sleep").put("ms", 1500)), "fixture");
+        JsonNode session = session(List.of(progress, cancel, step("waitLines").put("path", dir.resolve("record.txt").toString())
+                .put("prefix", "cancelled ").put("count", 1)), "fixture");
         JsonNode first = session.get("steps").get(0);
         assertThat(first.at("/ok/content/0/text").asText()).isEqualTo("done after 4 steps");
         assertThat(first.get("progress")).hasSize(4);
