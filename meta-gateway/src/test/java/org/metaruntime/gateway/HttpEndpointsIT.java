@@ -146,7 +146,7 @@ class HttpEndpointsIT {
 
     @Test
     void idleHttpThreadsAreReclaimedSoonAfterABurst() throws Exception {
-        try (HttpGateway gateway = HttpGateway.start(args())) {
+        try (HttpGateway gateway = HttpGateway.start(args(), HttpGateway.threadIdleTimeout("2s", false))) {
             String sid = session(post(gateway.url(), INIT));
             String sleep = "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":"
                     + "{\"name\":\"fixture__sleep\",\"arguments\":{\"seconds\":1}}}";
@@ -162,7 +162,7 @@ class HttpEndpointsIT {
             for (java.util.concurrent.CompletableFuture<HttpResponse<String>> answer : burst) {
                 assertThat(answer.get(90, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
             }
-            // Idle threads end after 10 s without work (at most twice that for ones started late in the burst).
+            // Idle threads end after 2 s without work (at most twice that for ones started late in the burst).
             await().atMost(Duration.ofSeconds(50)).pollInterval(Duration.ofMillis(250))
                     .until(() -> liveThreads(gateway) <= before + 8);
             gateway.stopCleanly();
