@@ -95,7 +95,7 @@ class HttpLoadIT {
             assertThat(run.get("mismatched").asInt()).isZero();
 
             // The server's pool grows with the load and lets idle threads go after 2 s: a leak never comes back down.
-            await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() ->
+            await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
                     assertThat(gauge(gateway, "jvm_threads_live_threads", false))
                             .as("gateway threads after the run (before: %s)", threadsBefore)
                             .isLessThanOrEqualTo(threadsBefore + 8));
