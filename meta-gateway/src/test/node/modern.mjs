@@ -8,7 +8,7 @@
 // Step "callRaw" gets an input_required answer as it is and can retry it by hand ("retryOf", "inputResponses").
 import { Client, StreamableHTTPClientTransport, LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 const scriptArg = process.argv[2];
 const script = JSON.parse(scriptArg.startsWith('@') ? readFileSync(scriptArg.slice(1), 'utf8') : scriptArg);
@@ -92,6 +92,16 @@ async function run(step) {
     case 'getPrompt': return { ok: await client.getPrompt({ name: step.name, arguments: step.arguments ?? {} }) };
     case 'complete': return { ok: await client.complete({ ref: step.ref, argument: step.argument }) };
     case 'sleep': await new Promise((r) => setTimeout(r, step.ms)); return { ok: step.ms };
+    case 'waitLines': { // until the file has `count` lines starting with `prefix` (what pods recorded)
+      const lines = () => (existsSync(step.path) ? readFileSync(step.path, 'utf8').split('\n') : [])
+        .filter((l) => l.startsWith(step.prefix));
+      const end = Date.now() + (step.timeoutMs ?? 20000);
+      while (lines().length < step.count) {
+        if (Date.now() > end) throw new Error('fewer than ' + step.count + ' lines starting with ' + step.prefix + ' in ' + step.path);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return { ok: lines() };
+    }
     default: throw new Error('unknown step ' + step.op);
   }
 }

@@ -38,7 +38,10 @@ class GatewaySessionIT {
     }
 
     private JsonNode session(List<ObjectNode> steps, String... pods) throws Exception {
-        Path manifests = NodeClient.manifests(dir, pids(), pods);
+        return session(NodeClient.manifests(dir, pids(), pods), steps);
+    }
+
+    private JsonNode session(Path manifests, List<ObjectNode> steps) throws Exception {
         JsonNode session = NodeClient.session(transport(), List.of("--manifests", manifests.toString()), steps);
         NodeClient.assertAllGone(session, pids());
         return session;
@@ -107,8 +110,10 @@ class GatewaySessionIT {
     @Test
     void errorsNameThePodAndTheTool() throws Exception {
         ObjectNode unknownMethod = step("request").put("method", "foo/bar").put("schema", "any");
-        JsonNode session = session(List.of(call("nope__nothing", "{}"), call("fixture__echo", "{\"text\": 5}"),
-                unknownMethod, call("fixture__sleep", "{\"seconds\": 20}")), "fixture");
+        Path manifests = NodeClient.manifests(dir, pids(), "fixture");
+        NodeClient.callTimeout(manifests.resolve("fixture.yaml"), "2s");
+        JsonNode session = session(manifests, List.of(call("nope__nothing", "{}"), call("fixture__echo", "{\"text\": 5}"),
+                unknownMethod, call("fixture__sleep", "{\"seconds\": 5}")));
         JsonNode unknown = error(session, 0);
         assertThat(unknown.get("code").asInt()).isEqualTo(-32602);
         assertThat(unknown.get("message").asText()).endsWith("unknown tool: nope__nothing");
@@ -119,14 +124,15 @@ class GatewaySessionIT {
         assertThat(error(session, 2).get("code").asInt()).isEqualTo(-32601);
         JsonNode timeout = error(session, 3);
         assertThat(timeout.get("code").asInt()).isEqualTo(-32001);
-        assertThat(timeout.get("message").asText()).contains("pod fixture tool sleep: the call timed out after 10000 ms");
+        assertThat(timeout.get("message").asText()).contains("pod fixture tool sleep: the call timed out after 2000 ms");
     }
 
     @Test
     void progressReachesTheClientAndCancellationReachesThePod() throws Exception {
         ObjectNode progress = call("fixture__slow", "{\"seconds\": 1, \"steps\": 4}").put("progress", true);
         ObjectNode cancel = call("fixture__slow", "{\"seconds\": 2.5, \"steps\": 10}").put("cancelAfterProgress", 2);
-        JsonNode session = session(List.of(progress, cancel, step("sleep").put("ms", 1500)), "fixture");
+        JsonNode session = session(List.of(progress, cancel, step("waitLines").put("path", dir.resolve("record.txt").toString())
+                .put("prefix", "cancelled ").put("count", 1)), "fixture");
         JsonNode first = session.get("steps").get(0);
         assertThat(first.at("/ok/content/0/text").asText()).isEqualTo("done after 4 steps");
         assertThat(first.get("progress")).hasSize(4);

@@ -38,7 +38,7 @@ class HttpClientsIT {
         Path manifests = NodeClient.manifests(dir, dir.resolve("pids"), "fixture");
         // Long enough that no call here ends by its timeout (a timed-out call is cancelled at the pod too).
         Path manifest = manifests.resolve("fixture.yaml");
-        Files.writeString(manifest, Files.readString(manifest).replace("callTimeout: 10s", "callTimeout: 120s"));
+        NodeClient.callTimeout(manifest, "120s");
         return HttpGateway.start(List.of("--manifests", manifests.toString()));
     }
 

@@ -146,7 +146,7 @@ class HttpEndpointsIT {
 
     @Test
     void idleHttpThreadsAreReclaimedSoonAfterABurst() throws Exception {
-        try (HttpGateway gateway = HttpGateway.start(args())) {
+        try (HttpGateway gateway = HttpGateway.start(args(), HttpGateway.threadIdleTimeout("2s", false))) {
             String sid = session(post(gateway.url(), INIT));
             String sleep = "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":"
                     + "{\"name\":\"fixture__sleep\",\"arguments\":{\"seconds\":1}}}";
@@ -162,8 +162,8 @@ class HttpEndpointsIT {
             for (java.util.concurrent.CompletableFuture<HttpResponse<String>> answer : burst) {
                 assertThat(answer.get(90, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
             }
-            // Idle threads end after 10 s without work (at most twice that for ones started late in the burst).
-            await().atMost(Duration.ofSeconds(50)).pollInterval(Duration.ofSeconds(2))
+            // Idle threads end after 2 s without work (at most twice that for ones started late in the burst).
+            await().atMost(Duration.ofSeconds(50)).pollInterval(Duration.ofMillis(250))
                     .until(() -> liveThreads(gateway) <= before + 8);
             gateway.stopCleanly();
         }
@@ -249,6 +249,7 @@ class HttpEndpointsIT {
     @Test
     void metricsCountCallsErrorsAndSessions() throws Exception {
         Path manifests = NodeClient.manifests(dir, dir.resolve("pids"), "fixture", "alpha");
+        NodeClient.callTimeout(manifests.resolve("fixture.yaml"), "2s");
         try (HttpGateway gateway = HttpGateway.start(List.of("--manifests", manifests.toString()))) {
             String sid = session(post(gateway.url(), INIT));
             for (int i = 0; i < 3; i++) {

@@ -71,6 +71,15 @@ final class HttpGateway implements AutoCloseable {
         return gateway;
     }
 
+    /**
+     * The environment that starts a gateway whose idle HTTP threads end after {@code idle} rather than 10 s, with
+     * the build's JVM options ({@code META_GATEWAY_JAVA_OPTS}) or, when {@code fullJit}, without them.
+     */
+    static Map<String, String> threadIdleTimeout(String idle, boolean fullJit) {
+        String inherited = fullJit ? "" : System.getenv().getOrDefault("META_GATEWAY_JAVA_OPTS", "");
+        return Map.of("META_GATEWAY_JAVA_OPTS", (inherited + " -Dmeta.gateway.httpThreadIdleTimeout=" + idle).strip());
+    }
+
     /** {@code http://127.0.0.1:PORT/mcp}. */
     String url() {
         return url;

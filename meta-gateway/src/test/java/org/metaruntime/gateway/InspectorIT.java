@@ -28,7 +28,18 @@ class InspectorIT {
     static final Path INSPECTOR = NodeClient.NODE_DIR.resolve("node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js");
 
     /** The Inspector starts {@code bin/meta-gateway} itself and speaks to it over stdio. */
-    static final List<String> STDIO_TARGET = List.of(Repo.COMMAND.toString(), "--manifests", Repo.EXAMPLES.toString());
+    static final List<String> STDIO_TARGET = stdioTarget();
+
+    /** The Inspector passes its stdio server a few variables only: the build's gateway JVM options go with {@code -e}. */
+    private static List<String> stdioTarget() {
+        List<String> target = new ArrayList<>();
+        String javaOpts = System.getenv("META_GATEWAY_JAVA_OPTS");
+        if (javaOpts != null && !javaOpts.isBlank()) {
+            target.addAll(List.of("-e", "META_GATEWAY_JAVA_OPTS=" + javaOpts));
+        }
+        target.addAll(List.of(Repo.COMMAND.toString(), "--manifests", Repo.EXAMPLES.toString()));
+        return List.copyOf(target);
+    }
 
     @TempDir
     Path dir;

@@ -98,7 +98,7 @@ class ModernClientsIT {
     void aCancelledCallIsCancelledAtThePod(NodeClient.Transport transport) throws Exception {
         JsonNode session = session(transport, List.of(
                 call("fixture__slow", "{\"seconds\":20,\"steps\":40}").put("cancelAfterProgress", 2),
-                step("sleep").put("ms", 2500),
+                step("waitLines").put("path", dir.resolve("record.txt").toString()).put("prefix", "cancelled ").put("count", 1),
                 call("fixture__echo", "{\"text\":\"still serving\"}")), "fixture");
         JsonNode cancelled = session.get("steps").get(0);
         assertThat(cancelled.has("error")).as("%s", cancelled).isTrue();

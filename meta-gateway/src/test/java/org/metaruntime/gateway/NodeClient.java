@@ -188,6 +188,13 @@ final class NodeClient {
         return folder;
     }
 
+    /** Sets the call timeout of a manifest {@link #manifests} wrote (the fixture pods' is 10 s). */
+    static void callTimeout(Path manifest, String timeout) throws IOException {
+        String yaml = Files.readString(manifest);
+        assertThat(yaml).contains("callTimeout: 10s");
+        Files.writeString(manifest, yaml.replace("callTimeout: 10s", "callTimeout: " + timeout));
+    }
+
     /** The lines the fixture pods recorded (cancellations). */
     static List<String> recorded(Path dir) throws IOException {
         Path file = dir.resolve("record.txt");

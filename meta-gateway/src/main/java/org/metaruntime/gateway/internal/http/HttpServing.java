@@ -26,6 +26,7 @@ import org.metaruntime.gateway.internal.auth.Challenge;
 import org.metaruntime.gateway.internal.auth.ProtectedResource;
 import org.metaruntime.gateway.spi.Authenticator;
 import org.metaruntime.gateway.spi.Principal;
+import org.metaruntime.gateway.internal.manifest.Durations;
 import org.metaruntime.gateway.internal.serve.GatewayServer;
 import org.metaruntime.gateway.internal.serve.ServingBase;
 import org.slf4j.Logger;
@@ -41,10 +42,16 @@ public final class HttpServing extends ServingBase {
 
     private static final Logger log = LoggerFactory.getLogger(HttpServing.class);
 
+    /** The system property that sets {@link #THREAD_IDLE_TIMEOUT}. */
+    static final String THREAD_IDLE_TIMEOUT_PROPERTY = "meta.gateway.httpThreadIdleTimeout";
     /** The most threads serving HTTP. */
     static final int MAX_THREADS = 256;
-    /** How long a thread serving HTTP stays without work before it ends (down to a few). */
-    static final Duration THREAD_IDLE_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * How long a thread serving HTTP stays without work before it ends (down to a few): 10 s, or the duration of the
+     * system property {@value #THREAD_IDLE_TIMEOUT_PROPERTY} (such as {@code 2s}; the tests that wait for it set it).
+     */
+    static final Duration THREAD_IDLE_TIMEOUT = Durations.parse(System.getProperty(THREAD_IDLE_TIMEOUT_PROPERTY, ""))
+            .orElse(Duration.ofSeconds(10));
 
     private final Server jetty;
     private final ServerConnector connector;
