@@ -18,6 +18,8 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.metaruntime.gateway.internal.auth.AuthChain;
+import org.metaruntime.gateway.internal.console.ConsoleApi;
+import org.metaruntime.gateway.internal.console.ConsoleFiles;
 import org.metaruntime.gateway.internal.auth.ProtectedResource;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.Principals;
@@ -28,7 +30,8 @@ import org.metaruntime.gateway.spi.Principal;
 /**
  * What every request passes before any endpoint: an {@code Origin} header, when present, must be a loopback
  * origin or an allowed one (403 otherwise: protection against DNS rebinding); then the {@link AuthChain} says who
- * sends it. Every request but {@code GET /healthz} and the protected resource metadata is authenticated on its own: a
+ * sends it. Every request but {@code GET /healthz}, the protected resource metadata and the console page's static
+ * files ({@code /console}, not {@code /console/api/}) is authenticated on its own: a
  * refusal is answered 401, 403 or 503 (with {@code Retry-After}) with its {@code WWW-Authenticate} challenge and a JSON
  * body {@code {"error", "error_description"}} that never repeats the credential. {@code /metrics}, {@code /meta/events*}
  * and {@code /meta/mob_events*} answer 403 to a principal that is not an admin. Allowed origins get CORS headers and
@@ -115,9 +118,16 @@ final class AccessCheck extends Handler.Wrapper {
         return request.getAttribute(CALLER) instanceof Principal p ? p : Principals.ANONYMOUS;
     }
 
-    /** The paths served without a credential. */
+    /** The paths served without a credential: health, the resource metadata, the console page's static files. */
     private static boolean open(String path) {
-        return path.equals(HEALTH_PATH) || path.equals(ProtectedResource.PATH) || path.equals(ProtectedResource.MCP_PATH);
+        return path.equals(HEALTH_PATH) || path.equals(ProtectedResource.PATH) || path.equals(ProtectedResource.MCP_PATH)
+                || consolePage(path);
+    }
+
+    /** The console page's static files (not its API): they hold nothing but the page's code. */
+    static boolean consolePage(String path) {
+        return (path.equals(ConsoleFiles.PATH) || path.startsWith(ConsoleFiles.PATH + "/"))
+                && !path.startsWith(ConsoleApi.PATH + "/") && !path.equals(ConsoleApi.PATH);
     }
 
     /** The paths only admins may read. */
