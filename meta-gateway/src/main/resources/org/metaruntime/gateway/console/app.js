@@ -3,10 +3,12 @@ import { get, headers, setToken, clearToken, Unauthorized, Disconnected } from '
 import { el, cell, replaceRows, duration, ms } from './dom.js';
 import { draw } from './chart.js';
 
-const POLL_MS = 1000;
+// Pods are read four times a second (a restart's short window shows); the other views every second.
+const POLL_MS = 250;
+const SLOW = 4;
 const MAX_EVENTS = 200;
 const state = { view: 'pods', me: null, selectedPod: null, openErrors: new Set(), callFilter: {}, older: [],
-  nextBefore: null, ticks: 0, waitingForToken: false, events: null };
+  nextBefore: null, ticks: 0, waitingForToken: false, busy: false, events: null };
 
 const $ = id => document.getElementById(id);
 
@@ -18,6 +20,7 @@ function show(view) {
   for (const section of document.querySelectorAll('.view')) section.hidden = section.id !== 'view-' + view;
   if (view !== 'events') stopEvents();
   if (view === 'calls') { state.older = []; state.nextBefore = null; }
+  state.viewChanged = true;
   tick();
 }
 
@@ -37,7 +40,8 @@ function connected(ok) {
 }
 
 async function tick() {
-  if (state.waitingForToken) return;
+  if (state.waitingForToken || state.busy) return;
+  state.busy = true;
   try {
     if (!state.me) {
       state.me = await get('/console/api/me');
@@ -45,11 +49,13 @@ async function tick() {
     }
     const pods = await get('/console/api/pods');
     renderPods(pods.pods);
-    if (state.view === 'tools') renderTools((await get('/console/api/tools')).tools);
-    if (state.view === 'calls') await refreshCalls();
-    if (state.view === 'replicas') renderReplicas(await get('/console/api/replicas'));
+    const slow = state.ticks % SLOW === 0 || state.viewChanged;
+    state.viewChanged = false;
+    if (state.view === 'tools' && slow) renderTools((await get('/console/api/tools')).tools);
+    if (state.view === 'calls' && slow) await refreshCalls();
+    if (state.view === 'replicas' && slow) renderReplicas(await get('/console/api/replicas'));
     if (state.view === 'events') startEvents();
-    if (state.selectedPod && state.view === 'pods' && state.ticks % 5 === 0) await refreshChart();
+    if (state.selectedPod && state.view === 'pods' && state.ticks % (SLOW * 5) === 0) await refreshChart();
     state.ticks++;
     connected(true);
   } catch (e) {
@@ -67,6 +73,8 @@ async function tick() {
     } else {
       $('who').textContent = String(e.message);
     }
+  } finally {
+    state.busy = false;
   }
 }
 
@@ -260,6 +268,7 @@ function init() {
     state.callFilter = Object.fromEntries(new FormData($('call-filters')));
     state.older = [];
     state.nextBefore = null;
+    state.viewChanged = true;
     tick();
   });
   $('event-filters').addEventListener('submit', event => {

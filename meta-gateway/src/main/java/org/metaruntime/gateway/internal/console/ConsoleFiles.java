@@ -22,7 +22,7 @@ public final class ConsoleFiles extends Handler.Abstract {
 
     /** The page's path. */
     public static final String PATH = "/console";
-    static final String CSP = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+    static final String CSP = "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
     private static final String FOLDER = "org/metaruntime/gateway/console/";
     private static final Map<String, String> TYPES = Map.of("html", "text/html; charset=utf-8", "css", "text/css; charset=utf-8",
             "js", "text/javascript; charset=utf-8", "png", "image/png", "svg", "image/svg+xml");
