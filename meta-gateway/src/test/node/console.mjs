@@ -28,8 +28,10 @@ function watch(page, label) {
 async function check(name, fn) {
   try {
     out.checks[name] = (await fn()) ?? true;
+    process.stderr.write(name + ': ' + JSON.stringify(out.checks[name]) + '\n');
   } catch (e) {
     out.checks[name] = { failed: String(e.message ?? e) };
+    process.stderr.write(name + ' failed: ' + String(e.message ?? e) + '\n');
   }
 }
 

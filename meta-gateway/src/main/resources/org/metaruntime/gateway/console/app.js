@@ -256,6 +256,7 @@ function init() {
   $('login-form').addEventListener('submit', event => {
     event.preventDefault();
     const value = $('token').value.trim();
+    $('token').value = '';
     if (!value) return;
     setToken(value);
     state.waitingForToken = false;

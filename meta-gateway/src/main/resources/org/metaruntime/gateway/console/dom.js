@@ -25,5 +25,6 @@ export function duration(seconds) {
 }
 
 export function ms(value) {
-  return value === null || value === undefined ? '' : value + ' ms';
+  if (value === null || value === undefined) return '';
+  return (value >= 100 ? Math.round(value) : Math.round(value * 10) / 10) + ' ms';
 }
