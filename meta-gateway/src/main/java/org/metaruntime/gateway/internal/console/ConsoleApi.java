@@ -39,7 +39,7 @@ public final class ConsoleApi extends Handler.Abstract {
     static final int MAX_PAGE = 500;
     private static final int RECENT_MINUTES = 5;
 
-    private final ServedView view;
+    private final ConsoleSource view;
     private final AuditIndex audit;
     private final LatencyWindows latency;
     private final Replicas replicas;
@@ -50,7 +50,7 @@ public final class ConsoleApi extends Handler.Abstract {
      * @param log      the audit's event log, null when calls are not audited
      * @param latency  told of every call of the gateway (see {@link #observer})
      */
-    ConsoleApi(ServedView view, EventLog log, LatencyWindows latency, Replicas replicas, LongSupplier clockMs) {
+    ConsoleApi(ConsoleSource view, EventLog log, LatencyWindows latency, Replicas replicas, LongSupplier clockMs) {
         this.view = view;
         this.audit = log == null ? null : new AuditIndex(log);
         this.latency = latency;
@@ -63,7 +63,7 @@ public final class ConsoleApi extends Handler.Abstract {
                                     java.util.function.Consumer<org.metaruntime.gateway.internal.serve.CallObserver> observe) {
         LatencyWindows windows = new LatencyWindows(System::currentTimeMillis);
         observe.accept(windows);
-        return new ConsoleApi(view, log, windows, replicas, System::currentTimeMillis);
+        return new ConsoleApi(ConsoleSource.of(view), log, windows, replicas, System::currentTimeMillis);
     }
 
     @Override
