@@ -82,6 +82,11 @@ final class AuditIndex {
         return found;
     }
 
+    /** Reads what the log holds so far (a gateway's start: its first page need not wait for the whole audit). */
+    synchronized void warm() {
+        catchUp();
+    }
+
     private void catchUp() {
         while (true) {
             EventPage page = log.query(EventQuery.builder().source(EventEnvelope.SOURCE_MODULE).eventType(AuditLog.EVENT_TYPE)

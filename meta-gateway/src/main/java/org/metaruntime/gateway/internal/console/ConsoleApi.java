@@ -30,6 +30,8 @@ import org.metaruntime.gateway.spi.Principal;
  */
 public final class ConsoleApi extends Handler.Abstract {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ConsoleApi.class);
+
     /** The prefix of its paths. */
     public static final String PATH = "/console/api";
     /** The most characters of a pod's stderr tail answered (its end). */
@@ -63,7 +65,19 @@ public final class ConsoleApi extends Handler.Abstract {
                                     java.util.function.Consumer<org.metaruntime.gateway.internal.serve.CallObserver> observe) {
         LatencyWindows windows = new LatencyWindows(System::currentTimeMillis);
         observe.accept(windows);
-        return new ConsoleApi(ConsoleSource.of(view), log, windows, replicas, System::currentTimeMillis);
+        ConsoleApi api = new ConsoleApi(ConsoleSource.of(view), log, windows, replicas, System::currentTimeMillis);
+        if (api.audit != null) {
+            Thread warm = new Thread(() -> {
+                try {
+                    api.audit.warm();
+                } catch (RuntimeException e) {
+                    LOG.warn("the console could not read the audit yet: {}", e.toString());
+                }
+            }, "meta-gateway-console-audit");
+            warm.setDaemon(true);
+            warm.start();
+        }
+        return api;
     }
 
     @Override
