@@ -150,6 +150,37 @@ try {
     await shot(page, 'events');
     return page.$$eval('#events li', (list) => list.length);
   });
+  await check('frames', async () => {
+    // 100 calls a second for 3 s, each one audit event on the stream the page shows: how long its frames take.
+    await page.evaluate(() => {
+      window.__frames = [];
+      window.__long = [];
+      new PerformanceObserver((list) => list.getEntries().forEach((e) => window.__long.push(e.duration)))
+        .observe({ type: 'longtask' });
+      let last = performance.now();
+      const frame = (t) => { window.__frames.push(t - last); last = t; if (!window.__stopFrames) requestAnimationFrame(frame); };
+      requestAnimationFrame(frame);
+    });
+    const before = await page.$$eval('#events li', (list) => list.length);
+    const start = Date.now();
+    const pending = [];
+    let sent = 0;
+    while (Date.now() - start < 3000) {
+      const wait = start + sent * 10 - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      pending.push(client.callTool({ name: script.echoTool, arguments: { text: 'e' + sent } }).catch(() => null));
+      sent++;
+    }
+    await Promise.all(pending);
+    await page.waitForFunction((n) => document.querySelectorAll('#events li').length >= Math.min(200, n), { timeout: TIMEOUT },
+      before + sent);
+    const seen = await page.evaluate(() => {
+      window.__stopFrames = true;
+      const frames = window.__frames.slice(1);
+      return { frames: frames.length, maxFrameMs: Math.round(Math.max(...frames)), longTasksMs: window.__long.map(Math.round) };
+    });
+    return { sent, seconds: (Date.now() - start) / 1000, ...seen };
+  });
   await check('replicas', async () => {
     await view(page, 'replicas');
     await shot(page, 'replicas');

@@ -211,6 +211,8 @@ function startEvents() {
   state.events = controller;
   const params = new URLSearchParams();
   for (const [key, value] of new FormData($('event-filters'))) if (value) params.set(key, value);
+  // The last five minutes, then what comes: not the whole log's history.
+  params.set('from_ms', String(Date.now() - 5 * 60 * 1000));
   readStream('/meta/events/stream?' + params.toString(), controller).catch(() => {}).finally(() => {
     if (state.events === controller) state.events = null;
   });
@@ -221,7 +223,6 @@ async function readStream(url, controller) {
   if (!response.ok || !response.body) return;
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
-  const list = $('events');
   for (;;) {
     const { value, done } = await reader.read();
     if (done) return;
@@ -231,10 +232,32 @@ async function readStream(url, controller) {
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
       const data = block.split('\n').filter(line => line.startsWith('data:')).map(line => line.slice(5).trim()).join('\n');
-      if (data) list.prepend(eventItem(data));
+      if (data) queueEvent(data);
     }
-    while (list.children.length > MAX_EVENTS) list.lastChild.remove();
   }
+}
+
+// Events arriving between two frames are shown together, in one change of the list, once per frame.
+const pendingEvents = [];
+let flushScheduled = false;
+
+function queueEvent(data) {
+  pendingEvents.push(data);
+  if (pendingEvents.length > MAX_EVENTS) pendingEvents.splice(0, pendingEvents.length - MAX_EVENTS);
+  if (!flushScheduled) {
+    flushScheduled = true;
+    requestAnimationFrame(flushEvents);
+  }
+}
+
+function flushEvents() {
+  flushScheduled = false;
+  const list = $('events');
+  const fragment = document.createDocumentFragment();
+  for (let i = pendingEvents.length - 1; i >= 0; i--) fragment.appendChild(eventItem(pendingEvents[i]));
+  pendingEvents.length = 0;
+  list.prepend(fragment);
+  while (list.children.length > MAX_EVENTS) list.lastChild.remove();
 }
 
 function eventItem(data) {
