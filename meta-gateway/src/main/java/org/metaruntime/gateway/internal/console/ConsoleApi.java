@@ -87,7 +87,8 @@ public final class ConsoleApi extends Handler.Abstract {
             return answer(response, callback, 405, error("GET only"));
         }
         Principal principal = request.getAttribute(Principal.class.getName()) instanceof Principal p ? p : Principals.ANONYMOUS;
-        String path = request.getHttpURI().getPath();
+        String path = request.getHttpURI().getCanonicalPath() == null ? request.getHttpURI().getPath()
+                : request.getHttpURI().getCanonicalPath();
         String name = path.startsWith(PATH + "/") ? path.substring(PATH.length() + 1) : "";
         Fields query = Request.extractQueryParameters(request);
         try {

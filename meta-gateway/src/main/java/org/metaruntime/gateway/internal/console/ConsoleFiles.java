@@ -38,7 +38,8 @@ public final class ConsoleFiles extends Handler.Abstract {
             response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD");
             return text(response, callback, 405, "GET only");
         }
-        String path = request.getHttpURI().getPath();
+        String path = request.getHttpURI().getCanonicalPath() == null ? request.getHttpURI().getPath()
+                : request.getHttpURI().getCanonicalPath();
         String file = path.equals(PATH) || path.equals(PATH + "/") ? "index.html" : path.substring(PATH.length() + 1);
         if (!file.matches("[a-z0-9_-]+\\.(html|css|js|png|svg)")) {
             return text(response, callback, 404, "not found");

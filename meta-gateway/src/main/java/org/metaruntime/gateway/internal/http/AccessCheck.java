@@ -45,6 +45,9 @@ final class AccessCheck extends Handler.Wrapper {
     static final String CALLER = Principal.class.getName();
     /** Seconds a client waits before trying again while the issuer cannot be reached. */
     static final int RETRY_AFTER_SECONDS = 5;
+    /** The console page's static files: {@code /console}, {@code /console/} and {@code /console/<file>}. */
+    private static final java.util.regex.Pattern CONSOLE_PAGE = java.util.regex.Pattern.compile(
+            java.util.regex.Pattern.quote(ConsoleFiles.PATH) + "(/([a-z0-9_-]+\\.(html|css|js|svg|png))?)?");
     private static final String EXPOSED = "Mcp-Session-Id, WWW-Authenticate";
     private static final String ALLOWED_HEADERS = "Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID";
 
@@ -91,7 +94,9 @@ final class AccessCheck extends Handler.Wrapper {
                 return true;
             }
         }
-        String path = request.getHttpURI().getPath();
+        // The path as the handlers are chosen by: "/console/x/../../metrics" is /metrics.
+        String canonical = request.getHttpURI().getCanonicalPath();
+        String path = canonical == null ? request.getHttpURI().getPath() : canonical;
         if (open(path)) {
             return super.handle(request, response, callback);
         }
@@ -126,9 +131,9 @@ final class AccessCheck extends Handler.Wrapper {
 
     /** The console page's static files (not its API): they hold nothing but the page's code. */
     static boolean consolePage(String path) {
-        return (path.equals(ConsoleFiles.PATH) || path.startsWith(ConsoleFiles.PATH + "/"))
-                && !path.startsWith(ConsoleApi.PATH + "/") && !path.equals(ConsoleApi.PATH);
+        return CONSOLE_PAGE.matcher(path).matches() && !path.startsWith(ConsoleApi.PATH);
     }
+
 
     /** The paths only admins may read. */
     static boolean adminOnly(String path) {
