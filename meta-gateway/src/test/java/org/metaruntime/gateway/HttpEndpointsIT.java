@@ -85,7 +85,10 @@ class HttpEndpointsIT {
             assertThat(page.statusCode()).as("the console's static page holds no data").isEqualTo(200);
             assertThat(page.headers().firstValue("Content-Security-Policy").orElse("")).startsWith("default-src 'self'");
             assertThat(page.body()).contains("<script type=\"module\" src=\"/console/app.js\">").doesNotContain("<style");
-            assertThat(get(gateway.base() + "/console/app.js").statusCode()).isEqualTo(200);
+            for (String file : List.of("app.js", "api.js", "dom.js", "chart.js", "console.css", "icon.svg")) {
+                assertThat(get(gateway.base() + "/console/" + file).statusCode()).as(file).isEqualTo(200);
+            }
+            assertThat(get(gateway.base() + "/console/x/../../metrics").statusCode()).as("the canonical path is checked").isEqualTo(401);
             assertThat(get(gateway.base() + "/console/../mcp").statusCode()).isIn(400, 401, 404);
             assertThat(get(gateway.base() + "/console/api/pods").statusCode()).as("its data needs the token").isEqualTo(401);
             HttpResponse<String> pods = get(gateway.base() + "/console/api/pods", "Authorization", "Bearer " + TOKEN);

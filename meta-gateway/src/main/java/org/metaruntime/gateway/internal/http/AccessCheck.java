@@ -18,7 +18,6 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.metaruntime.gateway.internal.auth.AuthChain;
-import org.metaruntime.gateway.internal.console.ConsoleApi;
 import org.metaruntime.gateway.internal.console.ConsoleFiles;
 import org.metaruntime.gateway.internal.auth.ProtectedResource;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
@@ -131,7 +130,7 @@ final class AccessCheck extends Handler.Wrapper {
 
     /** The console page's static files (not its API): they hold nothing but the page's code. */
     static boolean consolePage(String path) {
-        return CONSOLE_PAGE.matcher(path).matches() && !path.startsWith(ConsoleApi.PATH);
+        return CONSOLE_PAGE.matcher(path).matches();
     }
 
 
