@@ -19,7 +19,7 @@ import org.metaruntime.gateway.internal.pipeline.AuditLog;
 final class AuditIndex {
 
     /** The most records kept: older ones cannot be paged to. */
-    static final int KEPT = 100_000;
+    static final int KEPT = 50_000;
 
     /** One call record as the console shows it. */
     record Call(long seq, long timeMs, String callId, String principal, String profile, String tool, String pod,
