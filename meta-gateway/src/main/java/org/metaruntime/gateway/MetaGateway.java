@@ -108,7 +108,8 @@ public final class MetaGateway implements AutoCloseable {
         GatewayServer built = server(credentials(options));
         HttpServing serving;
         try {
-            serving = HttpServing.start(built, address, options);
+            serving = HttpServing.start(built, address, options, this.options.eventLog().orElse(null),
+                    org.metaruntime.gateway.internal.cluster.Replicas.single("local"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -72,7 +72,7 @@ class HttpEndpointsIT {
     }
 
     @Test
-    void aTokenIsNeededForEverythingButHealthz() throws Exception {
+    void aTokenIsNeededForEverythingButHealthzAndTheConsolePage() throws Exception {
         try (HttpGateway gateway = HttpGateway.start(args(), Map.of("META_GATEWAY_TOKEN", TOKEN))) {
             HttpResponse<String> none = post(gateway.url(), INIT);
             assertThat(none.statusCode()).isEqualTo(401);
@@ -81,6 +81,19 @@ class HttpEndpointsIT {
             assertThat(post(gateway.url(), INIT, "Authorization", "Bearer " + TOKEN + "x").statusCode()).isEqualTo(401);
             assertThat(get(gateway.base() + "/metrics").statusCode()).isEqualTo(401);
             assertThat(get(gateway.base() + "/sse").statusCode()).isEqualTo(401);
+            HttpResponse<String> page = get(gateway.base() + "/console");
+            assertThat(page.statusCode()).as("the console's static page holds no data").isEqualTo(200);
+            assertThat(page.headers().firstValue("Content-Security-Policy").orElse("")).startsWith("default-src 'self'");
+            assertThat(page.body()).contains("<script type=\"module\" src=\"/console/app.js\">").doesNotContain("<style");
+            for (String file : List.of("app.js", "api.js", "dom.js", "chart.js", "console.css", "icon.svg")) {
+                assertThat(get(gateway.base() + "/console/" + file).statusCode()).as(file).isEqualTo(200);
+            }
+            assertThat(get(gateway.base() + "/console/x/../../metrics").statusCode()).as("the canonical path is checked").isEqualTo(401);
+            assertThat(get(gateway.base() + "/console/../mcp").statusCode()).isIn(400, 401, 404);
+            assertThat(get(gateway.base() + "/console/api/pods").statusCode()).as("its data needs the token").isEqualTo(401);
+            HttpResponse<String> pods = get(gateway.base() + "/console/api/pods", "Authorization", "Bearer " + TOKEN);
+            assertThat(pods.statusCode()).isEqualTo(200);
+            assertThat(NodeClient.JSON.readTree(pods.body()).at("/pods/0/state").asText()).isEqualTo("idle");
             HttpResponse<String> ok = post(gateway.url(), INIT, "Authorization", "Bearer " + TOKEN);
             assertThat(ok.statusCode()).isEqualTo(200);
             assertThat(NodeClient.JSON.readTree(ok.body()).at("/result/serverInfo/name").asText()).isEqualTo("meta-gateway");

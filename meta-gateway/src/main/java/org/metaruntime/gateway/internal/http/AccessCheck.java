@@ -18,6 +18,7 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.metaruntime.gateway.internal.auth.AuthChain;
+import org.metaruntime.gateway.internal.console.ConsoleFiles;
 import org.metaruntime.gateway.internal.auth.ProtectedResource;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.Principals;
@@ -28,7 +29,8 @@ import org.metaruntime.gateway.spi.Principal;
 /**
  * What every request passes before any endpoint: an {@code Origin} header, when present, must be a loopback
  * origin or an allowed one (403 otherwise: protection against DNS rebinding); then the {@link AuthChain} says who
- * sends it. Every request but {@code GET /healthz} and the protected resource metadata is authenticated on its own: a
+ * sends it. Every request but {@code GET /healthz}, the protected resource metadata and the console page's static
+ * files ({@code /console}, not {@code /console/api/}) is authenticated on its own: a
  * refusal is answered 401, 403 or 503 (with {@code Retry-After}) with its {@code WWW-Authenticate} challenge and a JSON
  * body {@code {"error", "error_description"}} that never repeats the credential. {@code /metrics}, {@code /meta/events*}
  * and {@code /meta/mob_events*} answer 403 to a principal that is not an admin. Allowed origins get CORS headers and
@@ -42,6 +44,9 @@ final class AccessCheck extends Handler.Wrapper {
     static final String CALLER = Principal.class.getName();
     /** Seconds a client waits before trying again while the issuer cannot be reached. */
     static final int RETRY_AFTER_SECONDS = 5;
+    /** The console page's static files: {@code /console}, {@code /console/} and {@code /console/<file>}. */
+    private static final java.util.regex.Pattern CONSOLE_PAGE = java.util.regex.Pattern.compile(
+            java.util.regex.Pattern.quote(ConsoleFiles.PATH) + "(/([a-z0-9_-]+\\.(html|css|js|svg|png))?)?");
     private static final String EXPOSED = "Mcp-Session-Id, WWW-Authenticate";
     private static final String ALLOWED_HEADERS = "Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID";
 
@@ -88,7 +93,9 @@ final class AccessCheck extends Handler.Wrapper {
                 return true;
             }
         }
-        String path = request.getHttpURI().getPath();
+        // The path as the handlers are chosen by: "/console/x/../../metrics" is /metrics.
+        String canonical = request.getHttpURI().getCanonicalPath();
+        String path = canonical == null ? request.getHttpURI().getPath() : canonical;
         if (open(path)) {
             return super.handle(request, response, callback);
         }
@@ -115,10 +122,17 @@ final class AccessCheck extends Handler.Wrapper {
         return request.getAttribute(CALLER) instanceof Principal p ? p : Principals.ANONYMOUS;
     }
 
-    /** The paths served without a credential. */
+    /** The paths served without a credential: health, the resource metadata, the console page's static files. */
     private static boolean open(String path) {
-        return path.equals(HEALTH_PATH) || path.equals(ProtectedResource.PATH) || path.equals(ProtectedResource.MCP_PATH);
+        return path.equals(HEALTH_PATH) || path.equals(ProtectedResource.PATH) || path.equals(ProtectedResource.MCP_PATH)
+                || consolePage(path);
     }
+
+    /** The console page's static files (not its API): they hold nothing but the page's code. */
+    static boolean consolePage(String path) {
+        return CONSOLE_PAGE.matcher(path).matches();
+    }
+
 
     /** The paths only admins may read. */
     static boolean adminOnly(String path) {

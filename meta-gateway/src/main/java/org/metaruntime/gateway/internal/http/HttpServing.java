@@ -21,7 +21,11 @@ import org.eclipse.jetty.server.handler.PathMappingsHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.metaruntime.gateway.Authenticators;
 import org.metaruntime.gateway.HttpOptions;
+import org.metaruntime.events.EventLog;
 import org.metaruntime.gateway.internal.auth.AuthChain;
+import org.metaruntime.gateway.internal.cluster.Replicas;
+import org.metaruntime.gateway.internal.console.ConsoleApi;
+import org.metaruntime.gateway.internal.console.ConsoleFiles;
 import org.metaruntime.gateway.internal.auth.Challenge;
 import org.metaruntime.gateway.internal.auth.ProtectedResource;
 import org.metaruntime.gateway.spi.Authenticator;
@@ -34,7 +38,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The gateway over HTTP on one port: Streamable HTTP at {@code /mcp}, HTTP+SSE at {@code /sse} and
- * {@code /message}, {@code /healthz}, {@code /metrics}, the OAuth protected resource metadata and the host's extra
+ * {@code /message}, {@code /healthz}, {@code /metrics}, the operator console at {@code /console}, the OAuth protected resource metadata and the host's extra
  * handlers, all behind the {@link AccessCheck}. {@link #close()} stops accepting, lets calls in flight finish within the shutdown
  * timeout, cancels the rest and stops the server. Thread-safe.
  */
@@ -65,8 +69,8 @@ public final class HttpServing extends ServingBase {
     private final AccessCheck access;
     private final ResourceMetadata resourceMetadata;
 
-    private HttpServing(GatewayServer server, InetSocketAddress address, HttpOptions options, Predicate<Principal> isAdmin)
-            throws IOException {
+    private HttpServing(GatewayServer server, InetSocketAddress address, HttpOptions options, Predicate<Principal> isAdmin,
+                        EventLog auditLog, Replicas replicas) throws IOException {
         this.server = server;
         this.options = options;
         this.shutdownTimeout = options.shutdownTimeout();
@@ -104,6 +108,9 @@ public final class HttpServing extends ServingBase {
         this.resourceMetadata = new ResourceMetadata();
         paths.addMapping(PathSpec.from(ProtectedResource.PATH), resourceMetadata);
         paths.addMapping(PathSpec.from(ProtectedResource.MCP_PATH), resourceMetadata);
+        paths.addMapping(PathSpec.from(ConsoleApi.PATH + "/*"),
+                ConsoleApi.create(server.view(), auditLog, replicas, server::observeCalls));
+        paths.addMapping(PathSpec.from(ConsoleFiles.PATH + "/*"), new ConsoleFiles());
         for (Map.Entry<String, Handler> extra : options.handlers().entrySet()) {
             paths.addMapping(PathSpec.from(extra.getKey()), extra.getValue());
         }
@@ -124,7 +131,18 @@ public final class HttpServing extends ServingBase {
      * @throws IOException when the port cannot be bound
      */
     public static HttpServing start(GatewayServer server, InetSocketAddress address, HttpOptions options) throws IOException {
-        return start(new HttpServing(server, address, options, server::admin));
+        return start(server, address, options, null, Replicas.single("local"));
+    }
+
+    /**
+     * As {@link #start(GatewayServer, InetSocketAddress, HttpOptions)}, with the console at {@code /console} showing the
+     * calls audited in {@code auditLog} (null: none) and the cluster's {@code replicas}.
+     *
+     * @throws IOException when the port cannot be bound
+     */
+    public static HttpServing start(GatewayServer server, InetSocketAddress address, HttpOptions options, EventLog auditLog,
+                                    Replicas replicas) throws IOException {
+        return start(new HttpServing(server, address, options, server::admin, auditLog, replicas));
     }
 
     /**

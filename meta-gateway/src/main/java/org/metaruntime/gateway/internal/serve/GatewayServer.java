@@ -264,6 +264,11 @@ public final class GatewayServer implements AutoCloseable {
         return parked.size();
     }
 
+    /** What it serves, as each principal may see it (the operator console). */
+    public ServedView view() {
+        return new ServedView(table, backend, stats, access, pins);
+    }
+
     /** The status report now. */
     public ObjectNode status() {
         return StatusReport.build(table.catalog(), backend, table, stats, pins);

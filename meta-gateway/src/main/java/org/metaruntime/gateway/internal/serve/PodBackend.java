@@ -87,10 +87,16 @@ public interface PodBackend extends AutoCloseable {
         /** What the status report shows of it. */
         PodState state();
 
+        /** The protocol revision its process spoke when it last came up; null when unknown or bare JSON-RPC. */
+        default String era() {
+            return null;
+        }
+
         /**
          * Whether it is running and offers the tasks extension (a modern pod whose {@code DiscoverResult} advertises
          * it); read from what it announced when it last came up, without asking it.
          */
+
         default boolean taskCapable() {
             return false;
         }

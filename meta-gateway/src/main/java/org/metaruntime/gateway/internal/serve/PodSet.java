@@ -279,6 +279,12 @@ public final class PodSet implements PodBackend {
         }
 
         @Override
+        public String era() {
+            PodBackend b = existing();
+            return b == null ? null : b.pod(name()).era();
+        }
+
+        @Override
         public PodState state() {
             PodBackend b = existing();
             if (b == null) {

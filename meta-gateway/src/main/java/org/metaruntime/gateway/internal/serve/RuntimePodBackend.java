@@ -172,6 +172,7 @@ final class RuntimePodBackend implements PodBackend {
         private final AtomicBoolean foundBare = new AtomicBoolean();
         /** Whether its process, when it last came up, advertised the tasks extension. */
         private volatile boolean offersTasks;
+        private volatile String era;
 
         RuntimePod(PodManifest manifest) {
             this.manifest = manifest;
@@ -241,9 +242,15 @@ final class RuntimePodBackend implements PodBackend {
         private void refreshTools() {
             McpModule module = module();
             tools = module.tools().stream().map(t -> (ObjectNode) JsonRpc.MAPPER.valueToTree(t)).toList();
+            era = module.protocolVersion();
             McpSchema.ServerCapabilities capabilities = ModernPods.speaksModern(module) ? module.serverCapabilities() : null;
             offersTasks = capabilities != null && capabilities.extensions() != null
                     && capabilities.extensions().containsKey(TaskRequests.EXTENSION);
+        }
+
+        @Override
+        public String era() {
+            return bare() ? null : era;
         }
 
         @Override

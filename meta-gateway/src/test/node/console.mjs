@@ -1,0 +1,232 @@
+// Drives the gateway's operator console in a headless Chromium (puppeteer-core, Debian's /usr/bin/chromium) while
+// an MCP client calls the gateway, and prints one JSON object of what it saw. Usage: node console.mjs @script.json
+// with {"base", "chromium", "shots", "opsToken", "guestToken", "echoTool", "hiddenTool", "gatewayPid"}.
+// One browser for the whole run; every check records its result rather than throwing, so that all are reported.
+import puppeteer from 'puppeteer-core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { readFileSync } from 'node:fs';
+
+const arg = process.argv[2];
+const script = JSON.parse(arg.startsWith('@') ? readFileSync(arg.slice(1), 'utf8') : arg);
+const out = { checks: {}, consoleErrors: [], cspViolations: [], timings: {}, screenshots: [] };
+const TIMEOUT = 15000;
+
+function watch(page, label) {
+  page.on('console', (msg) => {
+    const text = msg.text();
+    if (msg.type() === 'error' && !(label === 'login' && /status of 401/.test(text))) out.consoleErrors.push(label + ': ' + text);
+    if (/Content Security Policy/i.test(text)) out.cspViolations.push(label + ': ' + text);
+  });
+  page.on('pageerror', (e) => out.consoleErrors.push(label + ': ' + String(e)));
+  return page.evaluateOnNewDocument(() => {
+    window.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));
+  });
+}
+
+async function check(name, fn) {
+  try {
+    out.checks[name] = (await fn()) ?? true;
+    process.stderr.write(name + ': ' + JSON.stringify(out.checks[name]) + '\n');
+  } catch (e) {
+    out.checks[name] = { failed: String(e.message ?? e) };
+    process.stderr.write(name + ' failed: ' + String(e.message ?? e) + '\n');
+  }
+}
+
+async function shot(page, name) {
+  const path = script.shots + '/console-' + name + '.png';
+  await page.screenshot({ path, fullPage: true });
+  out.screenshots.push(path);
+}
+
+async function signIn(page, token) {
+  await page.waitForSelector('#login:not([hidden])', { timeout: TIMEOUT });
+  await page.type('#token', token);
+  await page.click('#login-form button[type=submit]');
+}
+
+async function view(page, name) {
+  await page.click('#tabs button[data-view="' + name + '"]');
+  await page.waitForSelector('#view-' + name + ':not([hidden])', { timeout: TIMEOUT });
+}
+
+const podState = (pod, state) => 'tr[data-pod="' + pod + '"][data-state="' + state + '"]';
+
+let browser;
+let client;
+try {
+  browser = await puppeteer.launch({
+    executablePath: script.chromium, headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-extensions'],
+  });
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 800 });
+  await watch(page, 'login');
+  const response = await page.goto(script.base + '/console', { waitUntil: 'load' });
+  out.csp = response.headers()['content-security-policy'] ?? null;
+
+  await check('tokenPrompt', async () => {
+    await page.waitForSelector('#login:not([hidden])', { timeout: TIMEOUT });
+    return page.$eval('#login-message', (e) => e.textContent);
+  });
+  await check('wrongToken', async () => {
+    await signIn(page, 'not-the-token');
+    await page.waitForFunction(() => /refused/.test(document.getElementById('login-message').textContent)
+      && !document.getElementById('login').hidden, { timeout: TIMEOUT });
+    const stored = await page.evaluate(() => Object.keys(sessionStorage).map((k) => sessionStorage.getItem(k)));
+    await shot(page, 'login');
+    return { message: await page.$eval('#login-message', (e) => e.textContent), stored };
+  });
+  page.removeAllListeners('console');
+  page.removeAllListeners('pageerror');
+  await watch(page, 'ops');
+  await check('signedIn', async () => {
+    await signIn(page, script.opsToken);
+    await page.waitForSelector('#login[hidden]', { timeout: TIMEOUT });
+    await page.waitForSelector('#pods tbody tr', { timeout: TIMEOUT });
+    return { cookie: await page.evaluate(() => document.cookie), url: page.url() };
+  });
+
+  client = new Client({ name: 'console-test', version: '1.0.0' }, { capabilities: {} });
+  await client.connect(new StreamableHTTPClientTransport(new URL(script.base + '/mcp'),
+    { requestInit: { headers: { Authorization: 'Bearer ' + script.opsToken } } }));
+  const pod = script.echoTool.split('__')[0];
+
+  await check('healthyAfterCall', async () => {
+    const result = await client.callTool({ name: script.echoTool, arguments: { text: 'from the console test' } });
+    const called = Date.now();
+    await page.waitForSelector(podState(pod, 'healthy'), { timeout: TIMEOUT });
+    out.timings.healthyShownMs = Date.now() - called;
+    return { isError: result.isError ?? false, shownAfterMs: out.timings.healthyShownMs };
+  });
+  await shot(page, 'pods');
+
+  await check('restartingThenHealthy', async () => {
+    const pid = Number(await page.$eval(podState(pod, 'healthy') + ' td.pid', (e) => e.textContent));
+    process.kill(pid, 'SIGKILL');
+    const killed = Date.now();
+    await page.waitForSelector(podState(pod, 'restarting'), { timeout: TIMEOUT, polling: 'mutation' });
+    out.timings.restartingShownMs = Date.now() - killed;
+    await page.waitForFunction((p, old) => {
+      const row = document.querySelector('tr[data-pod="' + p + '"][data-state="healthy"]');
+      return row && row.querySelector('td.pid').textContent !== String(old);
+    }, { timeout: TIMEOUT }, pod, pid);
+    const restarts = await page.$eval('tr[data-pod="' + pod + '"] td.restarts', (e) => e.textContent);
+    return { killedPid: pid, restarts: Number(restarts) };
+  });
+
+  await check('chart', async () => {
+    await page.click('tr[data-pod="' + pod + '"] td.name');
+    await page.waitForSelector('#pod-detail:not([hidden])', { timeout: TIMEOUT });
+    return page.$eval('#chart', (c) => c.width > 0 && c.getContext('2d').getImageData(0, 0, c.width, c.height).data.some((v) => v !== 0));
+  });
+
+  await check('callInTable', async () => {
+    await client.callTool({ name: script.hiddenTool, arguments: { text: 'hidden' } }).catch(() => null);
+    await client.callTool({ name: script.echoTool, arguments: {} }).catch(() => null);
+    await view(page, 'calls');
+    await page.waitForFunction((tool) => [...document.querySelectorAll('#calls tbody tr')]
+      .some((r) => r.querySelector('td.tool').textContent === tool && r.dataset.outcome === 'error'), { timeout: TIMEOUT }, script.echoTool);
+    const outcomes = await page.$$eval('#calls tbody tr', (rows) => rows.map((r) => r.querySelector('td.tool').textContent + ':' + r.dataset.outcome));
+    await shot(page, 'calls');
+    return outcomes;
+  });
+
+  await check('hostileShownAsText', async () => {
+    await view(page, 'tools');
+    await page.waitForSelector('#tools tbody tr[data-tool="' + script.echoTool + '"]', { timeout: TIMEOUT });
+    const shown = await page.$eval('#tools tbody tr[data-tool="' + script.echoTool + '"] td.description', (e) => e.textContent);
+    const images = await page.$$eval('#tools img', (list) => list.length);
+    const ran = await page.evaluate(() => window.__pwned === true);
+    await shot(page, 'tools');
+    return { shown, images, ran };
+  });
+
+  await check('events', async () => {
+    await view(page, 'events');
+    await page.waitForSelector('#events li', { timeout: TIMEOUT });
+    await shot(page, 'events');
+    return page.$$eval('#events li', (list) => list.length);
+  });
+  await check('frames', async () => {
+    // 100 calls a second for 3 s, each one audit event on the stream the page shows: how long its frames take.
+    await page.evaluate(() => {
+      window.__frames = [];
+      window.__long = [];
+      new PerformanceObserver((list) => list.getEntries().forEach((e) => window.__long.push(e.duration)))
+        .observe({ type: 'longtask' });
+      let last = performance.now();
+      const frame = (t) => { window.__frames.push(t - last); last = t; if (!window.__stopFrames) requestAnimationFrame(frame); };
+      requestAnimationFrame(frame);
+    });
+    const before = await page.$$eval('#events li', (list) => list.length);
+    const start = Date.now();
+    const pending = [];
+    let sent = 0;
+    while (Date.now() - start < 3000) {
+      const wait = start + sent * 10 - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      pending.push(client.callTool({ name: script.echoTool, arguments: { text: 'e' + sent } }).catch(() => null));
+      sent++;
+    }
+    await Promise.all(pending);
+    await page.waitForFunction((n) => document.querySelectorAll('#events li').length >= Math.min(200, n), { timeout: TIMEOUT },
+      before + sent);
+    const seen = await page.evaluate(() => {
+      window.__stopFrames = true;
+      const frames = window.__frames.slice(1);
+      return { frames: frames.length, maxFrameMs: Math.round(Math.max(...frames)), longTasksMs: window.__long.map(Math.round) };
+    });
+    return { sent, seconds: (Date.now() - start) / 1000, ...seen };
+  });
+  await check('replicas', async () => {
+    await view(page, 'replicas');
+    await shot(page, 'replicas');
+    return page.$eval('#replicas-note', (e) => e.textContent);
+  });
+  await check('phoneWidth', async () => {
+    await view(page, 'pods');
+    await page.setViewport({ width: 390, height: 844, isMobile: true });
+    await page.waitForSelector('#pods tbody tr', { timeout: TIMEOUT });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    await shot(page, 'phone');
+    await page.setViewport({ width: 1280, height: 800 });
+    return { overflow };
+  });
+  out.pageCsp = await page.evaluate(() => window.__csp);
+
+  const guestContext = await browser.createBrowserContext();
+  const guest = await guestContext.newPage();
+  await guest.setViewport({ width: 1280, height: 800 });
+  await watch(guest, 'login');
+  await guest.goto(script.base + '/console#tools', { waitUntil: 'load' });
+  await check('foreignPrincipal', async () => {
+    await signIn(guest, script.guestToken);
+    await guest.waitForSelector('#tools tbody tr', { timeout: TIMEOUT });
+    const tools = await guest.$$eval('#tools tbody tr', (rows) => rows.map((r) => r.dataset.tool));
+    const pods = await guest.$$eval('#pods tbody tr', (rows) => rows.map((r) => r.dataset.pod));
+    await view(guest, 'calls');
+    await new Promise((r) => setTimeout(r, 1200));
+    const calls = await guest.$$eval('#calls tbody tr td.tool', (cells) => cells.map((c) => c.textContent));
+    await shot(guest, 'guest');
+    return { tools, pods, calls };
+  });
+  await guestContext.close();
+
+  await check('disconnected', async () => {
+    await client.close().catch(() => {});
+    client = null;
+    process.kill(script.gatewayPid, 'SIGTERM');
+    await page.waitForSelector('#banner:not([hidden])', { timeout: TIMEOUT });
+    return true;
+  });
+} catch (e) {
+  out.error = String(e.stack ?? e);
+} finally {
+  if (client) await client.close().catch(() => {});
+  if (browser) await browser.close().catch(() => {});
+  out.browserPid = browser?.process()?.pid ?? null;
+  process.stdout.write(JSON.stringify(out) + '\n');
+}
