@@ -250,6 +250,19 @@ public final class GatewayServer implements AutoCloseable {
         return session;
     }
 
+    /**
+     * Makes this server replica {@code replica} of a cluster: its {@code requestState}s are sealed under
+     * {@code stateKey} (derived from the cluster key, the same on every replica) and name it as their owner.
+     */
+    public void joinCluster(String replica, byte[] stateKey) {
+        parked.states().cluster(replica, stateKey);
+    }
+
+    /** The replica owning the call of {@code requestState}, when it is an intact state of this cluster. */
+    public java.util.Optional<String> requestStateOwner(JsonNode requestState) {
+        return parked.states().ownerOf(requestState);
+    }
+
     /** Ends a client session (its calls in flight are cancelled). */
     public void closeSession(ClientSession session) {
         sessions.remove(session);
