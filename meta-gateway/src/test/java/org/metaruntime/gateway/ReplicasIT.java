@@ -112,14 +112,23 @@ class ReplicasIT {
 
             // A retry whose requestState names a replica that is gone: -32002 naming it.
             String retry = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"fixture__echo\","
-                    + "\"arguments\":{\"text\":\"x\"},\"requestState\":\"" + requestState("r-gone0000000") + "\"}}";
+                    + "\"arguments\":{\"text\":\"x\"},\"requestState\":\"" + requestState("r-00000000dead") + "\"}}";
             HttpResponse<String> lost = http.send(request(b, "/mcp").header("Content-Type", "application/json")
                     .header("Accept", "application/json, text/event-stream").header("MCP-Protocol-Version", "2026-07-28")
                     .header("Mcp-Method", "tools/call").header("Mcp-Name", "fixture__echo")
                     .POST(HttpRequest.BodyPublishers.ofString(retry)).build(), HttpResponse.BodyHandlers.ofString());
             JsonNode error = NodeClient.JSON.readTree(lost.body()).path("error");
             assertThat(error.path("code").asInt()).as(lost.body()).isEqualTo(-32002);
-            assertThat(error.path("message").asText()).contains("r-gone0000000");
+            assertThat(error.path("message").asText()).contains("r-00000000dead");
+
+            // tasks/get of a task whose replica is gone: -32002 naming it.
+            String get = "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tasks/get\",\"params\":{\"taskId\":\"r-00000000dead:fixture+t1\"}}";
+            HttpResponse<String> task = http.send(request(a, "/mcp").header("Content-Type", "application/json")
+                    .header("Accept", "application/json, text/event-stream").header("MCP-Protocol-Version", "2026-07-28")
+                    .header("Mcp-Method", "tasks/get").header("Mcp-Name", "r-00000000dead:fixture+t1")
+                    .POST(HttpRequest.BodyPublishers.ofString(get)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(NodeClient.JSON.readTree(task.body()).at("/error/code").asInt()).as(task.body()).isEqualTo(-32002);
+            assertThat(task.body()).contains("r-00000000dead");
 
             b.stopCleanly();
             assertThat(replicas()).containsExactly(a.base());

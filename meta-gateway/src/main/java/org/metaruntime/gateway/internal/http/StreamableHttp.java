@@ -21,6 +21,7 @@ import org.metaruntime.gateway.internal.cluster.DatabaseUnreachable;
 import org.metaruntime.gateway.internal.cluster.Forwarder;
 import org.metaruntime.gateway.internal.cluster.SessionRecord;
 import org.metaruntime.gateway.internal.cluster.SharedSessions;
+import org.metaruntime.gateway.internal.cluster.TaskIds;
 import org.metaruntime.gateway.internal.rpc.Eras;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
@@ -122,7 +123,7 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
             if (isRequest) {
                 Forwarder cluster = forwarder;
                 if (cluster != null && !forwarded) {
-                    Optional<String> owner = server.requestStateOwner(message.path("params").get("requestState"));
+                    Optional<String> owner = owner(message);
                     if (owner.isPresent() && !owner.get().equals(cluster.self())) {
                         forward(cluster, owner.get(), request, response, callback, message);
                         return;
@@ -274,6 +275,20 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
         Exchanges.empty(response, callback, 200);
     }
 
+    /**
+     * The replica that owns what the modern request {@code message} is about: the issuer of its {@code requestState},
+     * the replica named by the task id of {@code tasks/get}, {@code tasks/update} and {@code tasks/cancel}.
+     */
+    private Optional<String> owner(JsonNode message) {
+        JsonNode params = message.path("params");
+        switch (message.path("method").asText("")) {
+            case "tasks/get", "tasks/update", "tasks/cancel":
+                return TaskIds.owner(params.path("taskId").asText(null));
+            default:
+                return server.requestStateOwner(params.get("requestState"));
+        }
+    }
+
     private static boolean isCancellation(JsonNode message) {
         return "notifications/cancelled".equals(message.path("method").asText());
     }
@@ -299,7 +314,8 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
         cluster.forward(owner, body, forwardedHeaders(request)).whenComplete((answer, failure) -> {
             if (failure != null || answer.isEmpty()) {
                 Exchanges.json(response, callback, 200, JsonRpc.write(JsonRpc.error(message.get("id"), OWNER_GONE,
-                        "the replica " + owner + " that runs this call is gone: re-issue the original call",
+                        "the replica " + owner + " that runs this call is gone" + (message.path("method").asText("").startsWith("tasks/")
+                                ? ": its task is lost" : ": re-issue the original call"),
                         JsonRpc.NODES.objectNode().put("replica", owner))));
                 return;
             }

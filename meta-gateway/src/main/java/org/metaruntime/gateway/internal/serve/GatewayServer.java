@@ -65,7 +65,7 @@ public final class GatewayServer implements AutoCloseable {
     private final AtomicInteger sessionIds = new AtomicInteger();
     private final Listener listener = new Listener();
     private final ListenStreams listens = new ListenStreams();
-    private final TaskRequests tasks = new TaskRequests(new TaskPods());
+    private final TaskRequests tasks = new TaskRequests(new TaskPods(), this::replicaId);
     /** The pods seen running, to tell listen streams when the merged resource and prompt lists change. */
     private final Set<String> running = ConcurrentHashMap.newKeySet();
     private volatile CompletableFuture<Void> listReady = CompletableFuture.completedFuture(null);
@@ -256,6 +256,11 @@ public final class GatewayServer implements AutoCloseable {
      */
     public void joinCluster(String replica, byte[] stateKey) {
         parked.states().cluster(replica, stateKey);
+    }
+
+    /** This replica's id in a cluster; null for a single process. */
+    private String replicaId() {
+        return parked.states().owner();
     }
 
     /** The replica owning the call of {@code requestState}, when it is an intact state of this cluster. */

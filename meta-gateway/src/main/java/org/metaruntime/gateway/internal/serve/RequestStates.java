@@ -95,6 +95,11 @@ final class RequestStates {
         }
     }
 
+    /** The replica of the cluster that seals these states; null for a single process. */
+    String owner() {
+        return owner;
+    }
+
     /** The clock states expire on. */
     Clock clock() {
         return clock;
