@@ -80,6 +80,26 @@ class SharedSessionsTest {
         assertThat(System.nanoTime() - start).isLessThan(StateDatabase.CONNECT_SECONDS * 2_000_000_000L);
     }
 
+    @Test
+    void afterAFailureRequestsFailAtOnceUntilTheRetryPauseEnds() {
+        long[] now = {0};
+        java.util.concurrent.atomic.AtomicInteger connects = new java.util.concurrent.atomic.AtomicInteger();
+        DataSource counting = new org.postgresql.ds.PGSimpleDataSource() {
+            @Override
+            public Connection getConnection() throws java.sql.SQLException {
+                connects.incrementAndGet();
+                throw new java.sql.SQLException("Connection refused");
+            }
+        };
+        SharedSessions sessions = new SharedSessions(counting, Duration.ofMinutes(1), () -> now[0]);
+        assertThatThrownBy(() -> sessions.touch("s5")).isInstanceOf(DatabaseUnreachable.class);
+        assertThatThrownBy(() -> sessions.load("s5")).isInstanceOf(DatabaseUnreachable.class);
+        assertThat(connects).hasValue(1);
+        now[0] += SharedSessions.RETRY_AFTER.toNanos();
+        assertThatThrownBy(() -> sessions.load("s5")).isInstanceOf(DatabaseUnreachable.class);
+        assertThat(connects).hasValue(2);
+    }
+
     private static void lastUsed(String id, int secondsAgo) throws Exception {
         try (Connection c = database.getConnection(); Statement s = c.createStatement()) {
             s.executeUpdate("UPDATE gateway_session SET last_used = now() - interval '" + secondsAgo + " seconds' WHERE id = '"
