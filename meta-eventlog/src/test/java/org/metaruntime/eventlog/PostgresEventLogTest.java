@@ -6,10 +6,10 @@ import static org.awaitility.Awaitility.await;
 
 import java.net.ServerSocket;
 import java.net.URI;
-import java.time.Duration;
-import java.util.List;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -18,6 +18,8 @@ import org.metaruntime.events.EventLogException;
 import org.metaruntime.events.EventQuery;
 import org.metaruntime.events.LoggedEvent;
 import org.metaruntime.testing.CapturedLogs;
+import org.metaruntime.testing.PostgresServer;
+import org.metaruntime.testing.TcpForwarder;
 import org.slf4j.event.Level;
 
 /** The event-log suite on a real PostgreSQL server ({@link PostgresServer}), one fresh database per test. */

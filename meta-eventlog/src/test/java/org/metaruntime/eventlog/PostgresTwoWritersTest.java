@@ -1,9 +1,9 @@
 package org.metaruntime.eventlog;
 
+import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +16,7 @@ import org.metaruntime.events.EventLog;
 import org.metaruntime.events.EventQuery;
 import org.metaruntime.events.LoggedEvent;
 import org.metaruntime.events.Subscription;
+import org.metaruntime.testing.PostgresServer;
 
 /**
  * Two runtimes in two JVMs append to one PostgreSQL log at once; a reader tailing it from a third sees every

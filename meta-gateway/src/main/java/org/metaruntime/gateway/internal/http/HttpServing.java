@@ -28,6 +28,10 @@ import org.metaruntime.gateway.internal.console.ConsoleApi;
 import org.metaruntime.gateway.internal.console.ConsoleFiles;
 import org.metaruntime.gateway.internal.auth.Challenge;
 import org.metaruntime.gateway.internal.auth.ProtectedResource;
+import org.metaruntime.gateway.internal.cluster.ClusterKey;
+import org.metaruntime.gateway.internal.cluster.Forwarder;
+import org.metaruntime.gateway.internal.cluster.ReplicaRegistry;
+import org.metaruntime.gateway.internal.cluster.SharedSessions;
 import org.metaruntime.gateway.spi.Authenticator;
 import org.metaruntime.gateway.spi.Principal;
 import org.metaruntime.gateway.internal.manifest.Durations;
@@ -68,6 +72,9 @@ public final class HttpServing extends ServingBase {
     private final HttpOptions options;
     private final AccessCheck access;
     private final ResourceMetadata resourceMetadata;
+    private final HealthAndMetrics health;
+    private final StreamableHttp mcp;
+    private final ForwardedMcp forwarded;
 
     private HttpServing(GatewayServer server, InetSocketAddress address, HttpOptions options, Predicate<Principal> isAdmin,
                         EventLog auditLog, Replicas replicas) throws IOException {
@@ -96,11 +103,13 @@ public final class HttpServing extends ServingBase {
         this.watches = new ConnectionWatch(threads);
         jetty.addBean(watches); // the host's handlers with streams watch their connections too
         this.metrics = new GatewayMetrics(server, sessions);
-        HealthAndMetrics health = new HealthAndMetrics(server, sessions, metrics);
+        this.health = new HealthAndMetrics(server, sessions, metrics);
         LegacySse legacy = new LegacySse(server, sessions, options.maxRequestBytes(), watches);
         PathMappingsHandler paths = new PathMappingsHandler();
-        paths.addMapping(PathSpec.from("/mcp"), new StreamableHttp(server, sessions, options.maxRequestBytes(), watches,
-                options.checksCredentials()));
+        this.mcp = new StreamableHttp(server, sessions, options.maxRequestBytes(), watches, options.checksCredentials());
+        this.forwarded = new ForwardedMcp(mcp, options.maxRequestBytes());
+        paths.addMapping(PathSpec.from("/mcp"), mcp);
+        paths.addMapping(PathSpec.from(Forwarder.PATH), forwarded);
         paths.addMapping(PathSpec.from("/sse"), legacy);
         paths.addMapping(PathSpec.from("/message"), legacy);
         paths.addMapping(PathSpec.from(AccessCheck.HEALTH_PATH), health);
@@ -143,6 +152,20 @@ public final class HttpServing extends ServingBase {
     public static HttpServing start(GatewayServer server, InetSocketAddress address, HttpOptions options, EventLog auditLog,
                                     Replicas replicas) throws IOException {
         return start(new HttpServing(server, address, options, server::admin, auditLog, replicas));
+    }
+
+    /**
+     * Joins the cluster of {@code registry}: {@code /healthz} is ready only while the replica is registered, and the
+     * legacy Streamable HTTP sessions are kept in {@code shared} too; retries and cancellations of calls that run on
+     * another replica are forwarded there, signed with {@code key}, and its {@code requestState}s name this replica.
+     */
+    public void joinCluster(ReplicaRegistry registry, SharedSessions shared, ClusterKey key) {
+        Forwarder forwarder = new Forwarder(registry, key, java.time.Clock.systemUTC());
+        server.joinCluster(registry.self(), key.derive("requestState"));
+        health.cluster(registry);
+        sessions.share(shared);
+        mcp.forwardWith(forwarder);
+        forwarded.forwardWith(forwarder);
     }
 
     /**
