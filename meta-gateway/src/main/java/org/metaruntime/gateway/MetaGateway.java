@@ -108,8 +108,7 @@ public final class MetaGateway implements AutoCloseable {
         GatewayServer built = server(credentials(options));
         HttpServing serving;
         try {
-            serving = HttpServing.start(built, address, options, this.options.eventLog().orElse(null),
-                    org.metaruntime.gateway.internal.cluster.Replicas.single("local"));
+            serving = HttpServing.start(built, address, options, this.options.eventLog().orElse(null));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -17,7 +17,7 @@ public interface Replicas {
     /** The URL a live replica is reached on; empty when it is unknown or gone. */
     Optional<URI> urlOf(String replicaId);
 
-    /** Every live replica, this one included, in id order. */
+    /** Every live replica of a cluster, this one included, in id order; empty for a single process. */
     List<Replica> live();
 
     /** A single process: it is the only replica and knows no other. */

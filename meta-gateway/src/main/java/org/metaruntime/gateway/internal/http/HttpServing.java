@@ -30,6 +30,7 @@ import org.metaruntime.gateway.internal.auth.Challenge;
 import org.metaruntime.gateway.internal.auth.ProtectedResource;
 import org.metaruntime.gateway.internal.cluster.ClusterKey;
 import org.metaruntime.gateway.internal.cluster.Forwarder;
+import org.metaruntime.gateway.internal.cluster.CurrentReplicas;
 import org.metaruntime.gateway.internal.cluster.ReplicaRegistry;
 import org.metaruntime.gateway.internal.cluster.SharedSessions;
 import org.metaruntime.gateway.spi.Authenticator;
@@ -72,12 +73,14 @@ public final class HttpServing extends ServingBase {
     private final HttpOptions options;
     private final AccessCheck access;
     private final ResourceMetadata resourceMetadata;
+    /** A single process until {@link #joinCluster}. */
+    private final CurrentReplicas replicas = new CurrentReplicas(Replicas.single("local"));
     private final HealthAndMetrics health;
     private final StreamableHttp mcp;
     private final ForwardedMcp forwarded;
 
     private HttpServing(GatewayServer server, InetSocketAddress address, HttpOptions options, Predicate<Principal> isAdmin,
-                        EventLog auditLog, Replicas replicas) throws IOException {
+                        EventLog auditLog) throws IOException {
         this.server = server;
         this.options = options;
         this.shutdownTimeout = options.shutdownTimeout();
@@ -140,18 +143,18 @@ public final class HttpServing extends ServingBase {
      * @throws IOException when the port cannot be bound
      */
     public static HttpServing start(GatewayServer server, InetSocketAddress address, HttpOptions options) throws IOException {
-        return start(server, address, options, null, Replicas.single("local"));
+        return start(server, address, options, null);
     }
 
     /**
      * As {@link #start(GatewayServer, InetSocketAddress, HttpOptions)}, with the console at {@code /console} showing the
-     * calls audited in {@code auditLog} (null: none) and the cluster's {@code replicas}.
+     * calls audited in {@code auditLog} (null: none) and, once it joined a cluster, the replicas.
      *
      * @throws IOException when the port cannot be bound
      */
-    public static HttpServing start(GatewayServer server, InetSocketAddress address, HttpOptions options, EventLog auditLog,
-                                    Replicas replicas) throws IOException {
-        return start(new HttpServing(server, address, options, server::admin, auditLog, replicas));
+    public static HttpServing start(GatewayServer server, InetSocketAddress address, HttpOptions options, EventLog auditLog)
+            throws IOException {
+        return start(new HttpServing(server, address, options, server::admin, auditLog));
     }
 
     /**
@@ -163,6 +166,7 @@ public final class HttpServing extends ServingBase {
         Forwarder forwarder = new Forwarder(registry, key, java.time.Clock.systemUTC());
         server.joinCluster(registry.self(), key.derive("requestState"));
         health.cluster(registry);
+        replicas.set(registry);
         sessions.share(shared);
         mcp.forwardWith(forwarder);
         forwarded.forwardWith(forwarder);
