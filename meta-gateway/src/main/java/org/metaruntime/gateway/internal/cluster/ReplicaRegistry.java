@@ -5,7 +5,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,19 +60,8 @@ public final class ReplicaRegistry implements Replicas, AutoCloseable {
 
     /** Creates the table when missing (idempotent, safe for replicas starting together). */
     public static void createSchema(Connection c) throws SQLException {
-        boolean auto = c.getAutoCommit();
-        c.setAutoCommit(false);
-        try (Statement s = c.createStatement()) {
-            s.execute("SELECT pg_advisory_xact_lock(" + SCHEMA_LOCK + ")");
-            s.execute("CREATE TABLE IF NOT EXISTS gateway_replica (id TEXT PRIMARY KEY, url TEXT NOT NULL,"
-                    + " heartbeat TIMESTAMPTZ NOT NULL, started TIMESTAMPTZ NOT NULL)");
-            c.commit();
-        } catch (SQLException e) {
-            c.rollback();
-            throw e;
-        } finally {
-            c.setAutoCommit(auto);
-        }
+        StateDatabase.createTable(c, SCHEMA_LOCK, "CREATE TABLE IF NOT EXISTS gateway_replica (id TEXT PRIMARY KEY, url TEXT NOT NULL,"
+                + " heartbeat TIMESTAMPTZ NOT NULL, started TIMESTAMPTZ NOT NULL)");
     }
 
     /**

@@ -7,7 +7,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -263,21 +262,10 @@ public final class SharedSessions implements AutoCloseable {
     }
 
     private static void createSchema(Connection c) throws SQLException {
-        boolean auto = c.getAutoCommit();
-        c.setAutoCommit(false);
-        try (Statement s = c.createStatement()) {
-            s.execute("SELECT pg_advisory_xact_lock(" + SCHEMA_LOCK + ")");
-            s.execute("CREATE TABLE IF NOT EXISTS gateway_session (id TEXT PRIMARY KEY, protocol_version TEXT NOT NULL,"
-                    + " capabilities TEXT NOT NULL, client_info TEXT NOT NULL, log_level TEXT NOT NULL,"
-                    + " principal_name TEXT NOT NULL, principal_auth TEXT NOT NULL, created TIMESTAMPTZ NOT NULL,"
-                    + " last_used TIMESTAMPTZ NOT NULL)");
-            c.commit();
-        } catch (SQLException e) {
-            c.rollback();
-            throw e;
-        } finally {
-            c.setAutoCommit(auto);
-        }
+        StateDatabase.createTable(c, SCHEMA_LOCK, "CREATE TABLE IF NOT EXISTS gateway_session (id TEXT PRIMARY KEY,"
+                + " protocol_version TEXT NOT NULL, capabilities TEXT NOT NULL, client_info TEXT NOT NULL,"
+                + " log_level TEXT NOT NULL, principal_name TEXT NOT NULL, principal_auth TEXT NOT NULL,"
+                + " created TIMESTAMPTZ NOT NULL, last_used TIMESTAMPTZ NOT NULL)");
     }
 
     private static String write(JsonNode node) {

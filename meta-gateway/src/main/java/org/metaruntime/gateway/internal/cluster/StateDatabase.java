@@ -1,5 +1,8 @@
 package org.metaruntime.gateway.internal.cluster;
 
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -66,5 +69,24 @@ public final class StateDatabase {
     /** {@code url} without its password parameter, for messages. */
     public static String redacted(String url) {
         return url.replaceAll("(?i)([?&]password=)[^&]*", "$1***").replaceAll("//[^/@]*:[^/@]*@", "//***@");
+    }
+
+    /**
+     * Creates a table of the cluster's state when it is missing: {@code ddl} is its {@code CREATE TABLE IF NOT EXISTS},
+     * run under the advisory lock {@code lock} so that replicas starting together do not race on the catalog.
+     */
+    static void createTable(Connection c, long lock, String ddl) throws SQLException {
+        boolean auto = c.getAutoCommit();
+        c.setAutoCommit(false);
+        try (Statement s = c.createStatement()) {
+            s.execute("SELECT pg_advisory_xact_lock(" + lock + ")");
+            s.execute(ddl);
+            c.commit();
+        } catch (SQLException e) {
+            c.rollback();
+            throw e;
+        } finally {
+            c.setAutoCommit(auto);
+        }
     }
 }
