@@ -15,6 +15,7 @@ import org.metaruntime.gateway.internal.cluster.ReplicaIds;
 import org.metaruntime.gateway.internal.cluster.ReplicaRegistry;
 import org.metaruntime.gateway.internal.cluster.SharedSessions;
 import org.metaruntime.gateway.internal.http.HttpServing;
+import org.metaruntime.supervisor.internal.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,11 +42,7 @@ final class Cluster implements AutoCloseable {
         this.database = database;
         this.key = key;
         this.advertiseUrl = advertiseUrl;
-        this.heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "meta-gateway-heartbeat");
-            t.setDaemon(true);
-            return t;
-        });
+        this.heartbeats = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("meta-gateway-heartbeat"));
     }
 
     /**
