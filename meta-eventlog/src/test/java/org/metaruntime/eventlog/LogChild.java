@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.EventLog;
+import org.metaruntime.testing.PostgresServer;
 
 /**
  * A child JVM that appends to a log: {@code sqlite <file> <instance> <count>} or {@code jdbc <url> <instance>

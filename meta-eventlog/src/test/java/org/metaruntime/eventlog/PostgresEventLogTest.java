@@ -18,6 +18,7 @@ import org.metaruntime.events.EventLogException;
 import org.metaruntime.events.EventQuery;
 import org.metaruntime.events.LoggedEvent;
 import org.metaruntime.testing.CapturedLogs;
+import org.metaruntime.testing.PostgresServer;
 import org.slf4j.event.Level;
 
 /** The event-log suite on a real PostgreSQL server ({@link PostgresServer}), one fresh database per test. */

@@ -16,6 +16,7 @@ import org.metaruntime.events.EventLog;
 import org.metaruntime.events.EventQuery;
 import org.metaruntime.events.LoggedEvent;
 import org.metaruntime.events.Subscription;
+import org.metaruntime.testing.PostgresServer;
 
 /**
  * Two runtimes in two JVMs append to one PostgreSQL log at once; a reader tailing it from a third sees every

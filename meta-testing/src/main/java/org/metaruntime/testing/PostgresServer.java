@@ -1,4 +1,4 @@
-package org.metaruntime.eventlog;
+package org.metaruntime.testing;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -20,12 +20,18 @@ import org.postgresql.ds.PGSimpleDataSource;
  * The PostgreSQL server the tests use: the one whose JDBC URL is in {@value #URL_VARIABLE} (CI starts it), or
  * else one this JVM starts from the PostgreSQL binaries in a temporary directory (as the {@code postgres}
  * user when running as root) and stops at exit. No PostgreSQL at all is a test failure, never a skip.
- * Each call of {@link #freshDatabase()} creates an empty database on it.
+ * Each call of {@link #freshDatabase()} creates an empty database on it. Thread-safe.
+ *
+ * <pre>{@code
+ * String url = PostgresServer.get().freshDatabase();
+ * ...
+ * PostgresServer.get().dropDatabase(url);
+ * }</pre>
  */
-final class PostgresServer {
+public final class PostgresServer {
 
     /** The environment variable with the JDBC URL of a running server (user with CREATEDB). */
-    static final String URL_VARIABLE = "META_EVENTLOG_PG_URL";
+    public static final String URL_VARIABLE = "META_EVENTLOG_PG_URL";
 
     private static final AtomicInteger DATABASES = new AtomicInteger();
     private static PostgresServer instance;
@@ -41,7 +47,7 @@ final class PostgresServer {
     }
 
     /** The server of this test JVM, started on first use. */
-    static synchronized PostgresServer get() {
+    public static synchronized PostgresServer get() {
         if (instance == null) {
             String url = System.getenv(URL_VARIABLE);
             instance = url != null && !url.isBlank() ? new PostgresServer(url, null, null) : startThrowaway();
@@ -50,12 +56,12 @@ final class PostgresServer {
     }
 
     /** The JDBC URL of the server's maintenance database. */
-    String adminUrl() {
+    public String adminUrl() {
         return adminUrl;
     }
 
     /** A new, empty database on the server; returns its JDBC URL. */
-    String freshDatabase() {
+    public String freshDatabase() {
         String name = "meta_test_" + ProcessHandle.current().pid() + "_" + DATABASES.incrementAndGet();
         try (Connection c = dataSource(adminUrl).getConnection(); Statement s = c.createStatement()) {
             s.execute("DROP DATABASE IF EXISTS " + name);
@@ -67,7 +73,7 @@ final class PostgresServer {
     }
 
     /** Drops the database of {@code url} (created by {@link #freshDatabase()}), closing its connections. */
-    void dropDatabase(String url) {
+    public void dropDatabase(String url) {
         String path = url.substring(0, url.indexOf('?') < 0 ? url.length() : url.indexOf('?'));
         String name = path.substring(path.lastIndexOf('/') + 1);
         try (Connection c = dataSource(adminUrl).getConnection(); Statement s = c.createStatement()) {
@@ -77,14 +83,14 @@ final class PostgresServer {
         }
     }
 
-    static PGSimpleDataSource dataSource(String url) {
+    public static PGSimpleDataSource dataSource(String url) {
         PGSimpleDataSource ds = new PGSimpleDataSource();
         ds.setUrl(url);
         return ds;
     }
 
     /** {@code url} with its database replaced by {@code name}. */
-    static String withDatabase(String url, String name) {
+    public static String withDatabase(String url, String name) {
         int query = url.indexOf('?');
         String base = query < 0 ? url : url.substring(0, query);
         String params = query < 0 ? "" : url.substring(query);
@@ -142,7 +148,7 @@ final class PostgresServer {
     }
 
     /** The pid of the throwaway server's postmaster, or -1 for a server this JVM did not start. */
-    long postmasterPid() throws IOException {
+    public long postmasterPid() throws IOException {
         if (dataDir == null) {
             return -1;
         }
