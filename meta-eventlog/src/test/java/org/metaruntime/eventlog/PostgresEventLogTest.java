@@ -1,15 +1,15 @@
 package org.metaruntime.eventlog;
 
+import java.net.ServerSocket;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import java.net.ServerSocket;
 import java.net.URI;
-import java.time.Duration;
-import java.util.List;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -20,13 +20,7 @@ import org.postgresql.ds.PGSimpleDataSource;
  * The PostgreSQL server the tests use: the one whose JDBC URL is in {@value #URL_VARIABLE} (CI starts it), or
  * else one this JVM starts from the PostgreSQL binaries in a temporary directory (as the {@code postgres}
  * user when running as root) and stops at exit. No PostgreSQL at all is a test failure, never a skip.
- * Each call of {@link #freshDatabase()} creates an empty database on it. Thread-safe.
- *
- * <pre>{@code
- * String url = PostgresServer.get().freshDatabase();
- * ...
- * PostgresServer.get().dropDatabase(url);
- * }</pre>
+ * Each call of {@link #freshDatabase()} creates an empty database on it. Needs the PostgreSQL JDBC driver.
  */
 public final class PostgresServer {
 

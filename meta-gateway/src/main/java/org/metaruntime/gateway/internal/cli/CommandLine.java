@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.metaruntime.gateway.OAuthOptions;
+import org.metaruntime.gateway.internal.cluster.StateDatabase;
 import org.metaruntime.gateway.internal.manifest.Durations;
 import org.metaruntime.gateway.internal.manifest.Names;
 
@@ -25,18 +26,21 @@ import org.metaruntime.gateway.internal.manifest.Names;
  * @param publicUrl the {@code /mcp} URL clients use, or null
  * @param approve  {@code POD/TOOL} whose live definition is approved as its pin, or null
  * @param otlpEndpoint where spans are exported over OTLP/HTTP, or null
+ * @param stateUrl the {@code jdbc:postgresql://} URL of the shared database ({@code --state}), or null
+ * @param advertiseUrl the base URL other replicas reach this one on, or null: derived from the host and port
+ * @param clusterKeyFile the file of the key shared by the replicas of a cluster, or null
  */
 record CommandLine(List<Path> manifests, Path config, boolean validate, String transport, String host, int port,
                    Path tokenFile, List<String> allowedOrigins, Duration sessionTimeout, String separator, int maxCallDepth,
                    String logLevel, Path state, boolean watch, boolean help,
                    Path policy, String profile, boolean auditArguments, Path tokens, OAuthOptions oauth, URI publicUrl,
-                   String approve, URI otlpEndpoint) {
+                   String approve, URI otlpEndpoint, String stateUrl, URI advertiseUrl, Path clusterKeyFile) {
 
 
     static final String USAGE = "usage: meta-gateway --manifests DIR [--manifests DIR2 ...] [--config claude_desktop_config.json]"
             + " [--validate] [--transport stdio|http|sse] [--host 127.0.0.1] [--port 3000] [--token-file FILE]"
             + " [--allow-origin ORIGIN ...] [--session-timeout 30m] [--separator __] [--max-call-depth 8] [--log-level info]"
-            + " [--state DIR] [--watch] [--policy FILE] [--profile NAME] [--audit-arguments]"
+            + " [--state DIR|jdbc:postgresql://...] [--advertise-url URL] [--cluster-key-file FILE] [--watch] [--policy FILE] [--profile NAME] [--audit-arguments]"
             + " [--tokens FILE] [--oauth-issuer URL --oauth-audience AUD [--oauth-scopes S ...]] [--public-url URL]"
             + " [--approve POD/TOOL] [--otlp-endpoint URL]";
 
@@ -83,6 +87,9 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
         URI publicUrl = null;
         String approve = null;
         URI otlpEndpoint = null;
+        String stateUrl = null;
+        URI advertiseUrl = null;
+        Path clusterKeyFile = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String value = null;
@@ -96,7 +103,7 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                 case "--help":
                     return new CommandLine(manifests, config, validate, transport, host, port, tokenFile, origins, sessionTimeout,
                             separator, maxCallDepth, logLevel, state, watch, true, policy, profile, auditArguments,
-                            tokens, null, publicUrl, null, null);
+                            tokens, null, publicUrl, null, null, stateUrl, advertiseUrl, clusterKeyFile);
                 case "--validate":
                     if (value != null) {
                         throw new UsageException("--validate takes no value");
@@ -195,9 +202,24 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                     break;
                 case "--state":
                     if (value.isBlank()) {
-                        throw new UsageException("--state needs a directory");
+                        throw new UsageException("--state needs a directory or a jdbc:postgresql:// URL");
                     }
-                    state = Path.of(value);
+                    if (value.startsWith("jdbc:")) {
+                        if (!StateDatabase.isUrl(value)) {
+                            throw new UsageException("--state is a directory or a jdbc:postgresql:// URL");
+                        }
+                        stateUrl = value;
+                        state = null;
+                    } else {
+                        state = Path.of(value);
+                        stateUrl = null;
+                    }
+                    break;
+                case "--advertise-url":
+                    advertiseUrl = httpUrl("--advertise-url", value);
+                    break;
+                case "--cluster-key-file":
+                    clusterKeyFile = Path.of(value);
                     break;
                 case "--approve":
                     if (!value.matches("[^/\\s]+/[^/\\s]+")) {
@@ -247,12 +269,20 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
         if (manifests.isEmpty() && config == null) {
             throw new UsageException("give --manifests DIR or --config FILE");
         }
-        if (approve != null && state == null) {
+        if (approve != null && state == null && stateUrl == null) {
             throw new UsageException("--approve records the pin in the event log: give --state DIR");
+        }
+        if (stateUrl == null && (advertiseUrl != null || clusterKeyFile != null)) {
+            throw new UsageException("--advertise-url and --cluster-key-file are for replicas: give --state jdbc:postgresql://...");
+        }
+        if (stateUrl != null && approve == null && !validate && !"stdio".equals(transport) && clusterKeyFile == null) {
+            throw new UsageException("--state jdbc:postgresql://... makes this gateway a replica of a cluster:"
+                    + " give --cluster-key-file FILE (the key shared by every replica)");
         }
         return new CommandLine(manifests, config, validate, transport, host, port, tokenFile, origins, sessionTimeout,
                 separator, maxCallDepth, logLevel, state, watch, false, policy, profile, auditArguments,
-                tokens, oauth(issuer, audience, scopes), publicUrl, approve, otlpEndpoint);
+                tokens, oauth(issuer, audience, scopes), publicUrl, approve, otlpEndpoint, stateUrl, advertiseUrl,
+                clusterKeyFile);
     }
 
     private static OAuthOptions oauth(URI issuer, String audience, List<String> scopes) throws UsageException {

@@ -4,7 +4,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.metaruntime.gateway.GatewayPolicy;
-import org.metaruntime.eventlog.EventLogs;
 import org.metaruntime.events.EventLog;
 import org.metaruntime.gateway.GatewayOptions;
 import org.metaruntime.gateway.ManifestException;
@@ -12,6 +11,7 @@ import org.metaruntime.gateway.ManifestProblem;
 import org.metaruntime.gateway.MetaGateway;
 import org.metaruntime.gateway.ValidationReport;
 import org.metaruntime.gateway.internal.auth.NamedTokensFile;
+import org.metaruntime.gateway.internal.cluster.ReplicaIds;
 import org.metaruntime.gateway.internal.serve.RedactedStderr;
 
 /**
@@ -106,9 +106,9 @@ public final class GatewayCommand {
         String tool = line.approve().substring(line.approve().indexOf('/') + 1);
         EventLog log;
         try {
-            log = EventLogs.persistentState(line.state());
+            log = StateLog.open(line, StateLog.database(line, System.getenv()), ReplicaIds.next());
         } catch (RuntimeException e) {
-            err.println("meta-gateway: --state " + line.state() + " cannot be opened: " + e.getMessage());
+            err.println("meta-gateway: --state " + StateLog.describe(line) + " cannot be opened: " + e.getMessage());
             return 1;
         }
         try {

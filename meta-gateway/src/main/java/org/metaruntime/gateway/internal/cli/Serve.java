@@ -9,7 +9,6 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import org.metaruntime.eventlog.EventLogs;
 import org.metaruntime.events.EventLog;
 import org.metaruntime.gateway.EventEndpoints;
 import org.metaruntime.gateway.GatewayOptions;
@@ -19,13 +18,15 @@ import org.metaruntime.gateway.MetaGateway;
 import org.metaruntime.gateway.Serving;
 import org.metaruntime.gateway.internal.auth.NamedTokens;
 import org.metaruntime.gateway.internal.auth.NamedTokensFile;
+import org.metaruntime.gateway.internal.cluster.ReplicaIds;
 import org.metaruntime.gateway.internal.http.HttpServing;
 
 /**
  * The serving half of the command. Stdio: until the client closes stdin, or SIGTERM or SIGINT. HTTP: until SIGTERM or
  * SIGINT, after the readiness line {@code meta-gateway listening on http://HOST:PORT/mcp} on stderr (one whole line;
  * log lines may come before it). Then every pod is stopped and the exit code is 0. SIGHUP, and with {@code --watch} a
- * change to the manifests, reloads them. With {@code --state DIR} the pods' runtime appends every event to {@code DIR/event_log.sqlite3}
+ * change to the manifests, reloads them. With {@code --state jdbc:postgresql://...} over HTTP the gateway is a replica of a
+ * cluster ({@link Cluster}): it registers before the readiness line and leaves at a clean stop. With {@code --state DIR} the pods' runtime appends every event to {@code DIR/event_log.sqlite3}
  * and, over HTTP, the log is served under {@code /meta/events} and {@code /meta/mob_events}; it is closed (flushed)
  * after the pods stop.
  */
@@ -80,12 +81,21 @@ final class Serve {
                 }
             }
         }
-        EventLog log = null;
-        if (line.state() != null) {
+        Cluster cluster = null;
+        if (line.stateUrl() != null && http) {
             try {
-                log = EventLogs.persistentState(line.state());
+                cluster = Cluster.of(line, StateLog.database(line, System.getenv()));
+            } catch (IllegalArgumentException e) {
+                return usageError(err, e.getMessage());
+            }
+        }
+        EventLog log = null;
+        if (line.state() != null || line.stateUrl() != null) {
+            try {
+                log = StateLog.open(line, cluster != null ? cluster.database() : StateLog.database(line, System.getenv()),
+                        cluster != null ? cluster.replicaId() : ReplicaIds.next());
             } catch (RuntimeException e) {
-                err.println("meta-gateway: --state " + line.state() + " cannot be opened: " + e.getMessage());
+                err.println("meta-gateway: --state " + StateLog.describe(line) + " cannot be opened: " + e.getMessage());
                 return 1;
             }
             builder.options(options.eventLog(log).build());
@@ -94,7 +104,7 @@ final class Serve {
             }
         }
         try {
-            return serve(builder, line, http ? httpOptions.build() : null, address, err);
+            return serve(builder, line, http ? httpOptions.build() : null, address, cluster, err);
         } finally {
             if (log != null) {
                 log.close();
@@ -114,7 +124,7 @@ final class Serve {
     }
 
     private static int serve(MetaGateway.Builder builder, CommandLine line, HttpOptions httpOptions, InetSocketAddress address,
-                             PrintStream err) {
+                             Cluster cluster, PrintStream err) {
         MetaGateway gateway;
         try {
             gateway = builder.build();
@@ -127,6 +137,9 @@ final class Serve {
         System.setOut(err);
         EventLog log = gateway.options().eventLog().orElse(null);
         Thread hook = new Thread(() -> {
+            if (cluster != null) {
+                cluster.close();
+            }
             gateway.close();
             if (log != null) {
                 log.close();
@@ -142,6 +155,9 @@ final class Serve {
                     err.println("meta-gateway: cannot listen on " + line.host() + ":" + line.port() + ": " + e.getCause().getMessage());
                     return 1;
                 }
+                if (cluster != null) {
+                    cluster.join((HttpServing) serving);
+                }
                 // One write, so that no log line can come between the text and its line end.
                 err.print(READY + ((HttpServing) serving).url() + System.lineSeparator());
                 err.flush();
@@ -152,6 +168,10 @@ final class Serve {
             Signals.install(serving::close, reload);
             try (ManifestWatcher watcher = line.watch() ? ManifestWatcher.start(line.manifests(), line.config(), reload) : null) {
                 serving.awaitEnd();
+            } finally {
+                if (cluster != null) {
+                    cluster.close();
+                }
             }
         } catch (IOException e) {
             err.println("meta-gateway: cannot watch the manifests: " + e.getMessage());

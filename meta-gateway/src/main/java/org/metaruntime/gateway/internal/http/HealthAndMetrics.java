@@ -12,23 +12,31 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.metaruntime.gateway.internal.cluster.ReplicaRegistry;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.serve.GatewayServer;
 
 /**
  * {@code GET /healthz}: 200 {@code {"status":"ok","pods":{name: state}}} while serving, 503 with status
- * {@code stopping} once serving stops; {@code GET /metrics}: the Prometheus text format. Thread-safe.
+ * {@code stopping} once serving stops, and for a replica of a cluster 503 with status {@code unready} until it is
+ * registered and while its database cannot be reached (with {@code "replica":{"id","registered","database"}}); {@code GET /metrics}: the Prometheus text format. Thread-safe.
  */
 final class HealthAndMetrics extends Handler.Abstract {
 
     private final GatewayServer server;
     private final SessionRegistry sessions;
     private final GatewayMetrics metrics;
+    private volatile ReplicaRegistry cluster;
 
     HealthAndMetrics(GatewayServer server, SessionRegistry sessions, GatewayMetrics metrics) {
         this.server = server;
         this.sessions = sessions;
         this.metrics = metrics;
+    }
+
+    /** Makes {@code /healthz} ready only while {@code registry}'s replica is registered and its database reachable. */
+    void cluster(ReplicaRegistry registry) {
+        this.cluster = registry;
     }
 
     @Override
@@ -39,13 +47,20 @@ final class HealthAndMetrics extends Handler.Abstract {
             return true;
         }
         if (request.getHttpURI().getPath().equals(AccessCheck.HEALTH_PATH)) {
-            ObjectNode health = JsonRpc.NODES.objectNode().put("status", sessions.accepting() ? "ok" : "stopping");
+            ReplicaRegistry replicas = cluster;
+            boolean ready = replicas == null || replicas.ready();
+            String status = !sessions.accepting() ? "stopping" : ready ? "ok" : "unready";
+            ObjectNode health = JsonRpc.NODES.objectNode().put("status", status);
+            if (replicas != null) {
+                health.putObject("replica").put("id", replicas.self()).put("registered", replicas.registered())
+                        .put("database", replicas.reachable() ? "reachable" : "unreachable");
+            }
             ObjectNode pods = health.putObject("pods");
             for (Iterator<Map.Entry<String, JsonNode>> it = server.status().path("pods").fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> pod = it.next();
                 pods.put(pod.getKey(), pod.getValue().path("state").asText());
             }
-            Exchanges.json(response, callback, sessions.accepting() ? 200 : 503, JsonRpc.write(health));
+            Exchanges.json(response, callback, sessions.accepting() && ready ? 200 : 503, JsonRpc.write(health));
             return true;
         }
         byte[] text = metrics.scrape().getBytes(StandardCharsets.UTF_8);

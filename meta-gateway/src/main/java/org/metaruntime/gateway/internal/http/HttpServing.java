@@ -24,6 +24,7 @@ import org.metaruntime.gateway.HttpOptions;
 import org.metaruntime.gateway.internal.auth.AuthChain;
 import org.metaruntime.gateway.internal.auth.Challenge;
 import org.metaruntime.gateway.internal.auth.ProtectedResource;
+import org.metaruntime.gateway.internal.cluster.ReplicaRegistry;
 import org.metaruntime.gateway.spi.Authenticator;
 import org.metaruntime.gateway.spi.Principal;
 import org.metaruntime.gateway.internal.serve.GatewayServer;
@@ -57,6 +58,7 @@ public final class HttpServing extends ServingBase {
     private final HttpOptions options;
     private final AccessCheck access;
     private final ResourceMetadata resourceMetadata;
+    private final HealthAndMetrics health;
 
     private HttpServing(GatewayServer server, InetSocketAddress address, HttpOptions options, Predicate<Principal> isAdmin)
             throws IOException {
@@ -85,7 +87,7 @@ public final class HttpServing extends ServingBase {
         this.watches = new ConnectionWatch(threads);
         jetty.addBean(watches); // the host's handlers with streams watch their connections too
         this.metrics = new GatewayMetrics(server, sessions);
-        HealthAndMetrics health = new HealthAndMetrics(server, sessions, metrics);
+        this.health = new HealthAndMetrics(server, sessions, metrics);
         LegacySse legacy = new LegacySse(server, sessions, options.maxRequestBytes(), watches);
         PathMappingsHandler paths = new PathMappingsHandler();
         paths.addMapping(PathSpec.from("/mcp"), new StreamableHttp(server, sessions, options.maxRequestBytes(), watches,
@@ -118,6 +120,11 @@ public final class HttpServing extends ServingBase {
      */
     public static HttpServing start(GatewayServer server, InetSocketAddress address, HttpOptions options) throws IOException {
         return start(new HttpServing(server, address, options, server::admin));
+    }
+
+    /** Joins the cluster of {@code registry}: {@code /healthz} is ready only while the replica is registered. */
+    public void joinCluster(ReplicaRegistry registry) {
+        health.cluster(registry);
     }
 
     /**
