@@ -4,10 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -15,13 +21,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.PostgresServer;
 
 /**
- * Modern-era (2026-07-28) requests through a round-robin HAProxy in front of three gateway replicas: any replica
- * serves them, and {@code tools/list} is the same answer (same tools, same order) on every replica.
+ * Three gateway replicas sharing one PostgreSQL database behind a real HAProxy in round robin without stickiness,
+ * driven by real clients of both eras: each replica is registered and ready; modern-era (2026-07-28) requests are
+ * served by any replica, and {@code tools/list} is the same answer (same tools, same order) on every replica.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class ScaleOutModernIT {
+class ScaleOutIT {
 
     @TempDir
     static Path dir;
@@ -30,13 +38,35 @@ class ScaleOutModernIT {
 
     @BeforeAll
     static void start() throws Exception {
-        topology = Topology.start(dir, NodeClient.manifests(dir, dir.resolve("pids"), "fixture"), 3, false, List.of());
+        topology = Topology.start(dir, NodeClient.manifests(dir, dir.resolve("pids"), "fixture"), 3, true, List.of());
     }
 
     @AfterAll
     static void stop() throws Exception {
         if (topology != null) {
             topology.close();
+        }
+    }
+
+    @Test
+    void everyReplicaIsRegisteredWithItsAdvertisedUrlAndReady() throws Exception {
+        Map<String, String> registered = new TreeMap<>();
+        try (Connection c = PostgresServer.dataSource(topology.database()).getConnection();
+             Statement s = c.createStatement();
+             ResultSet rows = s.executeQuery("SELECT id, url FROM gateway_replica")) {
+            while (rows.next()) {
+                registered.put(rows.getString(2), rows.getString(1));
+            }
+        }
+        assertThat(registered.keySet()).containsExactlyInAnyOrderElementsOf(
+                topology.replicas().stream().map(HttpGateway::base).toList());
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<String> health = topology.get(i, "/healthz");
+            JsonNode body = NodeClient.JSON.readTree(health.body());
+            assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
+            assertThat(body.at("/replica/registered").asBoolean()).isTrue();
+            assertThat(body.at("/replica/database").asText()).isEqualTo("reachable");
+            assertThat(registered.get(topology.replica(i).base())).isEqualTo(body.at("/replica/id").asText());
         }
     }
 
