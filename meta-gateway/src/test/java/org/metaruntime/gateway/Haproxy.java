@@ -46,10 +46,10 @@ final class Haproxy implements AutoCloseable {
     }
 
     /**
-     * The configuration: one frontend on {@code 127.0.0.1:port}, one backend of {@code replicas}
-     * ({@code host:port} each) in round robin.
+     * The configuration: one frontend bound to {@code bind} ({@code 127.0.0.1:8080}, {@code :8080}, ...), one backend of
+     * {@code replicas} ({@code host:port} each) in round robin.
      */
-    static String config(int port, List<String> replicas) {
+    static String config(String bind, List<String> replicas) {
         StringBuilder servers = new StringBuilder();
         for (int i = 0; i < replicas.size(); i++) {
             servers.append("  server r").append(i + 1).append(' ').append(replicas.get(i))
@@ -69,21 +69,21 @@ final class Haproxy implements AutoCloseable {
                   timeout tunnel 1h
 
                 frontend mcp
-                  bind 127.0.0.1:%d
+                  bind %s
                   default_backend gateways
 
                 backend gateways
                   balance roundrobin
                   option httpchk GET /healthz
                   http-response set-header X-Served-By %%[srv_name]
-                %s""".formatted(port, servers);
+                %s""".formatted(bind, servers);
     }
 
     /** Starts HAProxy in front of {@code replicas} ({@code host:port} each) and waits until it listens. */
     static Haproxy start(Path dir, List<String> replicas) throws IOException {
         require();
         int port = freePort();
-        Path config = Files.writeString(dir.resolve("haproxy.cfg"), config(port, replicas));
+        Path config = Files.writeString(dir.resolve("haproxy.cfg"), config("127.0.0.1:" + port, replicas));
         Path log = dir.resolve("haproxy.log");
         Process process = new ProcessBuilder(BINARY.toString(), "-db", "-f", config.toString())
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
