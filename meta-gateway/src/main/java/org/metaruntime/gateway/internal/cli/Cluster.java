@@ -5,13 +5,18 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.metaruntime.gateway.internal.cluster.ClusterKey;
 import org.metaruntime.gateway.internal.cluster.ReplicaIds;
 import org.metaruntime.gateway.internal.cluster.ReplicaRegistry;
+import org.metaruntime.gateway.internal.cluster.SharedSessions;
 import org.metaruntime.gateway.internal.http.HttpServing;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * This gateway as a replica of a cluster ({@code --state jdbc:postgresql://...} over HTTP): its id, the shared
@@ -19,6 +24,10 @@ import org.metaruntime.gateway.internal.http.HttpServing;
  * else {@code http://HOST:PORT} of the address it listens on (the machine's host name for a wildcard host).
  */
 final class Cluster implements AutoCloseable {
+
+    /** How often the idle sessions of the cluster are removed from the database. */
+    static final Duration SWEEP = Duration.ofMinutes(1);
+    private static final Logger log = LoggerFactory.getLogger(Cluster.class);
 
     private final String replicaId = ReplicaIds.next();
     private final DataSource database;
@@ -73,13 +82,25 @@ final class Cluster implements AutoCloseable {
         return key;
     }
 
-    /** Registers this replica (serving on {@code serving}) and starts its heartbeat. */
-    synchronized void join(HttpServing serving) {
+    /**
+     * Registers this replica (serving on {@code serving}, whose sessions expire after {@code idleTimeout}), starts its
+     * heartbeat and shares its legacy sessions; the sessions of gone replicas are swept once they are idle too.
+     */
+    synchronized void join(HttpServing serving, Duration idleTimeout) {
         URI url = advertiseUrl != null ? advertiseUrl : derived(serving);
         registry = new ReplicaRegistry(database, replicaId, url);
-        serving.joinCluster(registry);
+        SharedSessions shared = new SharedSessions(database, idleTimeout);
+        serving.joinCluster(registry, shared);
         registry.register();
         registry.start(heartbeats);
+        long sweep = SWEEP.toMillis();
+        heartbeats.scheduleWithFixedDelay(() -> {
+            try {
+                shared.sweep();
+            } catch (RuntimeException e) {
+                log.debug("sweeping the idle shared sessions failed: {}", e.getMessage());
+            }
+        }, sweep, sweep, TimeUnit.MILLISECONDS);
     }
 
     /** The replicas as this one sees them, once it serves; null before. */

@@ -156,7 +156,7 @@ final class Serve {
                     return 1;
                 }
                 if (cluster != null) {
-                    cluster.join((HttpServing) serving);
+                    cluster.join((HttpServing) serving, httpOptions.sessionIdleTimeout());
                 }
                 // One write, so that no log line can come between the text and its line end.
                 err.print(READY + ((HttpServing) serving).url() + System.lineSeparator());

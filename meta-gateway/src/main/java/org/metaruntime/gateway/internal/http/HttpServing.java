@@ -25,6 +25,7 @@ import org.metaruntime.gateway.internal.auth.AuthChain;
 import org.metaruntime.gateway.internal.auth.Challenge;
 import org.metaruntime.gateway.internal.auth.ProtectedResource;
 import org.metaruntime.gateway.internal.cluster.ReplicaRegistry;
+import org.metaruntime.gateway.internal.cluster.SharedSessions;
 import org.metaruntime.gateway.spi.Authenticator;
 import org.metaruntime.gateway.spi.Principal;
 import org.metaruntime.gateway.internal.serve.GatewayServer;
@@ -122,9 +123,13 @@ public final class HttpServing extends ServingBase {
         return start(new HttpServing(server, address, options, server::admin));
     }
 
-    /** Joins the cluster of {@code registry}: {@code /healthz} is ready only while the replica is registered. */
-    public void joinCluster(ReplicaRegistry registry) {
+    /**
+     * Joins the cluster of {@code registry}: {@code /healthz} is ready only while the replica is registered, and the
+     * legacy Streamable HTTP sessions are kept in {@code shared} too.
+     */
+    public void joinCluster(ReplicaRegistry registry, SharedSessions shared) {
         health.cluster(registry);
+        sessions.share(shared);
     }
 
     /**

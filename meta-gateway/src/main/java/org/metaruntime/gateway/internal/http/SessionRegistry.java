@@ -8,6 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.metaruntime.gateway.internal.cluster.DatabaseUnreachable;
+import org.metaruntime.gateway.internal.cluster.SharedSessions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,6 +31,7 @@ final class SessionRegistry implements AutoCloseable {
     private final long idleNanos;
     private final long keepAliveNanos;
     private volatile boolean accepting = true;
+    private volatile SharedSessions shared;
 
     SessionRegistry(Duration idleTimeout, Duration keepAlive) {
         this.idleNanos = idleTimeout.toNanos();
@@ -71,6 +74,28 @@ final class SessionRegistry implements AutoCloseable {
 
     void removeModern(ModernPost post) {
         modern.remove(post);
+    }
+
+    /**
+     * Adds a session loaded from the shared database unless one with its id is held already; returns the one held
+     * now, or null when no more are accepted.
+     */
+    HttpSession adopt(HttpSession session) {
+        if (!accepting || sessions.size() >= MAX_SESSIONS) {
+            return null;
+        }
+        HttpSession held = sessions.putIfAbsent(session.id(), session);
+        return held == null ? session : held;
+    }
+
+    /** Keeps the legacy Streamable HTTP sessions in {@code store} too, shared by the replicas of a cluster. */
+    void share(SharedSessions store) {
+        this.shared = store;
+    }
+
+    /** The shared sessions of the cluster; null for a single process. */
+    SharedSessions shared() {
+        return shared;
     }
 
     HttpSession get(String id) {
@@ -116,14 +141,37 @@ final class SessionRegistry implements AutoCloseable {
             try {
                 session.keepAlive(keepAliveNanos);
                 if (session.idleFor(idleNanos)) {
-                    log.info("session {} expired after {} ms idle", session.id(), TimeUnit.NANOSECONDS.toMillis(idleNanos));
-                    sessions.remove(session.id(), session);
-                    session.close("the session expired");
+                    expire(session);
                 }
             } catch (RuntimeException e) {
                 log.warn("session {}: keep-alive or expiry failed", session.id(), e);
             }
         }
+    }
+
+    /**
+     * Ends a session idle here. A shared one is judged on its shared last use: when another replica used it lately,
+     * only this replica's copy goes (it is loaded again by its next request here).
+     */
+    private void expire(HttpSession session) {
+        SharedSessions store = shared;
+        if (store != null && session instanceof StreamableSession) {
+            boolean gone;
+            try {
+                gone = store.expireIfIdle(session.id());
+            } catch (DatabaseUnreachable e) {
+                gone = true;
+            }
+            if (!gone) {
+                log.debug("session {} is idle here but used on another replica: this copy is dropped", session.id());
+                sessions.remove(session.id(), session);
+                session.close("the session is served by another replica");
+                return;
+            }
+        }
+        log.info("session {} expired after {} ms idle", session.id(), TimeUnit.NANOSECONDS.toMillis(idleNanos));
+        sessions.remove(session.id(), session);
+        session.close("the session expired");
     }
 
     /** Ends every session and the timer. */

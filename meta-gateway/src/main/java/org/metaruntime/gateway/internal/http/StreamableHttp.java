@@ -8,17 +8,25 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import java.util.Optional;
+import org.metaruntime.gateway.internal.cluster.DatabaseUnreachable;
+import org.metaruntime.gateway.internal.cluster.SessionRecord;
+import org.metaruntime.gateway.internal.cluster.SharedSessions;
 import org.metaruntime.gateway.internal.rpc.Eras;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
 import org.metaruntime.gateway.internal.trace.IncomingTrace;
 import org.metaruntime.gateway.internal.serve.GatewayServer;
+import org.metaruntime.gateway.spi.Principal;
 
 /**
  * MCP Streamable HTTP (revision 2025-11-25) at {@code /mcp}: {@code POST} carries one JSON-RPC message (a request
  * is answered as JSON, or as an event stream when something belongs to it before the answer), {@code GET} opens
  * the server's stream, {@code DELETE} ends the session. {@code initialize} opens a session and answers its id in
- * {@code Mcp-Session-Id}; every later request carries it. Thread-safe.
+ * {@code Mcp-Session-Id}; every later request carries it. In a cluster the session is written to the shared database
+ * before {@code initialize} is answered, a request for a session this replica does not hold loads it (503 with -32603
+ * when the database cannot be reached), each request records its use and {@code DELETE} removes it everywhere.
+ * Thread-safe.
  */
 final class StreamableHttp extends Handler.Abstract.NonBlocking {
 
@@ -110,6 +118,10 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
                         ? "too many sessions (at most " + SessionRegistry.MAX_SESSIONS + ")" : "the gateway is stopping");
                 return;
             }
+            SharedSessions store = sessions.shared();
+            if (store != null) {
+                session.recordAtInitialize(id, store);
+            }
         } else {
             session = find(request, sessionId, response, callback, id);
             if (session == null) {
@@ -133,6 +145,16 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
             }
             exchange.watch(watches);
             session.dispatch(server.dispatcher(), message);
+            if (session.unrecorded()) {
+                sessions.remove(session);
+                session.close(DatabaseUnreachable.MESSAGE);
+            } else if ("logging/setLevel".equals(message.path("method").asText()) && sessions.shared() != null) {
+                try {
+                    sessions.shared().logLevel(session.id(), session.client().logLevel().wire());
+                } catch (DatabaseUnreachable e) {
+                    // this replica keeps the level; another one loading the session starts from the recorded one
+                }
+            }
         } finally {
             session.left();
         }
@@ -202,6 +224,15 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
         if (session == null) {
             return;
         }
+        SharedSessions store = sessions.shared();
+        if (store != null) {
+            try {
+                store.delete(session.id());
+            } catch (DatabaseUnreachable e) {
+                Exchanges.rpcError(response, callback, 503, null, JsonRpc.INTERNAL_ERROR, DatabaseUnreachable.MESSAGE);
+                return;
+            }
+        }
         sessions.remove(session);
         session.close("the client ended the session");
         Exchanges.empty(response, callback, 200);
@@ -222,11 +253,48 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
             return null;
         }
         HttpSession found = sessions.get(sessionId);
+        SharedSessions store = sessions.shared();
+        if (found == null && store != null) {
+            try {
+                found = load(store, sessionId, AccessCheck.caller(request));
+            } catch (DatabaseUnreachable e) {
+                Exchanges.rpcError(response, callback, 503, id, JsonRpc.INTERNAL_ERROR, DatabaseUnreachable.MESSAGE);
+                return null;
+            }
+        } else if (found instanceof StreamableSession held && store != null && held.owner().sameAs(AccessCheck.caller(request))) {
+            try {
+                if (!store.touch(sessionId)) {
+                    sessions.remove(held);
+                    held.close("the session ended on another replica or expired");
+                    found = null;
+                }
+            } catch (DatabaseUnreachable e) {
+                // a session held here is served while the database is away
+            }
+        }
         if (!(found instanceof StreamableSession session) || session.isClosed() || !session.owner().sameAs(AccessCheck.caller(request))) {
             Exchanges.rpcError(response, callback, 404, id, JsonRpc.INVALID_REQUEST, "unknown or expired session " + sessionId
                     + ": initialize again");
             return null;
         }
         return session;
+    }
+
+    /** The shared session {@code sessionId} of {@code caller}, loaded and held from now on; null when there is none. */
+    private HttpSession load(SharedSessions store, String sessionId, Principal caller) {
+        Optional<SessionRecord> record = store.load(sessionId);
+        if (record.isEmpty() || !caller.name().equals(record.get().principalName())
+                || !caller.auth().equals(record.get().principalAuth())) {
+            return null;
+        }
+        StreamableSession loaded = StreamableSession.restored(record.get(), server, caller);
+        HttpSession held = sessions.adopt(loaded);
+        if (held != loaded) {
+            loaded.close("loaded twice");
+        }
+        if (held == loaded) {
+            store.touch(sessionId);
+        }
+        return held;
     }
 }

@@ -6,9 +6,13 @@ import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.metaruntime.gateway.internal.cluster.DatabaseUnreachable;
+import org.metaruntime.gateway.internal.cluster.SessionRecord;
+import org.metaruntime.gateway.internal.cluster.SharedSessions;
 import org.metaruntime.gateway.internal.rpc.ClientSession;
 import org.metaruntime.gateway.internal.rpc.Dispatcher;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
+import org.metaruntime.gateway.internal.rpc.LogLevel;
 import org.metaruntime.gateway.internal.rpc.Outbound;
 import org.metaruntime.gateway.internal.serve.GatewayServer;
 import org.metaruntime.gateway.spi.Principal;
@@ -38,12 +42,38 @@ final class StreamableSession implements HttpSession, Outbound {
     private SseStream standalone;
     private volatile long lastSeenNanos = System.nanoTime();
     private volatile boolean closed;
+    private volatile SharedSessions recordIn;
+    private volatile JsonNode initializeId;
+    private volatile boolean unrecorded;
 
     /** @param owner the principal whose request opened it: the only one its later requests may come from */
     StreamableSession(String id, GatewayServer server, Principal owner) {
         this.id = id;
         this.server = server;
         this.client = server.openSession(this, owner, id);
+    }
+
+    /**
+     * A session loaded from the shared database: the client's state of {@code record} restored, for requests of
+     * {@code caller} (the same principal as the record's).
+     */
+    static StreamableSession restored(SessionRecord record, GatewayServer server, Principal caller) {
+        StreamableSession session = new StreamableSession(record.id(), server, caller);
+        session.client.initialized(record.capabilities(), record.protocolVersion(),
+                record.clientInfo() == null || record.clientInfo().isNull() ? null : record.clientInfo());
+        LogLevel.of(record.logLevel()).ifPresent(session.client::logLevel);
+        return session;
+    }
+
+    /** Writes the session to {@code store} before the answer to its {@code initialize} (request {@code requestId}) goes. */
+    void recordAtInitialize(JsonNode requestId, SharedSessions store) {
+        this.initializeId = requestId;
+        this.recordIn = store;
+    }
+
+    /** Whether the session could not be written to the shared database at {@code initialize} (it was refused). */
+    boolean unrecorded() {
+        return unrecorded;
     }
 
     @Override
@@ -132,6 +162,9 @@ final class StreamableSession implements HttpSession, Outbound {
         String json = JsonRpc.write(message);
         JsonNode messageId = message.get("id");
         if (!message.has("method") && messageId != null && !messageId.isNull()) {
+            if (messageId.equals(initializeId) && recordIn != null && message.has("result")) {
+                json = record(messageId, json);
+            }
             PostExchange exchange = open.remove(messageId);
             if (exchange != null) {
                 exchange.answer(json);
@@ -155,6 +188,22 @@ final class StreamableSession implements HttpSession, Outbound {
                 log.debug("session {}: backlog full, the oldest message was dropped", id);
             }
             backlog.add(json);
+        }
+    }
+
+    /** Writes the session's record; returns {@code answer}, or the error that replaces it when the write fails. */
+    private String record(JsonNode requestId, String answer) {
+        SharedSessions store = recordIn;
+        recordIn = null;
+        Principal owner = client.caller();
+        try {
+            store.create(new SessionRecord(id, client.protocolVersion(), client.capabilities(), client.clientInfo(),
+                    client.logLevel().wire(), owner.name(), owner.auth(), 0, 0));
+            return answer;
+        } catch (DatabaseUnreachable e) {
+            log.warn("session {}: not opened, {}", id, e.getMessage());
+            unrecorded = true;
+            return JsonRpc.write(JsonRpc.error(requestId, JsonRpc.INTERNAL_ERROR, DatabaseUnreachable.MESSAGE, null));
         }
     }
 

@@ -32,6 +32,7 @@ public final class ClientSession {
     private final Map<Long, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
     private final Map<JsonNode, Runnable> cancels = new ConcurrentHashMap<>();
     private volatile JsonNode capabilities;
+    private volatile JsonNode clientInfo;
     private volatile String protocolVersion;
     private volatile LogLevel logLevel = LogLevel.INFO;
     private volatile boolean closed;
@@ -198,8 +199,24 @@ public final class ClientSession {
 
     /** Records what the client announced at initialize. */
     public void initialized(JsonNode capabilities, String protocolVersion) {
+        initialized(capabilities, protocolVersion, null);
+    }
+
+    /** Records what the client announced at initialize, its {@code clientInfo} included. */
+    public void initialized(JsonNode capabilities, String protocolVersion, JsonNode clientInfo) {
         this.capabilities = capabilities;
+        this.clientInfo = clientInfo;
         this.protocolVersion = protocolVersion;
+    }
+
+    /** The capabilities the client announced at initialize; null before. */
+    public JsonNode capabilities() {
+        return capabilities;
+    }
+
+    /** The {@code clientInfo} the client announced at initialize; null when none. */
+    public JsonNode clientInfo() {
+        return clientInfo;
     }
 
     /** Whether the client announced {@code capability} (sampling, elicitation, roots) at initialize. */

@@ -297,7 +297,7 @@ public final class GatewayServer implements AutoCloseable {
         JsonNode params = request.params();
         String asked = params.path("protocolVersion").asText("");
         String version = PROTOCOL_VERSIONS.contains(asked) ? asked : PROTOCOL_VERSIONS.get(0);
-        request.session().initialized(params.path("capabilities"), version);
+        request.session().initialized(params.path("capabilities"), version, params.get("clientInfo"));
         ObjectNode result = JsonRpc.NODES.objectNode().put("protocolVersion", version);
         result.set("capabilities", capabilities());
         result.set("serverInfo", serverInfo());

@@ -1,0 +1,203 @@
+package org.metaruntime.gateway.internal.cluster;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * The legacy HTTP sessions of a cluster in its shared database ({@code gateway_session}): written at
+ * {@code initialize}, loaded by a replica that does not hold one in memory, touched by each request, removed by
+ * {@code DELETE} or idle expiry. Idle time is judged on the shared last use with the database's clock, so a
+ * replica's own clock does not change when a session expires. Every method throws {@link DatabaseUnreachable} when
+ * the database cannot be reached. Thread-safe.
+ */
+public final class SharedSessions {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long SCHEMA_LOCK = 7262018455129613L;
+
+    private final DataSource database;
+    private final Duration idleTimeout;
+    private volatile boolean schemaReady;
+
+    /** Sessions in {@code database} that expire after {@code idleTimeout} without a request. */
+    public SharedSessions(DataSource database, Duration idleTimeout) {
+        this.database = Objects.requireNonNull(database, "database");
+        this.idleTimeout = Objects.requireNonNull(idleTimeout, "idleTimeout");
+    }
+
+    /** Writes a new session; its created and last-used times are the database's now. */
+    public void create(SessionRecord session) {
+        run(c -> {
+            try (PreparedStatement s = c.prepareStatement("INSERT INTO gateway_session (id, protocol_version, capabilities,"
+                    + " client_info, log_level, principal_name, principal_auth, created, last_used)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?, now(), now())")) {
+                s.setString(1, session.id());
+                s.setString(2, session.protocolVersion());
+                s.setString(3, write(session.capabilities()));
+                s.setString(4, write(session.clientInfo()));
+                s.setString(5, session.logLevel());
+                s.setString(6, session.principalName());
+                s.setString(7, session.principalAuth());
+                s.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    /** The session {@code id} when it exists and has not been idle longer than the timeout. */
+    public Optional<SessionRecord> load(String id) {
+        return run(c -> {
+            try (PreparedStatement s = c.prepareStatement("SELECT id, protocol_version, capabilities, client_info, log_level,"
+                    + " principal_name, principal_auth, (EXTRACT(EPOCH FROM created) * 1000)::BIGINT,"
+                    + " (EXTRACT(EPOCH FROM last_used) * 1000)::BIGINT FROM gateway_session"
+                    + " WHERE id = ? AND last_used > now() - make_interval(secs => ?)")) {
+                s.setString(1, id);
+                s.setDouble(2, idleSeconds());
+                try (ResultSet row = s.executeQuery()) {
+                    if (!row.next()) {
+                        return Optional.empty();
+                    }
+                    return Optional.of(new SessionRecord(row.getString(1), row.getString(2), read(row.getString(3)),
+                            read(row.getString(4)), row.getString(5), row.getString(6), row.getString(7), row.getLong(8),
+                            row.getLong(9)));
+                }
+            }
+        });
+    }
+
+    /**
+     * Records a request of session {@code id} now; false when the session is gone (removed by {@code DELETE} on any
+     * replica, or idle longer than the timeout).
+     */
+    public boolean touch(String id) {
+        return run(c -> {
+            try (PreparedStatement s = c.prepareStatement("UPDATE gateway_session SET last_used = now()"
+                    + " WHERE id = ? AND last_used > now() - make_interval(secs => ?)")) {
+                s.setString(1, id);
+                s.setDouble(2, idleSeconds());
+                return s.executeUpdate() == 1;
+            }
+        });
+    }
+
+    /** Records the log level session {@code id} set. */
+    public void logLevel(String id, String level) {
+        run(c -> {
+            try (PreparedStatement s = c.prepareStatement("UPDATE gateway_session SET log_level = ? WHERE id = ?")) {
+                s.setString(1, level);
+                s.setString(2, id);
+                s.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    /** Removes session {@code id} (its {@code DELETE}). */
+    public void delete(String id) {
+        run(c -> {
+            try (PreparedStatement s = c.prepareStatement("DELETE FROM gateway_session WHERE id = ?")) {
+                s.setString(1, id);
+                s.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    /**
+     * Removes session {@code id} when it has been idle longer than the timeout, judged on its shared last use; returns
+     * whether it is gone (expired now, or removed before). False: another replica used it recently.
+     */
+    public boolean expireIfIdle(String id) {
+        return run(c -> {
+            try (PreparedStatement s = c.prepareStatement("DELETE FROM gateway_session"
+                    + " WHERE id = ? AND last_used <= now() - make_interval(secs => ?)")) {
+                s.setString(1, id);
+                s.setDouble(2, idleSeconds());
+                if (s.executeUpdate() == 1) {
+                    return true;
+                }
+            }
+            try (PreparedStatement s = c.prepareStatement("SELECT 1 FROM gateway_session WHERE id = ?")) {
+                s.setString(1, id);
+                try (ResultSet row = s.executeQuery()) {
+                    return !row.next();
+                }
+            }
+        });
+    }
+
+    /** Removes every session idle longer than the timeout (of replicas that held them and are gone); returns how many. */
+    public int sweep() {
+        return run(c -> {
+            try (PreparedStatement s = c.prepareStatement("DELETE FROM gateway_session"
+                    + " WHERE last_used <= now() - make_interval(secs => ?)")) {
+                s.setDouble(1, idleSeconds());
+                return s.executeUpdate();
+            }
+        });
+    }
+
+    private double idleSeconds() {
+        return idleTimeout.toMillis() / 1000.0;
+    }
+
+    private interface Work<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    private <T> T run(Work<T> work) {
+        try (Connection c = database.getConnection()) {
+            if (!schemaReady) {
+                createSchema(c);
+                schemaReady = true;
+            }
+            return work.run(c);
+        } catch (SQLException e) {
+            throw new DatabaseUnreachable(e);
+        }
+    }
+
+    private static void createSchema(Connection c) throws SQLException {
+        boolean auto = c.getAutoCommit();
+        c.setAutoCommit(false);
+        try (Statement s = c.createStatement()) {
+            s.execute("SELECT pg_advisory_xact_lock(" + SCHEMA_LOCK + ")");
+            s.execute("CREATE TABLE IF NOT EXISTS gateway_session (id TEXT PRIMARY KEY, protocol_version TEXT NOT NULL,"
+                    + " capabilities TEXT NOT NULL, client_info TEXT NOT NULL, log_level TEXT NOT NULL,"
+                    + " principal_name TEXT NOT NULL, principal_auth TEXT NOT NULL, created TIMESTAMPTZ NOT NULL,"
+                    + " last_used TIMESTAMPTZ NOT NULL)");
+            c.commit();
+        } catch (SQLException e) {
+            c.rollback();
+            throw e;
+        } finally {
+            c.setAutoCommit(auto);
+        }
+    }
+
+    private static String write(JsonNode node) {
+        try {
+            return JSON.writeValueAsString(node == null ? JSON.nullNode() : node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
+    private static JsonNode read(String text) {
+        try {
+            return JSON.readTree(text);
+        } catch (JsonProcessingException e) {
+            return JSON.nullNode();
+        }
+    }
+}

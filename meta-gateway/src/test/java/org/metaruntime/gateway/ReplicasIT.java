@@ -1,0 +1,132 @@
+package org.metaruntime.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.PostgresServer;
+
+/**
+ * Two {@code bin/meta-gateway} replicas sharing one PostgreSQL database ({@code --state jdbc:postgresql://...}): each
+ * registers (and {@code /healthz} says so), a legacy session opened on one is served by the other, {@code DELETE} on
+ * one ends it on both, both serve the one event log, and a clean stop removes the replica.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ReplicasIT {
+
+    private static final String TOKEN = "replicas-token";
+    private static final String KEY = "a-cluster-key-of-the-replicas-it";
+
+    @TempDir
+    Path dir;
+
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private String database;
+
+    @BeforeEach
+    void freshDatabase() {
+        database = PostgresServer.get().freshDatabase();
+    }
+
+    @AfterEach
+    void nothingLeft() {
+        Repo.assertNoProcessLeft();
+        PostgresServer.get().dropDatabase(database);
+    }
+
+    private List<String> args() throws Exception {
+        Path key = Files.writeString(dir.resolve("cluster.key"), KEY + "\n");
+        return List.of("--manifests", NodeClient.manifests(dir, dir.resolve("pids"), "fixture").toString(),
+                "--state", database, "--cluster-key-file", key.toString());
+    }
+
+    @Test
+    void aLegacySessionOpenedOnOneReplicaIsServedAndEndedOnTheOther() throws Exception {
+        List<String> args = args();
+        try (HttpGateway a = HttpGateway.start(args, Map.of("META_GATEWAY_TOKEN", TOKEN));
+             HttpGateway b = HttpGateway.start(args, Map.of("META_GATEWAY_TOKEN", TOKEN))) {
+            JsonNode health = NodeClient.JSON.readTree(get(a, "/healthz").body());
+            assertThat(health.path("status").asText()).isEqualTo("ok");
+            assertThat(health.at("/replica/registered").asBoolean()).isTrue();
+            assertThat(health.at("/replica/database").asText()).isEqualTo("reachable");
+            assertThat(replicas()).containsExactlyInAnyOrder(a.base(), b.base());
+            assertThat(a.stderr() + b.stderr()).doesNotContain(KEY);
+
+            HttpResponse<String> init = post(a, null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+                    + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
+            assertThat(init.statusCode()).as(init.body()).isEqualTo(200);
+            String session = init.headers().firstValue("Mcp-Session-Id").orElseThrow();
+            assertThat(post(b, session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}").statusCode())
+                    .isEqualTo(202);
+            HttpResponse<String> call = post(b, session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":"
+                    + "{\"name\":\"fixture__echo\",\"arguments\":{\"text\":\"via b\"}}}");
+            assertThat(call.statusCode()).as(call.body()).isEqualTo(200);
+            assertThat(call.body()).contains("via b");
+            assertThat(post(a, session, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}").statusCode()).isEqualTo(200);
+
+            // The event log is shared: the pod of b started, and a serves the row.
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(get(a, "/meta/events?module=fixture").body())
+                    .contains("mcp.ready"));
+
+            HttpResponse<String> delete = http.send(request(b, "/mcp").header("Mcp-Session-Id", session).DELETE().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(delete.statusCode()).isEqualTo(200);
+            assertThat(post(a, session, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}").statusCode()).isEqualTo(404);
+            assertThat(post(b, session, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}").statusCode()).isEqualTo(404);
+
+            b.stopCleanly();
+            assertThat(replicas()).containsExactly(a.base());
+            a.stopCleanly();
+            assertThat(replicas()).isEmpty();
+        }
+    }
+
+    private List<String> replicas() throws Exception {
+        List<String> urls = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection(database); Statement s = c.createStatement();
+             ResultSet rows = s.executeQuery("SELECT url FROM gateway_replica")) {
+            while (rows.next()) {
+                urls.add(rows.getString(1));
+            }
+        }
+        return urls;
+    }
+
+    private HttpResponse<String> post(HttpGateway gateway, String session, String body) throws Exception {
+        HttpRequest.Builder request = request(gateway, "/mcp").header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream").POST(HttpRequest.BodyPublishers.ofString(body));
+        if (session != null) {
+            request.header("Mcp-Session-Id", session);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> get(HttpGateway gateway, String path) throws Exception {
+        return http.send(request(gateway, path).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static HttpRequest.Builder request(HttpGateway gateway, String path) {
+        return HttpRequest.newBuilder(URI.create(gateway.base() + path)).timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + TOKEN);
+    }
+}
