@@ -1,21 +1,30 @@
 package org.metaruntime.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,6 +42,8 @@ class ScaleOutIT {
 
     @TempDir
     static Path dir;
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     private static Topology topology;
 
@@ -127,5 +138,134 @@ class ScaleOutIT {
             servedBy.add(answer.servedBy());
         }
         assertThat(servedBy).containsExactly("r1", "r2", "r3");
+    }
+
+    @Test
+    void aLegacySdkSessionContinuesOnEveryReplica() throws Exception {
+        double[] before = toolCalls();
+        List<ObjectNode> steps = new ArrayList<>(List.of(NodeClient.step("listTools")));
+        for (int i = 0; i < 6; i++) {
+            steps.add(NodeClient.call("fixture__echo", "{\"text\":\"legacy " + i + " ✓\"}"));
+        }
+        ObjectNode script = NodeClient.JSON.createObjectNode().put("transport", "http").put("url", topology.url());
+        script.putArray("steps").addAll(steps);
+        JsonNode session = NodeClient.run(script);
+
+        assertThat(session.path("sessionId").asText()).as(session.toString()).isNotBlank();
+        for (int i = 0; i < 6; i++) {
+            JsonNode call = session.path("steps").get(i + 1);
+            assertThat(call.at("/ok/content/0/text").asText()).as("call %s: %s\n%s", i, call, topology.stderr())
+                    .isEqualTo("legacy " + i + " ✓");
+        }
+        double[] after = toolCalls();
+        for (int r = 0; r < 3; r++) {
+            assertThat(after[r] - before[r]).as("calls of the one session served by r%s", r + 1).isPositive();
+        }
+        assertThat(after[0] + after[1] + after[2] - before[0] - before[1] - before[2]).isEqualTo(6);
+    }
+
+    @Test
+    void aSessionOpenedThroughTheBalancerIsServedByEachReplicaAndDeleteEndsItOnAll() throws Exception {
+        ObjectNode script = NodeClient.JSON.createObjectNode().put("transport", "http").put("url", topology.url());
+        script.putArray("steps").add(NodeClient.call("fixture__echo", "{\"text\":\"opened\"}"));
+        JsonNode session = NodeClient.run(script);
+        String id = session.path("sessionId").asText();
+        assertThat(session.at("/steps/0/ok/content/0/text").asText()).as(session.toString()).isEqualTo("opened");
+
+        for (int r = 0; r < 3; r++) {
+            ObjectNode params = NodeClient.JSON.createObjectNode().put("name", "fixture__echo");
+            params.putObject("arguments").put("text", "on r" + (r + 1));
+            Topology.Answer answer = topology.legacy(topology.replica(r).url(), id, "tools/call", params);
+            assertThat(answer.status()).as("%s\n%s", answer, topology.stderr()).isEqualTo(200);
+            assertThat(answer.body().at("/result/content/0/text").asText()).isEqualTo("on r" + (r + 1));
+        }
+        Topology.Answer deleted = topology.delete(topology.url(), id);
+        assertThat(deleted.status()).as(deleted.toString()).isBetween(200, 204);
+        for (int r = 0; r < 3; r++) {
+            Topology.Answer after = topology.legacy(topology.replica(r).url(), id, "tools/list", NodeClient.JSON.createObjectNode());
+            assertThat(after.status()).as("r%s after DELETE through %s: %s", r + 1, deleted.servedBy(), after).isEqualTo(404);
+        }
+    }
+
+    @Test
+    void anEventStreamResumedOnAnotherReplicaLosesAndRepeatsNothing() throws Exception {
+        echoThroughTheBalancer("events before", 3);
+        List<Long> first = eventSeqs(2, 0);
+        assertThat(first).as("events in the shared log").hasSizeGreaterThanOrEqualTo(2);
+        long resumeAfter = first.get(first.size() / 2 - 1);
+        List<Long> read = stream(0, null, resumeAfter);
+        assertThat(read).isEqualTo(first.subList(0, first.size() / 2));
+
+        echoThroughTheBalancer("events after", 3);
+        List<Long> expected = eventSeqs(2, resumeAfter);
+        assertThat(expected.size()).isGreaterThan(first.size() - first.size() / 2);
+        List<Long> resumed = stream(1, resumeAfter, expected.get(expected.size() - 1));
+        assertThat(resumed).as("resumed on r2 after %s", resumeAfter).isEqualTo(expected);
+    }
+
+    private static void echoThroughTheBalancer(String text, int times) throws Exception {
+        for (int i = 0; i < times; i++) {
+            ObjectNode params = NodeClient.JSON.createObjectNode().put("name", "fixture__echo");
+            params.putObject("arguments").put("text", text);
+            Topology.Answer answer = topology.modern(topology.url(), "tools/call", "fixture__echo", params);
+            assertThat(answer.body().at("/result/content/0/text").asText()).as(answer.toString()).isEqualTo(text);
+        }
+    }
+
+    /** The seqs of every event after {@code afterSeq} in the shared log, as {@code GET /meta/events} of a replica gives them. */
+    private static List<Long> eventSeqs(int replica, long afterSeq) throws Exception {
+        List<Long> seqs = new ArrayList<>();
+        long after = afterSeq;
+        while (true) {
+            HttpResponse<String> page = topology.get(replica, "/meta/events?limit=10000&after_seq=" + after);
+            assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
+            JsonNode body = NodeClient.JSON.readTree(page.body());
+            body.path("events").forEach(e -> seqs.add(e.path("seq").asLong()));
+            if (body.path("next_after_seq").isNull() || body.path("next_after_seq").isMissingNode()) {
+                return seqs;
+            }
+            after = body.path("next_after_seq").asLong();
+        }
+    }
+
+    /** Reads {@code /meta/events/stream} of a replica (resuming after {@code lastEventId}) up to the event {@code untilSeq}. */
+    private static List<Long> stream(int replica, Long lastEventId, long untilSeq) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(topology.replica(replica).base() + "/meta/events/stream"))
+                .header("Accept", "text/event-stream").timeout(Duration.ofSeconds(10));
+        if (lastEventId != null) {
+            request.header("Last-Event-ID", Long.toString(lastEventId));
+        }
+        return assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+            HttpResponse<Stream<String>> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofLines());
+            assertThat(response.statusCode()).isEqualTo(200);
+            List<Long> seqs = new ArrayList<>();
+            try (Stream<String> lines = response.body()) {
+                Iterator<String> it = lines.iterator();
+                while (it.hasNext()) {
+                    String line = it.next();
+                    if (line.startsWith("id:")) {
+                        long seq = Long.parseLong(line.substring(3).strip());
+                        seqs.add(seq);
+                        if (seq >= untilSeq) {
+                            return seqs;
+                        }
+                    }
+                }
+            }
+            throw new AssertionError("the stream ended after " + seqs);
+        });
+    }
+
+    /** Tool calls each replica served so far (its {@code meta_gateway_tool_calls_seconds_count}, summed). */
+    private static double[] toolCalls() throws Exception {
+        double[] calls = new double[3];
+        Pattern count = Pattern.compile("(?m)^meta_gateway_tool_calls_seconds_count(?:\\{[^}]*\\})? ([0-9.eE+-]+)$");
+        for (int r = 0; r < 3; r++) {
+            Matcher m = count.matcher(topology.get(r, "/metrics").body());
+            while (m.find()) {
+                calls[r] += Double.parseDouble(m.group(1));
+            }
+        }
+        return calls;
     }
 }

@@ -166,17 +166,41 @@ final class Topology implements AutoCloseable {
      * to {@code url}; an event-stream answer is read to its JSON-RPC response.
      */
     Answer modern(String url, String method, String name, ObjectNode params) throws IOException, InterruptedException {
-        ObjectNode body = NodeClient.JSON.createObjectNode().put("jsonrpc", "2.0").put("id", 1).put("method", method);
         ObjectNode withMeta = params.deepCopy();
         withMeta.putObject("_meta").put("io.modelcontextprotocol/protocolVersion", "2026-07-28")
                 .putObject("io.modelcontextprotocol/clientCapabilities");
-        body.set("params", withMeta);
+        List<String> headers = new ArrayList<>(List.of("MCP-Protocol-Version", "2026-07-28", "Mcp-Method", method));
+        if (name != null) {
+            headers.addAll(List.of("Mcp-Name", name));
+        }
+        return post(url, request(method, withMeta), headers);
+    }
+
+    /** A legacy request {@code method} of the session {@code sessionId} (protocol 2025-11-25), POSTed to {@code url}. */
+    Answer legacy(String url, String sessionId, String method, ObjectNode params) throws IOException, InterruptedException {
+        return post(url, request(method, params), List.of("MCP-Protocol-Version", "2025-11-25", "Mcp-Session-Id", sessionId));
+    }
+
+    /** {@code DELETE url} of the session {@code sessionId}: its end. */
+    Answer delete(String url, String sessionId) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+                .header("Mcp-Session-Id", sessionId).header("MCP-Protocol-Version", "2025-11-25").DELETE().build(),
+                HttpResponse.BodyHandlers.ofString());
+        return new Answer(response.statusCode(), response.headers().firstValue("X-Served-By").orElse(null), null);
+    }
+
+    private static String request(String method, ObjectNode params) {
+        ObjectNode body = NodeClient.JSON.createObjectNode().put("jsonrpc", "2.0").put("id", 1).put("method", method);
+        body.set("params", params);
+        return body.toString();
+    }
+
+    private Answer post(String url, String body, List<String> headers) throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60))
                 .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
-                .header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", method)
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString()));
-        if (name != null) {
-            request.header("Mcp-Name", name);
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        for (int i = 0; i < headers.size(); i += 2) {
+            request.header(headers.get(i), headers.get(i + 1));
         }
         HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         String text = response.body();
@@ -189,8 +213,13 @@ final class Topology implements AutoCloseable {
             }
             text = last;
         }
-        return new Answer(response.statusCode(), response.headers().firstValue("X-Served-By").orElse(null),
-                text == null || text.isBlank() ? null : NodeClient.JSON.readTree(text));
+        JsonNode json;
+        try {
+            json = text == null || text.isBlank() ? null : NodeClient.JSON.readTree(text);
+        } catch (IOException e) {
+            json = NodeClient.JSON.getNodeFactory().textNode(text);
+        }
+        return new Answer(response.statusCode(), response.headers().firstValue("X-Served-By").orElse(null), json);
     }
 
     /** Kills a replica at once (SIGKILL) and returns the processes it had started (its pods), as they were. */
