@@ -92,6 +92,17 @@ async function run(step) {
     case 'getPrompt': return { ok: await client.getPrompt({ name: step.name, arguments: step.arguments ?? {} }) };
     case 'complete': return { ok: await client.complete({ ref: step.ref, argument: step.argument }) };
     case 'sleep': await new Promise((r) => setTimeout(r, step.ms)); return { ok: step.ms };
+    case 'waitLines': { // until the file has `count` lines starting with `prefix` (the test says it may go on)
+      const { existsSync, readFileSync } = await import('node:fs');
+      const lines = () => (existsSync(step.path) ? readFileSync(step.path, 'utf8').split('\n') : [])
+        .filter((l) => l.startsWith(step.prefix));
+      const end = Date.now() + (step.timeoutMs ?? 20000);
+      while (lines().length < step.count) {
+        if (Date.now() > end) throw new Error('timed out waiting for ' + step.path);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return { ok: lines() };
+    }
     default: throw new Error('unknown step ' + step.op);
   }
 }
