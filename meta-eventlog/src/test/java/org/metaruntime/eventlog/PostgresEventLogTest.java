@@ -1,10 +1,10 @@
 package org.metaruntime.eventlog;
 
-import java.net.ServerSocket;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.net.ServerSocket;
 import java.net.URI;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -19,6 +19,7 @@ import org.metaruntime.events.EventQuery;
 import org.metaruntime.events.LoggedEvent;
 import org.metaruntime.testing.CapturedLogs;
 import org.metaruntime.testing.PostgresServer;
+import org.metaruntime.testing.TcpForwarder;
 import org.slf4j.event.Level;
 
 /** The event-log suite on a real PostgreSQL server ({@link PostgresServer}), one fresh database per test. */

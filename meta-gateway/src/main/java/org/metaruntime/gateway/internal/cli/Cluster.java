@@ -90,7 +90,7 @@ final class Cluster implements AutoCloseable {
         URI url = advertiseUrl != null ? advertiseUrl : derived(serving);
         registry = new ReplicaRegistry(database, replicaId, url);
         SharedSessions shared = new SharedSessions(database, idleTimeout);
-        serving.joinCluster(registry, shared);
+        serving.joinCluster(registry, shared, key);
         registry.register();
         registry.start(heartbeats);
         long sweep = SWEEP.toMillis();

@@ -56,6 +56,17 @@ public final class ClusterKey {
         return of(text.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** A key for {@code purpose} derived from this one (HMAC-SHA256 of the purpose): the same on every replica. */
+    public byte[] derive(String purpose) {
+        try {
+            Mac mac = Mac.getInstance(ALGORITHM);
+            mac.init(key);
+            return mac.doFinal(("meta-gateway " + purpose).getBytes(StandardCharsets.UTF_8));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HMAC-SHA256 is not available", e);
+        }
+    }
+
     /** The signature of a request. */
     public String sign(String method, String path, long timestampMs, byte[] body) {
         try {
@@ -90,6 +101,21 @@ public final class ClusterKey {
         byte[] expected = sign(method, path, at, body).getBytes(StandardCharsets.US_ASCII);
         return MessageDigest.isEqual(expected, signature.strip().toLowerCase(java.util.Locale.ROOT)
                 .getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /**
+     * Whether a request's signature headers are there and its timestamp fresh, before its body is read (the
+     * signature itself is checked with {@link #verify}).
+     */
+    public static boolean plausible(String timestamp, String signature, long nowMs) {
+        if (timestamp == null || signature == null || signature.isBlank()) {
+            return false;
+        }
+        try {
+            return Math.abs(nowMs - Long.parseLong(timestamp.strip())) <= MAX_AGE.toMillis();
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     @Override

@@ -11,6 +11,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 import javax.sql.DataSource;
 
 /**
@@ -18,21 +19,34 @@ import javax.sql.DataSource;
  * {@code initialize}, loaded by a replica that does not hold one in memory, touched by each request, removed by
  * {@code DELETE} or idle expiry. Idle time is judged on the shared last use with the database's clock, so a
  * replica's own clock does not change when a session expires. Every method throws {@link DatabaseUnreachable} when
- * the database cannot be reached. Thread-safe.
+ * the database cannot be reached, and for {@link #RETRY_AFTER} after such a failure without trying again (a request
+ * never waits on a database that is away). Thread-safe.
  */
 public final class SharedSessions {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long SCHEMA_LOCK = 7262018455129613L;
 
+    /** After a failure to reach the database, requests fail at once for this long before it is tried again. */
+    static final Duration RETRY_AFTER = Duration.ofSeconds(2);
+
     private final DataSource database;
     private final Duration idleTimeout;
+    private final LongSupplier nanoClock;
     private volatile boolean schemaReady;
+    private volatile SQLException lastFailure;
+    private volatile long failedAtNanos;
 
     /** Sessions in {@code database} that expire after {@code idleTimeout} without a request. */
     public SharedSessions(DataSource database, Duration idleTimeout) {
+        this(database, idleTimeout, System::nanoTime);
+    }
+
+    /** Sessions in {@code database}; {@code nanoClock} times the pause after a failure. */
+    SharedSessions(DataSource database, Duration idleTimeout, LongSupplier nanoClock) {
         this.database = Objects.requireNonNull(database, "database");
         this.idleTimeout = Objects.requireNonNull(idleTimeout, "idleTimeout");
+        this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
     }
 
     /** Writes a new session; its created and last-used times are the database's now. */
@@ -156,13 +170,21 @@ public final class SharedSessions {
     }
 
     private <T> T run(Work<T> work) {
+        SQLException failed = lastFailure;
+        if (failed != null && nanoClock.getAsLong() - failedAtNanos < RETRY_AFTER.toNanos()) {
+            throw new DatabaseUnreachable(failed);
+        }
         try (Connection c = database.getConnection()) {
             if (!schemaReady) {
                 createSchema(c);
                 schemaReady = true;
             }
-            return work.run(c);
+            T result = work.run(c);
+            lastFailure = null;
+            return result;
         } catch (SQLException e) {
+            failedAtNanos = nanoClock.getAsLong();
+            lastFailure = e;
             throw new DatabaseUnreachable(e);
         }
     }

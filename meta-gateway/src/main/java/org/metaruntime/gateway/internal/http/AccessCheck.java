@@ -19,6 +19,8 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.metaruntime.gateway.internal.auth.AuthChain;
 import org.metaruntime.gateway.internal.auth.ProtectedResource;
+import org.metaruntime.gateway.internal.cluster.ClusterKey;
+import org.metaruntime.gateway.internal.cluster.Forwarder;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.Principals;
 import org.metaruntime.gateway.spi.AuthRequest;
@@ -89,6 +91,12 @@ final class AccessCheck extends Handler.Wrapper {
             }
         }
         String path = request.getHttpURI().getPath();
+        if (path.startsWith(Forwarder.PATH) && !ClusterKey.plausible(request.getHeaders().get(ClusterKey.TIMESTAMP_HEADER),
+                request.getHeaders().get(ClusterKey.SIGNATURE_HEADER), System.currentTimeMillis())) {
+            Exchanges.rpcError(response, callback, 403, null, JsonRpc.INVALID_REQUEST,
+                    "replica-to-replica requests carry a valid, fresh signature of the cluster key");
+            return true;
+        }
         if (open(path)) {
             return super.handle(request, response, callback);
         }

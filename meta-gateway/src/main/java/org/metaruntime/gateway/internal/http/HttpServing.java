@@ -24,6 +24,8 @@ import org.metaruntime.gateway.HttpOptions;
 import org.metaruntime.gateway.internal.auth.AuthChain;
 import org.metaruntime.gateway.internal.auth.Challenge;
 import org.metaruntime.gateway.internal.auth.ProtectedResource;
+import org.metaruntime.gateway.internal.cluster.ClusterKey;
+import org.metaruntime.gateway.internal.cluster.Forwarder;
 import org.metaruntime.gateway.internal.cluster.ReplicaRegistry;
 import org.metaruntime.gateway.internal.cluster.SharedSessions;
 import org.metaruntime.gateway.spi.Authenticator;
@@ -60,6 +62,8 @@ public final class HttpServing extends ServingBase {
     private final AccessCheck access;
     private final ResourceMetadata resourceMetadata;
     private final HealthAndMetrics health;
+    private final StreamableHttp mcp;
+    private final ForwardedMcp forwarded;
 
     private HttpServing(GatewayServer server, InetSocketAddress address, HttpOptions options, Predicate<Principal> isAdmin)
             throws IOException {
@@ -91,8 +95,10 @@ public final class HttpServing extends ServingBase {
         this.health = new HealthAndMetrics(server, sessions, metrics);
         LegacySse legacy = new LegacySse(server, sessions, options.maxRequestBytes(), watches);
         PathMappingsHandler paths = new PathMappingsHandler();
-        paths.addMapping(PathSpec.from("/mcp"), new StreamableHttp(server, sessions, options.maxRequestBytes(), watches,
-                options.checksCredentials()));
+        this.mcp = new StreamableHttp(server, sessions, options.maxRequestBytes(), watches, options.checksCredentials());
+        this.forwarded = new ForwardedMcp(mcp, options.maxRequestBytes());
+        paths.addMapping(PathSpec.from("/mcp"), mcp);
+        paths.addMapping(PathSpec.from(Forwarder.PATH), forwarded);
         paths.addMapping(PathSpec.from("/sse"), legacy);
         paths.addMapping(PathSpec.from("/message"), legacy);
         paths.addMapping(PathSpec.from(AccessCheck.HEALTH_PATH), health);
@@ -125,11 +131,16 @@ public final class HttpServing extends ServingBase {
 
     /**
      * Joins the cluster of {@code registry}: {@code /healthz} is ready only while the replica is registered, and the
-     * legacy Streamable HTTP sessions are kept in {@code shared} too.
+     * legacy Streamable HTTP sessions are kept in {@code shared} too; retries and cancellations of calls that run on
+     * another replica are forwarded there, signed with {@code key}, and its {@code requestState}s name this replica.
      */
-    public void joinCluster(ReplicaRegistry registry, SharedSessions shared) {
+    public void joinCluster(ReplicaRegistry registry, SharedSessions shared, ClusterKey key) {
+        Forwarder forwarder = new Forwarder(registry, key, java.time.Clock.systemUTC());
+        server.joinCluster(registry.self(), key.derive("requestState"));
         health.cluster(registry);
         sessions.share(shared);
+        mcp.forwardWith(forwarder);
+        forwarded.forwardWith(forwarder);
     }
 
     /**

@@ -2,16 +2,26 @@ package org.metaruntime.gateway.internal.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.concurrent.atomic.AtomicReference;
+import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.metaruntime.gateway.internal.cluster.DatabaseUnreachable;
+import org.metaruntime.gateway.internal.cluster.Forwarder;
 import org.metaruntime.gateway.internal.cluster.SessionRecord;
 import org.metaruntime.gateway.internal.cluster.SharedSessions;
+import org.metaruntime.gateway.internal.cluster.TaskIds;
 import org.metaruntime.gateway.internal.rpc.Eras;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
@@ -32,12 +42,17 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
 
     static final String SESSION_HEADER = "Mcp-Session-Id";
     static final String VERSION_HEADER = "MCP-Protocol-Version";
+    /** The error of a request whose call ran on a replica that is gone. */
+    static final int OWNER_GONE = -32002;
+    private static final Set<String> NOT_FORWARDED = Set.of("host", "connection", "content-length", "expect", "upgrade",
+            "transfer-encoding", "keep-alive", "te", "trailer", "proxy-connection", "http2-settings");
 
     private final GatewayServer server;
     private final SessionRegistry sessions;
     private final long maxRequestBytes;
     private final ConnectionWatch watches;
     private final boolean authenticated;
+    private volatile Forwarder forwarder;
 
     /**
      * @param authenticated whether callers are authenticated (a bearer token is configured): modern answers that depend
@@ -83,10 +98,19 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
             Exchanges.rpcError(response, callback, 415, null, JsonRpc.INVALID_REQUEST, "a POST to /mcp carries application/json");
             return;
         }
-        Exchanges.readJson(request, response, callback, maxRequestBytes, message -> onMessage(request, response, callback, message));
+        Exchanges.readJson(request, response, callback, maxRequestBytes, message -> onMessage(request, response, callback, message, false));
     }
 
-    private void onMessage(Request request, Response response, Callback callback, JsonNode received) {
+    /** Forwards to the replicas of a cluster ({@code forwarder}); null: a single process. */
+    void forwardWith(Forwarder forwarder) {
+        this.forwarder = forwarder;
+    }
+
+    /**
+     * Serves one message POSTed to {@code /mcp}, or forwarded by another replica ({@code forwarded}: it is served
+     * here, never forwarded on).
+     */
+    void onMessage(Request request, Response response, Callback callback, JsonNode received, boolean forwarded) {
         JsonNode message = IncomingTrace.withHttpContext(received, request.getHeaders()::get);
         JsonNode id = message.get("id");
         boolean isRequest = message.has("method") && id != null && !id.isNull();
@@ -97,6 +121,14 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
         if (Eras.MODERN.equals(request.getHeaders().get(VERSION_HEADER))
                 || Eras.isModern(message.path("method").asText(null), message.get("params"))) {
             if (isRequest) {
+                Forwarder cluster = forwarder;
+                if (cluster != null && !forwarded) {
+                    Optional<String> owner = owner(message);
+                    if (owner.isPresent() && !owner.get().equals(cluster.self())) {
+                        forward(cluster, owner.get(), request, response, callback, message);
+                        return;
+                    }
+                }
                 modern(request, response, callback, message);
             } else {
                 Exchanges.empty(response, callback, 202);
@@ -132,7 +164,12 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
         session.entered();
         try {
             if (!isRequest) {
+                boolean elsewhere = !forwarded && forwarder != null && isCancellation(message)
+                        && !session.inFlight(message.path("params").get("requestId"));
                 session.dispatch(server.dispatcher(), message);
+                if (elsewhere) {
+                    tellOthers(forwarder, request, message);
+                }
                 Exchanges.empty(response, callback, 202);
                 return;
             }
@@ -236,6 +273,68 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
         sessions.remove(session);
         session.close("the client ended the session");
         Exchanges.empty(response, callback, 200);
+    }
+
+    /**
+     * The replica that owns what the modern request {@code message} is about: the issuer of its {@code requestState},
+     * the replica named by the task id of {@code tasks/get}, {@code tasks/update} and {@code tasks/cancel}.
+     */
+    private Optional<String> owner(JsonNode message) {
+        JsonNode params = message.path("params");
+        switch (message.path("method").asText("")) {
+            case "tasks/get", "tasks/update", "tasks/cancel":
+                return TaskIds.owner(params.path("taskId").asText(null));
+            default:
+                return server.requestStateOwner(params.get("requestState"));
+        }
+    }
+
+    private static boolean isCancellation(JsonNode message) {
+        return "notifications/cancelled".equals(message.path("method").asText());
+    }
+
+    /** The headers of the client's request that go along when it is forwarded. */
+    static Map<String, String> forwardedHeaders(Request request) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        for (HttpField field : request.getHeaders()) {
+            String name = field.getName().toLowerCase(Locale.ROOT);
+            if (!NOT_FORWARDED.contains(name) && !name.startsWith("x-meta-cluster-")) {
+                headers.merge(field.getName(), field.getValue(), (a, b) -> a + ", " + b);
+            }
+        }
+        return headers;
+    }
+
+    /**
+     * A modern retry whose {@code requestState} another replica owns: forwarded there and its answer passed back; when
+     * the owner is gone, -32002 naming it (the client re-issues the original call).
+     */
+    private void forward(Forwarder cluster, String owner, Request request, Response response, Callback callback, JsonNode message) {
+        byte[] body = JsonRpc.write(message).getBytes(StandardCharsets.UTF_8);
+        cluster.forward(owner, body, forwardedHeaders(request)).whenComplete((answer, failure) -> {
+            if (failure != null || answer.isEmpty()) {
+                Exchanges.json(response, callback, 200, JsonRpc.write(JsonRpc.error(message.get("id"), OWNER_GONE,
+                        "the replica " + owner + " that runs this call is gone" + (message.path("method").asText("").startsWith("tasks/")
+                                ? ": its task is lost" : ": re-issue the original call"),
+                        JsonRpc.NODES.objectNode().put("replica", owner))));
+                return;
+            }
+            HttpResponse<byte[]> got = answer.get();
+            response.setStatus(got.statusCode());
+            got.headers().firstValue("Content-Type").ifPresent(type -> response.getHeaders().put(HttpHeader.CONTENT_TYPE, type));
+            got.headers().firstValue(SESSION_HEADER).ifPresent(id -> response.getHeaders().put(SESSION_HEADER, id));
+            response.getHeaders().put(HttpHeader.CONTENT_LENGTH, got.body().length);
+            response.write(true, ByteBuffer.wrap(got.body()), callback);
+        });
+    }
+
+    /** A legacy client's cancellation of a call running on another replica: every other replica is told. */
+    private static void tellOthers(Forwarder cluster, Request request, JsonNode message) {
+        byte[] body = JsonRpc.write(message).getBytes(StandardCharsets.UTF_8);
+        Map<String, String> headers = forwardedHeaders(request);
+        for (String other : cluster.others()) {
+            cluster.forward(other, body, headers);
+        }
     }
 
     /** Ends {@code stream} (if there is one yet) as failed by {@code cause}. */

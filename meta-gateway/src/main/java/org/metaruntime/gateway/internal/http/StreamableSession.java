@@ -110,6 +110,11 @@ final class StreamableSession implements HttpSession, Outbound {
         return open.putIfAbsent(requestId, exchange) == null;
     }
 
+    /** Whether request {@code requestId} of the client is in flight on this replica. */
+    boolean inFlight(JsonNode requestId) {
+        return requestId != null && open.containsKey(requestId);
+    }
+
     /** The POST of request {@code requestId} broke before its answer: the request is cancelled. */
     void broken(JsonNode requestId, PostExchange exchange, Throwable cause) {
         if (!open.remove(requestId, exchange)) {

@@ -65,7 +65,7 @@ public final class GatewayServer implements AutoCloseable {
     private final AtomicInteger sessionIds = new AtomicInteger();
     private final Listener listener = new Listener();
     private final ListenStreams listens = new ListenStreams();
-    private final TaskRequests tasks = new TaskRequests(new TaskPods());
+    private final TaskRequests tasks = new TaskRequests(new TaskPods(), this::replicaId);
     /** The pods seen running, to tell listen streams when the merged resource and prompt lists change. */
     private final Set<String> running = ConcurrentHashMap.newKeySet();
     private volatile CompletableFuture<Void> listReady = CompletableFuture.completedFuture(null);
@@ -248,6 +248,24 @@ public final class GatewayServer implements AutoCloseable {
                 httpSessionId);
         sessions.add(session);
         return session;
+    }
+
+    /**
+     * Makes this server replica {@code replica} of a cluster: its {@code requestState}s are sealed under
+     * {@code stateKey} (derived from the cluster key, the same on every replica) and name it as their owner.
+     */
+    public void joinCluster(String replica, byte[] stateKey) {
+        parked.states().cluster(replica, stateKey);
+    }
+
+    /** This replica's id in a cluster; null for a single process. */
+    private String replicaId() {
+        return parked.states().owner();
+    }
+
+    /** The replica owning the call of {@code requestState}, when it is an intact state of this cluster. */
+    public java.util.Optional<String> requestStateOwner(JsonNode requestState) {
+        return parked.states().ownerOf(requestState);
     }
 
     /** Ends a client session (its calls in flight are cancelled). */

@@ -63,6 +63,11 @@ final class ParkedCalls {
         return call.retry(request, claims.round(), request.params().get("inputResponses"));
     }
 
+    /** The states this replica seals and opens. */
+    RequestStates states() {
+        return states;
+    }
+
     /** {@code call} waits for its client's retry. */
     void parked(BridgedCall call) {
         calls.put(call.id(), call);

@@ -19,7 +19,8 @@ import org.metaruntime.gateway.internal.rpc.RpcException;
  * The {@code requestState} of an {@code input_required} answer: what it is bound to ({@link Claims}), written as
  * {@code base64url(JSON claims) "." base64url(HMAC-SHA-256)} under a key of this process (32 random bytes drawn when
  * it is made), so that a client can neither read meaning into it nor alter it, and another gateway process cannot
- * accept it. Opening checks the format, the MAC and the expiry; -32602 for anything else. Thread-safe.
+ * accept it. In a cluster the key is derived from the cluster key and the state names the replica that owns the call
+ * ({@link #cluster}), so that any replica can verify it and forward the retry to its owner. Opening checks the format, the MAC and the expiry; -32602 for anything else. Thread-safe.
  *
  * <pre>{@code
  * RequestStates states = new RequestStates(new SecureRandom(), Clock.systemUTC());
@@ -51,7 +52,8 @@ final class RequestStates {
     record Claims(String call, long round, String tool, String arguments, String caller, long expiresAt, String inner) {
     }
 
-    private final SecretKeySpec key;
+    private volatile SecretKeySpec key;
+    private volatile String owner;
     private final Clock clock;
 
     /** States under a new key drawn from {@code random}, expiring on {@code clock}. */
@@ -60,6 +62,42 @@ final class RequestStates {
         random.nextBytes(bytes);
         this.key = new SecretKeySpec(bytes, MAC);
         this.clock = clock;
+    }
+
+    /**
+     * Makes the states those of replica {@code replica} of a cluster: sealed under {@code sharedKey} (the same on every
+     * replica), naming the replica as their owner so that any replica can tell where a retry belongs.
+     */
+    void cluster(String replica, byte[] sharedKey) {
+        this.key = new SecretKeySpec(sharedKey.clone(), MAC);
+        this.owner = replica;
+    }
+
+    /**
+     * The replica that issued {@code state} when it is a state of this cluster with an intact MAC; empty for anything
+     * else (a single process, an altered state: {@link #open} refuses those).
+     */
+    java.util.Optional<String> ownerOf(JsonNode state) {
+        if (owner == null || state == null || !state.isTextual() || state.textValue().length() > MAX_LENGTH) {
+            return java.util.Optional.empty();
+        }
+        String text = state.textValue();
+        int dot = text.indexOf('.');
+        try {
+            byte[] payload = DECODER.decode(text.substring(0, Math.max(dot, 0)));
+            if (dot < 0 || !MessageDigest.isEqual(DECODER.decode(text.substring(dot + 1)), mac(payload))) {
+                return java.util.Optional.empty();
+            }
+            JsonNode json = JsonRpc.MAPPER.readTree(payload);
+            return json.hasNonNull("owner") ? java.util.Optional.of(json.get("owner").asText()) : java.util.Optional.empty();
+        } catch (IllegalArgumentException | IOException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
+    /** The replica of the cluster that seals these states; null for a single process. */
+    String owner() {
+        return owner;
     }
 
     /** The clock states expire on. */
@@ -74,6 +112,9 @@ final class RequestStates {
                 .put("exp", claims.expiresAt());
         if (claims.inner() != null) {
             json.put("inner", claims.inner());
+        }
+        if (owner != null) {
+            json.put("owner", owner);
         }
         byte[] payload = JsonRpc.write(json).getBytes(StandardCharsets.UTF_8);
         return ENCODER.encodeToString(payload) + "." + ENCODER.encodeToString(mac(payload));

@@ -3,6 +3,7 @@ package org.metaruntime.gateway.internal.serve;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.concurrent.CompletableFuture;
+import org.metaruntime.gateway.internal.cluster.TaskIds;
 import org.metaruntime.gateway.internal.rpc.Eras;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
@@ -34,9 +35,16 @@ final class TaskRequests {
     }
 
     private final Pods pods;
+    private final java.util.function.Supplier<String> replica;
 
     TaskRequests(Pods pods) {
+        this(pods, () -> null);
+    }
+
+    /** @param replica the id of this replica of a cluster, null for a single process (task ids then name it) */
+    TaskRequests(Pods pods, java.util.function.Supplier<String> replica) {
         this.pods = pods;
+        this.replica = replica;
     }
 
     /** Whether {@code clientCapabilities} (a modern request's) declare the extension. */
@@ -47,11 +55,19 @@ final class TaskRequests {
 
     /** {@code result} of {@code pod} with its {@code taskId}, if any, namespaced by the pod; the rest unchanged. */
     static JsonNode namespaced(String pod, JsonNode result) {
+        return namespaced(null, pod, result);
+    }
+
+    /**
+     * {@code result} of {@code pod} with its {@code taskId}, if any, namespaced by the pod and, in a cluster, by the
+     * replica {@code replica} ({@link TaskIds}); the rest unchanged.
+     */
+    static JsonNode namespaced(String replica, String pod, JsonNode result) {
         if (result == null || !result.isObject() || !result.path("taskId").isTextual()) {
             return result;
         }
         ObjectNode out = ((ObjectNode) result).deepCopy();
-        out.put("taskId", pod + SEPARATOR + result.get("taskId").asText());
+        out.put("taskId", TaskIds.owned(replica, pod + SEPARATOR + result.get("taskId").asText()));
         return out;
     }
 
@@ -68,7 +84,7 @@ final class TaskRequests {
                     data));
         }
         JsonNode id = params.get("taskId");
-        String taskId = id != null && id.isTextual() ? id.asText() : null;
+        String taskId = id != null && id.isTextual() ? TaskIds.local(id.asText()) : null;
         int split = taskId == null ? -1 : taskId.indexOf(SEPARATOR);
         if (split <= 0) {
             return CompletableFuture.failedFuture(new RpcException(JsonRpc.INVALID_PARAMS,
@@ -82,7 +98,8 @@ final class TaskRequests {
         ObjectNode forwarded = ((ObjectNode) params).deepCopy();
         forwarded.remove("_meta");
         forwarded.put("taskId", taskId.substring(split + 1));
-        return pods.request(pod, method, forwarded, clientCapabilities).thenApply(result -> namespaced(pod, result));
+        String self = replica.get();
+        return pods.request(pod, method, forwarded, clientCapabilities).thenApply(result -> namespaced(self, pod, result));
     }
 
     private static String quoted(String text) {

@@ -102,7 +102,7 @@ final class ToolCalls {
             if (error != null) {
                 answer.completeExceptionally(error);
             } else if (request.isModern() && "task".equals(result.path("resultType").asText())) {
-                answer.complete(TaskRequests.namespaced(route.pod(), result));
+                answer.complete(TaskRequests.namespaced(parked.states().owner(), route.pod(), result));
             } else {
                 answer.complete(result);
             }

@@ -107,4 +107,23 @@ class RequestStatesTest {
         assertThat(RequestStates.digest(a)).isEqualTo(RequestStates.digest(b));
         assertThat(RequestStates.digest(a)).isNotEqualTo(RequestStates.digest(JsonRpc.MAPPER.readTree("{\"a\":101,\"b\":[]}")));
     }
+
+    @Test
+    void inAClusterEveryReplicaOpensTheStateAndReadsItsOwnerButNoOtherKeyDoes() {
+        byte[] shared = "a key derived from the cluster key".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        RequestStates a = new RequestStates(new SecureRandom(), clock);
+        RequestStates b = new RequestStates(new SecureRandom(), clock);
+        a.cluster("r-00000000000a", shared);
+        b.cluster("r-00000000000b", shared);
+        String state = a.seal(claims(null));
+        assertThat(b.ownerOf(JsonRpc.NODES.textNode(state))).contains("r-00000000000a");
+        assertThat(b.open(JsonRpc.NODES.textNode(state))).isEqualTo(claims(null));
+        assertThat(a.owner()).isEqualTo("r-00000000000a");
+        String altered = state.substring(0, state.indexOf('.')) + ".AAAA";
+        assertThat(b.ownerOf(JsonRpc.NODES.textNode(altered))).isEmpty();
+        RequestStates other = new RequestStates(new SecureRandom(), clock);
+        other.cluster("r-00000000000c", "another cluster's derived key".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(other.ownerOf(JsonRpc.NODES.textNode(state))).isEmpty();
+        assertThat(states.ownerOf(JsonRpc.NODES.textNode(states.seal(claims(null))))).isEmpty();
+    }
 }

@@ -1,4 +1,4 @@
-package org.metaruntime.eventlog;
+package org.metaruntime.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,7 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * A loopback TCP port that forwards every connection to another address: a database that "comes back" when the
  * forwarder starts on the port a log was opened with. Daemon threads; {@link #close()} ends every connection.
  */
-final class TcpForwarder implements AutoCloseable {
+public final class TcpForwarder implements AutoCloseable {
 
     private final ServerSocket server;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
@@ -26,7 +26,7 @@ final class TcpForwarder implements AutoCloseable {
     }
 
     /** Starts forwarding loopback {@code port} to {@code targetHost:targetPort}. */
-    static TcpForwarder start(int port, String targetHost, int targetPort) throws IOException {
+    public static TcpForwarder start(int port, String targetHost, int targetPort) throws IOException {
         return new TcpForwarder(new ServerSocket(port, 50, InetAddress.getLoopbackAddress()), targetHost, targetPort);
     }
 
