@@ -9,6 +9,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -30,6 +32,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.gateway.internal.cluster.ClusterKey;
+import org.metaruntime.gateway.internal.cluster.Forwarder;
 import org.metaruntime.testing.PostgresServer;
 
 /**
@@ -201,6 +205,49 @@ class ScaleOutIT {
         assertThat(expected.size()).isGreaterThan(first.size() - first.size() / 2);
         List<Long> resumed = stream(1, resumeAfter, expected.get(expected.size() - 1));
         assertThat(resumed).as("resumed on r2 after %s", resumeAfter).isEqualTo(expected);
+    }
+
+    @Test
+    void aReplicaToReplicaRequestWithoutAValidSignatureIsRefused403() throws Exception {
+        String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{\"_meta\":{"
+                + "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{}}}}";
+        ClusterKey key = ClusterKey.of(Files.readString(topology.clusterKey()).strip().getBytes(StandardCharsets.UTF_8));
+        ClusterKey forged = ClusterKey.of("not the cluster's key, 32 bytes!".getBytes(StandardCharsets.UTF_8));
+        long now = System.currentTimeMillis();
+        String path = Forwarder.PATH;
+        String forgedBody = body.replace("tools/list", "tools/call");
+        for (int r = 0; r < 3; r++) {
+            String url = topology.replica(r).base() + path;
+            assertThat(forward(url, body, null, null).statusCode()).as("no signature").isEqualTo(403);
+            assertThat(forward(url, body, now, forged.sign("POST", path, now, bytes(body))).statusCode()).as("another key").isEqualTo(403);
+            assertThat(forward(url, forgedBody, now, key.sign("POST", path, now, bytes(body))).statusCode())
+                    .as("the signature of another body").isEqualTo(403);
+            long stale = now - ClusterKey.MAX_AGE.toMillis() - 60_000;
+            assertThat(forward(url, body, stale, key.sign("POST", path, stale, bytes(body))).statusCode()).as("a stale signature").isEqualTo(403);
+            HttpResponse<String> signed = forward(url, body, now, key.sign("POST", path, now, bytes(body)));
+            assertThat(signed.statusCode()).as("signed with the cluster key: %s", signed.body()).isEqualTo(200);
+        }
+        HttpResponse<String> throughBalancer = forward(topology.balancer().base() + path, body, null, null);
+        assertThat(throughBalancer.statusCode()).isEqualTo(403);
+        assertThat(topology.stderr()).doesNotContain(Files.readString(topology.clusterKey()).strip());
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static HttpResponse<String> forward(String url, String body, Long timestamp, String signature) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", "tools/list")
+                .header(ClusterKey.REPLICA_HEADER, "forger").POST(HttpRequest.BodyPublishers.ofString(body));
+        if (timestamp != null) {
+            request.header(ClusterKey.TIMESTAMP_HEADER, Long.toString(timestamp));
+        }
+        if (signature != null) {
+            request.header(ClusterKey.SIGNATURE_HEADER, signature);
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private static void echoThroughTheBalancer(String text, int times) throws Exception {
