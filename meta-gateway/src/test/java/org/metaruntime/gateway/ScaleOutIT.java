@@ -53,7 +53,7 @@ class ScaleOutIT {
 
     @BeforeAll
     static void start() throws Exception {
-        topology = Topology.start(dir, NodeClient.manifests(dir, dir.resolve("pids"), "fixture"), 3, true, List.of());
+        topology = Topology.start(dir, NodeClient.manifests(dir, dir.resolve("pids"), "fixture", "asking"), 3, true, List.of());
     }
 
     @AfterAll
@@ -205,6 +205,29 @@ class ScaleOutIT {
         assertThat(expected.size()).isGreaterThan(first.size() - first.size() / 2);
         List<Long> resumed = stream(1, resumeAfter, expected.get(expected.size() - 1));
         assertThat(resumed).as("resumed on r2 after %s", resumeAfter).isEqualTo(expected);
+    }
+
+    @Test
+    void aModernClientsInputRoundsRetriedThroughTheBalancerReachTheReplicaThatRunsTheCall() throws Exception {
+        ObjectNode script = NodeClient.JSON.createObjectNode().put("transport", "http").put("url", topology.url());
+        script.set("capabilities", NodeClient.JSON.readTree(BridgeStdioIT.ALL_CAPABILITIES));
+        ObjectNode answers = script.putObject("answers");
+        for (String method : List.of("elicitation/create", "sampling/createMessage", "roots/list")) {
+            answers.set(method, BridgeStdioIT.answerTo(method));
+        }
+        String arguments = BridgeStdioIT.rounds("[" + BridgeStdioIT.ELICIT + "]", "[" + BridgeStdioIT.SAMPLE + "]",
+                "[" + BridgeStdioIT.ROOTS + "]");
+        script.putArray("steps").add(NodeClient.call("asking__ask", arguments)).add(NodeClient.call("asking__ask", arguments));
+        JsonNode session = NodeClient.runModern(script);
+
+        for (int i = 0; i < 2; i++) {
+            JsonNode done = session.get("steps").get(i);
+            assertThat(done.has("ok")).as("%s\n%s", done, topology.stderr()).isTrue();
+            assertThat(done.at("/ok/structuredContent/answers/0/0/result")).isEqualTo(BridgeStdioIT.answerTo("elicitation/create"));
+            assertThat(done.at("/ok/structuredContent/answers/1/0/result/content/text").asText()).isEqualTo("sampled");
+            assertThat(done.at("/ok/structuredContent/answers/2/0/result")).isEqualTo(BridgeStdioIT.answerTo("roots/list"));
+        }
+        assertThat(session.get("inputs")).as("three rounds of each call, each retried on the next replica").hasSize(6);
     }
 
     @Test
