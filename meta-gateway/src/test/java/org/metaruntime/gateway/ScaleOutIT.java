@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -228,6 +229,26 @@ class ScaleOutIT {
             assertThat(done.at("/ok/structuredContent/answers/2/0/result")).isEqualTo(BridgeStdioIT.answerTo("roots/list"));
         }
         assertThat(session.get("inputs")).as("three rounds of each call, each retried on the next replica").hasSize(6);
+    }
+
+    @Test
+    void aLegacyCancellationThatReachesAnotherReplicaCancelsTheCallAtItsPod() throws Exception {
+        Path record = dir.resolve("record.txt");
+        ObjectNode script = NodeClient.JSON.createObjectNode().put("transport", "http").put("url", topology.url());
+        ArrayNode steps = script.putArray("steps");
+        for (int i = 1; i <= 2; i++) {
+            steps.add(NodeClient.call("fixture__slow", "{\"seconds\":20,\"steps\":100}").put("cancelAfterProgress", 2));
+            steps.add(NodeClient.step("waitLines").put("path", record.toString()).put("prefix", "cancelled ").put("count", i)
+                    .put("timeoutMs", 10_000));
+        }
+        steps.add(NodeClient.call("fixture__echo", "{\"text\":\"after the cancellations\"}"));
+        JsonNode session = NodeClient.run(script);
+
+        JsonNode results = session.path("steps");
+        assertThat(results.get(0).has("error")).as("%s", results.get(0)).isTrue();
+        assertThat(results.get(1).has("ok")).as("the pod saw the first cancellation: %s\n%s", results.get(1), topology.stderr()).isTrue();
+        assertThat(results.get(3).has("ok")).as("the pod saw the second cancellation: %s", results.get(3)).isTrue();
+        assertThat(results.get(4).at("/ok/content/0/text").asText()).isEqualTo("after the cancellations");
     }
 
     @Test
