@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import org.metaruntime.testing.PostgresServer;
 import org.metaruntime.testing.ProcessLeaks;
 
@@ -52,6 +53,15 @@ final class Topology implements AutoCloseable {
      * balancer in front of them.
      */
     static Topology start(Path dir, Path manifests, int count, boolean shared, List<String> args) throws Exception {
+        return start(dir, manifests, count, shared, args, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #start(Path, Path, int, boolean, List)}, with the replicas reaching the database on
+     * {@code route.apply(url)} (through a forwarder a test controls) rather than on its URL.
+     */
+    static Topology start(Path dir, Path manifests, int count, boolean shared, List<String> args,
+                          UnaryOperator<String> route) throws Exception {
         Haproxy.require();
         String database = shared ? PostgresServer.get().freshDatabase() : null;
         Path clusterKey = null;
@@ -62,7 +72,7 @@ final class Topology implements AutoCloseable {
         }
         List<String> common = new ArrayList<>(List.of("--manifests", manifests.toString()));
         if (shared) {
-            common.addAll(List.of("--state", database, "--cluster-key-file", clusterKey.toString()));
+            common.addAll(List.of("--state", route.apply(database), "--cluster-key-file", clusterKey.toString()));
         }
         common.addAll(args);
         List<Integer> ports = new ArrayList<>();
