@@ -95,11 +95,19 @@ class ReplicasIT {
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(get(a, "/meta/events?module=fixture").body())
                     .contains("mcp.ready"));
 
+            // The GET stream is held by the replica the GET reached.
+            HttpResponse<java.util.stream.Stream<String>> stream = http.sendAsync(request(b, "/mcp").header("Mcp-Session-Id", session)
+                    .header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.ofLines())
+                    .get(30, TimeUnit.SECONDS);
+            assertThat(stream.statusCode()).isEqualTo(200);
+            assertThat(stream.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
+
             HttpResponse<String> delete = http.send(request(b, "/mcp").header("Mcp-Session-Id", session).DELETE().build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(delete.statusCode()).isEqualTo(200);
             assertThat(post(a, session, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}").statusCode()).isEqualTo(404);
             assertThat(post(b, session, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}").statusCode()).isEqualTo(404);
+            stream.body().close();
 
             // Replica-to-replica requests need the cluster key's HMAC: missing, stale or wrong is 403.
             String ping = "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"ping\"}";

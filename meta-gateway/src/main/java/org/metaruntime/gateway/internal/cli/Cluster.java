@@ -35,6 +35,7 @@ final class Cluster implements AutoCloseable {
     private final URI advertiseUrl;
     private final ScheduledExecutorService heartbeats;
     private ReplicaRegistry registry;
+    private SharedSessions shared;
 
     private Cluster(DataSource database, ClusterKey key, URI advertiseUrl) {
         this.database = database;
@@ -89,14 +90,15 @@ final class Cluster implements AutoCloseable {
     synchronized void join(HttpServing serving, Duration idleTimeout) {
         URI url = advertiseUrl != null ? advertiseUrl : derived(serving);
         registry = new ReplicaRegistry(database, replicaId, url);
-        SharedSessions shared = new SharedSessions(database, idleTimeout);
-        serving.joinCluster(registry, shared, key);
+        shared = new SharedSessions(database, idleTimeout);
+        SharedSessions sessions = shared;
+        serving.joinCluster(registry, sessions, key);
         registry.register();
         registry.start(heartbeats);
         long sweep = SWEEP.toMillis();
         heartbeats.scheduleWithFixedDelay(() -> {
             try {
-                shared.sweep();
+                sessions.sweep();
             } catch (RuntimeException e) {
                 log.debug("sweeping the idle shared sessions failed: {}", e.getMessage());
             }
@@ -115,6 +117,9 @@ final class Cluster implements AutoCloseable {
             registry.close();
         }
         heartbeats.shutdownNow();
+        if (shared != null) {
+            shared.close();
+        }
     }
 
     static URI derived(HttpServing serving) {

@@ -47,6 +47,7 @@ public final class ReplicaRegistry implements Replicas, AutoCloseable {
     private volatile boolean registered;
     private volatile boolean reachable;
     private volatile boolean closed;
+    private volatile boolean warned;
     private ScheduledFuture<?> beats;
 
     /**
@@ -235,9 +236,10 @@ public final class ReplicaRegistry implements Replicas, AutoCloseable {
     }
 
     private void unreachable(SQLException e) {
-        if (reachable || !registered) {
+        if (reachable || !warned) {
             log.warn("the database of the cluster cannot be reached: {}", e.getMessage());
         }
+        warned = true;
         reachable = false;
     }
 }

@@ -9,6 +9,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.LongSupplier;
@@ -20,21 +23,26 @@ import javax.sql.DataSource;
  * {@code DELETE} or idle expiry. Idle time is judged on the shared last use with the database's clock, so a
  * replica's own clock does not change when a session expires. Every method throws {@link DatabaseUnreachable} when
  * the database cannot be reached, and for {@link #RETRY_AFTER} after such a failure without trying again (a request
- * never waits on a database that is away). Thread-safe.
+ * never waits on a database that is away). A few connections are kept open between requests; one that fails is
+ * replaced by a new one before the database counts as unreachable. Thread-safe.
  */
-public final class SharedSessions {
+public final class SharedSessions implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long SCHEMA_LOCK = 7262018455129613L;
 
     /** After a failure to reach the database, requests fail at once for this long before it is tried again. */
     static final Duration RETRY_AFTER = Duration.ofSeconds(2);
+    /** Connections kept open between requests. */
+    static final int MAX_IDLE = 4;
 
     private final DataSource database;
     private final Duration idleTimeout;
     private final LongSupplier nanoClock;
     private volatile boolean schemaReady;
     private volatile SQLException lastFailure;
+    private final ArrayDeque<Connection> idle = new ArrayDeque<>();
+    private boolean closed;
     private volatile long failedAtNanos;
 
     /** Sessions in {@code database} that expire after {@code idleTimeout} without a request. */
@@ -174,19 +182,84 @@ public final class SharedSessions {
         if (failed != null && nanoClock.getAsLong() - failedAtNanos < RETRY_AFTER.toNanos()) {
             throw new DatabaseUnreachable(failed);
         }
-        try (Connection c = database.getConnection()) {
-            if (!schemaReady) {
-                createSchema(c);
-                schemaReady = true;
-            }
-            T result = work.run(c);
-            lastFailure = null;
-            return result;
-        } catch (SQLException e) {
-            failedAtNanos = nanoClock.getAsLong();
-            lastFailure = e;
-            throw new DatabaseUnreachable(e);
+        Connection kept;
+        synchronized (idle) {
+            kept = idle.poll();
         }
+        if (kept != null) {
+            try {
+                return done(kept, attempt(kept, work));
+            } catch (SQLException stale) {
+                // the database may have restarted since: every kept connection goes, a new one tries again
+                closeQuietly(kept);
+                closeIdle();
+            }
+        }
+        Connection fresh;
+        try {
+            fresh = database.getConnection();
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+        try {
+            return done(fresh, attempt(fresh, work));
+        } catch (SQLException e) {
+            closeQuietly(fresh);
+            throw failed(e);
+        }
+    }
+
+    private <T> T attempt(Connection c, Work<T> work) throws SQLException {
+        if (!schemaReady) {
+            createSchema(c);
+            schemaReady = true;
+        }
+        return work.run(c);
+    }
+
+    /** Keeps {@code c} for the next request (a few at most); returns {@code result}. */
+    private <T> T done(Connection c, T result) {
+        lastFailure = null;
+        synchronized (idle) {
+            if (!closed && idle.size() < MAX_IDLE) {
+                idle.push(c);
+                return result;
+            }
+        }
+        closeQuietly(c);
+        return result;
+    }
+
+    private DatabaseUnreachable failed(SQLException e) {
+        failedAtNanos = nanoClock.getAsLong();
+        lastFailure = e;
+        return new DatabaseUnreachable(e);
+    }
+
+    private void closeIdle() {
+        List<Connection> all;
+        synchronized (idle) {
+            all = new ArrayList<>(idle);
+            idle.clear();
+        }
+        all.forEach(SharedSessions::closeQuietly);
+    }
+
+    private static void closeQuietly(Connection c) {
+        try {
+            c.close();
+        } catch (SQLException ignored) {
+            // gone either way
+        }
+    }
+
+    /** Closes the connections it keeps; later requests open new ones. */
+    @Override
+    public void close() {
+        synchronized (idle) {
+            closed = true;
+        }
+        closeIdle();
     }
 
     private static void createSchema(Connection c) throws SQLException {

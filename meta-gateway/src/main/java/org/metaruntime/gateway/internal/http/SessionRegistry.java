@@ -142,6 +142,8 @@ final class SessionRegistry implements AutoCloseable {
                 session.keepAlive(keepAliveNanos);
                 if (session.idleFor(idleNanos)) {
                     expire(session);
+                } else if (shared != null && session instanceof StreamableSession streamable) {
+                    holdShared(streamable);
                 }
             } catch (RuntimeException e) {
                 log.warn("session {}: keep-alive or expiry failed", session.id(), e);
@@ -172,6 +174,23 @@ final class SessionRegistry implements AutoCloseable {
         log.info("session {} expired after {} ms idle", session.id(), TimeUnit.NANOSECONDS.toMillis(idleNanos));
         sessions.remove(session.id(), session);
         session.close("the session expired");
+    }
+
+    /**
+     * A session whose GET stream this replica holds is in use, requests or not: its shared last use is renewed (at
+     * most every quarter of the idle timeout) so that no replica expires it meanwhile.
+     */
+    private void holdShared(StreamableSession session) {
+        long now = System.nanoTime();
+        if (!session.hasStream() || now - session.sharedTouchNanos() < idleNanos / 4) {
+            return;
+        }
+        session.sharedTouchNanos(now);
+        try {
+            shared.touch(session.id());
+        } catch (DatabaseUnreachable e) {
+            log.debug("session {}: its shared last use cannot be renewed now", session.id());
+        }
     }
 
     /** Ends every session and the timer. */

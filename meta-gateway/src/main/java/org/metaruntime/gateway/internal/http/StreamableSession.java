@@ -45,6 +45,7 @@ final class StreamableSession implements HttpSession, Outbound {
     private volatile SharedSessions recordIn;
     private volatile JsonNode initializeId;
     private volatile boolean unrecorded;
+    private volatile long sharedTouchNanos = System.nanoTime();
 
     /** @param owner the principal whose request opened it: the only one its later requests may come from */
     StreamableSession(String id, GatewayServer server, Principal owner) {
@@ -108,6 +109,15 @@ final class StreamableSession implements HttpSession, Outbound {
     /** Registers the exchange answering request {@code requestId}; false when that id is in flight already. */
     boolean expect(JsonNode requestId, PostExchange exchange) {
         return open.putIfAbsent(requestId, exchange) == null;
+    }
+
+    /** When this replica last renewed the session's shared last use for its open GET stream. */
+    long sharedTouchNanos() {
+        return sharedTouchNanos;
+    }
+
+    void sharedTouchNanos(long nanos) {
+        this.sharedTouchNanos = nanos;
     }
 
     /** Whether request {@code requestId} of the client is in flight on this replica. */
