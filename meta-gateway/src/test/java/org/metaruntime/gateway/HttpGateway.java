@@ -15,7 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code bin/meta-gateway --transport http --port 0 ...} as a process: started, its readiness line read off its
+ * {@code bin/meta-gateway --transport http --port 0 ...} (or the {@code --port} given) as a process: started, its readiness line read off its
  * stderr (which is kept), stopped with SIGTERM.
  */
 final class HttpGateway implements AutoCloseable {
@@ -28,7 +28,10 @@ final class HttpGateway implements AutoCloseable {
     private volatile String url;
 
     private HttpGateway(List<String> args, Map<String, String> env) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Repo.tool("sh"), Repo.COMMAND.toString(), "--transport", "http", "--port", "0"));
+        List<String> command = new ArrayList<>(List.of(Repo.tool("sh"), Repo.COMMAND.toString(), "--transport", "http"));
+        if (!args.contains("--port")) {
+            command.addAll(List.of("--port", "0"));
+        }
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).directory(Repo.ROOT.toFile())
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD);

@@ -142,6 +142,11 @@ final class NodeClient {
         return run("client.mjs", script, false);
     }
 
+    /** Runs {@code modern.mjs} with {@code script} (a running gateway's {@code url} and the steps); returns what it printed. */
+    static JsonNode runModern(ObjectNode script) throws IOException, InterruptedException {
+        return run("modern.mjs", script, true);
+    }
+
     /** Runs {@code client.mjs} with {@code script}; returns what it printed. */
     static JsonNode run(ObjectNode script) throws IOException, InterruptedException {
         return run("client.mjs", script, true);

@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 
 /**
- * {@code client.mjs} running in the background: for several clients at once, and for a client killed mid-call.
+ * {@code client.mjs} (or {@code modern.mjs}) running in the background: for several clients at once, and for a client killed mid-call.
  * Its stdout lines are collected as they come.
  */
 final class NodeProcess implements AutoCloseable {
@@ -27,9 +27,9 @@ final class NodeProcess implements AutoCloseable {
     private final List<String> lines = new CopyOnWriteArrayList<>();
     private final StringBuffer stderr = new StringBuffer();
 
-    private NodeProcess(ObjectNode script) throws IOException {
+    private NodeProcess(String client, ObjectNode script) throws IOException {
         this.script = Files.writeString(Files.createTempFile("client-script", ".json"), script.toString());
-        this.process = new ProcessBuilder(Repo.tool("node"), NodeClient.NODE_DIR.resolve("client.mjs").toString(), "@" + this.script)
+        this.process = new ProcessBuilder(Repo.tool("node"), NodeClient.NODE_DIR.resolve(client).toString(), "@" + this.script)
                 .directory(NodeClient.NODE_DIR.toFile()).start();
         process.getOutputStream().close();
         pump(new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)), lines::add);
@@ -37,7 +37,12 @@ final class NodeProcess implements AutoCloseable {
     }
 
     static NodeProcess start(ObjectNode script) throws IOException {
-        return new NodeProcess(script);
+        return new NodeProcess("client.mjs", script);
+    }
+
+    /** Starts {@code modern.mjs} (the SDK v2 client of 2026-07-28) with {@code script}. */
+    static NodeProcess startModern(ObjectNode script) throws IOException {
+        return new NodeProcess("modern.mjs", script);
     }
 
     private static void pump(BufferedReader reader, java.util.function.Consumer<String> sink) {

@@ -1,0 +1,362 @@
+package org.metaruntime.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.gateway.internal.cluster.ClusterKey;
+import org.metaruntime.gateway.internal.cluster.Forwarder;
+import org.metaruntime.testing.PostgresServer;
+
+/**
+ * Three gateway replicas sharing one PostgreSQL database behind a real HAProxy in round robin without stickiness,
+ * driven by real clients of both eras: each replica is registered and ready; modern-era (2026-07-28) requests are
+ * served by any replica, and {@code tools/list} is the same answer (same tools, same order) on every replica.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ScaleOutIT {
+
+    @TempDir
+    static Path dir;
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    private static Topology topology;
+
+    @BeforeAll
+    static void start() throws Exception {
+        topology = Topology.start(dir, NodeClient.manifests(dir, dir.resolve("pids"), "fixture", "asking"), 3, true, List.of());
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (topology != null) {
+            topology.close();
+        }
+    }
+
+    @Test
+    void everyReplicaIsRegisteredWithItsAdvertisedUrlAndReady() throws Exception {
+        Map<String, String> registered = new TreeMap<>();
+        try (Connection c = PostgresServer.dataSource(topology.database()).getConnection();
+             Statement s = c.createStatement();
+             ResultSet rows = s.executeQuery("SELECT id, url FROM gateway_replica")) {
+            while (rows.next()) {
+                registered.put(rows.getString(2), rows.getString(1));
+            }
+        }
+        assertThat(registered.keySet()).containsExactlyInAnyOrderElementsOf(
+                topology.replicas().stream().map(HttpGateway::base).toList());
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<String> health = topology.get(i, "/healthz");
+            JsonNode body = NodeClient.JSON.readTree(health.body());
+            assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
+            assertThat(body.at("/replica/registered").asBoolean()).isTrue();
+            assertThat(body.at("/replica/database").asText()).isEqualTo("reachable");
+            assertThat(registered.get(topology.replica(i).base())).isEqualTo(body.at("/replica/id").asText());
+        }
+    }
+
+    @Test
+    void toolsListIsTheSameAnswerFromEveryReplica() throws Exception {
+        Set<String> servedBy = new TreeSet<>();
+        List<JsonNode> lists = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            Topology.Answer answer = topology.modern(topology.url(), "tools/list", null, NodeClient.JSON.createObjectNode());
+            assertThat(answer.status()).as("%s\n%s", answer, topology.stderr()).isEqualTo(200);
+            servedBy.add(answer.servedBy());
+            lists.add(answer.body().at("/result/tools"));
+        }
+        assertThat(servedBy).as("round robin without stickiness").containsExactly("r1", "r2", "r3");
+        assertThat(lists.get(0).size()).isGreaterThan(1);
+        assertThat(lists).as("tools/list of r1, r2, r3, r1, r2, r3").allSatisfy(tools -> assertThat(tools).isEqualTo(lists.get(0)));
+        for (HttpGateway replica : topology.replicas()) {
+            Topology.Answer direct = topology.modern(replica.url(), "tools/list", null, NodeClient.JSON.createObjectNode());
+            assertThat(direct.body().at("/result/tools")).as("tools/list of %s", replica.url()).isEqualTo(lists.get(0));
+        }
+    }
+
+    @Test
+    void theModernSdkClientIsServedByEveryReplicaThroughTheBalancer() throws Exception {
+        List<ObjectNode> steps = new ArrayList<>(List.of(NodeClient.step("listTools")));
+        for (int i = 0; i < 6; i++) {
+            steps.add(NodeClient.call("fixture__echo", "{\"text\":\"modern " + i + " ✓\"}"));
+        }
+        steps.add(NodeClient.step("listTools"));
+        ObjectNode script = NodeClient.JSON.createObjectNode().put("transport", "http").put("url", topology.url());
+        script.putArray("steps").addAll(steps);
+        JsonNode session = NodeClient.runModern(script);
+
+        assertThat(session.path("era").asText()).as(session.toString()).isEqualTo("modern");
+        assertThat(session.path("version").asText()).isEqualTo("2026-07-28");
+        assertThat(session.path("sessionId").isNull()).as("no session on a modern connection").isTrue();
+        JsonNode results = session.path("steps");
+        for (int i = 0; i < 6; i++) {
+            JsonNode call = results.get(i + 1);
+            assertThat(call.at("/ok/content/0/text").asText()).as("call %s: %s\n%s", i, call, topology.stderr())
+                    .isEqualTo("modern " + i + " ✓");
+        }
+        assertThat(results.get(7).at("/ok/tools")).as("tools/list before and after").isEqualTo(results.get(0).at("/ok/tools"));
+        Topology.Answer raw = topology.modern(topology.url(), "tools/list", null, NodeClient.JSON.createObjectNode());
+        assertThat(results.get(0).at("/ok/tools").size()).isEqualTo(raw.body().at("/result/tools").size());
+    }
+
+    @Test
+    void aModernToolsCallReachesTheSamePodToolOnEveryReplica() throws Exception {
+        Set<String> servedBy = new TreeSet<>();
+        for (int i = 0; i < 6; i++) {
+            ObjectNode params = NodeClient.JSON.createObjectNode().put("name", "fixture__echo");
+            params.putObject("arguments").put("text", "raw " + i);
+            Topology.Answer answer = topology.modern(topology.url(), "tools/call", "fixture__echo", params);
+            assertThat(answer.body().at("/result/content/0/text").asText()).as("%s\n%s", answer, topology.stderr())
+                    .isEqualTo("raw " + i);
+            assertThat(answer.body().at("/result/resultType").asText()).isEqualTo("complete");
+            servedBy.add(answer.servedBy());
+        }
+        assertThat(servedBy).containsExactly("r1", "r2", "r3");
+    }
+
+    @Test
+    void aLegacySdkSessionContinuesOnEveryReplica() throws Exception {
+        double[] before = toolCalls();
+        List<ObjectNode> steps = new ArrayList<>(List.of(NodeClient.step("listTools")));
+        for (int i = 0; i < 6; i++) {
+            steps.add(NodeClient.call("fixture__echo", "{\"text\":\"legacy " + i + " ✓\"}"));
+        }
+        ObjectNode script = NodeClient.JSON.createObjectNode().put("transport", "http").put("url", topology.url());
+        script.putArray("steps").addAll(steps);
+        JsonNode session = NodeClient.run(script);
+
+        assertThat(session.path("sessionId").asText()).as(session.toString()).isNotBlank();
+        for (int i = 0; i < 6; i++) {
+            JsonNode call = session.path("steps").get(i + 1);
+            assertThat(call.at("/ok/content/0/text").asText()).as("call %s: %s\n%s", i, call, topology.stderr())
+                    .isEqualTo("legacy " + i + " ✓");
+        }
+        double[] after = toolCalls();
+        for (int r = 0; r < 3; r++) {
+            assertThat(after[r] - before[r]).as("calls of the one session served by r%s", r + 1).isPositive();
+        }
+        assertThat(after[0] + after[1] + after[2] - before[0] - before[1] - before[2]).isEqualTo(6);
+    }
+
+    @Test
+    void aSessionOpenedThroughTheBalancerIsServedByEachReplicaAndDeleteEndsItOnAll() throws Exception {
+        ObjectNode script = NodeClient.JSON.createObjectNode().put("transport", "http").put("url", topology.url());
+        script.putArray("steps").add(NodeClient.call("fixture__echo", "{\"text\":\"opened\"}"));
+        JsonNode session = NodeClient.run(script);
+        String id = session.path("sessionId").asText();
+        assertThat(session.at("/steps/0/ok/content/0/text").asText()).as(session.toString()).isEqualTo("opened");
+
+        for (int r = 0; r < 3; r++) {
+            ObjectNode params = NodeClient.JSON.createObjectNode().put("name", "fixture__echo");
+            params.putObject("arguments").put("text", "on r" + (r + 1));
+            Topology.Answer answer = topology.legacy(topology.replica(r).url(), id, "tools/call", params);
+            assertThat(answer.status()).as("%s\n%s", answer, topology.stderr()).isEqualTo(200);
+            assertThat(answer.body().at("/result/content/0/text").asText()).isEqualTo("on r" + (r + 1));
+        }
+        Topology.Answer deleted = topology.delete(topology.url(), id);
+        assertThat(deleted.status()).as(deleted.toString()).isBetween(200, 204);
+        for (int r = 0; r < 3; r++) {
+            Topology.Answer after = topology.legacy(topology.replica(r).url(), id, "tools/list", NodeClient.JSON.createObjectNode());
+            assertThat(after.status()).as("r%s after DELETE through %s: %s", r + 1, deleted.servedBy(), after).isEqualTo(404);
+        }
+    }
+
+    @Test
+    void anEventStreamResumedOnAnotherReplicaLosesAndRepeatsNothing() throws Exception {
+        echoThroughTheBalancer("events before", 3);
+        List<Long> first = eventSeqs(2, 0);
+        assertThat(first).as("events in the shared log").hasSizeGreaterThanOrEqualTo(2);
+        long resumeAfter = first.get(first.size() / 2 - 1);
+        List<Long> read = stream(0, null, resumeAfter);
+        assertThat(read).isEqualTo(first.subList(0, first.size() / 2));
+
+        echoThroughTheBalancer("events after", 3);
+        List<Long> expected = eventSeqs(2, resumeAfter);
+        assertThat(expected.size()).isGreaterThan(first.size() - first.size() / 2);
+        List<Long> resumed = stream(1, resumeAfter, expected.get(expected.size() - 1));
+        assertThat(resumed).as("resumed on r2 after %s", resumeAfter).isEqualTo(expected);
+    }
+
+    @Test
+    void aModernClientsInputRoundsRetriedThroughTheBalancerReachTheReplicaThatRunsTheCall() throws Exception {
+        ObjectNode script = NodeClient.JSON.createObjectNode().put("transport", "http").put("url", topology.url());
+        script.set("capabilities", NodeClient.JSON.readTree(BridgeStdioIT.ALL_CAPABILITIES));
+        ObjectNode answers = script.putObject("answers");
+        for (String method : List.of("elicitation/create", "sampling/createMessage", "roots/list")) {
+            answers.set(method, BridgeStdioIT.answerTo(method));
+        }
+        String arguments = BridgeStdioIT.rounds("[" + BridgeStdioIT.ELICIT + "]", "[" + BridgeStdioIT.SAMPLE + "]",
+                "[" + BridgeStdioIT.ROOTS + "]");
+        script.putArray("steps").add(NodeClient.call("asking__ask", arguments)).add(NodeClient.call("asking__ask", arguments));
+        JsonNode session = NodeClient.runModern(script);
+
+        for (int i = 0; i < 2; i++) {
+            JsonNode done = session.get("steps").get(i);
+            assertThat(done.has("ok")).as("%s\n%s", done, topology.stderr()).isTrue();
+            assertThat(done.at("/ok/structuredContent/answers/0/0/result")).isEqualTo(BridgeStdioIT.answerTo("elicitation/create"));
+            assertThat(done.at("/ok/structuredContent/answers/1/0/result/content/text").asText()).isEqualTo("sampled");
+            assertThat(done.at("/ok/structuredContent/answers/2/0/result")).isEqualTo(BridgeStdioIT.answerTo("roots/list"));
+        }
+        assertThat(session.get("inputs")).as("three rounds of each call, each retried on the next replica").hasSize(6);
+    }
+
+    @Test
+    void aLegacyCancellationThatReachesAnotherReplicaCancelsTheCallAtItsPod() throws Exception {
+        Path record = dir.resolve("record.txt");
+        ObjectNode script = NodeClient.JSON.createObjectNode().put("transport", "http").put("url", topology.url());
+        ArrayNode steps = script.putArray("steps");
+        for (int i = 1; i <= 2; i++) {
+            steps.add(NodeClient.call("fixture__slow", "{\"seconds\":20,\"steps\":100}").put("cancelAfterProgress", 2));
+            steps.add(NodeClient.step("waitLines").put("path", record.toString()).put("prefix", "cancelled ").put("count", i)
+                    .put("timeoutMs", 10_000));
+        }
+        steps.add(NodeClient.call("fixture__echo", "{\"text\":\"after the cancellations\"}"));
+        JsonNode session = NodeClient.run(script);
+
+        JsonNode results = session.path("steps");
+        assertThat(results.get(0).has("error")).as("%s", results.get(0)).isTrue();
+        assertThat(results.get(1).has("ok")).as("the pod saw the first cancellation: %s\n%s", results.get(1), topology.stderr()).isTrue();
+        assertThat(results.get(3).has("ok")).as("the pod saw the second cancellation: %s", results.get(3)).isTrue();
+        assertThat(results.get(4).at("/ok/content/0/text").asText()).isEqualTo("after the cancellations");
+    }
+
+    @Test
+    void aReplicaToReplicaRequestWithoutAValidSignatureIsRefused403() throws Exception {
+        String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{\"_meta\":{"
+                + "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{}}}}";
+        ClusterKey key = ClusterKey.of(Files.readString(topology.clusterKey()).strip().getBytes(StandardCharsets.UTF_8));
+        ClusterKey forged = ClusterKey.of("not the cluster's key, 32 bytes!".getBytes(StandardCharsets.UTF_8));
+        long now = System.currentTimeMillis();
+        String path = Forwarder.PATH;
+        String forgedBody = body.replace("tools/list", "tools/call");
+        for (int r = 0; r < 3; r++) {
+            String url = topology.replica(r).base() + path;
+            assertThat(forward(url, body, null, null).statusCode()).as("no signature").isEqualTo(403);
+            assertThat(forward(url, body, now, forged.sign("POST", path, now, bytes(body))).statusCode()).as("another key").isEqualTo(403);
+            assertThat(forward(url, forgedBody, now, key.sign("POST", path, now, bytes(body))).statusCode())
+                    .as("the signature of another body").isEqualTo(403);
+            long stale = now - ClusterKey.MAX_AGE.toMillis() - 60_000;
+            assertThat(forward(url, body, stale, key.sign("POST", path, stale, bytes(body))).statusCode()).as("a stale signature").isEqualTo(403);
+            HttpResponse<String> signed = forward(url, body, now, key.sign("POST", path, now, bytes(body)));
+            assertThat(signed.statusCode()).as("signed with the cluster key: %s", signed.body()).isEqualTo(200);
+        }
+        HttpResponse<String> throughBalancer = forward(topology.balancer().base() + path, body, null, null);
+        assertThat(throughBalancer.statusCode()).isEqualTo(403);
+        assertThat(topology.stderr()).doesNotContain(Files.readString(topology.clusterKey()).strip());
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static HttpResponse<String> forward(String url, String body, Long timestamp, String signature) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", "tools/list")
+                .header(ClusterKey.REPLICA_HEADER, "forger").POST(HttpRequest.BodyPublishers.ofString(body));
+        if (timestamp != null) {
+            request.header(ClusterKey.TIMESTAMP_HEADER, Long.toString(timestamp));
+        }
+        if (signature != null) {
+            request.header(ClusterKey.SIGNATURE_HEADER, signature);
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static void echoThroughTheBalancer(String text, int times) throws Exception {
+        for (int i = 0; i < times; i++) {
+            ObjectNode params = NodeClient.JSON.createObjectNode().put("name", "fixture__echo");
+            params.putObject("arguments").put("text", text);
+            Topology.Answer answer = topology.modern(topology.url(), "tools/call", "fixture__echo", params);
+            assertThat(answer.body().at("/result/content/0/text").asText()).as(answer.toString()).isEqualTo(text);
+        }
+    }
+
+    /** The seqs of every event after {@code afterSeq} in the shared log, as {@code GET /meta/events} of a replica gives them. */
+    private static List<Long> eventSeqs(int replica, long afterSeq) throws Exception {
+        List<Long> seqs = new ArrayList<>();
+        long after = afterSeq;
+        while (true) {
+            HttpResponse<String> page = topology.get(replica, "/meta/events?limit=10000&after_seq=" + after);
+            assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
+            JsonNode body = NodeClient.JSON.readTree(page.body());
+            body.path("events").forEach(e -> seqs.add(e.path("seq").asLong()));
+            if (body.path("next_after_seq").isNull() || body.path("next_after_seq").isMissingNode()) {
+                return seqs;
+            }
+            after = body.path("next_after_seq").asLong();
+        }
+    }
+
+    /** Reads {@code /meta/events/stream} of a replica (resuming after {@code lastEventId}) up to the event {@code untilSeq}. */
+    private static List<Long> stream(int replica, Long lastEventId, long untilSeq) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(topology.replica(replica).base() + "/meta/events/stream"))
+                .header("Accept", "text/event-stream").timeout(Duration.ofSeconds(10));
+        if (lastEventId != null) {
+            request.header("Last-Event-ID", Long.toString(lastEventId));
+        }
+        return assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+            HttpResponse<Stream<String>> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofLines());
+            assertThat(response.statusCode()).isEqualTo(200);
+            List<Long> seqs = new ArrayList<>();
+            try (Stream<String> lines = response.body()) {
+                Iterator<String> it = lines.iterator();
+                while (it.hasNext()) {
+                    String line = it.next();
+                    if (line.startsWith("id:")) {
+                        long seq = Long.parseLong(line.substring(3).strip());
+                        seqs.add(seq);
+                        if (seq >= untilSeq) {
+                            return seqs;
+                        }
+                    }
+                }
+            }
+            throw new AssertionError("the stream ended after " + seqs);
+        });
+    }
+
+    /** Tool calls each replica served so far (its {@code meta_gateway_tool_calls_seconds_count}, summed). */
+    private static double[] toolCalls() throws Exception {
+        double[] calls = new double[3];
+        Pattern count = Pattern.compile("(?m)^meta_gateway_tool_calls_seconds_count(?:\\{[^}]*\\})? ([0-9.eE+-]+)$");
+        for (int r = 0; r < 3; r++) {
+            Matcher m = count.matcher(topology.get(r, "/metrics").body());
+            while (m.find()) {
+                calls[r] += Double.parseDouble(m.group(1));
+            }
+        }
+        return calls;
+    }
+}
