@@ -131,9 +131,13 @@ public final class ReplicaRegistry implements Replicas, AutoCloseable {
         }
     }
 
-    /** Whether this replica is registered and its last write to the database succeeded. */
+    /**
+     * Whether this replica takes requests: once it has reached the database and registered, and until it stops. A later
+     * database outage leaves it ready: it keeps serving modern requests and the sessions it holds (its health says the
+     * database is unreachable), which a balancer that dropped every replica at once could not.
+     */
     public boolean ready() {
-        return registered && reachable && !closed;
+        return registered && !closed;
     }
 
     /** Whether this replica has registered itself. */

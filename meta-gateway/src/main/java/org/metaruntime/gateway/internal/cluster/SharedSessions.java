@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import javax.sql.DataSource;
 
@@ -32,8 +34,13 @@ public final class SharedSessions implements AutoCloseable {
 
     /** After a failure to reach the database, requests fail at once for this long before it is tried again. */
     static final Duration RETRY_AFTER = Duration.ofSeconds(2);
-    /** Connections kept open between requests. */
-    static final int MAX_IDLE = 4;
+    /**
+     * Connections open at once, all kept between requests: a burst of requests waits for one of these rather than
+     * opening (and closing) a connection of its own, which costs the database and this process milliseconds each.
+     */
+    static final int MAX_CONNECTIONS = 8;
+    /** How long a request waits for a connection before it counts the database as out of reach. */
+    static final Duration CONNECTION_WAIT = Duration.ofSeconds(StateDatabase.CONNECT_SECONDS);
 
     private final DataSource database;
     private final Duration idleTimeout;
@@ -41,6 +48,7 @@ public final class SharedSessions implements AutoCloseable {
     private volatile boolean schemaReady;
     private volatile SQLException lastFailure;
     private final ArrayDeque<Connection> idle = new ArrayDeque<>();
+    private final Semaphore connections = new Semaphore(MAX_CONNECTIONS);
     private boolean closed;
     private volatile long failedAtNanos;
 
@@ -181,6 +189,24 @@ public final class SharedSessions implements AutoCloseable {
         if (failed != null && nanoClock.getAsLong() - failedAtNanos < RETRY_AFTER.toNanos()) {
             throw new DatabaseUnreachable(failed);
         }
+        try {
+            if (!connections.tryAcquire(CONNECTION_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new DatabaseUnreachable(new SQLException("no connection to the database came free within "
+                        + CONNECTION_WAIT.toSeconds() + " s"));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DatabaseUnreachable(new SQLException("interrupted while waiting for a connection"));
+        }
+        try {
+            return runHolding(work);
+        } finally {
+            connections.release();
+        }
+    }
+
+    /** {@link #run} with one of the {@link #MAX_CONNECTIONS} permits held. */
+    private <T> T runHolding(Work<T> work) {
         Connection kept;
         synchronized (idle) {
             kept = idle.poll();
@@ -220,7 +246,7 @@ public final class SharedSessions implements AutoCloseable {
     private <T> T done(Connection c, T result) {
         lastFailure = null;
         synchronized (idle) {
-            if (!closed && idle.size() < MAX_IDLE) {
+            if (!closed && idle.size() < MAX_CONNECTIONS) {
                 idle.push(c);
                 return result;
             }

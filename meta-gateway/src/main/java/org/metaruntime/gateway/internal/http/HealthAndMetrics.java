@@ -34,7 +34,7 @@ final class HealthAndMetrics extends Handler.Abstract {
         this.metrics = metrics;
     }
 
-    /** Makes {@code /healthz} ready only while {@code registry}'s replica is registered and its database reachable. */
+    /** Makes {@code /healthz} ready once {@code registry}'s replica has registered (and say whether its database is reachable). */
     void cluster(ReplicaRegistry registry) {
         this.cluster = registry;
     }
