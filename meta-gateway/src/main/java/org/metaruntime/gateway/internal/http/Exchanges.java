@@ -124,6 +124,16 @@ final class Exchanges {
         response.write(true, ByteBuffer.wrap(bytes), callback);
     }
 
+    /**
+     * Answers {@code status} with a JSON-RPC error once the request's body (at most {@code max} bytes) has been read:
+     * a request refused before its body arrived would otherwise leave the body on the connection, which the server then
+     * closes under a client that goes on to reuse it.
+     */
+    static void rpcErrorAfterBody(Request request, Response response, Callback callback, long max, int status, int code,
+                                  String message) {
+        body(request, max).whenComplete((bytes, failure) -> rpcError(response, callback, status, null, code, message));
+    }
+
     /** Answers {@code status} with a JSON-RPC error (id null unless given). */
     static void rpcError(Response response, Callback callback, int status, JsonNode id, int code, String message) {
         json(response, callback, status, JsonRpc.write(JsonRpc.error(id, code, message, null)));

@@ -76,8 +76,8 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
             return true;
         }
         if (version != null && !Eras.SUPPORTED.contains(version)) {
-            Exchanges.rpcError(response, callback, 400, null, JsonRpc.INVALID_REQUEST, "unsupported " + VERSION_HEADER + " "
-                    + version + " (supported: " + String.join(", ", Eras.SUPPORTED) + ")");
+            Exchanges.rpcErrorAfterBody(request, response, callback, maxRequestBytes, 400, JsonRpc.INVALID_REQUEST,
+                    "unsupported " + VERSION_HEADER + " " + version + " (supported: " + String.join(", ", Eras.SUPPORTED) + ")");
             return true;
         }
         if (HttpMethod.POST.is(method)) {
@@ -95,7 +95,8 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
 
     private void post(Request request, Response response, Callback callback) {
         if (!Exchanges.isJson(request)) {
-            Exchanges.rpcError(response, callback, 415, null, JsonRpc.INVALID_REQUEST, "a POST to /mcp carries application/json");
+            Exchanges.rpcErrorAfterBody(request, response, callback, maxRequestBytes, 415, JsonRpc.INVALID_REQUEST,
+                    "a POST to /mcp carries application/json");
             return;
         }
         Exchanges.readJson(request, response, callback, maxRequestBytes, message -> onMessage(request, response, callback, message, false));
