@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
 import org.metaruntime.testing.PostgresServer;
 import org.metaruntime.testing.ProcessLeaks;
@@ -62,6 +63,21 @@ final class Topology implements AutoCloseable {
      */
     static Topology start(Path dir, Path manifests, int count, boolean shared, List<String> args,
                           UnaryOperator<String> route) throws Exception {
+        return start(dir, manifests, count, shared, args, route, i -> Map.of());
+    }
+
+    /**
+     * A cluster (shared state) of {@code environments.size()} replicas, replica {@code i} started with
+     * {@code environments.get(i)} added to its environment (a replica whose clock is off: {@link Faketime#env}).
+     */
+    static Topology start(Path dir, Path manifests, List<String> args, List<Map<String, String>> environments)
+            throws Exception {
+        return start(dir, manifests, environments.size(), true, args, UnaryOperator.identity(), environments::get);
+    }
+
+    private static Topology start(Path dir, Path manifests, int count, boolean shared, List<String> args,
+                                  UnaryOperator<String> route, IntFunction<Map<String, String>> environment)
+            throws Exception {
         Haproxy.require();
         String database = shared ? PostgresServer.get().freshDatabase() : null;
         Path clusterKey = null;
@@ -83,9 +99,10 @@ final class Topology implements AutoCloseable {
         ExecutorService starter = Executors.newFixedThreadPool(count);
         try {
             List<Future<HttpGateway>> started = new ArrayList<>();
-            for (int port : ports) {
-                List<String> own = replicaArgs(common, port, shared);
-                started.add(starter.submit(() -> HttpGateway.start(own, Map.of())));
+            for (int i = 0; i < count; i++) {
+                List<String> own = replicaArgs(common, ports.get(i), shared);
+                Map<String, String> env = environment.apply(i);
+                started.add(starter.submit(() -> HttpGateway.start(own, env)));
             }
             AssertionError failure = null;
             for (Future<HttpGateway> future : started) {
@@ -184,6 +201,32 @@ final class Topology implements AutoCloseable {
             headers.addAll(List.of("Mcp-Name", name));
         }
         return post(url, request(method, withMeta), headers);
+    }
+
+    /**
+     * A legacy session opened on {@code url}: {@code initialize} (protocol 2025-11-25) and its
+     * {@code notifications/initialized}; returns the session id.
+     */
+    String openLegacy(String url) throws IOException, InterruptedException {
+        String initialize = request("initialize", NodeClient.JSON.createObjectNode().put("protocolVersion", "2025-11-25")
+                .<ObjectNode>set("capabilities", NodeClient.JSON.createObjectNode())
+                .set("clientInfo", NodeClient.JSON.createObjectNode().put("name", "topology").put("version", "1")));
+        HttpResponse<String> opened = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(initialize)).build(), HttpResponse.BodyHandlers.ofString());
+        String id = opened.headers().firstValue("Mcp-Session-Id").orElse(null);
+        if (opened.statusCode() != 200 || id == null) {
+            throw new AssertionError("initialize on " + url + " answered " + opened.statusCode() + " " + opened.body());
+        }
+        HttpResponse<String> initialized = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .header("MCP-Protocol-Version", "2025-11-25").header("Mcp-Session-Id", id)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        if (initialized.statusCode() != 202) {
+            throw new AssertionError("notifications/initialized on " + url + " answered " + initialized.statusCode());
+        }
+        return id;
     }
 
     /** A legacy request {@code method} of the session {@code sessionId} (protocol 2025-11-25), POSTed to {@code url}. */
