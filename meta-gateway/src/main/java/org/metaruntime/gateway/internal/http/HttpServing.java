@@ -37,6 +37,7 @@ import org.metaruntime.gateway.spi.Authenticator;
 import org.metaruntime.gateway.spi.Principal;
 import org.metaruntime.gateway.internal.manifest.Durations;
 import org.metaruntime.gateway.internal.serve.GatewayServer;
+import org.metaruntime.gateway.internal.serve.GatewayTasks;
 import org.metaruntime.gateway.internal.serve.ServingBase;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -162,6 +163,11 @@ public final class HttpServing extends ServingBase {
      * legacy Streamable HTTP sessions are kept in {@code shared} too; retries and cancellations of calls that run on
      * another replica are forwarded there, signed with {@code key}, and its {@code requestState}s name this replica.
      */
+    /** Answers modern clients' long calls with task handles of {@code tasks} ({@code --task-after}). */
+    public void offerTasks(GatewayTasks tasks) {
+        server.offerTasks(tasks);
+    }
+
     public void joinCluster(ReplicaRegistry registry, SharedSessions shared, ClusterKey key) {
         Forwarder forwarder = new Forwarder(registry, key, java.time.Clock.systemUTC());
         server.joinCluster(registry.self(), key.derive("requestState"));
