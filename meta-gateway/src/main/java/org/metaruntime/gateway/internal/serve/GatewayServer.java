@@ -132,7 +132,7 @@ public final class GatewayServer implements AutoCloseable {
                 .offloaded("prompts/get", r -> done(surface.getPrompt(r.params(), visible(r))))
                 .offloaded("completion/complete", r -> done(surface.complete(r.params(), visible(r))))
                 .modern("server/discover", r -> done(EraAnswers.cached(r,
-                        EraAnswers.discovered(anyTaskCapable(), instructions()), 0)))
+                        EraAnswers.discovered(ownTasks != null || anyTaskCapable(), instructions()), 0)))
                 .modern("tools/list", r -> listReady.thenApply(ready -> EraAnswers.cached(r, toolsList(r), toolsTtlMs())))
                 .modern("tools/call", r -> ownTasks(r, listReady.isDone() ? pipeline.client(r)
                         : listReady.thenCompose(ready -> pipeline.client(r))))
