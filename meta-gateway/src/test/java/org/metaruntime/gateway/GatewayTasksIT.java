@@ -57,6 +57,9 @@ class GatewayTasksIT {
         List<String> args = List.of("--manifests", NodeClient.manifests(dir, dir.resolve("pids"), "fixture").toString(),
                 "--state", database, "--cluster-key-file", key.toString(), "--task-after", "1s", "--task-ttl", "10m");
         try (HttpGateway a = HttpGateway.start(args, Map.of()); HttpGateway b = HttpGateway.start(args, Map.of())) {
+            JsonNode discover = modern(b, "server/discover", "", "\"x\":0", false);
+            assertThat(discover.at("/result/capabilities/extensions").has(TASKS)).as(discover.toString()).isTrue();
+
             JsonNode handle = modern(a, "tools/call", "fixture__sleep", "\"name\":\"fixture__sleep\",\"arguments\":{\"seconds\":4}", true);
             assertThat(handle.at("/result/resultType").asText()).as(handle.toString()).isEqualTo("task");
             assertThat(handle.at("/result/status").asText()).isEqualTo("working");
