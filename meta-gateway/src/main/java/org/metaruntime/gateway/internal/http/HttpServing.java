@@ -158,16 +158,16 @@ public final class HttpServing extends ServingBase {
         return start(new HttpServing(server, address, options, server::admin, auditLog));
     }
 
-    /**
-     * Joins the cluster of {@code registry}: {@code /healthz} is ready only while the replica is registered, and the
-     * legacy Streamable HTTP sessions are kept in {@code shared} too; retries and cancellations of calls that run on
-     * another replica are forwarded there, signed with {@code key}, and its {@code requestState}s name this replica.
-     */
     /** Answers modern clients' long calls with task handles of {@code tasks} ({@code --task-after}). */
     public void offerTasks(GatewayTasks tasks) {
         server.offerTasks(tasks);
     }
 
+    /**
+     * Joins the cluster of {@code registry}: {@code /healthz} is ready only while the replica is registered, and the
+     * legacy Streamable HTTP sessions are kept in {@code shared} too; retries and cancellations of calls that run on
+     * another replica are forwarded there, signed with {@code key}, and its {@code requestState}s name this replica.
+     */
     public void joinCluster(ReplicaRegistry registry, SharedSessions shared, ClusterKey key) {
         Forwarder forwarder = new Forwarder(registry, key, java.time.Clock.systemUTC());
         server.joinCluster(registry.self(), key.derive("requestState"));

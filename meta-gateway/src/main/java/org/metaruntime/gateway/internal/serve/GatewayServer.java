@@ -371,6 +371,7 @@ public final class GatewayServer implements AutoCloseable {
         if (own != null && taskId != null && taskId.isTextual() && TaskIds.gatewayMade(taskId.asText())) {
             JsonNode capabilities = request.envelope().clientCapabilities();
             if (!TaskRequests.declared(capabilities)) {
+                // refused as every task request without the extension declared: -32021
                 return tasks.serve(request.method(), request.params(), capabilities);
             }
             return own.serve(request.method(), taskId.asText());
