@@ -26,7 +26,8 @@ import org.metaruntime.testing.PostgresServer;
  * Two replicas sharing one PostgreSQL database with {@code --task-after 1s}: a modern call slower than that is
  * answered with a task handle of the replica running it; the other replica answers {@code tasks/get} from the
  * database (working, then the completed result) and forwards {@code tasks/cancel} to the owner, which cancels the call
- * at the pod. A call without the tasks extension declared is waited for.
+ * at the pod. A call without the tasks extension declared is waited for. Without a PostgreSQL state the tasks are
+ * kept in memory.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class GatewayTasksIT {
@@ -96,6 +97,26 @@ class GatewayTasksIT {
 
             b.stopCleanly();
             a.stopCleanly();
+        }
+    }
+
+    @Test
+    void aSingleProcessKeepsItsTasksInMemory() throws Exception {
+        List<String> args = List.of("--manifests", NodeClient.manifests(dir, dir.resolve("pids"), "fixture").toString(),
+                "--task-after", "500ms");
+        try (HttpGateway gateway = HttpGateway.start(args, Map.of())) {
+            JsonNode handle = modern(gateway, "tools/call", "fixture__sleep", "\"name\":\"fixture__sleep\",\"arguments\":{\"seconds\":2}", true);
+            String taskId = handle.at("/result/taskId").asText();
+            assertThat(taskId).as(handle.toString()).matches("task-[0-9a-f]+");
+            assertThat(handle.at("/result/ttlMs").asLong()).as("the default time to live").isEqualTo(3_600_000);
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+                JsonNode done = modern(gateway, "tasks/get", taskId, "\"taskId\":\"" + taskId + "\"", true);
+                assertThat(done.at("/result/status").asText()).as(done.toString()).isEqualTo("completed");
+                assertThat(done.at("/result/result/content/0/text").asText()).isEqualTo("slept");
+            });
+            JsonNode undeclared = modern(gateway, "tasks/get", taskId, "\"taskId\":\"" + taskId + "\"", false);
+            assertThat(undeclared.at("/error/code").asInt()).as(undeclared.toString()).isEqualTo(-32021);
+            gateway.stopCleanly();
         }
     }
 
