@@ -14,6 +14,8 @@ import org.metaruntime.gateway.internal.cluster.ClusterKey;
 import org.metaruntime.gateway.internal.cluster.ReplicaIds;
 import org.metaruntime.gateway.internal.cluster.ReplicaRegistry;
 import org.metaruntime.gateway.internal.cluster.SharedSessions;
+import org.metaruntime.gateway.internal.cluster.SharedTasks;
+import org.metaruntime.gateway.internal.cluster.TaskStore;
 import org.metaruntime.gateway.internal.http.HttpServing;
 import org.metaruntime.supervisor.internal.DaemonThreads;
 import org.slf4j.Logger;
@@ -100,6 +102,11 @@ final class Cluster implements AutoCloseable {
                 log.debug("sweeping the idle shared sessions failed: {}", e.getMessage());
             }
         }, sweep, sweep, TimeUnit.MILLISECONDS);
+    }
+
+    /** The gateway's own tasks in the shared database, kept for {@code ttl} once finished; after {@link #join}. */
+    synchronized TaskStore tasks(Duration ttl) {
+        return new SharedTasks(shared, ttl);
     }
 
     /** The replicas as this one sees them, once it serves; null before. */

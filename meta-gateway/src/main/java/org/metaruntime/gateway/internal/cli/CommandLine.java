@@ -29,12 +29,16 @@ import org.metaruntime.gateway.internal.manifest.Names;
  * @param stateUrl the {@code jdbc:postgresql://} URL of the shared database ({@code --state}), or null
  * @param advertiseUrl the base URL other replicas reach this one on, or null: derived from the host and port
  * @param clusterKeyFile the file of the key shared by the replicas of a cluster, or null
+ * @param taskAfter how long a modern client's call that declared the tasks extension runs before it is answered with a
+ *                  task handle, or null: never
+ * @param taskTtl  how long a finished task's result is kept
  */
 record CommandLine(List<Path> manifests, Path config, boolean validate, String transport, String host, int port,
                    Path tokenFile, List<String> allowedOrigins, Duration sessionTimeout, String separator, int maxCallDepth,
                    String logLevel, Path state, boolean watch, boolean help,
                    Path policy, String profile, boolean auditArguments, Path tokens, OAuthOptions oauth, URI publicUrl,
-                   String approve, URI otlpEndpoint, String stateUrl, URI advertiseUrl, Path clusterKeyFile) {
+                   String approve, URI otlpEndpoint, String stateUrl, URI advertiseUrl, Path clusterKeyFile,
+                   Duration taskAfter, Duration taskTtl) {
 
 
     static final String USAGE = "usage: meta-gateway --manifests DIR [--manifests DIR2 ...] [--config claude_desktop_config.json]"
@@ -42,7 +46,10 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
             + " [--allow-origin ORIGIN ...] [--session-timeout 30m] [--separator __] [--max-call-depth 8] [--log-level info]"
             + " [--state DIR|jdbc:postgresql://...] [--advertise-url URL] [--cluster-key-file FILE] [--watch] [--policy FILE] [--profile NAME] [--audit-arguments]"
             + " [--tokens FILE] [--oauth-issuer URL --oauth-audience AUD [--oauth-scopes S ...]] [--public-url URL]"
-            + " [--approve POD/TOOL] [--otlp-endpoint URL]";
+            + " [--approve POD/TOOL] [--otlp-endpoint URL] [--task-after 10s] [--task-ttl 1h]";
+
+    /** How long a finished task's result is kept without {@code --task-ttl}. */
+    static final Duration DEFAULT_TASK_TTL = Duration.ofHours(1);
 
     private static final Set<String> TRANSPORTS = Set.of("stdio", "http", "sse");
     /** The levels of {@code --log-level}, least severe first. */
@@ -90,6 +97,8 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
         String stateUrl = null;
         URI advertiseUrl = null;
         Path clusterKeyFile = null;
+        Duration taskAfter = null;
+        Duration taskTtl = DEFAULT_TASK_TTL;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String value = null;
@@ -103,7 +112,7 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                 case "--help":
                     return new CommandLine(manifests, config, validate, transport, host, port, tokenFile, origins, sessionTimeout,
                             separator, maxCallDepth, logLevel, state, watch, true, policy, profile, auditArguments,
-                            tokens, null, publicUrl, null, null, stateUrl, advertiseUrl, clusterKeyFile);
+                            tokens, null, publicUrl, null, null, stateUrl, advertiseUrl, clusterKeyFile, taskAfter, taskTtl);
                 case "--validate":
                     if (value != null) {
                         throw new UsageException("--validate takes no value");
@@ -174,6 +183,12 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                     if (sessionTimeout == null) {
                         throw new UsageException("--session-timeout is a duration such as 30m, 90s, 500ms, not " + value);
                     }
+                    break;
+                case "--task-after":
+                    taskAfter = positive("--task-after", value);
+                    break;
+                case "--task-ttl":
+                    taskTtl = positive("--task-ttl", value);
                     break;
                 case "--separator":
                     if (!Names.validSeparator(value)) {
@@ -272,6 +287,9 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
         if (approve != null && state == null && stateUrl == null) {
             throw new UsageException("--approve records the pin in the event log: give --state DIR");
         }
+        if (taskAfter != null && "stdio".equals(transport)) {
+            throw new UsageException("--task-after answers calls over HTTP: give --transport http");
+        }
         if (stateUrl == null && (advertiseUrl != null || clusterKeyFile != null)) {
             throw new UsageException("--advertise-url and --cluster-key-file are for replicas: give --state jdbc:postgresql://...");
         }
@@ -282,7 +300,16 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
         return new CommandLine(manifests, config, validate, transport, host, port, tokenFile, origins, sessionTimeout,
                 separator, maxCallDepth, logLevel, state, watch, false, policy, profile, auditArguments,
                 tokens, oauth(issuer, audience, scopes), publicUrl, approve, otlpEndpoint, stateUrl, advertiseUrl,
-                clusterKeyFile);
+                clusterKeyFile, taskAfter, taskTtl);
+    }
+
+    /** The duration {@code value} of {@code option}, more than zero. */
+    private static Duration positive(String option, String value) throws UsageException {
+        Duration duration = Durations.parse(value).orElse(null);
+        if (duration == null || duration.isZero() || duration.isNegative()) {
+            throw new UsageException(option + " is a duration above zero such as 10s, 1h, 500ms, not " + value);
+        }
+        return duration;
     }
 
     private static OAuthOptions oauth(URI issuer, String audience, List<String> scopes) throws UsageException {

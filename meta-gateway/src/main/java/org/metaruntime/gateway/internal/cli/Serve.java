@@ -18,8 +18,10 @@ import org.metaruntime.gateway.MetaGateway;
 import org.metaruntime.gateway.Serving;
 import org.metaruntime.gateway.internal.auth.NamedTokens;
 import org.metaruntime.gateway.internal.auth.NamedTokensFile;
+import org.metaruntime.gateway.internal.cluster.MemoryTasks;
 import org.metaruntime.gateway.internal.cluster.ReplicaIds;
 import org.metaruntime.gateway.internal.http.HttpServing;
+import org.metaruntime.gateway.internal.serve.GatewayTasks;
 
 /**
  * The serving half of the command. Stdio: until the client closes stdin, or SIGTERM or SIGINT. HTTP: until SIGTERM or
@@ -157,6 +159,10 @@ final class Serve {
                 }
                 if (cluster != null) {
                     cluster.join((HttpServing) serving, httpOptions.sessionIdleTimeout());
+                }
+                if (line.taskAfter() != null) {
+                    ((HttpServing) serving).offerTasks(new GatewayTasks(line.taskAfter(), line.taskTtl(),
+                            cluster != null ? cluster.tasks(line.taskTtl()) : new MemoryTasks(line.taskTtl())));
                 }
                 // One write, so that no log line can come between the text and its line end.
                 err.print(READY + ((HttpServing) serving).url() + System.lineSeparator());

@@ -180,11 +180,17 @@ public final class SharedSessions implements AutoCloseable {
         return idleTimeout.toMillis() / 1000.0;
     }
 
-    private interface Work<T> {
+    /** Work done on one of the kept connections. */
+    interface Work<T> {
         T run(Connection c) throws SQLException;
     }
 
-    private <T> T run(Work<T> work) {
+    /**
+     * Runs {@code work} on one of the kept connections (other tables of the cluster's state share them).
+     *
+     * @throws DatabaseUnreachable when the database cannot be reached
+     */
+    <T> T run(Work<T> work) {
         SQLException failed = lastFailure;
         if (failed != null && nanoClock.getAsLong() - failedAtNanos < RETRY_AFTER.toNanos()) {
             throw new DatabaseUnreachable(failed);

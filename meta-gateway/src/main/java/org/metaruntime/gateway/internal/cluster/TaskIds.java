@@ -13,6 +13,9 @@ public final class TaskIds {
 
     private static final Pattern OWNED = Pattern.compile("(r-[0-9a-f]{12}):(.+)", Pattern.DOTALL);
 
+    /** How the ids of the gateway's own tasks ({@code --task-after}) start, after the replica part. */
+    public static final String GATEWAY_PREFIX = "task-";
+
     private TaskIds() {
     }
 
@@ -25,6 +28,11 @@ public final class TaskIds {
     public static Optional<String> owner(String taskId) {
         Matcher m = taskId == null ? null : OWNED.matcher(taskId);
         return m != null && m.matches() ? Optional.of(m.group(1)) : Optional.empty();
+    }
+
+    /** Whether {@code taskId} names one of the gateway's own tasks rather than a pod's. */
+    public static boolean gatewayMade(String taskId) {
+        return taskId != null && local(taskId).startsWith(GATEWAY_PREFIX);
     }
 
     /** {@code taskId} without its replica part. */

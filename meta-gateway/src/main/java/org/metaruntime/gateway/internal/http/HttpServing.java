@@ -37,6 +37,7 @@ import org.metaruntime.gateway.spi.Authenticator;
 import org.metaruntime.gateway.spi.Principal;
 import org.metaruntime.gateway.internal.manifest.Durations;
 import org.metaruntime.gateway.internal.serve.GatewayServer;
+import org.metaruntime.gateway.internal.serve.GatewayTasks;
 import org.metaruntime.gateway.internal.serve.ServingBase;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -155,6 +156,11 @@ public final class HttpServing extends ServingBase {
     public static HttpServing start(GatewayServer server, InetSocketAddress address, HttpOptions options, EventLog auditLog)
             throws IOException {
         return start(new HttpServing(server, address, options, server::admin, auditLog));
+    }
+
+    /** Answers modern clients' long calls with task handles of {@code tasks} ({@code --task-after}). */
+    public void offerTasks(GatewayTasks tasks) {
+        server.offerTasks(tasks);
     }
 
     /**

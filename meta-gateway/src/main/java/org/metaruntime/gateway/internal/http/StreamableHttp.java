@@ -283,7 +283,11 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
     private Optional<String> owner(JsonNode message) {
         JsonNode params = message.path("params");
         switch (message.path("method").asText("")) {
-            case "tasks/get", "tasks/update", "tasks/cancel":
+            case "tasks/get":
+                // the gateway's own tasks are read from the shared database, on any replica
+                return TaskIds.gatewayMade(params.path("taskId").asText(null)) ? Optional.empty()
+                        : TaskIds.owner(params.path("taskId").asText(null));
+            case "tasks/update", "tasks/cancel":
                 return TaskIds.owner(params.path("taskId").asText(null));
             default:
                 return server.requestStateOwner(params.get("requestState"));

@@ -115,7 +115,8 @@ public final class Dispatcher {
             }
         }
 
-        void cancel() {
+        /** Cancels it as the client's {@code notifications/cancelled} would (its {@code tasks/cancel}). */
+        public void cancel() {
             if (cancelled.compareAndSet(false, true)) {
                 for (Runnable action : onCancel) {
                     if (onCancel.remove(action)) {

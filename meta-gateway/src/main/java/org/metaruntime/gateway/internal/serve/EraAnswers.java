@@ -47,7 +47,7 @@ final class EraAnswers {
     /**
      * The answer to {@code server/discover}, from what the gateway knows now (no pod is waited for or started).
      *
-     * @param tasks whether a started pod offers the tasks extension
+     * @param tasks whether the gateway makes tasks of long calls, or a started pod offers the tasks extension
      */
     static ObjectNode discovered(boolean tasks, String instructions) {
         ObjectNode result = JsonRpc.NODES.objectNode();

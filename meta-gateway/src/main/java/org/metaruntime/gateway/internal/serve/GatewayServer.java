@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
+import org.metaruntime.gateway.internal.cluster.TaskIds;
 import org.metaruntime.gateway.internal.manifest.Catalog;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
 import org.metaruntime.gateway.internal.pin.DefinitionPins;
@@ -78,6 +79,8 @@ public final class GatewayServer implements AutoCloseable {
     private final TaskRequests tasks = new TaskRequests(new TaskPods(), this::replicaId);
     /** The pods seen running, to tell listen streams when the merged resource and prompt lists change. */
     private final Set<String> running = ConcurrentHashMap.newKeySet();
+    /** The gateway's own tasks ({@code --task-after}); null: every call is waited for. */
+    private volatile GatewayTasks ownTasks;
     private volatile CompletableFuture<Void> listReady = CompletableFuture.completedFuture(null);
 
     /**
@@ -129,9 +132,10 @@ public final class GatewayServer implements AutoCloseable {
                 .offloaded("prompts/get", r -> done(surface.getPrompt(r.params(), visible(r))))
                 .offloaded("completion/complete", r -> done(surface.complete(r.params(), visible(r))))
                 .modern("server/discover", r -> done(EraAnswers.cached(r,
-                        EraAnswers.discovered(anyTaskCapable(), instructions()), 0)))
+                        EraAnswers.discovered(ownTasks != null || anyTaskCapable(), instructions()), 0)))
                 .modern("tools/list", r -> listReady.thenApply(ready -> EraAnswers.cached(r, toolsList(r), toolsTtlMs())))
-                .modern("tools/call", r -> listReady.isDone() ? pipeline.client(r) : listReady.thenCompose(ready -> pipeline.client(r)))
+                .modern("tools/call", r -> ownTasks(r, listReady.isDone() ? pipeline.client(r)
+                        : listReady.thenCompose(ready -> pipeline.client(r))))
                 .modernOffloaded("resources/list", r -> done(EraAnswers.cached(r, surface.listResources(visible(r)), 0)))
                 .modernOffloaded("resources/templates/list", r -> done(EraAnswers.cached(r, surface.listTemplates(visible(r)), 0)))
                 .modernOffloaded("resources/read",
@@ -346,8 +350,32 @@ public final class GatewayServer implements AutoCloseable {
         return table.catalog().pods().stream().anyMatch(p -> backend.pod(p.name()).taskCapable());
     }
 
+    /**
+     * Answers a modern client's long {@code tools/call} with a task handle when it declared the tasks extension and
+     * the call is not answered within the delay of {@code tasks} (their state goes to its store).
+     */
+    public void offerTasks(GatewayTasks tasks) {
+        tasks.servedBy(this::replicaId, EraAnswers::modernResult, EraAnswers::modernError);
+        this.ownTasks = tasks;
+    }
+
+    private CompletableFuture<JsonNode> ownTasks(Dispatcher.Request request, CompletableFuture<JsonNode> call) {
+        GatewayTasks tasks = ownTasks;
+        return tasks == null ? call : tasks.answer(request, call);
+    }
+
     /** A modern {@code tasks/get}, {@code tasks/update} or {@code tasks/cancel}. */
     private CompletableFuture<JsonNode> task(Dispatcher.Request request) {
+        GatewayTasks own = ownTasks;
+        JsonNode taskId = request.params().get("taskId");
+        if (own != null && taskId != null && taskId.isTextual() && TaskIds.gatewayMade(taskId.asText())) {
+            JsonNode capabilities = request.envelope().clientCapabilities();
+            if (!TaskRequests.declared(capabilities)) {
+                // refused as every task request without the extension declared: -32021
+                return tasks.serve(request.method(), request.params(), capabilities);
+            }
+            return own.serve(request.method(), taskId.asText());
+        }
         return tasks.serve(request.method(), request.params(), request.envelope().clientCapabilities());
     }
 
@@ -442,6 +470,10 @@ public final class GatewayServer implements AutoCloseable {
         try {
             listens.endAll();
             parked.close();
+            GatewayTasks tasks = ownTasks;
+            if (tasks != null) {
+                tasks.close();
+            }
             sessions.forEach(ClientSession::close);
             sessions.clear();
             backend.close();

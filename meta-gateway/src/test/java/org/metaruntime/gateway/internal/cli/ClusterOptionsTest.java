@@ -83,4 +83,21 @@ class ClusterOptionsTest {
         assertThat(run("--transport", "http", "--state", PG, "--cluster-key-file", key.toString())).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("at least 16 bytes").doesNotContain("tiny-key");
     }
+
+    @Test
+    void taskOptionsAreDurationsAndBadOnesExitTwoWithAUsageLine() throws Exception {
+        CommandLine off = parse("--transport", "http");
+        assertThat(off.taskAfter()).isNull();
+        assertThat(off.taskTtl()).isEqualTo(java.time.Duration.ofHours(1));
+        CommandLine on = parse("--transport", "http", "--task-after", "2s", "--task-ttl", "10m");
+        assertThat(on.taskAfter()).isEqualTo(java.time.Duration.ofSeconds(2));
+        assertThat(on.taskTtl()).isEqualTo(java.time.Duration.ofMinutes(10));
+        assertThat(parse("--task-ttl", "5m").taskTtl()).isEqualTo(java.time.Duration.ofMinutes(5));
+        assertThatThrownBy(() -> parse("--transport", "http", "--task-after", "soon")).hasMessageContaining("--task-after is a duration");
+        assertThatThrownBy(() -> parse("--transport", "http", "--task-ttl", "0s")).hasMessageContaining("--task-ttl is a duration");
+        assertThatThrownBy(() -> parse("--task-after", "2s")).hasMessageContaining("--transport http");
+
+        assertThat(run("--transport", "http", "--task-after", "-1s")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--task-after").contains("usage: meta-gateway");
+    }
 }
