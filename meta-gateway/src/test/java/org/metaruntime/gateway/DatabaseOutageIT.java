@@ -106,7 +106,9 @@ class DatabaseOutageIT {
             link = TcpForwarder.start(front, host, port);
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(health(gateway).body())
                     .contains("\"database\":\"reachable\""));
-            assertThat(initialize(gateway).headers().firstValue("Mcp-Session-Id")).isPresent();
+            // After a failure the gateway tries the database again at most every 2 s.
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                    assertThat(initialize(gateway).headers().firstValue("Mcp-Session-Id")).isPresent());
             gateway.stopCleanly();
         } finally {
             link.close();

@@ -81,6 +81,7 @@ final class AccessCheck extends Handler.Wrapper {
         String origin = request.getHeaders().get(HttpHeader.ORIGIN);
         if (origin != null) {
             if (!allowedOrigin(origin)) {
+                closeAfter(response);
                 Exchanges.rpcError(response, callback, 403, null, JsonRpc.INVALID_REQUEST, "origin " + origin + " is not allowed");
                 return true;
             }
@@ -100,6 +101,7 @@ final class AccessCheck extends Handler.Wrapper {
         String path = canonical == null ? request.getHttpURI().getPath() : canonical;
         if (path.startsWith(Forwarder.PATH) && !ClusterKey.plausible(request.getHeaders().get(ClusterKey.TIMESTAMP_HEADER),
                 request.getHeaders().get(ClusterKey.SIGNATURE_HEADER), System.currentTimeMillis())) {
+            closeAfter(response);
             Exchanges.rpcError(response, callback, 403, null, JsonRpc.INVALID_REQUEST,
                     "replica-to-replica requests carry a valid, fresh signature of the cluster key");
             return true;
@@ -175,11 +177,20 @@ final class AccessCheck extends Handler.Wrapper {
     }
 
     private static void refuse(Response response, Callback callback, int status, String challenge, String error, String description) {
+        closeAfter(response);
         if (challenge != null) {
             response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, challenge);
         }
         Exchanges.json(response, callback, status, JsonRpc.write(JsonRpc.NODES.objectNode()
                 .put("error", error).put("error_description", description)));
+    }
+
+    /**
+     * A refused request's body is not read: the connection closes after the answer, and says so, so that the client
+     * does not send its next request on a connection the server is about to close.
+     */
+    private static void closeAfter(Response response) {
+        response.getHeaders().put(HttpHeader.CONNECTION, "close");
     }
 
     boolean allowedOrigin(String origin) {
