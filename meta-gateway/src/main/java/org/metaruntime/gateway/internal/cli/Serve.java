@@ -164,9 +164,12 @@ final class Serve {
                     ((HttpServing) serving).offerTasks(new GatewayTasks(line.taskAfter(), line.taskTtl(),
                             cluster != null ? cluster.tasks(line.taskTtl()) : new MemoryTasks(line.taskTtl())));
                 }
-                // One write, so that no log line can come between the text and its line end.
-                err.print(READY + ((HttpServing) serving).url() + System.lineSeparator());
-                err.flush();
+                // One write, under the lock System.err's log lines hold from their text to their line end, so that
+                // neither can come between the other's text and line end.
+                synchronized (System.err) {
+                    err.print(READY + ((HttpServing) serving).url() + System.lineSeparator());
+                    err.flush();
+                }
             } else {
                 serving = gateway.serveStdio(new FileInputStream(FileDescriptor.in), stdout);
             }
