@@ -17,12 +17,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.metaruntime.testing.PostgresServer;
 import org.metaruntime.testing.TcpForwarder;
 
 /**
@@ -42,30 +40,20 @@ class DatabaseOutageIT {
     Path dir;
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    private String database;
-
-    @BeforeEach
-    void freshDatabase() {
-        database = PostgresServer.get().freshDatabase();
-    }
-
-    @AfterEach
-    void nothingLeft() {
-        Repo.assertNoProcessLeft();
-        PostgresServer.get().dropDatabase(database);
-    }
+    @RegisterExtension
+    final FreshDatabase database = new FreshDatabase();
 
     @Test
     void withoutTheDatabaseHeldSessionsAndModernRequestsAreServedAndNewSessionsFailFast() throws Exception {
-        Matcher m = HOST_PORT.matcher(database);
-        assertThat(m.find()).as(database).isTrue();
+        Matcher m = HOST_PORT.matcher(database.url());
+        assertThat(m.find()).as(database.url()).isTrue();
         String host = m.group(1);
         int port = m.group(2) == null ? 5432 : Integer.parseInt(m.group(2));
         int front;
         try (ServerSocket free = new ServerSocket(0)) {
             front = free.getLocalPort();
         }
-        String url = database.replaceFirst("jdbc:postgresql://[^/]+/", "jdbc:postgresql://127.0.0.1:" + front + "/");
+        String url = database.url().replaceFirst("jdbc:postgresql://[^/]+/", "jdbc:postgresql://127.0.0.1:" + front + "/");
         Path key = Files.writeString(dir.resolve("cluster.key"), "the-outage-cluster-key-0123");
         List<String> args = List.of("--manifests", NodeClient.manifests(dir, dir.resolve("pids"), "fixture").toString(),
                 "--state", url, "--cluster-key-file", key.toString());

@@ -15,12 +15,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.metaruntime.testing.PostgresServer;
 
 /**
  * Two replicas sharing one PostgreSQL database with {@code --task-after 1s}: a modern call slower than that is
@@ -38,25 +36,15 @@ class GatewayTasksIT {
     Path dir;
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    private String database;
+    @RegisterExtension
+    final FreshDatabase database = new FreshDatabase();
     private int ids;
-
-    @BeforeEach
-    void freshDatabase() {
-        database = PostgresServer.get().freshDatabase();
-    }
-
-    @AfterEach
-    void nothingLeft() {
-        Repo.assertNoProcessLeft();
-        PostgresServer.get().dropDatabase(database);
-    }
 
     @Test
     void aLongCallBecomesATaskThatEveryReplicaServes() throws Exception {
         Path key = Files.writeString(dir.resolve("cluster.key"), "a-cluster-key-of-the-tasks-it-0\n");
         List<String> args = List.of("--manifests", NodeClient.manifests(dir, dir.resolve("pids"), "fixture").toString(),
-                "--state", database, "--cluster-key-file", key.toString(), "--task-after", "1s", "--task-ttl", "10m");
+                "--state", database.url(), "--cluster-key-file", key.toString(), "--task-after", "1s", "--task-ttl", "10m");
         try (HttpGateway a = HttpGateway.start(args, Map.of()); HttpGateway b = HttpGateway.start(args, Map.of())) {
             JsonNode discover = modern(b, "server/discover", "", "\"x\":0", false);
             assertThat(discover.at("/result/capabilities/extensions").has(TASKS)).as(discover.toString()).isTrue();

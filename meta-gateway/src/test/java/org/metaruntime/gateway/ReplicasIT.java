@@ -24,12 +24,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.metaruntime.testing.PostgresServer;
 
 /**
  * Two {@code bin/meta-gateway} replicas sharing one PostgreSQL database ({@code --state jdbc:postgresql://...}): each
@@ -48,23 +46,13 @@ class ReplicasIT {
     Path dir;
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    private String database;
-
-    @BeforeEach
-    void freshDatabase() {
-        database = PostgresServer.get().freshDatabase();
-    }
-
-    @AfterEach
-    void nothingLeft() {
-        Repo.assertNoProcessLeft();
-        PostgresServer.get().dropDatabase(database);
-    }
+    @RegisterExtension
+    final FreshDatabase database = new FreshDatabase();
 
     private List<String> args() throws Exception {
         Path key = Files.writeString(dir.resolve("cluster.key"), KEY + "\n");
         return List.of("--manifests", NodeClient.manifests(dir, dir.resolve("pids"), "fixture").toString(),
-                "--state", database, "--cluster-key-file", key.toString());
+                "--state", database.url(), "--cluster-key-file", key.toString());
     }
 
     @Test
@@ -181,7 +169,7 @@ class ReplicasIT {
 
     private List<String> replicas() throws Exception {
         List<String> urls = new ArrayList<>();
-        try (Connection c = DriverManager.getConnection(database); Statement s = c.createStatement();
+        try (Connection c = DriverManager.getConnection(database.url()); Statement s = c.createStatement();
              ResultSet rows = s.executeQuery("SELECT url FROM gateway_replica")) {
             while (rows.next()) {
                 urls.add(rows.getString(1));
