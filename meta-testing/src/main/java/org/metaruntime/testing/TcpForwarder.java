@@ -35,6 +35,8 @@ public final class TcpForwarder implements AutoCloseable {
             try {
                 Socket client = server.accept();
                 Socket target = new Socket(targetHost, targetPort);
+                client.setTcpNoDelay(true);
+                target.setTcpNoDelay(true);
                 sockets.add(client);
                 sockets.add(target);
                 pump(client, target);

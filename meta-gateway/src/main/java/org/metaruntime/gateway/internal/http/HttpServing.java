@@ -102,6 +102,7 @@ public final class HttpServing extends ServingBase {
         connector.setHost(address.getHostString());
         connector.setPort(address.getPort());
         connector.setIdleTimeout(Math.max(60_000, options.keepAlive().toMillis() * 4));
+        connector.setAcceptedTcpNoDelay(true);
         jetty.addConnector(connector);
 
         this.watches = new ConnectionWatch(threads);
