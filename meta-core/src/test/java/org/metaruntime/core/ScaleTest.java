@@ -34,7 +34,7 @@ import org.metaruntime.supervisor.ModuleSupervisorReport;
  * servers, 50 sh event-line modules that stay alive) in one runtime, calls to random modules from 16 threads, and a
  * close that gives back every process, thread and descriptor taken since a baseline. Linux only ({@code /proc}).
  */
-@Timeout(90)
+@Timeout(180)
 class ScaleTest {
 
     private static final int MODULES = 100;
