@@ -1,11 +1,10 @@
-package org.metaruntime.supervisor.internal;
+package org.metaruntime.supervisor.internal.health;
 
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.LongConsumer;
-import org.metaruntime.supervisor.ModuleSupervisor;
 import org.metaruntime.supervisor.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

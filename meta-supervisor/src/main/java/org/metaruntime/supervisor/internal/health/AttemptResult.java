@@ -1,7 +1,6 @@
-package org.metaruntime.supervisor.internal;
+package org.metaruntime.supervisor.internal.health;
 
 import java.util.Objects;
-import org.metaruntime.supervisor.StartAttempt;
 
 /**
  * What one start attempt gave: the healthy child, or the exception that failed it. The startup procedure and the

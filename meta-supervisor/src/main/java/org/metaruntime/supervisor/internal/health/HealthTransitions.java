@@ -1,4 +1,4 @@
-package org.metaruntime.supervisor;
+package org.metaruntime.supervisor.internal.health;
 
 import java.util.Collections;
 import java.util.EnumMap;
@@ -6,6 +6,8 @@ import java.util.EnumSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.metaruntime.supervisor.ModuleHealthState;
+import org.metaruntime.supervisor.ModuleHealthTransition;
 
 /**
  * The table of legal health transitions ({@code from → to}), as data. Every transition the startup

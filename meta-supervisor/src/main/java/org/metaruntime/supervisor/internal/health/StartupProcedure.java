@@ -1,4 +1,4 @@
-package org.metaruntime.supervisor;
+package org.metaruntime.supervisor.internal.health;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -6,8 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
-import org.metaruntime.supervisor.internal.AttemptResult;
-import org.metaruntime.supervisor.internal.HealthMachine;
+import org.metaruntime.supervisor.ModuleHealthState;
+import org.metaruntime.supervisor.ModuleHealthTransition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

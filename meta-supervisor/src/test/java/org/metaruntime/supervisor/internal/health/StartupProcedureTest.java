@@ -1,4 +1,4 @@
-package org.metaruntime.supervisor;
+package org.metaruntime.supervisor.internal.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -16,6 +16,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.metaruntime.supervisor.ModuleHealthState;
+import org.metaruntime.supervisor.ModuleHealthTransition;
+import org.metaruntime.supervisor.ProcessBoundaryError;
+import org.metaruntime.supervisor.ProcessBoundaryException;
+import org.metaruntime.supervisor.RestartPolicy;
 import org.metaruntime.testing.ManualClock;
 
 class StartupProcedureTest {

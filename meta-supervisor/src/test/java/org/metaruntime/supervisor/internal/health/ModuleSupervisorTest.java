@@ -1,4 +1,4 @@
-package org.metaruntime.supervisor;
+package org.metaruntime.supervisor.internal.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -23,6 +23,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.metaruntime.supervisor.ModuleHealthState;
+import org.metaruntime.supervisor.ModuleHealthTransition;
+import org.metaruntime.supervisor.ModuleSupervisorReport;
+import org.metaruntime.supervisor.ProcessBoundaryError;
+import org.metaruntime.supervisor.ProcessBoundaryException;
+import org.metaruntime.supervisor.RestartPolicy;
+import org.metaruntime.supervisor.Scheduler;
+import org.metaruntime.supervisor.SupervisionOptions;
 import org.metaruntime.testing.ManualClock;
 import org.metaruntime.testing.ManualScheduler;
 

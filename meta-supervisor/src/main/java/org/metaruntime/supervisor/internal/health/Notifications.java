@@ -1,8 +1,7 @@
-package org.metaruntime.supervisor.internal;
+package org.metaruntime.supervisor.internal.health;
 
 import java.util.ArrayDeque;
 import java.util.Objects;
-import org.metaruntime.supervisor.ModuleSupervisor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

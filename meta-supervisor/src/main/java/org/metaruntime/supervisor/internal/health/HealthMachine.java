@@ -1,9 +1,8 @@
-package org.metaruntime.supervisor.internal;
+package org.metaruntime.supervisor.internal.health;
 
 import java.time.Clock;
 import java.util.Objects;
 import java.util.function.Consumer;
-import org.metaruntime.supervisor.HealthTransitions;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleHealthTransition;
 

@@ -1,4 +1,4 @@
-package org.metaruntime.supervisor;
+package org.metaruntime.supervisor.internal.health;
 
 /**
  * One attempt to start a module's child: spawn it and wait until it is proven healthy (the first event of an

@@ -1,4 +1,6 @@
-package org.metaruntime.supervisor;
+package org.metaruntime.supervisor.internal.health;
+
+import org.metaruntime.supervisor.ModuleHealthTransition;
 
 /**
  * Told about a {@link ModuleSupervisor}'s changes, after each atomic change, in order, one call at a time, on the

@@ -1,10 +1,8 @@
-package org.metaruntime.supervisor.internal;
+package org.metaruntime.supervisor.internal.health;
 
 import java.util.List;
 import java.util.Objects;
-import org.metaruntime.supervisor.ChildFailure;
 import org.metaruntime.supervisor.ModuleHealthTransition;
-import org.metaruntime.supervisor.SupervisionListener;
 
 /**
  * Tells every {@link SupervisionListener} of one module about a change, each guarded on its own: a listener that

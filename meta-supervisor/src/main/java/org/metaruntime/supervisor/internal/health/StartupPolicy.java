@@ -1,7 +1,8 @@
-package org.metaruntime.supervisor;
+package org.metaruntime.supervisor.internal.health;
 
 import java.time.Duration;
 import java.util.Objects;
+import org.metaruntime.supervisor.RestartPolicy;
 
 /**
  * How the startup procedure retries and restarts one module.

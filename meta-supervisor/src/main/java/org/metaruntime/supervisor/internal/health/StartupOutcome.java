@@ -1,8 +1,10 @@
-package org.metaruntime.supervisor;
+package org.metaruntime.supervisor.internal.health;
 
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.metaruntime.supervisor.ModuleHealthState;
+import org.metaruntime.supervisor.ModuleHealthTransition;
 
 /**
  * The result of {@link StartupProcedure#run}: either the final healthy child (state {@code HEALTHY}, the module is

@@ -1,4 +1,4 @@
-package org.metaruntime.supervisor;
+package org.metaruntime.supervisor.internal.health;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

@@ -1,4 +1,4 @@
-package org.metaruntime.supervisor.internal;
+package org.metaruntime.supervisor.internal.health;
 
 import java.time.Clock;
 import java.util.List;
@@ -7,8 +7,6 @@ import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 import org.metaruntime.supervisor.Scheduler;
-import org.metaruntime.supervisor.StartAttempt;
-import org.metaruntime.supervisor.SupervisionListener;
 import org.metaruntime.supervisor.SupervisionOptions;
 
 /**

@@ -1,4 +1,4 @@
-package org.metaruntime.supervisor;
+package org.metaruntime.supervisor.internal.health;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -12,12 +12,11 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 import java.util.function.Function;
-import org.metaruntime.supervisor.internal.AttemptResult;
-import org.metaruntime.supervisor.internal.HealthMachine;
-import org.metaruntime.supervisor.internal.ListenerFanout;
-import org.metaruntime.supervisor.internal.RestartPlanner;
-import org.metaruntime.supervisor.internal.RestartRunner;
-import org.metaruntime.supervisor.internal.SupervisorSettings;
+import org.metaruntime.supervisor.ModuleException;
+import org.metaruntime.supervisor.ModuleHealthState;
+import org.metaruntime.supervisor.ModuleSupervisorReport;
+import org.metaruntime.supervisor.Scheduler;
+import org.metaruntime.supervisor.SupervisionOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

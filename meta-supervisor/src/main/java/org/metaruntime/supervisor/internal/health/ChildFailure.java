@@ -1,7 +1,9 @@
-package org.metaruntime.supervisor;
+package org.metaruntime.supervisor.internal.health;
 
 import java.util.Objects;
 import java.util.OptionalInt;
+import org.metaruntime.supervisor.ProcessBoundaryError;
+import org.metaruntime.supervisor.ProcessBoundaryException;
 
 /**
  * Why a module's child failed: a failed start attempt, or a kept child that exited on its own or broke. It carries
