@@ -1,4 +1,4 @@
-package org.metaruntime.supervisor.internal;
+package org.metaruntime.supervisor.internal.proc;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,7 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.metaruntime.supervisor.ProcessSpec;
-import org.metaruntime.supervisor.internal.ProcReads.Stat;
+import org.metaruntime.supervisor.internal.proc.ProcReads.Stat;
 
 /**
  * Linux's {@code /proc} as seen at or after one moment: every read a lookup makes through this view was made at or

@@ -1,4 +1,4 @@
-package org.metaruntime.supervisor.internal;
+package org.metaruntime.supervisor.internal.proc;
 
 import java.io.File;
 import java.io.FileInputStream;

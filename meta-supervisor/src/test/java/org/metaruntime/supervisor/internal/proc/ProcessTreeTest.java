@@ -1,4 +1,4 @@
-package org.metaruntime.supervisor.internal;
+package org.metaruntime.supervisor.internal.proc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -62,11 +62,11 @@ class ProcessTreeTest {
         }
 
         // Neither is the carrier's parent: only the token ties the carrier to a tree.
-        assertThat(new ProcessTree(before.toHandle(), token, -1).alive(System.nanoTime())).contains(carrier.toHandle());
-        assertThat(new ProcessTree(before.toHandle(), token, -1).aliveAfterExit(System.nanoTime()))
+        assertThat(new ProcTree(before.toHandle(), token, -1).alive(System.nanoTime())).contains(carrier.toHandle());
+        assertThat(new ProcTree(before.toHandle(), token, -1).aliveAfterExit(System.nanoTime()))
                 .contains(carrier.toHandle());
         // A process started before the child cannot be one of its descendants, whatever its environment says.
-        assertThat(new ProcessTree(after.toHandle(), token, -1).alive(System.nanoTime())).doesNotContain(carrier.toHandle());
+        assertThat(new ProcTree(after.toHandle(), token, -1).alive(System.nanoTime())).doesNotContain(carrier.toHandle());
     }
 
     @Test
@@ -74,7 +74,7 @@ class ProcessTreeTest {
         String token = UUID.randomUUID().toString();
         Process root = sleeper(null);
         await().until(() -> ProcessTable.startTicksOf(root.pid()) > 0);
-        ProcessTree tree = new ProcessTree(root.toHandle(), token, -1);
+        ProcessTree tree = new ProcTree(root.toHandle(), token, -1);
         assertThat(tree.alive(System.nanoTime())).containsExactly(root.toHandle());
 
         // Forked right after that pass: a lookup naming a later moment must see it.
@@ -98,7 +98,7 @@ class ProcessTreeTest {
         Process carrier = sleeper(token);
         // Two spawns since the count (the child's and a later one): the lookup cannot conclude that nothing is
         // left, and finds the carrier in the process table.
-        assertThat(new ProcessTree(root.toHandle(), token, forks).aliveAfterExit(System.nanoTime()))
+        assertThat(new ProcTree(root.toHandle(), token, forks).aliveAfterExit(System.nanoTime()))
                 .contains(carrier.toHandle());
     }
 
@@ -110,7 +110,7 @@ class ProcessTreeTest {
         Process root = sleeper(null);
         // Not the root's child: only the token ties it to the tree, as for a re-parented descendant.
         Process carrier = sleeper(token);
-        ProcessTree tree = new ProcessTree(root.toHandle(), token, mark);
+        ProcessTree tree = new ProcTree(root.toHandle(), token, mark);
         assertThat(tree.alive(System.nanoTime())).containsExactly(root.toHandle(), carrier.toHandle());
 
         ProcessTable.Candidates candidates = ProcessTable.takenAfter(System.nanoTime())
