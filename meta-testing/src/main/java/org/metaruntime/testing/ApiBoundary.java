@@ -76,27 +76,28 @@ public final class ApiBoundary {
                 continue;
             }
             visible++;
-            check(type, violations);
+            check(type, rootPackage, violations);
         }
         assertThat(visible).as("API types under %s", rootPackage).isPositive();
         return violations;
     }
 
-    private static void check(Class<?> type, List<String> violations) {
+    private static void check(Class<?> type, String rootPackage, List<String> violations) {
         String owner = type.getName();
         // A supertype that is not public is ordinary (a package-private base class); what it passes on is checked.
         expect(owner + " extends", type.getGenericSuperclass(), violations, false);
         members(owner, type, false, violations);
-        for (Class<?> hidden : hiddenSupertypes(type)) {
+        for (Class<?> hidden : hiddenSupertypes(type, rootPackage)) {
             members(owner + " (inherited from " + hidden.getName() + ")", hidden, true, violations);
         }
     }
 
     /**
-     * The supertypes of {@code type} in API packages that a user cannot name: their public members are still part of
-     * {@code type}'s API. Internal supertypes are reported by the {@code extends}/{@code implements} check itself.
+     * The supertypes of {@code type} in API packages under {@code rootPackage} that a user cannot name: their public
+     * members are still part of {@code type}'s API. Internal supertypes are reported by the
+     * {@code extends}/{@code implements} check itself; other libraries' supertypes are theirs.
      */
-    private static Set<Class<?>> hiddenSupertypes(Class<?> type) {
+    private static Set<Class<?>> hiddenSupertypes(Class<?> type, String rootPackage) {
         Set<Class<?>> hidden = new java.util.LinkedHashSet<>();
         java.util.Deque<Class<?>> todo = new java.util.ArrayDeque<>();
         todo.add(type);
@@ -111,7 +112,7 @@ public final class ApiBoundary {
                 supers.add(next.getSuperclass());
             }
             for (Class<?> s : supers) {
-                if (s.getName().startsWith("java.") || isInternal(s.getPackageName())) {
+                if (!s.getPackageName().startsWith(rootPackage) || isInternal(s.getPackageName())) {
                     continue;
                 }
                 if (!isVisible(s)) {
