@@ -3,7 +3,7 @@ package org.metaruntime.core;
 import java.nio.file.Path;
 
 /**
- * A host whose class path has meta-core without meta-eventlog (and so without SQLite): started in a child JVM by
+ * A host whose class path has meta-core without meta-eventlog or without SQLite's driver: started in a child JVM by
  * {@link WithoutEventLogTest}. Prints one line per step.
  */
 public final class WithoutEventLogHost {

@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * meta-eventlog is an optional dependency of meta-core: a host without it runs, and asking for the embedded state
- * gets a ConfigException that says which artifact to add. Runs {@link WithoutEventLogHost} in a JVM whose class path
- * is this one without meta-eventlog, SQLite and PostgreSQL.
+ * meta-eventlog and SQLite's driver are optional dependencies: a host without them runs, and asking for the embedded
+ * state gets a ConfigException that says which artifact to add. Runs {@link WithoutEventLogHost} in a JVM whose class
+ * path is this one without them.
  */
 @Timeout(120)
 class WithoutEventLogTest {
@@ -27,9 +27,34 @@ class WithoutEventLogTest {
 
     @Test
     void aHostWithoutMetaEventlogRunsAndAskingForTheEmbeddedStateSaysWhatToAdd() throws Exception {
+        List<String> lines = runHostWithout("meta-eventlog", "sqlite-jdbc", "postgresql");
+        assertThat(lines).containsSubsequence(
+                "sqlite on the class path: false",
+                "meta-eventlog on the class path: false",
+                "started without a state directory; event log: false");
+        assertThat(lines).anySatisfy(line -> assertThat(line)
+                .startsWith("ConfigException at persistentState: ")
+                .contains("org.metaruntime:meta-eventlog").contains("org.xerial:sqlite-jdbc"));
+        assertThat(dir.resolve("state")).doesNotExist();
+    }
+
+    @Test
+    void aHostWithMetaEventlogButNoSqliteDriverIsToldToAddTheDriver() throws Exception {
+        List<String> lines = runHostWithout("sqlite-jdbc");
+        assertThat(lines).containsSubsequence(
+                "sqlite on the class path: false",
+                "meta-eventlog on the class path: true",
+                "started without a state directory; event log: false");
+        assertThat(lines).anySatisfy(line -> assertThat(line)
+                .startsWith("ConfigException at persistentState: ")
+                .contains("org.xerial:sqlite-jdbc").doesNotContain("org.metaruntime:meta-eventlog"));
+        assertThat(dir.resolve("state")).doesNotExist();
+    }
+
+    /** The lines {@link WithoutEventLogHost} prints in a JVM whose class path is this one without {@code left}. */
+    private List<String> runHostWithout(String... left) throws Exception {
         String classPath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-                .filter(entry -> !entry.contains("meta-eventlog") && !entry.contains("sqlite-jdbc")
-                        && !entry.contains("postgresql"))
+                .filter(entry -> Arrays.stream(left).noneMatch(entry::contains))
                 .collect(Collectors.joining(File.pathSeparator));
         Path out = dir.resolve("out.txt");
         Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -42,13 +67,6 @@ class WithoutEventLogTest {
         }
         List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
         assertThat(child.exitValue()).as(String.join("\n", lines)).isZero();
-        assertThat(lines).containsSubsequence(
-                "sqlite on the class path: false",
-                "meta-eventlog on the class path: false",
-                "started without a state directory; event log: false");
-        assertThat(lines).anySatisfy(line -> assertThat(line)
-                .startsWith("ConfigException at persistentState: ")
-                .contains("org.metaruntime:meta-eventlog"));
-        assertThat(dir.resolve("state")).doesNotExist();
+        return lines;
     }
 }

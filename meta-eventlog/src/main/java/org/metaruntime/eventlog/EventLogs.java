@@ -17,6 +17,10 @@ import org.metaruntime.events.EventLog;
  * its WAL at checkpoints, not at every commit, so a power loss may lose the last commits but never corrupts
  * the file). Thread-safe.
  *
+ * <p>The SQLite logs need SQLite's driver, {@code org.xerial:sqlite-jdbc}, which this artifact leaves to the host
+ * (an optional dependency): without it {@link #persistentState} and {@link #sqlite} throw an
+ * {@link org.metaruntime.events.EventLogException} that names it. {@link #jdbc} needs only the host's own driver.
+ *
  * <pre>{@code
  * try (EventLog log = EventLogs.persistentState(Path.of("/var/lib/app/meta"))) {   // event_log.sqlite3
  *     log.append(envelope);
@@ -49,7 +53,8 @@ public final class EventLogs {
     /**
      * A SQLite log in {@code file} (created with its directory when missing).
      *
-     * @throws org.metaruntime.events.EventLogException when the file cannot be opened
+     * @throws org.metaruntime.events.EventLogException when the file cannot be opened, or SQLite's driver
+     *                                                  ({@code org.xerial:sqlite-jdbc}) is not on the class path
      */
     public static EventLog sqlite(Path file, EventLogOptions options) {
         return new JdbcEventLog(Sqlite.dataSource(Objects.requireNonNull(file, "file"), false), options);

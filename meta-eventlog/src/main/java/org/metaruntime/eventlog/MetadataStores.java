@@ -28,7 +28,12 @@ public final class MetadataStores {
         return sqlite(Objects.requireNonNull(dir, "dir").resolve(METADATA_FILE));
     }
 
-    /** The store in {@code file} (created with its directory when missing). */
+    /**
+     * The store in {@code file} (created with its directory when missing).
+     *
+     * @throws org.metaruntime.events.EventLogException when SQLite's driver ({@code org.xerial:sqlite-jdbc}) is not
+     *                                                  on the class path
+     */
     public static PersistentMetadataStore sqlite(Path file) {
         return new SqliteMetadataStore(Objects.requireNonNull(file, "file"));
     }

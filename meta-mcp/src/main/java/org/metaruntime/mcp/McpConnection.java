@@ -147,7 +147,7 @@ public final class McpConnection implements AutoCloseable {
             opening.thenAccept(c -> c.closeAsync(DEFAULT_CLOSE_TIMEOUT, StopLadder.immediate()));
             throw new McpBoundaryException(new McpBoundaryError.Interrupted(moduleId, "connect"));
         } catch (ExecutionException e) {
-            throw Waits.rethrow(e.getCause());
+            throw Waits.rethrow(e);
         }
     }
 

@@ -51,7 +51,7 @@ public final class McpPerCall {
             call.cancel();
             throw new McpBoundaryException(new McpBoundaryError.Interrupted(spec.moduleId(), "call_tool:" + tool));
         } catch (ExecutionException e) {
-            throw Waits.rethrow(e.getCause());
+            throw Waits.rethrow(e);
         }
     }
 

@@ -41,7 +41,7 @@ final class Waits {
             request.cancel(error, "the host's calling thread was interrupted");
             throw new McpBoundaryException(error);
         } catch (ExecutionException e) {
-            throw rethrow(e.getCause());
+            throw rethrow(e);
         }
     }
 
@@ -53,7 +53,7 @@ final class Waits {
             Thread.currentThread().interrupt();
             throw new McpBoundaryException(new McpBoundaryError.Interrupted(moduleId, operation));
         } catch (ExecutionException e) {
-            throw rethrow(e.getCause());
+            throw rethrow(e);
         }
     }
 

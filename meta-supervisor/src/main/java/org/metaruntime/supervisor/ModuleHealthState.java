@@ -2,7 +2,7 @@ package org.metaruntime.supervisor;
 
 /**
  * The health of a module. Serialised as {@code "Starting"}, {@code "Healthy"}, ... ({@link #jsonName()}). The
- * legal moves between states are {@link HealthTransitions}. An enum: immutable and thread-safe.
+ * legal moves between states are one table inside the runtime's health engine. An enum: immutable and thread-safe.
  *
  * <pre>{@code
  * boolean up = runtime.supervisorReport().get("search").state() == ModuleHealthState.HEALTHY;

@@ -3,8 +3,8 @@ package org.metaruntime.supervisor;
 import java.util.Objects;
 
 /**
- * One recorded health transition of a module: one atomic step of the state machine in
- * {@link HealthTransitions}. Immutable and thread-safe.
+ * One recorded health transition of a module: one atomic step of the runtime's health state
+ * machine, checked against its table of legal moves. Immutable and thread-safe.
  *
  * <pre>{@code
  * ModuleHealthTransition up = new ModuleHealthTransition("search", ModuleHealthState.STARTING,

@@ -8,12 +8,12 @@ import org.metaruntime.supervisor.internal.ExitWatcher;
 import org.metaruntime.supervisor.internal.GuardedListener;
 import org.metaruntime.supervisor.internal.ProcessLauncher;
 import org.metaruntime.supervisor.internal.ProcessThreads;
-import org.metaruntime.supervisor.internal.ProcessTree;
 import org.metaruntime.supervisor.internal.StderrDrainer;
 import org.metaruntime.supervisor.internal.StderrTail;
 import org.metaruntime.supervisor.internal.StdinWriter;
 import org.metaruntime.supervisor.internal.StdoutReader;
 import org.metaruntime.supervisor.internal.StopSequence;
+import org.metaruntime.supervisor.internal.proc.ProcessTree;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,7 +72,7 @@ public final class ModuleProcess implements AutoCloseable {
         this.spec = spec;
         this.process = launched.process();
         this.listener = new GuardedListener(spec.moduleId(), listener);
-        this.tree = new ProcessTree(process.toHandle(), launched.token(), launched.beforeSpawn());
+        this.tree = ProcessTree.of(process.toHandle(), launched.token(), launched.beforeSpawn());
         this.stdin = new StdinWriter(spec.moduleId(), process.getOutputStream(), ProcessThreads.stdinWriters(),
                 spec.stdinQueueBytes());
         this.stderrTail = new StderrTail(spec.stderrTailBytes());

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How a {@link ModuleSupervisor} restarts a module whose kept child failed after startup.
+ * How the runtime's supervision restarts a module whose kept child failed after startup.
  *
  * <p>The delay before a restart is {@code initialBackoff * multiplier^k}, where {@code k} is the number of restarts
  * already in the intensity window, capped at {@code maxBackoff}, then spread by {@code ±jitter} (a fraction) and

@@ -11,8 +11,8 @@
  * {@link org.metaruntime.supervisor.ProcessBoundaryException}. See {@code docs/processes.md}.
  *
  * <p><b>Health.</b> Each module has a {@link org.metaruntime.supervisor.ModuleHealthState}; every change is one
- * {@link org.metaruntime.supervisor.ModuleHealthTransition}. The startup state machine ({@code StartupProcedure})
- * and the supervision after startup ({@code ModuleSupervisor}) decide with the module's
+ * {@link org.metaruntime.supervisor.ModuleHealthTransition}. The health engine (internal: the startup state machine
+ * and the supervision after startup) decides with the module's
  * {@link org.metaruntime.supervisor.RestartPolicy} whether its process is started again. See
  * {@code docs/supervision.md}.
  */

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.supervisor.internal.ExitWatcher;
 import org.metaruntime.supervisor.internal.ProcessLauncher;
-import org.metaruntime.supervisor.internal.ProcessTree;
+import org.metaruntime.supervisor.internal.proc.ProcessTree;
 import org.metaruntime.testing.ProcessLeaks;
 
 /** The exit watching part alone, with real children whose pipes the test drains itself. */
@@ -46,7 +46,7 @@ class ExitWatcherTest {
         fixtures = new Fixtures(tmp);
         ProcessLauncher.Launched launched = ProcessLauncher.launch(fixtures.spec("w", fixture).build());
         process = launched.process();
-        ProcessTree tree = new ProcessTree(process.toHandle(), launched.token(), launched.beforeSpawn());
+        ProcessTree tree = ProcessTree.of(process.toHandle(), launched.token(), launched.beforeSpawn());
         CompletableFuture<Void> stdoutDone = new CompletableFuture<>();
         CompletableFuture<Void> stderrDone = new CompletableFuture<>();
         ExitWatcher watcher = new ExitWatcher("w", process, tree, drainTimeout, stdoutDone, stderrDone,

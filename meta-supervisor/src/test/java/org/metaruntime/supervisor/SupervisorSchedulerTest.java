@@ -16,6 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.metaruntime.supervisor.internal.health.ChildFailure;
+import org.metaruntime.supervisor.internal.health.ModuleSupervisor;
+import org.metaruntime.supervisor.internal.health.SupervisionListener;
 
 /** The default scheduler on its real thread, and a supervisor that owns one. */
 @Timeout(30)

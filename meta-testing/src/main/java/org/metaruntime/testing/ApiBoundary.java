@@ -31,9 +31,11 @@ import java.util.stream.Stream;
 /**
  * The check that makes a module's {@code internal} packages really internal: no public or protected signature of
  * a type in an API package (any package under the module's root that has no {@code internal} segment) names a
- * type of an {@code internal} package. A signature is a visible type's superclass and interfaces, its type
- * parameters' bounds, and its public and protected fields, constructors and methods (parameter, return and
- * exception types, type arguments included). Each module's tests run it on their own classes:
+ * type of an {@code internal} package, of this module or of any other, or a type a user cannot name (one that is
+ * not public). A signature is a visible type's superclass and interfaces, its type parameters' bounds, and its
+ * public and protected fields, constructors and methods (parameter, return and exception types, type arguments
+ * included), those it inherits from a supertype that is not public among them (they are callable on the visible
+ * type although their declaring class is hidden). Each module's tests run it on their own classes:
  *
  * <pre>{@code
  * @Test
@@ -74,27 +76,69 @@ public final class ApiBoundary {
                 continue;
             }
             visible++;
-            check(type, violations);
+            check(type, rootPackage, violations);
         }
         assertThat(visible).as("API types under %s", rootPackage).isPositive();
         return violations;
     }
 
-    private static void check(Class<?> type, List<String> violations) {
+    private static void check(Class<?> type, String rootPackage, List<String> violations) {
         String owner = type.getName();
-        expect(owner + " extends", type.getGenericSuperclass(), violations);
-        for (Type iface : type.getGenericInterfaces()) {
-            expect(owner + " implements", iface, violations);
+        // A supertype that is not public is ordinary (a package-private base class); what it passes on is checked.
+        expect(owner + " extends", type.getGenericSuperclass(), violations, false);
+        members(owner, type, false, violations);
+        for (Class<?> hidden : hiddenSupertypes(type, rootPackage)) {
+            members(owner + " (inherited from " + hidden.getName() + ")", hidden, true, violations);
         }
-        for (TypeVariable<?> variable : type.getTypeParameters()) {
-            expect(owner + "<" + variable.getName() + ">", variable, violations);
+    }
+
+    /**
+     * The supertypes of {@code type} in API packages under {@code rootPackage} that a user cannot name: their public
+     * members are still part of {@code type}'s API. Internal supertypes are reported by the
+     * {@code extends}/{@code implements} check itself; other libraries' supertypes are theirs.
+     */
+    private static Set<Class<?>> hiddenSupertypes(Class<?> type, String rootPackage) {
+        Set<Class<?>> hidden = new java.util.LinkedHashSet<>();
+        java.util.Deque<Class<?>> todo = new java.util.ArrayDeque<>();
+        todo.add(type);
+        Set<Class<?>> seen = new HashSet<>();
+        while (!todo.isEmpty()) {
+            Class<?> next = todo.poll();
+            if (!seen.add(next)) {
+                continue;
+            }
+            List<Class<?>> supers = new ArrayList<>(List.of(next.getInterfaces()));
+            if (next.getSuperclass() != null) {
+                supers.add(next.getSuperclass());
+            }
+            for (Class<?> s : supers) {
+                if (!s.getPackageName().startsWith(rootPackage) || isInternal(s.getPackageName())) {
+                    continue;
+                }
+                if (!isVisible(s)) {
+                    hidden.add(s);
+                }
+                todo.add(s);
+            }
+        }
+        return hidden;
+    }
+
+    private static void members(String owner, Class<?> type, boolean inherited, List<String> violations) {
+        for (Type iface : type.getGenericInterfaces()) {
+            expect(owner + " implements", iface, violations, false);
+        }
+        if (!inherited) {
+            for (TypeVariable<?> variable : type.getTypeParameters()) {
+                expect(owner + "<" + variable.getName() + ">", variable, violations);
+            }
         }
         for (Field field : type.getDeclaredFields()) {
             if (visible(field) && !field.isSynthetic()) {
                 expect(owner + "." + field.getName(), field.getGenericType(), violations);
             }
         }
-        for (Constructor<?> constructor : type.getDeclaredConstructors()) {
+        for (Constructor<?> constructor : inherited ? new Constructor<?>[0] : type.getDeclaredConstructors()) {
             if (visible(constructor) && !constructor.isSynthetic()) {
                 executable(owner + ".<init>", constructor, violations);
             }
@@ -120,14 +164,18 @@ public final class ApiBoundary {
     }
 
     private static void expect(String where, Type type, List<String> violations) {
+        expect(where, type, violations, true);
+    }
+
+    private static void expect(String where, Type type, List<String> violations, boolean hiddenTypes) {
         Set<String> internal = new TreeSet<>();
-        collectInternal(type, internal, new HashSet<>());
+        collectInternal(type, internal, new HashSet<>(), hiddenTypes);
         for (String name : internal) {
             violations.add(where + ": " + name);
         }
     }
 
-    private static void collectInternal(Type type, Set<String> internal, Set<Type> seen) {
+    private static void collectInternal(Type type, Set<String> internal, Set<Type> seen, boolean hiddenTypes) {
         if (type == null || !seen.add(type)) {
             return;
         }
@@ -138,25 +186,27 @@ public final class ApiBoundary {
             }
             if (!component.isPrimitive() && isInternal(component.getPackageName())) {
                 internal.add(component.getName());
+            } else if (hiddenTypes && !component.isPrimitive() && !isVisible(component)) {
+                internal.add(component.getName() + " (not public)");
             }
         } else if (type instanceof ParameterizedType p) {
-            collectInternal(p.getRawType(), internal, seen);
-            collectInternal(p.getOwnerType(), internal, seen);
+            collectInternal(p.getRawType(), internal, seen, hiddenTypes);
+            collectInternal(p.getOwnerType(), internal, seen, hiddenTypes);
             for (Type argument : p.getActualTypeArguments()) {
-                collectInternal(argument, internal, seen);
+                collectInternal(argument, internal, seen, hiddenTypes);
             }
         } else if (type instanceof WildcardType w) {
             for (Type bound : w.getUpperBounds()) {
-                collectInternal(bound, internal, seen);
+                collectInternal(bound, internal, seen, hiddenTypes);
             }
             for (Type bound : w.getLowerBounds()) {
-                collectInternal(bound, internal, seen);
+                collectInternal(bound, internal, seen, hiddenTypes);
             }
         } else if (type instanceof GenericArrayType a) {
-            collectInternal(a.getGenericComponentType(), internal, seen);
+            collectInternal(a.getGenericComponentType(), internal, seen, hiddenTypes);
         } else if (type instanceof TypeVariable<?> v) {
             for (Type bound : v.getBounds()) {
-                collectInternal(bound, internal, seen);
+                collectInternal(bound, internal, seen, hiddenTypes);
             }
         }
     }

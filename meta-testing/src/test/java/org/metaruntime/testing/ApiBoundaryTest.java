@@ -15,6 +15,8 @@ class ApiBoundaryTest {
 
         String api = "org.metaruntime.testing.fixture.leaky.Api";
         String hidden = ": org.metaruntime.testing.fixture.leaky.internal.Hidden";
+        String inherited = "org.metaruntime.testing.fixture.leaky.Inheriting (inherited from"
+                + " org.metaruntime.testing.fixture.leaky.Base)";
         assertThat(violations).containsExactlyInAnyOrder(
                 api + " extends" + hidden,
                 api + " implements" + hidden,
@@ -25,7 +27,9 @@ class ApiBoundaryTest {
                 api + ".bounded() <T>" + hidden,
                 api + ".bounded() parameter" + hidden,
                 api + ".array() returns" + hidden,
-                api + "$Nested.nested() returns" + hidden);
+                api + "$Nested.nested() returns" + hidden,
+                inherited + ".inherited() returns" + hidden,
+                inherited + ".local() returns: org.metaruntime.testing.fixture.leaky.Local (not public)");
     }
 
     @Test

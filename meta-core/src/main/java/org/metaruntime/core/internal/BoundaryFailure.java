@@ -3,9 +3,9 @@ package org.metaruntime.core.internal;
 import java.util.Objects;
 import java.util.OptionalInt;
 import org.metaruntime.core.RuntimeBoundaryError;
-import org.metaruntime.supervisor.ChildFailure;
 import org.metaruntime.supervisor.ModuleException;
 import org.metaruntime.supervisor.ProcessBoundaryError;
+import org.metaruntime.supervisor.internal.health.ChildFailure;
 
 /**
  * A failure of a module's boundary, as the runtime composes it: the boundary error, plus the exit code and stderr

@@ -6,10 +6,10 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import org.metaruntime.core.ModuleCallListener;
 import org.metaruntime.core.CallOptions;
 import org.metaruntime.core.McpModule;
 import org.metaruntime.core.ModuleBoundaryKind;
+import org.metaruntime.core.ModuleCallListener;
 import org.metaruntime.core.ModuleRouteError;
 import org.metaruntime.core.ModuleRouteException;
 import org.metaruntime.core.ModuleRouteRequest;
@@ -18,9 +18,9 @@ import org.metaruntime.core.RuntimeBoundaryError;
 import org.metaruntime.core.RuntimeOptions;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.supervisor.ModuleHealthState;
-import org.metaruntime.supervisor.ModuleSupervisor;
 import org.metaruntime.supervisor.ProcessBoundaryError;
 import org.metaruntime.supervisor.internal.Failures;
+import org.metaruntime.supervisor.internal.health.ModuleSupervisor;
 
 /**
  * Routes one call: the checks every call passes (the module is loaded, a core module is MCP, the module takes calls

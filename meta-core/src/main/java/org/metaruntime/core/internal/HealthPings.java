@@ -9,10 +9,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
-import org.metaruntime.supervisor.ChildFailure;
-import org.metaruntime.supervisor.ModuleSupervisor;
 import org.metaruntime.supervisor.Scheduler;
 import org.metaruntime.supervisor.internal.Failures;
+import org.metaruntime.supervisor.internal.health.ChildFailure;
+import org.metaruntime.supervisor.internal.health.ModuleSupervisor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -9,9 +9,9 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.metaruntime.core.RuntimeOptions;
 import org.metaruntime.core.StartMode;
-import org.metaruntime.supervisor.ModuleSupervisor;
 import org.metaruntime.supervisor.Scheduler;
-import org.metaruntime.supervisor.StartupOutcome;
+import org.metaruntime.supervisor.internal.health.ModuleSupervisor;
+import org.metaruntime.supervisor.internal.health.StartupOutcome;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -12,7 +12,7 @@ import org.metaruntime.core.StartMode;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.UnifiedEvent;
 import org.metaruntime.supervisor.ModuleHealthState;
-import org.metaruntime.supervisor.ModuleSupervisor;
+import org.metaruntime.supervisor.internal.health.ModuleSupervisor;
 
 /**
  * The host's changes to which modules run: spawning a member, reconciling the discovery (never unloading),

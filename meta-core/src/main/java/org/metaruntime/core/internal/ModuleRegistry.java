@@ -13,19 +13,19 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import org.metaruntime.core.ConfigException;
 import org.metaruntime.core.ConfigResolutionError;
+import org.metaruntime.core.DiscoverySpec;
 import org.metaruntime.core.InProcessModule;
+import org.metaruntime.core.MetaConfig;
 import org.metaruntime.core.ModuleConfig;
 import org.metaruntime.core.ModuleRouteError;
 import org.metaruntime.core.RuntimeBoundaryError;
-import org.metaruntime.core.RuntimeOptions;
-import org.metaruntime.core.StartMode;
-import org.metaruntime.core.DiscoverySpec;
-import org.metaruntime.core.MetaConfig;
 import org.metaruntime.core.RuntimeFromConfigError;
 import org.metaruntime.core.RuntimeFromConfigException;
+import org.metaruntime.core.RuntimeOptions;
+import org.metaruntime.core.StartMode;
 import org.metaruntime.supervisor.ModuleHealthState;
-import org.metaruntime.supervisor.ModuleSupervisor;
 import org.metaruntime.supervisor.ModuleSupervisorReport;
+import org.metaruntime.supervisor.internal.health.ModuleSupervisor;
 
 /**
  * The configured modules and the current discovery: the one place that says which modules exist, which are

@@ -11,7 +11,7 @@ import org.metaruntime.core.StartMode;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.UnifiedEvent;
 import org.metaruntime.supervisor.ModuleHealthTransition;
-import org.metaruntime.supervisor.ModuleSupervisor;
+import org.metaruntime.supervisor.internal.health.ModuleSupervisor;
 
 /**
  * The runtime's state for one configured module: its router, and its {@link Membership} — the one record that says

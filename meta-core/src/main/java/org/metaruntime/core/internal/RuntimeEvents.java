@@ -21,8 +21,8 @@ import org.metaruntime.events.LifecycleStage;
 import org.metaruntime.events.NormalizationError;
 import org.metaruntime.events.NormalizationException;
 import org.metaruntime.events.UnifiedEvent;
-import org.metaruntime.supervisor.ChildFailure;
 import org.metaruntime.supervisor.ModuleHealthTransition;
+import org.metaruntime.supervisor.internal.health.ChildFailure;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

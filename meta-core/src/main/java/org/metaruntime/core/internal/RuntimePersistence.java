@@ -25,6 +25,7 @@ public final class RuntimePersistence implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RuntimePersistence.class);
     private static final Duration CLOSE_FLUSH = Duration.ofSeconds(30);
     private static final String EMBEDDED_LOG_CLASS = "org.metaruntime.eventlog.EventLogs";
+    private static final String SQLITE_DRIVER_CLASS = "org.sqlite.SQLiteDataSource";
 
     private final EventLog log;
     private final boolean ownsLog;
@@ -78,18 +79,32 @@ public final class RuntimePersistence implements AutoCloseable {
     }
 
     /**
-     * Checks that the embedded stores' artifact, {@code org.metaruntime:meta-eventlog} (an optional dependency of
-     * meta-core: it brings SQLite's native driver), is on the class path.
+     * Checks that the embedded stores' artifacts are on the class path: {@code org.metaruntime:meta-eventlog} (an
+     * optional dependency of meta-core) and SQLite's driver {@code org.xerial:sqlite-jdbc} (an optional dependency
+     * of meta-eventlog, which a host that keeps its log in PostgreSQL does without).
      *
-     * @throws org.metaruntime.core.ConfigException naming {@code persistentState} and the artifact to add
+     * @throws org.metaruntime.core.ConfigException naming {@code persistentState} and the artifacts to add
      */
     static void requireEmbeddedStores() {
+        boolean eventlog = present(EMBEDDED_LOG_CLASS);
+        boolean sqlite = present(SQLITE_DRIVER_CLASS);
+        if (eventlog && sqlite) {
+            return;
+        }
+        String missing = !eventlog && !sqlite ? "org.metaruntime:meta-eventlog and org.xerial:sqlite-jdbc, which are"
+                : (eventlog ? "org.xerial:sqlite-jdbc" : "org.metaruntime:meta-eventlog") + ", which is";
+        throw new org.metaruntime.core.ConfigException("persistentState", "the embedded event log and metadata "
+                + "store need " + missing + " not on the class path: add " + (!eventlog && !sqlite ? "them" : "it")
+                + " as a dependency (meta-eventlog in the same version as meta-core), or pass the builder an eventLog"
+                + " and persistentMetadata of your own");
+    }
+
+    private static boolean present(String className) {
         try {
-            Class.forName(EMBEDDED_LOG_CLASS, false, RuntimePersistence.class.getClassLoader());
+            Class.forName(className, false, RuntimePersistence.class.getClassLoader());
+            return true;
         } catch (ClassNotFoundException | LinkageError e) {
-            throw new org.metaruntime.core.ConfigException("persistentState", "the embedded event log and metadata "
-                    + "store need org.metaruntime:meta-eventlog, which is not on the class path: add it as a dependency "
-                    + "(same version as meta-core), or pass the builder an eventLog and persistentMetadata of your own");
+            return false;
         }
     }
 

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.metaruntime.core.RuntimeOptions;
 import org.metaruntime.core.RuntimeShutdownReport;
-import org.metaruntime.supervisor.ModuleSupervisor;
+import org.metaruntime.supervisor.internal.health.ModuleSupervisor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -12,8 +12,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import org.metaruntime.supervisor.ProcessExit;
 import org.metaruntime.supervisor.ModuleProcess;
+import org.metaruntime.supervisor.ProcessExit;
+import org.metaruntime.supervisor.internal.proc.ProcessTree;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

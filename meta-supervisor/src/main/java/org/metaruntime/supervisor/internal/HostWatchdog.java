@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import org.metaruntime.supervisor.ProcessSpec;
+import org.metaruntime.supervisor.internal.proc.ProcessTree;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -109,7 +110,7 @@ public final class HostWatchdog {
 
     private static void startNow() {
         try {
-            if (!ProcessTable.available()) {
+            if (!ProcessTree.readsProcessTable()) {
                 LOG.warn("no /proc: children of this JVM are not killed if the JVM dies without running its "
                         + "shutdown hooks");
                 return;

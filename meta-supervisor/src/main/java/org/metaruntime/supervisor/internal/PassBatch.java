@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs the steps that look at the process table together, on the shared timer, all with one moment: the stop
  * ladders of many children that fall due together (a runtime closing a thousand modules) share one pass over
- * {@code /proc} (see {@link ProcReads}) instead of taking one each. A step is handed a {@link System#nanoTime()}
+ * {@code /proc} (see {@link org.metaruntime.supervisor.internal.proc.ProcessTree}) instead of taking one each. A step is handed a {@link System#nanoTime()}
  * taken after it was submitted: a pass begun at or after that moment misses nothing the step's own moment would
  * have caught. Steps submitted while a batch runs go to the next batch, which is queued behind the timer's other
  * due tasks, so that it collects what falls due meanwhile. Thread-safe.

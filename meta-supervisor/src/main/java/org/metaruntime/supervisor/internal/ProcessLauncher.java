@@ -9,6 +9,7 @@ import java.util.UUID;
 import org.metaruntime.supervisor.ProcessBoundaryError;
 import org.metaruntime.supervisor.ProcessBoundaryException;
 import org.metaruntime.supervisor.ProcessSpec;
+import org.metaruntime.supervisor.internal.proc.ProcessTree;
 
 /**
  * Spawns a child from a {@link ProcessSpec}: the argv (no shell), the working directory, the environment (the

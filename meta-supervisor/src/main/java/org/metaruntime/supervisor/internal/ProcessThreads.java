@@ -6,7 +6,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import org.metaruntime.supervisor.internal.DaemonThreads;
 
 /**
  * The threads the process layer shares between all children. Every thread is named and daemon, and exists

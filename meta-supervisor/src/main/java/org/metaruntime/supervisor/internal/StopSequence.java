@@ -12,10 +12,11 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongConsumer;
+import org.metaruntime.supervisor.ModuleProcess;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.StopReport;
 import org.metaruntime.supervisor.StopStage;
-import org.metaruntime.supervisor.ModuleProcess;
+import org.metaruntime.supervisor.internal.proc.ProcessTree;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * GETs a JSON document with the JDK's HTTP client, the whole exchange (connect, headers and body) bounded by the
@@ -40,7 +41,8 @@ final class HttpFetcher implements IssuerKeys.Fetcher {
             answer.cancel(true);
             throw new IOException(uri + " gave no answer within " + timeout.toMillis() + " ms");
         } catch (ExecutionException e) {
-            throw new IOException(uri + ": " + e.getCause(), e.getCause());
+            Throwable cause = Failures.unwrap(e);
+            throw new IOException(uri + ": " + cause, cause);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             answer.cancel(true);

@@ -11,6 +11,7 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
+import org.metaruntime.supervisor.internal.Failures;
 
 /** What every endpoint does with an exchange: read a bounded body, answer JSON or a JSON-RPC error. Stateless. */
 final class Exchanges {
@@ -90,8 +91,7 @@ final class Exchanges {
     static void readJson(Request request, Response response, Callback callback, long max, java.util.function.Consumer<JsonNode> onJson) {
         body(request, max).whenComplete((bytes, failure) -> {
             if (failure != null) {
-                Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                        ? failure.getCause() : failure;
+                Throwable cause = Failures.unwrap(failure);
                 if (cause instanceof TooLarge) {
                     rpcError(response, callback, 413, null, JsonRpc.INVALID_REQUEST, cause.getMessage());
                 } else {

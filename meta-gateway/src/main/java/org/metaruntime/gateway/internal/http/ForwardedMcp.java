@@ -2,7 +2,6 @@ package org.metaruntime.gateway.internal.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.util.concurrent.CompletionException;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -11,6 +10,7 @@ import org.eclipse.jetty.util.Callback;
 import org.metaruntime.gateway.internal.cluster.ClusterKey;
 import org.metaruntime.gateway.internal.cluster.Forwarder;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
+import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * {@link Forwarder#PATH}: a client's request another replica of the cluster forwarded here (a retry whose call runs
@@ -46,7 +46,7 @@ final class ForwardedMcp extends Handler.Abstract.NonBlocking {
         }
         Exchanges.body(request, maxRequestBytes).whenComplete((body, failure) -> {
             if (failure != null) {
-                callback.failed(failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure);
+                callback.failed(Failures.unwrap(failure));
                 return;
             }
             if (!cluster.verify(request.getMethod(), request.getHttpURI().getPath(),

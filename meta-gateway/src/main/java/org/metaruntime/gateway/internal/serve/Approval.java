@@ -11,6 +11,7 @@ import org.metaruntime.gateway.internal.manifest.Catalog;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
 import org.metaruntime.gateway.internal.pin.PinKey;
 import org.metaruntime.gateway.internal.pin.PinLog;
+import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * Approves a tool's live definition: starts its pod alone, lists its tools, records the definition as the tool's pin
@@ -50,7 +51,7 @@ public final class Approval {
             try {
                 running.start().get(manifest.startupTimeout().toMillis() + 5000, TimeUnit.MILLISECONDS);
             } catch (ExecutionException e) {
-                Throwable cause = e.getCause() == null ? e : e.getCause();
+                Throwable cause = Failures.unwrap(e);
                 throw new Refused("pod " + pod + " could not start: " + cause.getMessage());
             } catch (TimeoutException e) {
                 throw new Refused("pod " + pod + " did not start within " + manifest.startupTimeout().toSeconds() + " s");

@@ -9,6 +9,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.metaruntime.gateway.internal.rpc.JsonRpc;
 
 /**
  * What the gateway needs of the runtime that runs its pods: start, call, ask, report. One implementation
@@ -148,8 +149,39 @@ public interface PodBackend extends AutoCloseable {
     final class PodFailure extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
-        /** What went wrong, mapped to the gateway's error codes. */
-        public enum Kind { TIMEOUT, UNAVAILABLE, START_FAILED, CANCELLED, UNKNOWN_TOOL, INVALID_ARGUMENTS, ERROR_ANSWER, FAILED }
+        /**
+         * What went wrong, and the gateway's one table from it to the JSON-RPC error code a client is answered with
+         * (the runtime's errors reach a kind in {@link PodErrors}).
+         */
+        public enum Kind {
+            /** The call or request ran out of time: -32001. */
+            TIMEOUT(JsonRpc.TIMEOUT),
+            /** The pod is not available (crashed, stopped, restarting, not served): -32002. */
+            UNAVAILABLE(JsonRpc.UNAVAILABLE),
+            /** The pod failed to start: -32003. */
+            START_FAILED(JsonRpc.START_FAILED),
+            /** The call was cancelled: -32603. */
+            CANCELLED(JsonRpc.INTERNAL_ERROR),
+            /** The pod has no such tool: -32602. */
+            UNKNOWN_TOOL(JsonRpc.INVALID_PARAMS),
+            /** The arguments do not fit the tool: -32602. */
+            INVALID_ARGUMENTS(JsonRpc.INVALID_PARAMS),
+            /** The pod answered with a JSON-RPC error: its own code ({@link PodFailure#errorCode()}). */
+            ERROR_ANSWER(0),
+            /** Anything else: -32603. */
+            FAILED(JsonRpc.INTERNAL_ERROR);
+
+            private final int rpcCode;
+
+            Kind(int rpcCode) {
+                this.rpcCode = rpcCode;
+            }
+
+            /** The JSON-RPC error code of this kind; for {@link #ERROR_ANSWER} use the pod's own code. */
+            public int rpcCode() {
+                return rpcCode;
+            }
+        }
 
         private final Kind kind;
         private final OptionalInt exitCode;
@@ -180,6 +212,11 @@ public interface PodBackend extends AutoCloseable {
 
         public String stderrTail() {
             return stderrTail;
+        }
+
+        /** The JSON-RPC error code a client is answered with: the pod's own for {@link Kind#ERROR_ANSWER}. */
+        public int rpcCode() {
+            return kind == Kind.ERROR_ANSWER ? errorCode : kind.rpcCode();
         }
 
         /** For {@link Kind#ERROR_ANSWER}: the pod's JSON-RPC error code. */

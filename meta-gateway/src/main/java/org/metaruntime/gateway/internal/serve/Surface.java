@@ -17,6 +17,7 @@ import org.metaruntime.gateway.internal.manifest.Catalog;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
+import org.metaruntime.supervisor.internal.Failures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -241,7 +242,7 @@ final class Surface {
                     }
                 }
             } catch (CompletionException e) {
-                log.debug("pod {}: {} failed: {}", manifest.name(), method, e.getCause() == null ? e : e.getCause().getMessage());
+                log.debug("pod {}: {} failed: {}", manifest.name(), method, Failures.unwrap(e).getMessage());
             }
             out.put(manifest.name(), items);
         }
@@ -255,13 +256,12 @@ final class Surface {
         try {
             return backend.pod(podName).request(method, params, manifest.callTimeout()).join();
         } catch (CompletionException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
+            Throwable cause = Failures.unwrap(e);
             if (cause instanceof PodBackend.PodFailure failure && failure.kind() == PodBackend.PodFailure.Kind.ERROR_ANSWER) {
-                throw new RpcException(failure.errorCode(), "pod " + podName + " " + what + ": " + failure.getMessage(),
+                throw new RpcException(failure.rpcCode(), "pod " + podName + " " + what + ": " + failure.getMessage(),
                         failure.errorData()).asPodAnswer();
             }
-            int code = cause instanceof PodBackend.PodFailure failure && failure.kind() == PodBackend.PodFailure.Kind.TIMEOUT
-                    ? JsonRpc.TIMEOUT : JsonRpc.UNAVAILABLE;
+            int code = cause instanceof PodBackend.PodFailure failure ? failure.rpcCode() : JsonRpc.UNAVAILABLE;
             throw new RpcException(code, "pod " + podName + " " + what + ": " + cause.getMessage(),
                     JsonRpc.NODES.objectNode().put("pod", podName));
         }

@@ -236,14 +236,14 @@ final class ToolCalls {
         switch (failure.kind()) {
             case TIMEOUT:
                 data.put("timeoutMs", timeout.toMillis());
-                return failure(route, JsonRpc.TIMEOUT, "the call timed out after " + timeout.toMillis() + " ms", data);
+                return failure(route, failure.rpcCode(), "the call timed out after " + timeout.toMillis() + " ms", data);
             case UNAVAILABLE:
-                return failure(route, JsonRpc.UNAVAILABLE, "the pod is not available: " + failure.getMessage(), data);
+                return failure(route, failure.rpcCode(), "the pod is not available: " + failure.getMessage(), data);
             case START_FAILED:
-                return failure(route, JsonRpc.START_FAILED, "the pod failed to start: " + failure.getMessage(), data);
+                return failure(route, failure.rpcCode(), "the pod failed to start: " + failure.getMessage(), data);
             case UNKNOWN_TOOL:
             case INVALID_ARGUMENTS:
-                return failure(route, JsonRpc.INVALID_PARAMS, failure.getMessage(), data);
+                return failure(route, failure.rpcCode(), failure.getMessage(), data);
             case ERROR_ANSWER:
                 if (failure.errorData() != null) {
                     data.set("podError", failure.errorData());
@@ -252,11 +252,11 @@ final class ToolCalls {
                         data.set("requiredCapabilities", required); // a modern pod's input request the client cannot answer
                     }
                 }
-                return failure(route, failure.errorCode(), failure.getMessage(), data).asPodAnswer();
+                return failure(route, failure.rpcCode(), failure.getMessage(), data).asPodAnswer();
             case CANCELLED:
-                return failure(route, JsonRpc.INTERNAL_ERROR, "the call was cancelled", data);
+                return failure(route, failure.rpcCode(), "the call was cancelled", data);
             default:
-                return failure(route, JsonRpc.INTERNAL_ERROR, "the call failed: " + failure.getMessage(), data);
+                return failure(route, failure.rpcCode(), "the call failed: " + failure.getMessage(), data);
         }
     }
 
