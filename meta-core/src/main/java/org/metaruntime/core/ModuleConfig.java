@@ -68,33 +68,27 @@ public final class ModuleConfig {
     private final ModuleSource source;
     private final ModuleProtocol protocol;
     private final boolean markerDecides;
-    private final RestartPolicy restartPolicy;
-    private final Duration startupTimeout;
-    private final Duration callTimeout;
-    private final Duration shutdownGrace;
-    private final Duration shutdownTimeout;
-    private final Integer maxInFlightCalls;
-    private final StartMode startMode;
-    private final Duration idleTimeout;
-    private final Duration healthCheck;
+    private final Options options;
 
     /** The interval of health-check pings of a remote module unless it sets its own. */
     public static final Duration DEFAULT_REMOTE_HEALTH_CHECK = Duration.ofSeconds(30);
 
-    private ModuleConfig(Builder b, ModuleSource source, ModuleProtocol protocol, boolean markerDecides) {
-        this.id = b.id;
+    /**
+     * The per-module options, each validated by its builder method; {@code null}: the runtime's applies.
+     * {@code healthCheck} zero means off; at most one of {@code shutdownGrace} and {@code shutdownTimeout} is set.
+     */
+    private record Options(RestartPolicy restartPolicy, StartMode startMode, Duration startupTimeout,
+                           Duration idleTimeout, Duration callTimeout, Integer maxInFlightCalls, Duration shutdownGrace,
+                           Duration shutdownTimeout, Duration healthCheck) {
+    }
+
+    private ModuleConfig(String id, ModuleSource source, ModuleProtocol protocol, boolean markerDecides,
+                         Options options) {
+        this.id = id;
         this.source = source;
         this.protocol = protocol;
         this.markerDecides = markerDecides;
-        this.restartPolicy = b.restartPolicy;
-        this.startupTimeout = b.startupTimeout;
-        this.callTimeout = b.callTimeout;
-        this.shutdownGrace = b.shutdownGrace;
-        this.shutdownTimeout = b.shutdownTimeout;
-        this.maxInFlightCalls = b.maxInFlightCalls;
-        this.startMode = b.startMode;
-        this.idleTimeout = b.idleTimeout;
-        this.healthCheck = b.healthCheck;
+        this.options = options;
     }
 
     /** A builder for the module {@code id}. */
@@ -120,15 +114,15 @@ public final class ModuleConfig {
             b.mcpSessionMode = mcp.sessionMode();
             b.protocolEra = mcp.era().orElse(null);
         }
-        b.restartPolicy = restartPolicy;
-        b.startupTimeout = startupTimeout;
-        b.callTimeout = callTimeout;
-        b.shutdownGrace = shutdownGrace;
-        b.shutdownTimeout = shutdownTimeout;
-        b.maxInFlightCalls = maxInFlightCalls;
-        b.startMode = startMode;
-        b.idleTimeout = idleTimeout;
-        b.healthCheck = healthCheck;
+        b.restartPolicy = options.restartPolicy();
+        b.startMode = options.startMode();
+        b.startupTimeout = options.startupTimeout();
+        b.idleTimeout = options.idleTimeout();
+        b.callTimeout = options.callTimeout();
+        b.maxInFlightCalls = options.maxInFlightCalls();
+        b.shutdownGrace = options.shutdownGrace();
+        b.shutdownTimeout = options.shutdownTimeout();
+        b.healthCheck = options.healthCheck();
         return b;
     }
 
@@ -182,7 +176,7 @@ public final class ModuleConfig {
 
     /** The restart policy of the startup procedure. Default {@link RestartPolicy#ON_FAILURE}. */
     public RestartPolicy restartPolicy() {
-        return restartPolicy;
+        return options.restartPolicy();
     }
 
     /** How an MCP (or bare JSON-RPC) module's connection is used. Default {@link McpSessionMode#PERSISTENT}. */
@@ -198,17 +192,17 @@ public final class ModuleConfig {
 
     /** The startup timeout of this module, overriding {@link RuntimeOptions#startupTimeout()}. */
     public Optional<Duration> startupTimeout() {
-        return Optional.ofNullable(startupTimeout);
+        return Optional.ofNullable(options.startupTimeout());
     }
 
     /** The timeout of calls routed without an explicit timeout, overriding {@link RuntimeOptions#callTimeout()}. */
     public Optional<Duration> callTimeout() {
-        return Optional.ofNullable(callTimeout);
+        return Optional.ofNullable(options.callTimeout());
     }
 
     /** The grace of each stop step (stdin close, SIGTERM), overriding the runtime's stop graces. */
     public Optional<Duration> shutdownGrace() {
-        return Optional.ofNullable(shutdownGrace);
+        return Optional.ofNullable(options.shutdownGrace());
     }
 
     /**
@@ -217,22 +211,22 @@ public final class ModuleConfig {
      * {@link RuntimeOptions#stopLadderFor(ModuleConfig)}).
      */
     public Optional<Duration> shutdownTimeout() {
-        return Optional.ofNullable(shutdownTimeout);
+        return Optional.ofNullable(options.shutdownTimeout());
     }
 
     /** The most calls in flight at once on a persistent MCP connection, overriding {@link RuntimeOptions#maxInFlightCalls()}. */
     public OptionalInt maxInFlightCalls() {
-        return maxInFlightCalls == null ? OptionalInt.empty() : OptionalInt.of(maxInFlightCalls);
+        return options.maxInFlightCalls() == null ? OptionalInt.empty() : OptionalInt.of(options.maxInFlightCalls());
     }
 
     /** When the module's process starts. Default {@link StartMode#EAGER}. */
     public StartMode startMode() {
-        return startMode;
+        return options.startMode();
     }
 
     /** How long a {@link StartMode#LAZY} module's child stays without a call in flight before it is stopped. */
     public Optional<Duration> idleTimeout() {
-        return Optional.ofNullable(idleTimeout);
+        return Optional.ofNullable(options.idleTimeout());
     }
 
     /** The MCP Streamable HTTP endpoint of a remote module; empty for a module that is spawned. */
@@ -256,6 +250,7 @@ public final class ModuleConfig {
      * for a remote module; empty when off (the default for a spawned module, or {@code healthCheck(Duration.ZERO)}).
      */
     public Optional<Duration> healthCheckInterval() {
+        Duration healthCheck = options.healthCheck();
         if (healthCheck != null) {
             return healthCheck.isZero() ? Optional.empty() : Optional.of(healthCheck);
         }
@@ -313,23 +308,17 @@ public final class ModuleConfig {
         }
         ModuleConfig other = (ModuleConfig) o;
         return id.equals(other.id) && source.equals(other.source) && protocol.equals(other.protocol)
-                && markerDecides == other.markerDecides && restartPolicy == other.restartPolicy
-                && Objects.equals(startupTimeout, other.startupTimeout)
-                && Objects.equals(callTimeout, other.callTimeout) && Objects.equals(shutdownGrace, other.shutdownGrace)
-                && Objects.equals(shutdownTimeout, other.shutdownTimeout)
-                && Objects.equals(maxInFlightCalls, other.maxInFlightCalls) && startMode == other.startMode
-                && Objects.equals(idleTimeout, other.idleTimeout) && Objects.equals(healthCheck, other.healthCheck);
+                && markerDecides == other.markerDecides && options.equals(other.options);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(id, source, protocol, markerDecides, restartPolicy, startupTimeout, callTimeout,
-                shutdownGrace, shutdownTimeout, maxInFlightCalls, startMode, idleTimeout, healthCheck);
+        return Objects.hash(id, source, protocol, markerDecides, options);
     }
 
     @Override
     public String toString() {
-        return "ModuleConfig[id=" + id + ", source=" + source + ", restartPolicy=" + restartPolicy
+        return "ModuleConfig[id=" + id + ", source=" + source + ", restartPolicy=" + options.restartPolicy()
                 + ", protocol=" + (markerDecides ? "by pre-spawn marker, else event-line; " : "")
                 + protocolName(protocol) + "]";
     }
@@ -653,7 +642,9 @@ public final class ModuleConfig {
                 case NONE, MCP -> new ModuleProtocol.Mcp(mcpSessionMode, era, Optional.empty());
             };
             boolean markerDecides = declared == Declared.NONE && url == null;
-            return new ModuleConfig(this, source, protocol, markerDecides);
+            return new ModuleConfig(id, source, protocol, markerDecides, new Options(restartPolicy, startMode,
+                    startupTimeout, idleTimeout, callTimeout, maxInFlightCalls, shutdownGrace, shutdownTimeout,
+                    healthCheck));
         }
 
         /** What the builder was told the module speaks; {@code NONE}: its pre-spawn data decides. */
