@@ -95,19 +95,29 @@ public final class MetaConfig {
     }
 
     /**
-     * The boundary of {@code moduleId}: {@link ModuleBoundaryKind#MCP} when its first pre-spawn data
-     * {@linkplain PreSpawnData#selectsMcp() selects MCP}, else {@link ModuleBoundaryKind#EVENT_LINE}. The
-     * module's own {@link ModuleConfig#env()} and whether it is a core module play no part. A remote module (one with
-     * a {@linkplain ModuleConfig#url() url}) and a {@linkplain ModuleConfig#isBare() bare JSON-RPC} module (or {@linkplain
-     * ModuleConfig#bareUnlessMcp() one that may be}) are always
-     * MCP.
+     * What {@code moduleId} speaks: {@link ModuleConfig#protocol(Optional)} with its first pre-spawn data (the protocol
+     * the module declares, else MCP when the pre-spawn marker selects it, else event-line).
+     *
+     * @throws ConfigException when {@code moduleId} is not configured
+     */
+    public ModuleProtocol protocolOf(String moduleId) {
+        ModuleConfig module = module(moduleId).orElseThrow(() -> new ConfigException("modules",
+                "module '" + moduleId + "' is not configured", new ConfigResolutionError.ModuleNotConfigured(moduleId)));
+        return module.protocol(preSpawnFor(moduleId));
+    }
+
+    /**
+     * The boundary of {@code moduleId}: the boundary of its {@linkplain #protocolOf(String) protocol}. A module that
+     * declares no protocol is {@link ModuleBoundaryKind#MCP} when its first pre-spawn data
+     * {@linkplain PreSpawnData#selectsMcp() selects MCP}, else {@link ModuleBoundaryKind#EVENT_LINE}; its own
+     * {@link ModuleConfig#env()} and whether it is a core module play no part. A remote module and a bare JSON-RPC
+     * module (or one that may be) are always MCP. An id that is not configured is judged by its pre-spawn data alone.
      */
     public ModuleBoundaryKind boundaryOf(String moduleId) {
-        if (module(moduleId).map(m -> m.isRemote() || m.isBare() || m.bareUnlessMcp().isPresent()).orElse(false)) {
-            return ModuleBoundaryKind.MCP;
-        }
-        return preSpawnFor(moduleId).map(PreSpawnData::selectsMcp).orElse(false)
-                ? ModuleBoundaryKind.MCP : ModuleBoundaryKind.EVENT_LINE;
+        Optional<PreSpawnData> preSpawn = preSpawnFor(moduleId);
+        return module(moduleId).map(module -> module.protocol(preSpawn).boundary())
+                .orElseGet(() -> preSpawn.map(PreSpawnData::selectsMcp).orElse(false)
+                        ? ModuleBoundaryKind.MCP : ModuleBoundaryKind.EVENT_LINE);
     }
 
     /** The same configuration with {@code discovery.modules} replaced. */

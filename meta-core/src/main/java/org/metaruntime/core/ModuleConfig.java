@@ -52,6 +52,10 @@ import org.metaruntime.supervisor.RestartPolicy;
  *         .build();
  * }</pre>
  *
+ * <p>A module is described here and nowhere else: its {@link #source()} (a command or a remote URL), its protocol
+ * (decided once by {@link #protocol(Optional)}: the one it declares with {@link Builder#protocol(ModuleProtocol)},
+ * {@code bare}, {@code bareUnlessMcp} or {@code url}, else its pre-spawn marker) and its options.
+ *
  * <p>The per-module timeouts and limits are optional; when absent, the runtime's {@link RuntimeOptions}
  * apply. The semantic checks (non-empty command, unique id) run when a runtime is built, see
  * {@link MetaConfig#validate()}.
@@ -61,46 +65,30 @@ import org.metaruntime.supervisor.RestartPolicy;
 public final class ModuleConfig {
 
     private final String id;
-    private final List<String> command;
-    private final Path workdir;
-    private final Map<String, String> env;
-    private final RestartPolicy restartPolicy;
-    private final McpSessionMode mcpSessionMode;
-    private final Duration startupTimeout;
-    private final Duration callTimeout;
-    private final Duration shutdownGrace;
-    private final Integer maxInFlightCalls;
-    private final StartMode startMode;
-    private final Duration idleTimeout;
-    private final URI url;
-    private final Map<String, String> headers;
-    private final Duration healthCheck;
-    private final List<McpSchema.Tool> bareTools;
-    private final boolean bareUnlessMcp;
-    private final McpProtocolEra protocolEra;
+    private final ModuleSource source;
+    private final ModuleProtocol protocol;
+    private final boolean markerDecides;
+    private final Options options;
 
     /** The interval of health-check pings of a remote module unless it sets its own. */
     public static final Duration DEFAULT_REMOTE_HEALTH_CHECK = Duration.ofSeconds(30);
 
-    private ModuleConfig(Builder b) {
-        this.id = b.id;
-        this.command = List.copyOf(b.command);
-        this.workdir = b.workdir;
-        this.env = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.env));
-        this.restartPolicy = b.restartPolicy;
-        this.mcpSessionMode = b.mcpSessionMode;
-        this.startupTimeout = b.startupTimeout;
-        this.callTimeout = b.callTimeout;
-        this.shutdownGrace = b.shutdownGrace;
-        this.maxInFlightCalls = b.maxInFlightCalls;
-        this.startMode = b.startMode;
-        this.idleTimeout = b.idleTimeout;
-        this.url = b.url;
-        this.headers = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.headers));
-        this.healthCheck = b.healthCheck;
-        this.bareTools = b.bareTools;
-        this.bareUnlessMcp = b.bareUnlessMcp;
-        this.protocolEra = b.protocolEra;
+    /**
+     * The per-module options, each validated by its builder method; {@code null}: the runtime's applies.
+     * {@code healthCheck} zero means off; at most one of {@code shutdownGrace} and {@code shutdownTimeout} is set.
+     */
+    private record Options(RestartPolicy restartPolicy, StartMode startMode, Duration startupTimeout,
+                           Duration idleTimeout, Duration callTimeout, Integer maxInFlightCalls, Duration shutdownGrace,
+                           Duration shutdownTimeout, Duration healthCheck) {
+    }
+
+    private ModuleConfig(String id, ModuleSource source, ModuleProtocol protocol, boolean markerDecides,
+                         Options options) {
+        this.id = id;
+        this.source = source;
+        this.protocol = protocol;
+        this.markerDecides = markerDecides;
+        this.options = options;
     }
 
     /** A builder for the module {@code id}. */
@@ -111,23 +99,30 @@ public final class ModuleConfig {
     /** A builder holding this configuration. */
     public Builder toBuilder() {
         Builder b = new Builder(id);
-        b.command = command;
-        b.workdir = workdir;
-        b.env.putAll(env);
-        b.restartPolicy = restartPolicy;
-        b.mcpSessionMode = mcpSessionMode;
-        b.startupTimeout = startupTimeout;
-        b.callTimeout = callTimeout;
-        b.shutdownGrace = shutdownGrace;
-        b.maxInFlightCalls = maxInFlightCalls;
-        b.startMode = startMode;
-        b.idleTimeout = idleTimeout;
-        b.url = url;
-        b.headers.putAll(headers);
-        b.healthCheck = healthCheck;
-        b.bareTools = bareTools;
-        b.bareUnlessMcp = bareUnlessMcp;
-        b.protocolEra = protocolEra;
+        if (source instanceof ModuleSource.Remote remote) {
+            b.url = remote.url();
+            b.headers.putAll(remote.headers());
+        } else if (source instanceof ModuleSource.Command command) {
+            b.command = command.argv();
+            b.workdir = command.workdir();
+            b.env.putAll(command.env());
+        }
+        if (!markerDecides) {
+            b.protocol(protocol);
+        } else {
+            ModuleProtocol.Mcp mcp = (ModuleProtocol.Mcp) protocol;
+            b.mcpSessionMode = mcp.sessionMode();
+            b.protocolEra = mcp.era().orElse(null);
+        }
+        b.restartPolicy = options.restartPolicy();
+        b.startMode = options.startMode();
+        b.startupTimeout = options.startupTimeout();
+        b.idleTimeout = options.idleTimeout();
+        b.callTimeout = options.callTimeout();
+        b.maxInFlightCalls = options.maxInFlightCalls();
+        b.shutdownGrace = options.shutdownGrace();
+        b.shutdownTimeout = options.shutdownTimeout();
+        b.healthCheck = options.healthCheck();
         return b;
     }
 
@@ -136,74 +131,117 @@ public final class ModuleConfig {
         return id;
     }
 
-    /** The argv of the module's process (no shell). */
+    /** Where the module runs: a command the runtime spawns or a remote MCP server. */
+    public ModuleSource source() {
+        return source;
+    }
+
+    /**
+     * The protocol the module declares ({@link Builder#protocol(ModuleProtocol)}, {@link Builder#bare(List)},
+     * {@link Builder#bareUnlessMcp(List)}, or MCP for a remote module); empty when its pre-spawn data decides (see
+     * {@link #protocol(Optional)}).
+     */
+    public Optional<ModuleProtocol> declaredProtocol() {
+        return markerDecides ? Optional.empty() : Optional.of(protocol);
+    }
+
+    /**
+     * What the module speaks, given its pre-spawn data: the protocol it declares, else MCP (with its
+     * {@link #mcpSessionMode()} and {@link #protocolEra()}) when {@code preSpawn}
+     * {@linkplain PreSpawnData#selectsMcp() selects MCP}, else event-line. The one place a module's protocol is
+     * decided; {@link MetaConfig#protocolOf(String)} applies it with the module's first pre-spawn data.
+     */
+    public ModuleProtocol protocol(Optional<PreSpawnData> preSpawn) {
+        Objects.requireNonNull(preSpawn, "preSpawn");
+        if (!markerDecides || preSpawn.map(PreSpawnData::selectsMcp).orElse(false)) {
+            return protocol;
+        }
+        return ModuleProtocol.eventLine();
+    }
+
+    /** The argv of the module's process (no shell); empty for a remote module. */
     public List<String> command() {
-        return command;
+        return source instanceof ModuleSource.Command command ? command.argv() : List.of();
     }
 
     /** The working directory of the process; {@code null} for the host's. */
     public Path workdir() {
-        return workdir;
+        return source instanceof ModuleSource.Command command ? command.workdir() : null;
     }
 
     /** Environment put on top of the inherited one (before the pre-spawn environment). */
     public Map<String, String> env() {
-        return env;
+        return source instanceof ModuleSource.Command command ? command.env() : Map.of();
     }
 
     /** The restart policy of the startup procedure. Default {@link RestartPolicy#ON_FAILURE}. */
     public RestartPolicy restartPolicy() {
-        return restartPolicy;
+        return options.restartPolicy();
     }
 
-    /** How an MCP module's connection is used. Default {@link McpSessionMode#PERSISTENT}. */
+    /** How an MCP (or bare JSON-RPC) module's connection is used. Default {@link McpSessionMode#PERSISTENT}. */
     public McpSessionMode mcpSessionMode() {
-        return mcpSessionMode;
+        if (protocol instanceof ModuleProtocol.Mcp mcp) {
+            return mcp.sessionMode();
+        }
+        if (protocol instanceof ModuleProtocol.BareJsonRpc bare) {
+            return bare.sessionMode();
+        }
+        return McpSessionMode.PERSISTENT;
     }
 
     /** The startup timeout of this module, overriding {@link RuntimeOptions#startupTimeout()}. */
     public Optional<Duration> startupTimeout() {
-        return Optional.ofNullable(startupTimeout);
+        return Optional.ofNullable(options.startupTimeout());
     }
 
     /** The timeout of calls routed without an explicit timeout, overriding {@link RuntimeOptions#callTimeout()}. */
     public Optional<Duration> callTimeout() {
-        return Optional.ofNullable(callTimeout);
+        return Optional.ofNullable(options.callTimeout());
     }
 
     /** The grace of each stop step (stdin close, SIGTERM), overriding the runtime's stop graces. */
     public Optional<Duration> shutdownGrace() {
-        return Optional.ofNullable(shutdownGrace);
+        return Optional.ofNullable(options.shutdownGrace());
+    }
+
+    /**
+     * The bound of this module's stop ladder, overriding the runtime's stop graces: the waits after closing stdin and
+     * after SIGTERM get a third of it each, at least 100 ms, leaving the last third to the kill step (see
+     * {@link RuntimeOptions#stopLadderFor(ModuleConfig)}).
+     */
+    public Optional<Duration> shutdownTimeout() {
+        return Optional.ofNullable(options.shutdownTimeout());
     }
 
     /** The most calls in flight at once on a persistent MCP connection, overriding {@link RuntimeOptions#maxInFlightCalls()}. */
     public OptionalInt maxInFlightCalls() {
-        return maxInFlightCalls == null ? OptionalInt.empty() : OptionalInt.of(maxInFlightCalls);
+        return options.maxInFlightCalls() == null ? OptionalInt.empty() : OptionalInt.of(options.maxInFlightCalls());
     }
 
     /** When the module's process starts. Default {@link StartMode#EAGER}. */
     public StartMode startMode() {
-        return startMode;
+        return options.startMode();
     }
 
     /** How long a {@link StartMode#LAZY} module's child stays without a call in flight before it is stopped. */
     public Optional<Duration> idleTimeout() {
-        return Optional.ofNullable(idleTimeout);
+        return Optional.ofNullable(options.idleTimeout());
     }
 
     /** The MCP Streamable HTTP endpoint of a remote module; empty for a module that is spawned. */
     public Optional<URI> url() {
-        return Optional.ofNullable(url);
+        return source instanceof ModuleSource.Remote remote ? Optional.of(remote.url()) : Optional.empty();
     }
 
     /** Whether the module is remote (it has a {@link #url()}): MCP, reached over HTTP, never spawned. */
     public boolean isRemote() {
-        return url != null;
+        return source instanceof ModuleSource.Remote;
     }
 
     /** The headers sent with every request to a remote module, in order (values are secrets: never logged). */
     public Map<String, String> headers() {
-        return headers;
+        return source instanceof ModuleSource.Remote remote ? remote.headers() : Map.of();
     }
 
     /**
@@ -212,10 +250,11 @@ public final class ModuleConfig {
      * for a remote module; empty when off (the default for a spawned module, or {@code healthCheck(Duration.ZERO)}).
      */
     public Optional<Duration> healthCheckInterval() {
+        Duration healthCheck = options.healthCheck();
         if (healthCheck != null) {
             return healthCheck.isZero() ? Optional.empty() : Optional.of(healthCheck);
         }
-        return url != null ? Optional.of(DEFAULT_REMOTE_HEALTH_CHECK) : Optional.empty();
+        return isRemote() ? Optional.of(DEFAULT_REMOTE_HEALTH_CHECK) : Optional.empty();
     }
 
     /**
@@ -226,12 +265,12 @@ public final class ModuleConfig {
      * "structuredContent":<answer>}} (see {@link org.metaruntime.mcp.McpClientOptions#bareTools()}).
      */
     public Optional<List<McpSchema.Tool>> bareTools() {
-        return bareUnlessMcp ? Optional.empty() : Optional.ofNullable(bareTools);
+        return protocol instanceof ModuleProtocol.BareJsonRpc bare ? Optional.of(bare.tools()) : Optional.empty();
     }
 
     /** Whether the module speaks bare JSON-RPC 2.0 with declared tools ({@link #bareTools()} is present). */
     public boolean isBare() {
-        return bareTools != null && !bareUnlessMcp;
+        return protocol instanceof ModuleProtocol.BareJsonRpc;
     }
 
     /**
@@ -241,20 +280,22 @@ public final class ModuleConfig {
      * {@link org.metaruntime.mcp.McpClientOptions#bareUnlessMcp()}).
      */
     public Optional<List<McpSchema.Tool>> bareUnlessMcp() {
-        return bareUnlessMcp ? Optional.of(bareTools) : Optional.empty();
+        return protocol instanceof ModuleProtocol.Mcp mcp ? mcp.bareFallback() : Optional.empty();
     }
 
     /**
      * The era of MCP this module's server is spoken to in, when the module sets one ({@link Builder#protocolEra});
-     * empty: the runtime's {@link org.metaruntime.mcp.McpClientOptions#protocolEra()} applies.
+     * empty: the runtime's {@link org.metaruntime.mcp.McpClientOptions#protocolEra()} applies. Always empty for a
+     * bare JSON-RPC module, which speaks no MCP.
      */
     public Optional<McpProtocolEra> protocolEra() {
-        return Optional.ofNullable(protocolEra);
+        return protocol instanceof ModuleProtocol.Mcp mcp ? mcp.era() : Optional.empty();
     }
 
     /** The endpoint of a remote module for the MCP client; empty for a module that is spawned. */
     public Optional<McpHttpEndpoint> endpoint() {
-        return url == null ? Optional.empty() : Optional.of(new McpHttpEndpoint(id, url, headers));
+        return source instanceof ModuleSource.Remote remote
+                ? Optional.of(new McpHttpEndpoint(id, remote.url(), remote.headers())) : Optional.empty();
     }
 
     @Override
@@ -266,32 +307,32 @@ public final class ModuleConfig {
             return false;
         }
         ModuleConfig other = (ModuleConfig) o;
-        return id.equals(other.id) && command.equals(other.command) && Objects.equals(workdir, other.workdir)
-                && env.equals(other.env) && restartPolicy == other.restartPolicy
-                && mcpSessionMode == other.mcpSessionMode && Objects.equals(startupTimeout, other.startupTimeout)
-                && Objects.equals(callTimeout, other.callTimeout) && Objects.equals(shutdownGrace, other.shutdownGrace)
-                && Objects.equals(maxInFlightCalls, other.maxInFlightCalls) && startMode == other.startMode
-                && Objects.equals(idleTimeout, other.idleTimeout) && Objects.equals(url, other.url)
-                && headers.equals(other.headers) && Objects.equals(healthCheck, other.healthCheck)
-                && Objects.equals(bareTools, other.bareTools) && bareUnlessMcp == other.bareUnlessMcp
-                && protocolEra == other.protocolEra;
+        return id.equals(other.id) && source.equals(other.source) && protocol.equals(other.protocol)
+                && markerDecides == other.markerDecides && options.equals(other.options);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(id, command, workdir, env, restartPolicy, mcpSessionMode, startupTimeout, callTimeout,
-                shutdownGrace, maxInFlightCalls, startMode, idleTimeout, url, headers, healthCheck, bareTools, bareUnlessMcp,
-                protocolEra);
+        return Objects.hash(id, source, protocol, markerDecides, options);
     }
 
     @Override
     public String toString() {
-        return "ModuleConfig[id=" + id + (url != null ? ", url=" + url + ", headers=" + headers.keySet()
-                : ", command=" + command + ", workdir=" + workdir + ", env=" + env.keySet())
-                + ", restartPolicy=" + restartPolicy + ", mcpSessionMode=" + mcpSessionMode
-                + (bareTools != null ? (bareUnlessMcp ? ", bareUnlessMcp=" : ", bare=")
-                        + bareTools.stream().map(McpSchema.Tool::name).toList() : "")
-                + (protocolEra != null ? ", protocolEra=" + protocolEra : "") + "]";
+        return "ModuleConfig[id=" + id + ", source=" + source + ", restartPolicy=" + options.restartPolicy()
+                + ", protocol=" + (markerDecides ? "by pre-spawn marker, else event-line; " : "")
+                + protocolName(protocol) + "]";
+    }
+
+    private static String protocolName(ModuleProtocol protocol) {
+        if (protocol instanceof ModuleProtocol.BareJsonRpc bare) {
+            return "bare" + bare.tools().stream().map(McpSchema.Tool::name).toList() + " " + bare.sessionMode();
+        }
+        if (protocol instanceof ModuleProtocol.Mcp mcp) {
+            return "mcp " + mcp.sessionMode() + mcp.era().map(era -> " " + era).orElse("")
+                    + mcp.bareFallback().map(tools -> ", bareUnlessMcp="
+                    + tools.stream().map(McpSchema.Tool::name).toList()).orElse("");
+        }
+        return "event-line";
     }
 
     /** Builds a {@link ModuleConfig}. Not thread-safe. */
@@ -305,14 +346,15 @@ public final class ModuleConfig {
         private Duration startupTimeout;
         private Duration callTimeout;
         private Duration shutdownGrace;
+        private Duration shutdownTimeout;
         private Integer maxInFlightCalls;
         private StartMode startMode = StartMode.EAGER;
         private Duration idleTimeout;
         private URI url;
         private final Map<String, String> headers = new LinkedHashMap<>();
         private Duration healthCheck;
+        private Declared declared = Declared.NONE;
         private List<McpSchema.Tool> bareTools;
-        private boolean bareUnlessMcp;
         private McpProtocolEra protocolEra;
 
         private Builder(String id) {
@@ -380,9 +422,20 @@ public final class ModuleConfig {
             return this;
         }
 
-        /** The grace of each stop step; zero kills at once. Default: the runtime's. */
+        /** The grace of each stop step; zero kills at once. Default: the runtime's. Replaces a {@link #shutdownTimeout}. */
         public Builder shutdownGrace(Duration shutdownGrace) {
             this.shutdownGrace = Checks.nonNegative(shutdownGrace, "modules[" + id + "].shutdownGrace");
+            this.shutdownTimeout = null;
+            return this;
+        }
+
+        /**
+         * The bound of the stop ladder: the waits after closing stdin and after SIGTERM get a third of it each, at least
+         * 100 ms; must be positive. Default: the runtime's graces. Replaces a {@link #shutdownGrace}.
+         */
+        public Builder shutdownTimeout(Duration shutdownTimeout) {
+            this.shutdownTimeout = Checks.positive(shutdownTimeout, "modules[" + id + "].shutdownTimeout");
+            this.shutdownGrace = null;
             return this;
         }
 
@@ -477,7 +530,7 @@ public final class ModuleConfig {
          */
         public Builder bare(List<McpSchema.Tool> declaredTools) {
             this.bareTools = declared(declaredTools, "modules[" + id + "].bare");
-            this.bareUnlessMcp = false;
+            this.declared = Declared.BARE;
             return this;
         }
 
@@ -492,7 +545,32 @@ public final class ModuleConfig {
          */
         public Builder bareUnlessMcp(List<McpSchema.Tool> declaredTools) {
             this.bareTools = declared(declaredTools, "modules[" + id + "].bareUnlessMcp");
-            this.bareUnlessMcp = true;
+            this.declared = Declared.BARE_UNLESS_MCP;
+            return this;
+        }
+
+        /**
+         * Declares what the module speaks, so that no pre-spawn marker is needed: {@link ModuleProtocol#mcp()} (its
+         * session mode and era replace this builder's), {@link ModuleProtocol#eventLine()}, or
+         * {@link ModuleProtocol#bare(List)}. Replaces an earlier {@link #bare(List)} or {@link #bareUnlessMcp(List)}.
+         *
+         * @throws ConfigException as {@link #bare(List)} for declared tools
+         */
+        public Builder protocol(ModuleProtocol protocol) {
+            Objects.requireNonNull(protocol, "protocol");
+            if (protocol instanceof ModuleProtocol.Mcp mcp) {
+                this.mcpSessionMode = mcp.sessionMode();
+                this.protocolEra = mcp.era().orElse(null);
+                this.bareTools = null;
+                this.declared = Declared.MCP;
+                mcp.bareFallback().ifPresent(this::bareUnlessMcp);
+            } else if (protocol instanceof ModuleProtocol.BareJsonRpc bare) {
+                this.mcpSessionMode = bare.sessionMode();
+                bare(bare.tools());
+            } else {
+                this.bareTools = null;
+                this.declared = Declared.EVENT_LINE;
+            }
             return this;
         }
 
@@ -518,12 +596,13 @@ public final class ModuleConfig {
          * The configuration.
          *
          * @throws ConfigException when an idle timeout is set on an eager module, or a remote module also has a
-         *                         command, a workdir, an environment, {@code PER_CALL} sessions or declared bare tools,
-         *                         or headers are set without a url
+         *                         command, a workdir, an environment, {@code PER_CALL} sessions, declared bare tools
+         *                         or an event-line protocol, or headers are set without a url
          */
         public ModuleConfig build() {
+            String field = "modules[" + id + "]";
+            ModuleSource source;
             if (url != null) {
-                String field = "modules[" + id + "]";
                 if (!command.isEmpty()) {
                     throw new ConfigException(field + ".url", "module '" + id + "' has both a command and a url");
                 }
@@ -536,18 +615,39 @@ public final class ModuleConfig {
                             + "' is remote: it keeps one session (PERSISTENT); PER_CALL applies to spawned servers");
                 }
                 if (bareTools != null) {
-                    throw new ConfigException(field + (bareUnlessMcp ? ".bareUnlessMcp" : ".bare"), "module '" + id
-                            + "' is remote: a remote server speaks MCP; bare JSON-RPC applies to spawned servers");
+                    throw new ConfigException(field + (declared == Declared.BARE_UNLESS_MCP ? ".bareUnlessMcp" : ".bare"),
+                            "module '" + id + "' is remote: a remote server speaks MCP; bare JSON-RPC applies to spawned servers");
                 }
-            } else if (!headers.isEmpty()) {
-                throw new ConfigException("modules[" + id + "].headers", "module '" + id
-                        + "' has headers but no url: headers go to a remote module");
+                if (declared == Declared.EVENT_LINE) {
+                    throw new ConfigException(field + ".protocol", "module '" + id
+                            + "' is remote: a remote server speaks MCP; event-line applies to spawned modules");
+                }
+                source = new ModuleSource.Remote(url, headers);
+            } else {
+                if (!headers.isEmpty()) {
+                    throw new ConfigException(field + ".headers", "module '" + id
+                            + "' has headers but no url: headers go to a remote module");
+                }
+                source = new ModuleSource.Command(command, workdir, env);
             }
             if (idleTimeout != null && startMode != StartMode.LAZY) {
-                throw new ConfigException("modules[" + id + "].idleTimeout",
+                throw new ConfigException(field + ".idleTimeout",
                         "an idle timeout needs startMode(StartMode.LAZY): an eager module keeps its child");
             }
-            return new ModuleConfig(this);
+            Optional<McpProtocolEra> era = Optional.ofNullable(protocolEra);
+            ModuleProtocol protocol = switch (declared) {
+                case BARE -> new ModuleProtocol.BareJsonRpc(bareTools, mcpSessionMode);
+                case BARE_UNLESS_MCP -> new ModuleProtocol.Mcp(mcpSessionMode, era, Optional.of(bareTools));
+                case EVENT_LINE -> ModuleProtocol.eventLine();
+                case NONE, MCP -> new ModuleProtocol.Mcp(mcpSessionMode, era, Optional.empty());
+            };
+            boolean markerDecides = declared == Declared.NONE && url == null;
+            return new ModuleConfig(id, source, protocol, markerDecides, new Options(restartPolicy, startMode,
+                    startupTimeout, idleTimeout, callTimeout, maxInFlightCalls, shutdownGrace, shutdownTimeout,
+                    healthCheck));
         }
+
+        /** What the builder was told the module speaks; {@code NONE}: its pre-spawn data decides. */
+        private enum Declared { NONE, MCP, EVENT_LINE, BARE, BARE_UNLESS_MCP }
     }
 }

@@ -10,7 +10,8 @@ import java.util.Optional;
  * Environment added to one module's process before it is spawned. Only the first {@code PreSpawnData}
  * whose {@code moduleId} matches a module is used. Its {@code env} is the only place the boundary marker
  * {@value #BOUNDARY_KEY} is read: a module is MCP when the first entry with that exact key has a value that,
- * trimmed, equals {@code mcp} ignoring case.
+ * trimmed, equals {@code mcp} ignoring case. The marker applies to a module that declares no protocol (see
+ * {@link ModuleConfig#protocol(Optional)}).
  *
  * <pre>{@code
  * PreSpawnData router = PreSpawnData.mcp("router");                       // META_MODULE_BOUNDARY=mcp

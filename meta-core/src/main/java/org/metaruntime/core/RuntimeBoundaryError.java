@@ -46,7 +46,8 @@ public sealed interface RuntimeBoundaryError {
 
     /** How a host selects the MCP boundary for a module. */
     private static String markAsMcp() {
-        return "mark it with MetaConfig.Builder.mcp(module) or preSpawn(PreSpawnData.mcp(id)) "
+        return "declare it with ModuleConfig.Builder.protocol(ModuleProtocol.mcp()), or mark it with "
+                + "MetaConfig.Builder.mcp(module) or preSpawn(PreSpawnData.mcp(id)) "
                 + "(META_MODULE_BOUNDARY in ModuleConfig.env does not select the boundary)";
     }
 

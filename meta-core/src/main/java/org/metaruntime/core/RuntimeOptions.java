@@ -44,6 +44,11 @@ public final class RuntimeOptions {
     /** The runtime's first restart backoff after startup. */
     public static final Duration DEFAULT_SUPERVISION_BACKOFF = Duration.ofMillis(500);
 
+    /** The shortest wait of a stop ladder made from a module's shutdown timeout. */
+    public static final Duration MIN_STOP_STEP = Duration.ofMillis(100);
+    /** The default call timeout of a module, {@link #callTimeout()}: 30 s. */
+    public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(30);
+
     private static final RuntimeOptions DEFAULTS = builder().build();
 
     private final StartupOptions startup;
@@ -157,8 +162,17 @@ public final class RuntimeOptions {
         return module.maxInFlightCalls().orElse(mcp.maxInFlight());
     }
 
-    /** The stop ladder of {@code module}: its own shutdown grace for the first two steps, else the runtime's. */
+    /**
+     * The stop ladder of {@code module}: a third of its {@linkplain ModuleConfig#shutdownTimeout() shutdown timeout}
+     * (at least {@link #MIN_STOP_STEP}) for each of the first two steps; else its own shutdown grace for them; else the
+     * runtime's graces. The wait after SIGKILL is always the runtime's.
+     */
     public StopLadder stopLadderFor(ModuleConfig module) {
+        if (module.shutdownTimeout().isPresent()) {
+            Duration step = Duration.ofMillis(Math.max(MIN_STOP_STEP.toMillis(),
+                    module.shutdownTimeout().get().toMillis() / 3));
+            return new StopLadder(step, step, stopLadder.killWait());
+        }
         return module.shutdownGrace().map(grace -> new StopLadder(grace, grace, stopLadder.killWait()))
                 .orElse(stopLadder);
     }
@@ -183,7 +197,7 @@ public final class RuntimeOptions {
         private ProcessOptions process = ProcessOptions.defaults();
         private EventLineOptions eventLine = EventLineOptions.defaults();
         private EventOptions events = EventOptions.defaults();
-        private Duration callTimeout = Duration.ofSeconds(30);
+        private Duration callTimeout = DEFAULT_CALL_TIMEOUT;
         private Set<String> coreModuleIds = Set.of("router", "delivery", "memory");
         private boolean shutdownHook = true;
 

@@ -17,13 +17,14 @@ import org.metaruntime.gateway.internal.manifest.PodModuleMapping;
  * the gateway maps its pods (docs/gateway.md): pod name = module id; {@code command} or {@code url}; {@code workdir}
  * relative to the manifest's folder; {@code env}; {@code callTimeout}, {@code startupTimeout},
  * {@code shutdownTimeout}, {@code healthCheck}; restarts on failure; a pod that does not answer as an MCP server is
- * served as a bare JSON-RPC pod with its declared tools. A pod is eager when it has {@code preWarm: true} or declares
- * no tools, else lazy. Each {@code mcpServers} entry of a Claude Desktop config is an eager pod.
+ * served as a bare JSON-RPC pod with its declared tools. Each module declares its protocol, so it needs no pre-spawn
+ * marker. A pod is eager when it has {@code preWarm: true} or declares no tools, else lazy. Each {@code mcpServers}
+ * entry of a Claude Desktop config is an eager pod.
  *
  * <pre>{@code
  * MetaConfig.Builder config = MetaConfig.builder();
  * for (PodModules.Pod pod : PodModules.read(List.of(Path.of("pods")), null)) {
- *     config.module(pod.module()).preSpawn(PreSpawnData.mcp(pod.module().id())).discover(pod.module().id());
+ *     config.module(pod.module()).discover(pod.module().id());
  * }
  * }</pre>
  */

@@ -61,7 +61,7 @@ public final class ModuleRegistry {
             try {
                 ModuleBoundary boundary = stand != null ? InProcessBoundaries.of(stand, executor)
                         : ProcessBoundaries.create(module, config.preSpawnFor(module.id()),
-                        config.boundaryOf(module.id()), options);
+                        config.protocolOf(module.id()), options);
                 slots.add(new ModuleSlot(module, ModuleRouter.of(boundary, module, executor,
                         options.stopLadderFor(module))));
             } catch (IllegalArgumentException e) {

@@ -13,6 +13,8 @@ import org.metaruntime.core.ConfigResolutionError;
 import org.metaruntime.core.MetaConfig;
 import org.metaruntime.core.ModuleBoundaryKind;
 import org.metaruntime.core.ModuleConfig;
+import org.metaruntime.core.ModuleProtocol;
+import org.metaruntime.core.ModuleSource;
 import org.metaruntime.core.PreSpawnData;
 import org.metaruntime.core.ProgressUpdate;
 import org.metaruntime.core.ProcessOptions;
@@ -77,27 +79,30 @@ public final class ProcessBoundaries {
         return spec.build();
     }
 
-    /** The real boundary of {@code module} for the selected {@code kind}; nothing is spawned yet. */
-    public static ModuleBoundary create(ModuleConfig module, Optional<PreSpawnData> preSpawn, ModuleBoundaryKind kind,
+    /** The real boundary of {@code module} for its {@code protocol}; nothing is spawned yet. */
+    public static ModuleBoundary create(ModuleConfig module, Optional<PreSpawnData> preSpawn, ModuleProtocol protocol,
                                         RuntimeOptions options) {
-        if (module.isRemote()) {
-            return new RemoteMcp(module.endpoint().orElseThrow(), mcpOptions(module, options));
+        if (module.source() instanceof ModuleSource.Remote) {
+            return new RemoteMcp(module.endpoint().orElseThrow(), mcpOptions(module, protocol, options));
         }
         ProcessSpec spec = spec(module, preSpawn, options);
-        if (kind == ModuleBoundaryKind.MCP) {
-            return new Mcp(spec, mcpOptions(module, options));
+        if (protocol instanceof ModuleProtocol.EventLine) {
+            return new EventLine(spec, EventLineRunner.create(), options.eventLine().exitGrace().orElse(null));
         }
-        return new EventLine(spec, EventLineRunner.create(), options.eventLine().exitGrace().orElse(null));
+        return new Mcp(spec, mcpOptions(module, protocol, options));
     }
 
-    /** The runtime's MCP client options for {@code module}: its in-flight limit and stop ladder, and its bare tools. */
-    private static McpClientOptions mcpOptions(ModuleConfig module, RuntimeOptions options) {
+    /** The runtime's MCP client options for {@code module}: its in-flight limit and stop ladder, and its protocol's. */
+    private static McpClientOptions mcpOptions(ModuleConfig module, ModuleProtocol protocol, RuntimeOptions options) {
         McpClientOptions.Builder mcp = options.mcp().toBuilder()
                 .maxInFlight(options.maxInFlightCallsFor(module))
                 .stopLadder(options.stopLadderFor(module));
-        module.bareTools().ifPresent(mcp::bare);
-        module.bareUnlessMcp().ifPresent(mcp::bareUnlessMcp);
-        module.protocolEra().ifPresent(mcp::protocolEra);
+        if (protocol instanceof ModuleProtocol.BareJsonRpc bare) {
+            mcp.bare(bare.tools());
+        } else if (protocol instanceof ModuleProtocol.Mcp declared) {
+            declared.bareFallback().ifPresent(mcp::bareUnlessMcp);
+            declared.era().ifPresent(mcp::protocolEra);
+        }
         return mcp.build();
     }
 
@@ -131,7 +136,7 @@ public final class ProcessBoundaries {
     public static EventEnvelope<UnifiedEvent> runOnce(ModuleConfig module, Optional<PreSpawnData> preSpawn,
                                                       Duration timeout) {
         RuntimeOptions defaults = RuntimeOptions.defaults();
-        EventLineBoundary boundary = (EventLineBoundary) create(module, preSpawn, ModuleBoundaryKind.EVENT_LINE,
+        EventLineBoundary boundary = (EventLineBoundary) create(module, preSpawn, ModuleProtocol.eventLine(),
                 defaults);
         EventLineBoundary.OneShot run = boundary.run(timeout);
         try {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.metaruntime.core.RuntimeOptions;
 import org.metaruntime.mcp.McpProtocolEra;
 
 /**
@@ -31,11 +32,17 @@ public record PodManifest(String name, String description, Path file, int line, 
                           Protocol protocol, ToolFilter toolFilter, Set<String> headerVariables,
                           McpProtocolEra protocolEra, Set<String> tags, OnDrift onDrift) {
 
-    /** Default bound of one {@code tools/call}. */
-    public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(30);
-    /** Default bound of spawn plus {@code initialize}. */
+    /** Default bound of one {@code tools/call}: the runtime's, {@link RuntimeOptions#DEFAULT_CALL_TIMEOUT}. */
+    public static final Duration DEFAULT_CALL_TIMEOUT = RuntimeOptions.DEFAULT_CALL_TIMEOUT;
+    /**
+     * Default bound of spawn plus {@code initialize}: 10 s, shorter than the runtime's 30 s, because a pod starts
+     * while a client waits on its first {@code tools/call} (docs/gateway.md, "Defaults").
+     */
     public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(10);
-    /** Default bound of the stop ladder. */
+    /**
+     * Default bound of the stop ladder ({@link org.metaruntime.core.ModuleConfig#shutdownTimeout()}): 5 s, so that the
+     * gateway stops all its pods within a container's grace period (docs/gateway.md, "Defaults").
+     */
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(5);
 
     /**

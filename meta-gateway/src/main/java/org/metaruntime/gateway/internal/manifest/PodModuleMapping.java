@@ -7,14 +7,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.metaruntime.core.ModuleConfig;
+import org.metaruntime.core.ModuleProtocol;
+import org.metaruntime.mcp.McpSessionMode;
 import org.metaruntime.supervisor.RestartPolicy;
 
 /**
- * A pod as a module of the runtime: pod name = module id; command (with workdir and env) or url (with headers);
- * bare or maybe-bare pods with their declared tools; health check, startup and call timeouts; the pod's shutdown
- * bound split over the three steps of the stop ladder; restarts on failure. The caller chooses the start mode.
- * Stateless.
+ * A pod as a module of the runtime, field for field: pod name = module id; {@code command} (with {@code workdir} and
+ * {@code env}) or {@code url} (with {@code headers}) = the module's source; {@code protocol} with
+ * {@code protocolEra} and the declared tools = the module's protocol; {@code healthCheck}, {@code startupTimeout},
+ * {@code callTimeout} and {@code shutdownTimeout} = the module's options of the same names; restarts on failure. The
+ * values are the manifest's (its defaults are {@link PodManifest}'s). The caller chooses the start mode. Stateless.
  */
 public final class PodModuleMapping {
 
@@ -33,19 +37,24 @@ public final class PodModuleMapping {
         } else {
             module.command(pod.command()).workdir(pod.workdir()).env(pod.env());
         }
-        if (pod.isBare()) {
-            module.bare(declaredTools(pod));
-        } else if (pod.mayBeBare()) {
-            module.bareUnlessMcp(declaredTools(pod));
-        }
-        if (!pod.isBare()) {
-            module.protocolEra(pod.protocolEra());
-        }
-        return module.healthCheck(pod.healthCheck().enabled() ? pod.healthCheck().interval() : Duration.ZERO)
+        return module.protocol(protocol(pod))
+                .healthCheck(pod.healthCheck().enabled() ? pod.healthCheck().interval() : Duration.ZERO)
                 .startupTimeout(pod.startupTimeout())
                 .callTimeout(pod.callTimeout())
-                .shutdownGrace(stepGrace(pod.shutdownTimeout()))
+                .shutdownTimeout(pod.shutdownTimeout())
                 .restartPolicy(RestartPolicy.ON_FAILURE);
+    }
+
+    /**
+     * What {@code pod} speaks: bare JSON-RPC with its declared tools ({@code protocol: jsonrpc}); else MCP in its era,
+     * falling back to its declared tools when its answer to {@code initialize} decides ({@link PodManifest#mayBeBare()}).
+     */
+    public static ModuleProtocol protocol(PodManifest pod) {
+        if (pod.isBare()) {
+            return ModuleProtocol.bare(declaredTools(pod));
+        }
+        return new ModuleProtocol.Mcp(McpSessionMode.PERSISTENT, Optional.of(pod.protocolEra()),
+                pod.mayBeBare() ? Optional.of(declaredTools(pod)) : Optional.empty());
     }
 
     /**
@@ -64,10 +73,5 @@ public final class PodModuleMapping {
                         + tool.name() + ": the declared tool is not an MCP tool: " + e.getOriginalMessage(), e);
             }
         }).toList();
-    }
-
-    /** The stop ladder has three steps (close stdin, SIGTERM, SIGKILL): each gets a third of the pod's bound. */
-    private static Duration stepGrace(Duration shutdownTimeout) {
-        return Duration.ofMillis(Math.max(100, shutdownTimeout.toMillis() / 3));
     }
 }
