@@ -64,7 +64,11 @@ class ScaleOutIT {
 
     @BeforeAll
     static void start() throws Exception {
-        topology = Topology.start(dir, NodeClient.manifests(dir, dir.resolve("pids"), "fixture", "asking", "live"), 3, true,
+        Path manifests = NodeClient.manifests(dir, dir.resolve("pids"), "fixture", "asking", "live");
+        // three replicas start their pods at once: the pod listing its tools live gets the time a loaded machine needs
+        Files.writeString(manifests.resolve("live.yaml"), Files.readString(manifests.resolve("live.yaml"))
+                .replace("callTimeout: 5s", "callTimeout: 5s\n  startupTimeout: 60s"));
+        topology = Topology.start(dir, manifests, 3, true,
                 List.of("--task-after", "1s", "--task-ttl", "10m"));
     }
 
@@ -330,6 +334,10 @@ class ScaleOutIT {
                     streams.add(lines(stream));
                 }
                 for (int r = 0; r < 3; r++) {
+                    int replica = r;
+                    await("the live pod of r" + (r + 1) + " listed").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                            .untilAsserted(() -> assertThat(topology.modern(topology.replica(replica).url(), "tools/list", null,
+                                    NodeClient.JSON.createObjectNode()).body().toString()).as(topology.stderr()).contains("live__grow"));
                     Topology.Answer grown = topology.modern(topology.replica(r).url(), "tools/call", "live__grow",
                             NodeClient.JSON.createObjectNode().put("name", "live__grow"));
                     assertThat(grown.body().at("/result/content/0/text").asText()).as("%s", grown).startsWith("grown to");
