@@ -50,6 +50,7 @@ class ScaleOutFaultsIT {
 
     private static final Pattern HOST_PORT = Pattern.compile("jdbc:postgresql://([^/:?]+)(?::(\\d+))?/");
     private static final Pattern CALLS = Pattern.compile("(?m)^meta_gateway_tool_calls_seconds_count(?:\\{[^}]*\\})? ([0-9.eE+-]+)$");
+    private static final Pattern ARGS_SHA256 = Pattern.compile("\"args_sha256\"\\s*:\\s*\"([0-9a-f]{64})\"");
     private static final int CLIENTS_PER_ERA = 8;
     private static final int BEFORE = 20;
     private static final int AFTER = 5;
@@ -71,7 +72,9 @@ class ScaleOutFaultsIT {
         port = m.group(2) == null ? 5432 : Integer.parseInt(m.group(2));
         via = Haproxy.freePort();
         link = TcpForwarder.start(via, host, port);
-        topology = Topology.start(dir, NodeClient.manifests(dir, dir.resolve("pids"), "fixture"), 3, true,
+        Path manifests = NodeClient.manifests(dir, dir.resolve("pids"), "fixture");
+        NodeClient.callTimeout(manifests.resolve("fixture.yaml"), "60s");
+        topology = Topology.start(dir, manifests, 3, true,
                 List.of("--task-after", "1s"), url -> url.replaceFirst("//[^/]+/", "//127.0.0.1:" + via + "/"));
     }
 
@@ -163,7 +166,10 @@ class ScaleOutFaultsIT {
              Statement s = c.createStatement();
              ResultSet rows = s.executeQuery("SELECT envelope FROM event_log WHERE event_type = 'gateway.call'")) {
             while (rows.next()) {
-                digests.add(NodeClient.JSON.readTree(rows.getString(1)).at("/payload/args_sha256").asText());
+                Matcher m = ARGS_SHA256.matcher(rows.getString(1));
+                while (m.find()) {
+                    digests.add(m.group(1));
+                }
             }
         }
         return digests;
@@ -209,7 +215,7 @@ class ScaleOutFaultsIT {
             await("r2 serving the load").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
                     .until(() -> calls(1) >= 20);
             ObjectNode sleep = NodeClient.JSON.createObjectNode().put("name", "fixture__sleep");
-            sleep.putObject("arguments").put("seconds", 8);
+            sleep.putObject("arguments").put("seconds", 45);
             Topology.Answer handle = topology.modernTasks(topology.replica(1).url(), "tools/call", "fixture__sleep", sleep);
             String taskId = handle.body().at("/result/taskId").asText();
             assertThat(taskId).as("%s", handle).startsWith(r2 + ":task-");
