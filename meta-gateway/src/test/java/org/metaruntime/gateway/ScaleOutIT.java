@@ -1,6 +1,7 @@
 package org.metaruntime.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -18,18 +19,24 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,7 +47,9 @@ import org.metaruntime.testing.PostgresServer;
 /**
  * Three gateway replicas sharing one PostgreSQL database behind a real HAProxy in round robin without stickiness,
  * driven by real clients of both eras: each replica is registered and ready; modern-era (2026-07-28) requests are
- * served by any replica, and {@code tools/list} is the same answer (same tools, same order) on every replica.
+ * served by any replica, and {@code tools/list} is the same answer (same tools, same order) on every replica; legacy
+ * sessions, event streams, input rounds, cancellations, list changes and tasks work whichever replica a request
+ * reaches. One topology serves every test of the class.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ScaleOutIT {
@@ -49,12 +58,18 @@ class ScaleOutIT {
     static Path dir;
 
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private static final String TASKS = "io.modelcontextprotocol/tasks";
 
     private static Topology topology;
 
     @BeforeAll
     static void start() throws Exception {
-        topology = Topology.start(dir, NodeClient.manifests(dir, dir.resolve("pids"), "fixture", "asking"), 3, true, List.of());
+        Path manifests = NodeClient.manifests(dir, dir.resolve("pids"), "fixture", "asking", "live");
+        // three replicas start their pods at once: the pod listing its tools live gets the time a loaded machine needs
+        Files.writeString(manifests.resolve("live.yaml"), Files.readString(manifests.resolve("live.yaml"))
+                .replace("callTimeout: 5s", "callTimeout: 5s\n  startupTimeout: 60s"));
+        topology = Topology.start(dir, manifests, 3, true,
+                List.of("--task-after", "1s", "--task-ttl", "10m"));
     }
 
     @AfterAll
@@ -274,6 +289,182 @@ class ScaleOutIT {
         HttpResponse<String> throughBalancer = forward(topology.balancer().base() + path, body, null, null);
         assertThat(throughBalancer.statusCode()).isEqualTo(403);
         assertThat(topology.stderr()).doesNotContain(Files.readString(topology.clusterKey()).strip());
+    }
+
+    @Test
+    void requestsAboutAReplicaThatIsGoneFailWithMinus32002NamingIt() throws Exception {
+        ClusterKey key = ClusterKey.of(Files.readString(topology.clusterKey()).strip().getBytes(StandardCharsets.UTF_8));
+        ObjectNode retry = echo("re-issued");
+        retry.put("requestState", requestStateOf(key, "r-00000000dead"));
+        Topology.Answer lost = topology.modern(topology.url(), "tools/call", "fixture__echo", retry);
+        assertThat(lost.body().at("/error/code").asInt()).as("%s", lost).isEqualTo(-32002);
+        assertThat(lost.body().at("/error/message").asText()).contains("r-00000000dead").contains("re-issue");
+
+        for (String method : List.of("tasks/get", "tasks/cancel")) {
+            ObjectNode params = NodeClient.JSON.createObjectNode().put("taskId", "r-00000000dead:fixture+t1");
+            Topology.Answer task = topology.modernTasks(topology.url(), method, "r-00000000dead:fixture+t1", params);
+            assertThat(task.body().at("/error/code").asInt()).as("%s %s", method, task).isEqualTo(-32002);
+            assertThat(task.body().at("/error/data/replica").asText()).isEqualTo("r-00000000dead");
+        }
+    }
+
+    /**
+     * A pod's tool list changing on a replica is announced to the legacy GET streams that replica holds, also of
+     * sessions opened on another replica.
+     */
+    @Nested
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    class ListChanges {
+
+        @Test
+        void aReplicaAnnouncesItsPodsListChangeToTheStreamsItHoldsOfSessionsOpenedElsewhere() throws Exception {
+            List<BlockingQueue<String>> streams = new ArrayList<>();
+            List<String> sessions = new ArrayList<>();
+            List<HttpResponse<Stream<String>>> opened = new ArrayList<>();
+            try {
+                for (int r = 0; r < 3; r++) {
+                    String session = topology.openLegacy(topology.replica((r + 1) % 3).url());
+                    sessions.add(session);
+                    HttpResponse<Stream<String>> stream = HTTP.send(HttpRequest.newBuilder(URI.create(topology.replica(r).url()))
+                            .header("Accept", "text/event-stream").header("Mcp-Session-Id", session)
+                            .header("MCP-Protocol-Version", "2025-11-25").GET().build(), HttpResponse.BodyHandlers.ofLines());
+                    assertThat(stream.statusCode()).as("the GET stream of r%s's session on r%s", (r + 1) % 3 + 1, r + 1)
+                            .isEqualTo(200);
+                    opened.add(stream);
+                    streams.add(lines(stream));
+                }
+                for (int r = 0; r < 3; r++) {
+                    int replica = r;
+                    await("the live pod of r" + (r + 1) + " listed").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                            .untilAsserted(() -> assertThat(topology.modern(topology.replica(replica).url(), "tools/list", null,
+                                    NodeClient.JSON.createObjectNode()).body().toString()).as(topology.stderr()).contains("live__grow"));
+                    Topology.Answer grown = topology.modern(topology.replica(r).url(), "tools/call", "live__grow",
+                            NodeClient.JSON.createObjectNode().put("name", "live__grow"));
+                    assertThat(grown.body().at("/result/content/0/text").asText()).as("%s", grown).startsWith("grown to");
+                    assertThat(nextMessage(streams.get(r)).path("method").asText()).as("the stream held by r%s", r + 1)
+                            .isEqualTo("notifications/tools/list_changed");
+                }
+                for (int r = 0; r < 3; r++) {
+                    Topology.Answer listed = topology.legacy(topology.replica(r).url(), sessions.get(r), "tools/list",
+                            NodeClient.JSON.createObjectNode());
+                    assertThat(listed.body().at("/result/tools").toString()).as("r%s", r + 1).contains("live__extra1");
+                }
+            } finally {
+                opened.forEach(stream -> stream.body().close());
+                for (String session : sessions) {
+                    topology.delete(topology.url(), session);
+                }
+            }
+        }
+
+        private static BlockingQueue<String> lines(HttpResponse<Stream<String>> stream) {
+            BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+            Thread reader = new Thread(() -> {
+                try {
+                    stream.body().forEach(lines::add);
+                } catch (RuntimeException e) {
+                    // the stream was closed by the test
+                }
+                lines.add("<end>");
+            }, "get-stream-reader");
+            reader.setDaemon(true);
+            reader.start();
+            return lines;
+        }
+
+        private static JsonNode nextMessage(BlockingQueue<String> lines) throws Exception {
+            while (true) {
+                String line = lines.poll(30, TimeUnit.SECONDS);
+                assertThat(line).as("no message within 30 s").isNotNull().isNotEqualTo("<end>");
+                if (line.startsWith("data:") && line.length() > 5) {
+                    return NodeClient.JSON.readTree(line.substring(5).strip());
+                }
+            }
+        }
+    }
+
+    /**
+     * A modern client's call slower than {@code --task-after} becomes a task of the replica running it; through the
+     * balancer every replica answers {@code tasks/get} from the database, and {@code tasks/cancel} reaching another
+     * replica is forwarded to the owner, which cancels the call at its pod.
+     */
+    @Nested
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    class Tasks {
+
+        @Test
+        void aLongCallBecomesATaskThatEveryReplicaAnswersThroughTheBalancer() throws Exception {
+            ObjectNode sleep = NodeClient.JSON.createObjectNode().put("name", "fixture__sleep");
+            sleep.putObject("arguments").put("seconds", 3);
+            Topology.Answer handle = topology.modernTasks(topology.url(), "tools/call", "fixture__sleep", sleep);
+            assertThat(handle.body().at("/result/resultType").asText()).as("%s\n%s", handle, topology.stderr()).isEqualTo("task");
+            String taskId = handle.body().at("/result/taskId").asText();
+            String owner = replicaId(handle.servedBy());
+            assertThat(taskId).startsWith(owner + ":task-");
+
+            Set<String> answeredBy = new TreeSet<>();
+            List<String> statuses = new ArrayList<>();
+            await("the task completed").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+                Topology.Answer got = topology.modernTasks(topology.url(), "tasks/get", taskId,
+                        NodeClient.JSON.createObjectNode().put("taskId", taskId));
+                answeredBy.add(got.servedBy());
+                statuses.add(got.body().at("/result/status").asText());
+                if (!"completed".equals(statuses.get(statuses.size() - 1))) {
+                    return false;
+                }
+                assertThat(got.body().at("/result/result/content/0/text").asText()).as("%s", got).isEqualTo("slept");
+                return answeredBy.size() == 3;
+            });
+            assertThat(statuses).as("tasks/get answered by r1, r2, r3").contains("working").endsWith("completed")
+                    .allSatisfy(status -> assertThat(status).isIn("working", "completed"));
+        }
+
+        @Test
+        void aTaskCancelledOnAnotherReplicaIsCancelledAtTheOwnersPod() throws Exception {
+            ObjectNode slow = NodeClient.JSON.createObjectNode().put("name", "fixture__slow");
+            slow.putObject("arguments").put("seconds", 8).put("steps", 40);
+            int before = cancellations();
+            Topology.Answer handle = topology.modernTasks(topology.url(), "tools/call", "fixture__slow", slow);
+            String taskId = handle.body().at("/result/taskId").asText();
+            assertThat(taskId).as("%s", handle).contains(":task-");
+            int other = ("r1".equals(handle.servedBy()) ? 1 : 0);
+            Topology.Answer cancelled = topology.modernTasks(topology.replica(other).url(), "tasks/cancel", taskId,
+                    NodeClient.JSON.createObjectNode().put("taskId", taskId));
+            assertThat(cancelled.body().at("/result/status").asText()).as("%s", cancelled).isEqualTo("cancelled");
+            await("the owner's pod saw the cancellation").atMost(Duration.ofSeconds(10))
+                    .until(() -> cancellations() > before);
+            for (int r = 0; r < 3; r++) {
+                Topology.Answer after = topology.modernTasks(topology.replica(r).url(), "tasks/get", taskId,
+                        NodeClient.JSON.createObjectNode().put("taskId", taskId));
+                assertThat(after.body().at("/result/status").asText()).as("r%s: %s", r + 1, after).isEqualTo("cancelled");
+            }
+        }
+
+        private static int cancellations() throws Exception {
+            return (int) NodeClient.recorded(dir).stream().filter(line -> line.startsWith("cancelled ")).count();
+        }
+
+        /** The id of the replica the balancer names {@code served} ({@code r1}, ...). */
+        private static String replicaId(String served) throws Exception {
+            int index = Integer.parseInt(served.substring(1)) - 1;
+            return NodeClient.JSON.readTree(topology.get(index, "/healthz").body()).at("/replica/id").asText();
+        }
+    }
+
+    /** A requestState sealed as the cluster's replica {@code owner} would seal it. */
+    private static String requestStateOf(ClusterKey key, String owner) throws Exception {
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(key.derive("requestState"), "HmacSHA256"));
+        byte[] payload = bytes("{\"v\":1,\"call\":\"c1\",\"round\":1,\"tool\":\"fixture__echo\",\"args\":\"a\",\"caller\":\"k\","
+                + "\"exp\":" + (System.currentTimeMillis() + 600_000) + ",\"owner\":\"" + owner + "\"}");
+        Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
+        return b64.encodeToString(payload) + "." + b64.encodeToString(mac.doFinal(payload));
+    }
+
+    private static ObjectNode echo(String text) {
+        ObjectNode params = NodeClient.JSON.createObjectNode().put("name", "fixture__echo");
+        params.putObject("arguments").put("text", text);
+        return params;
     }
 
     private static byte[] bytes(String text) {

@@ -10,6 +10,10 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -173,6 +177,11 @@ final class Topology implements AutoCloseable {
         return database;
     }
 
+    /** The folder of the topology's files (manifests, pods' records, HAProxy's configuration). */
+    Path dir() {
+        return dir;
+    }
+
     /** The cluster key file, or null without shared state. */
     Path clusterKey() {
         return clusterKey;
@@ -193,14 +202,30 @@ final class Topology implements AutoCloseable {
      * to {@code url}; an event-stream answer is read to its JSON-RPC response.
      */
     Answer modern(String url, String method, String name, ObjectNode params) throws IOException, InterruptedException {
+        return modern(url, method, name, params, false);
+    }
+
+    private Answer modern(String url, String method, String name, ObjectNode params, boolean tasks)
+            throws IOException, InterruptedException {
         ObjectNode withMeta = params.deepCopy();
-        withMeta.putObject("_meta").put("io.modelcontextprotocol/protocolVersion", "2026-07-28")
+        ObjectNode capabilities = withMeta.putObject("_meta").put("io.modelcontextprotocol/protocolVersion", "2026-07-28")
                 .putObject("io.modelcontextprotocol/clientCapabilities");
+        if (tasks) {
+            capabilities.putObject("extensions").putObject("io.modelcontextprotocol/tasks");
+        }
         List<String> headers = new ArrayList<>(List.of("MCP-Protocol-Version", "2026-07-28", "Mcp-Method", method));
         if (name != null) {
             headers.addAll(List.of("Mcp-Name", name));
         }
         return post(url, request(method, withMeta), headers);
+    }
+
+    /**
+     * As {@link #modern}, from a client that declared the tasks extension ({@code io.modelcontextprotocol/tasks}): a
+     * long {@code tools/call} may be answered with a task handle.
+     */
+    Answer modernTasks(String url, String method, String name, ObjectNode params) throws IOException, InterruptedException {
+        return modern(url, method, name, params, true);
     }
 
     /**
@@ -284,6 +309,18 @@ final class Topology implements AutoCloseable {
         return children;
     }
 
+    /** The advertised URLs of the replicas registered in the shared database. */
+    List<String> registered() throws SQLException {
+        List<String> urls = new ArrayList<>();
+        try (Connection c = PostgresServer.dataSource(database).getConnection(); Statement s = c.createStatement();
+             ResultSet rows = s.executeQuery("SELECT url FROM gateway_replica")) {
+            while (rows.next()) {
+                urls.add(rows.getString(1));
+            }
+        }
+        return urls;
+    }
+
     /** What every replica printed on stderr, for failure messages. */
     String stderr() {
         StringBuilder all = new StringBuilder();
@@ -294,8 +331,8 @@ final class Topology implements AutoCloseable {
     }
 
     /**
-     * Stops the balancer and every live replica with SIGTERM (each must exit 0), drops the database, and checks that
-     * nothing this JVM started is left.
+     * Stops the balancer and every live replica with SIGTERM (each must exit 0 and remove itself from the database),
+     * drops the database, and checks that nothing this JVM started is left.
      */
     @Override
     public void close() throws Exception {
@@ -305,14 +342,26 @@ final class Topology implements AutoCloseable {
         } catch (Throwable e) {
             failures.add(e);
         }
+        List<String> stopped = new ArrayList<>();
         for (HttpGateway replica : replicas) {
             try {
                 if (replica.isAlive()) {
                     replica.stopCleanly();
+                    stopped.add(replica.base());
                 }
             } catch (Throwable e) {
                 failures.add(e);
             }
+        }
+        try {
+            if (database != null) {
+                List<String> left = registered().stream().filter(stopped::contains).toList();
+                if (!left.isEmpty()) {
+                    failures.add(new AssertionError("replicas still registered after a clean stop: " + left));
+                }
+            }
+        } catch (Throwable e) {
+            failures.add(e);
         }
         try {
             dropQuietly(database);

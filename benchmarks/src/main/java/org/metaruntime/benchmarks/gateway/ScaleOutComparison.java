@@ -28,12 +28,16 @@ import org.metaruntime.benchmarks.harness.Ports;
  * {@code lean-client.mjs} (one legacy session, 64 calls in flight) through HAProxy in front of 1 replica and of 3,
  * with the CPU each process spent per call (the replicas' JVMs, their pods, HAProxy, the client), which bounds the
  * ratio on a machine with few cores; and the first request of a session on a replica that does not hold it (read
- * from the database) against the next one. {@code --state} is the JDBC URL of a PostgreSQL server where a fresh
- * database may be created (default: {@code META_EVENTLOG_PG_URL}).
+ * from the database) against the next one; and a request forwarded to the replica that owns what it is about
+ * ({@code tasks/cancel} of a task of r1 sent to r2) against the same request sent to the owner. {@code --state} is
+ * the JDBC URL of a PostgreSQL server where a fresh database may be created (default: {@code META_EVENTLOG_PG_URL});
+ * {@code --mode forwarding} starts the three replicas and times the forwarded requests only.
  */
 public final class ScaleOutComparison {
 
     private static final long TICKS_PER_SECOND = 100;
+    private static final String MODERN_META = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+            + "\"io.modelcontextprotocol/clientCapabilities\":{\"extensions\":{\"io.modelcontextprotocol/tasks\":{}}}}";
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     private final Path jar;
@@ -63,7 +67,7 @@ public final class ScaleOutComparison {
 
     public static void main(String[] args) throws Exception {
         Options opts = Options.parse(ScaleOutComparison.class, args, "calls", "6000", "warmup-calls", "3000",
-                "sessions", "40", "repo", ".", "haproxy", "/usr/sbin/haproxy",
+                "sessions", "40", "forwarded", "300", "mode", "all", "repo", ".", "haproxy", "/usr/sbin/haproxy",
                 "state", System.getenv().getOrDefault("META_EVENTLOG_PG_URL", ""));
         Path repo = opts.path("repo");
         Path jar = repo.resolve("meta-gateway/target/meta-gateway.jar");
@@ -78,6 +82,9 @@ public final class ScaleOutComparison {
         Path server = repo.resolve("meta-testing/src/main/resources/org/metaruntime/testing/mcp_server.py");
         Path work = Files.createTempDirectory("scale-out-bench");
         GatewayComparison.writePod(work, "py", python, server, true);
+        Files.writeString(work.resolve("wait.yaml"), "apiVersion: mcp-meta/v1\nkind: ToolPod\nmetadata: { name: wait }\n"
+                + "spec:\n  command: [\"" + python + "\", \"" + server + "\"]\n  tools:\n    - name: slow\n"
+                + "      inputSchema: { type: object, properties: { ms: { type: number } } }\n");
         byte[] key = new byte[32];
         new SecureRandom().nextBytes(key);
         Path clusterKey = Files.writeString(work.resolve("cluster.key"), HexFormat.of().formatHex(key));
@@ -90,8 +97,14 @@ public final class ScaleOutComparison {
         try {
             System.out.println(Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("java.vm.name")
                     + " " + System.getProperty("java.version"));
+            if ("forwarding".equals(opts.value("mode"))) {
+                harness.startReplicas(3);
+                System.out.println(harness.forwarded(opts.integer("forwarded")));
+                return;
+            }
             List<Run> runs = new ArrayList<>();
             String lookups = null;
+            String forwarded = null;
             for (int replicas : new int[] {1, 3}) {
                 List<Process> gateways = harness.startReplicas(replicas);
                 Process balancer = harness.startHaproxy(gateways.size());
@@ -109,6 +122,7 @@ public final class ScaleOutComparison {
                 System.out.println(run);
                 if (replicas == 3) {
                     lookups = harness.firstLookups(opts.integer("sessions"));
+                    forwarded = harness.forwarded(opts.integer("forwarded"));
                 }
                 balancer.destroy();
                 balancer.waitFor();
@@ -117,6 +131,7 @@ public final class ScaleOutComparison {
             }
             System.out.println();
             System.out.println(report(runs, lookups));
+            System.out.println(forwarded);
         } finally {
             GatewayHttpComparison.stop(harness.processes);
             Runtime.getRuntime().removeShutdownHook(stop);
@@ -132,7 +147,7 @@ public final class ScaleOutComparison {
             gateways.add(GatewayHttpComparison.start(processes, List.of(java, "-jar", jar.toString(), "--manifests",
                     work.toString(), "--transport", "http", "--port", Integer.toString(port), "--log-level", "warn",
                     "--state", database, "--advertise-url", "http://127.0.0.1:" + port,
-                    "--cluster-key-file", clusterKey.toString())));
+                    "--cluster-key-file", clusterKey.toString(), "--task-after", "200ms")));
         }
         for (Process gateway : gateways) {
             GatewayHttpComparison.awaitLine(gateway, GatewayHttpComparison.READY, 120);
@@ -188,6 +203,65 @@ public final class ScaleOutComparison {
         return "| first request of a session on a replica that does not hold it (r1 opened it, r2 reads it) | " + m1
                 + " µs |\n| the next request of that session on r2 | " + m2 + " µs |\n| the lookup's cost (difference) | "
                 + (m1 - m2) + " µs |\n";
+    }
+
+    /**
+     * {@code tasks/cancel} of a finished task of r1 (its state is answered) sent {@code samples} times to r1 itself and
+     * as many times to r2, which forwards it to r1, alternately after a warm-up; medians in µs and their ratio.
+     */
+    private String forwarded(int samples) throws Exception {
+        String owner = "http://127.0.0.1:" + ports[0] + "/mcp";
+        String other = "http://127.0.0.1:" + ports[1] + "/mcp";
+        String answer = modern(owner, "tools/call", "wait__slow", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
+                + "\"params\":{\"name\":\"wait__slow\",\"arguments\":{\"ms\":600}," + MODERN_META + "}}").body();
+        String[] lines = answer.strip().split("\\r?\\n");
+        String last = lines[lines.length - 1];
+        JsonNode handle = NodeBench.JSON.readTree(last.startsWith("data:") ? last.substring(5) : answer);
+        String task = handle.at("/result/taskId").asText();
+        if (task.isEmpty()) {
+            throw new IllegalStateException("the call did not become a task: " + handle);
+        }
+        String cancel = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tasks/cancel\",\"params\":{\"taskId\":\"" + task + "\","
+                + MODERN_META + "}}";
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!modern(owner, "tasks/get", task, cancel.replace("tasks/cancel", "tasks/get")).body().contains("\"completed\"")) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("task " + task + " did not complete");
+            }
+            Thread.sleep(100);
+        }
+        List<Long> direct = new ArrayList<>();
+        List<Long> viaOther = new ArrayList<>();
+        int warmup = Math.max(50, samples / 4);
+        for (int i = 0; i < warmup + samples; i++) {
+            long t0 = System.nanoTime();
+            HttpResponse<String> a = modern(owner, "tasks/cancel", task, cancel);
+            long t1 = System.nanoTime();
+            HttpResponse<String> b = modern(other, "tasks/cancel", task, cancel);
+            long t2 = System.nanoTime();
+            if (!a.body().contains("\"completed\"") || !a.body().equals(b.body())) {
+                throw new IllegalStateException("the owner and the forwarding replica answered differently: " + a.body()
+                        + " / " + b.body());
+            }
+            if (i >= warmup) {
+                direct.add((t1 - t0) / 1000);
+                viaOther.add((t2 - t1) / 1000);
+            }
+        }
+        long m1 = median(direct);
+        long m2 = median(viaOther);
+        return "| tasks/cancel of r1's task sent to r1 (median of " + samples + ") | " + m1 + " µs |\n"
+                + "| the same sent to r2, forwarded to r1 | " + m2 + " µs |\n"
+                + "| forwarding's cost (difference) | " + (m2 - m1) + " µs |\n"
+                + String.format("| forwarded / direct | %.2f× |%n", (double) m2 / m1);
+    }
+
+    private static HttpResponse<String> modern(String url, String method, String name, String body)
+            throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", method).header("Mcp-Name", name)
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private static HttpResponse<String> post(String url, String session, String body) throws IOException, InterruptedException {

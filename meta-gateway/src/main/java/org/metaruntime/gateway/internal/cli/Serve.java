@@ -20,6 +20,7 @@ import org.metaruntime.gateway.internal.auth.NamedTokens;
 import org.metaruntime.gateway.internal.auth.NamedTokensFile;
 import org.metaruntime.gateway.internal.cluster.MemoryTasks;
 import org.metaruntime.gateway.internal.cluster.ReplicaIds;
+import org.metaruntime.gateway.internal.cluster.Replicas;
 import org.metaruntime.gateway.internal.http.HttpServing;
 import org.metaruntime.gateway.internal.serve.GatewayTasks;
 
@@ -162,7 +163,8 @@ final class Serve {
                 }
                 if (line.taskAfter() != null) {
                     ((HttpServing) serving).offerTasks(new GatewayTasks(line.taskAfter(), line.taskTtl(),
-                            cluster != null ? cluster.tasks(line.taskTtl()) : new MemoryTasks(line.taskTtl())));
+                            cluster != null ? cluster.tasks(line.taskTtl()) : new MemoryTasks(line.taskTtl()),
+                            cluster != null ? cluster.registry() : Replicas.single(null)));
                 }
                 // One write, under the lock System.err's log lines hold from their text to their line end, so that
                 // neither can come between the other's text and line end.

@@ -160,12 +160,22 @@ public final class ReplicaRegistry implements Replicas, AutoCloseable {
         return self;
     }
 
+    /**
+     * The URL of replica {@code replicaId} as of the last list read (each heartbeat reads it), so that a forwarded
+     * request costs no trip to the database; read now only for a replica that list does not hold (it joined since).
+     * A replica gone since the last heartbeat is still given: a request forwarded to it finds it gone.
+     */
     @Override
     public Optional<URI> urlOf(String replicaId) {
         if (self.equals(replicaId)) {
             return Optional.of(url);
         }
-        return live().stream().filter(r -> r.id().equals(replicaId)).map(Replica::url).findFirst();
+        Optional<URI> known = find(lastLive, replicaId);
+        return known.isPresent() ? known : find(live(), replicaId);
+    }
+
+    private static Optional<URI> find(List<Replica> replicas, String replicaId) {
+        return replicas.stream().filter(r -> r.id().equals(replicaId)).map(Replica::url).findFirst();
     }
 
     /** Every live replica, this one included, in id order: read now, or the last list read when the read fails. */

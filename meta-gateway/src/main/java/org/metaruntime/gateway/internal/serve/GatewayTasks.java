@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+import org.metaruntime.gateway.internal.cluster.Replicas;
 import org.metaruntime.gateway.internal.cluster.TaskIds;
 import org.metaruntime.gateway.internal.cluster.TaskState;
 import org.metaruntime.gateway.internal.cluster.TaskStore;
@@ -33,10 +34,13 @@ import org.slf4j.LoggerFactory;
  * extension and is not answered within the delay is answered with a task handle while the call keeps running; its
  * state and final result or error go to the {@link TaskStore}, which answers {@code tasks/get} (in a cluster, on any
  * replica). {@code tasks/cancel} cancels the call on the replica running it. Their ids are
- * {@code [<replica>:]task-<hex>}.
+ * {@code [<replica>:]task-<hex>}. A working task whose replica is gone (killed before the call ended) is failed with
+ * -32002 naming that replica when it is next read: its call was lost with the replica.
  */
 public final class GatewayTasks implements AutoCloseable {
 
+    /** The error code of a task whose replica is gone, as of a request whose owner is gone. */
+    static final int REPLICA_GONE = -32002;
     /** How often a client is told to poll a task. */
     static final long POLL_INTERVAL_MS = 1000;
     private static final Logger log = LoggerFactory.getLogger(GatewayTasks.class);
@@ -45,6 +49,7 @@ public final class GatewayTasks implements AutoCloseable {
     private final Duration after;
     private final Duration ttl;
     private final TaskStore store;
+    private final Replicas replicas;
     private final ScheduledExecutorService timers;
     private final Map<String, Dispatcher.Request> running = new ConcurrentHashMap<>();
     private volatile Supplier<String> replica = () -> null;
@@ -53,12 +58,14 @@ public final class GatewayTasks implements AutoCloseable {
 
     /**
      * Tasks of calls not answered within {@code after}, kept in {@code store} for {@code ttl} once finished (the store
-     * expires them; every minute, or each {@code ttl} when shorter, the expired ones are removed).
+     * expires them; every minute, or each {@code ttl} when shorter, the expired ones are removed). {@code replicas}
+     * tells which replicas of the cluster are live ({@link Replicas#single} for a single process).
      */
-    public GatewayTasks(Duration after, Duration ttl, TaskStore store) {
+    public GatewayTasks(Duration after, Duration ttl, TaskStore store, Replicas replicas) {
         this.after = Objects.requireNonNull(after, "after");
         this.ttl = Objects.requireNonNull(ttl, "ttl");
         this.store = Objects.requireNonNull(store, "store");
+        this.replicas = Objects.requireNonNull(replicas, "replicas");
         this.timers = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("meta-gateway-tasks"));
         long sweep = Math.max(1, Math.min(ttl.toMillis(), Duration.ofMinutes(1).toMillis()));
         timers.scheduleWithFixedDelay(this::expire, sweep, sweep, TimeUnit.MILLISECONDS);
@@ -181,7 +188,7 @@ public final class GatewayTasks implements AutoCloseable {
                     store.finish(id, "cancelled", null, null);
                 }
             }
-            Optional<TaskState> state = store.get(id);
+            Optional<TaskState> state = lostWithItsReplica(taskId, store.get(id));
             if (state.isEmpty()) {
                 return CompletableFuture.failedFuture(new RpcException(JsonRpc.INVALID_PARAMS,
                         "unknown task id " + JsonRpc.NODES.textNode(taskId) + ": no such task, or it expired"));
@@ -194,6 +201,26 @@ public final class GatewayTasks implements AutoCloseable {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /**
+     * {@code state}, or, when it is still working while the replica named by {@code taskId} is gone, the task failed
+     * with -32002 naming that replica (recorded, so that every replica answers the same from now on).
+     */
+    private Optional<TaskState> lostWithItsReplica(String taskId, Optional<TaskState> state) {
+        Optional<String> owner = TaskIds.owner(taskId);
+        if (state.isEmpty() || state.get().finished() || owner.isEmpty() || owner.get().equals(replicas.self())
+                || replicas.urlOf(owner.get()).isPresent()) {
+            return state;
+        }
+        String id = TaskIds.local(taskId);
+        ObjectNode error = JsonRpc.NODES.objectNode().put("code", REPLICA_GONE)
+                .put("message", "the replica " + owner.get() + " that ran this task is gone: its call was lost");
+        error.putObject("data").put("replica", owner.get());
+        if (store.finish(id, "failed", null, error)) {
+            log.info("task {} failed: its replica {} is gone", id, owner.get());
+        }
+        return store.get(id);
     }
 
     private ObjectNode answer(String taskId, TaskState state) {

@@ -62,6 +62,20 @@ class ReplicaRegistryTest {
     }
 
     @Test
+    void aReplicasUrlIsAsOfTheLastListReadUntilTheNextHeartbeat() throws Exception {
+        try (ReplicaRegistry a = new ReplicaRegistry(database, "r-e", URI.create("http://127.0.0.1:1005"));
+             ReplicaRegistry b = new ReplicaRegistry(database, "r-f", URI.create("http://127.0.0.1:1006"))) {
+            a.register();
+            b.register();
+            assertThat(a.urlOf("r-f")).as("joined after a's last read: read now").contains(URI.create("http://127.0.0.1:1006"));
+            age("r-f", 16);
+            assertThat(a.urlOf("r-f")).as("as of the last list read").contains(URI.create("http://127.0.0.1:1006"));
+            a.beat();
+            assertThat(a.urlOf("r-f")).as("gone at a's next heartbeat").isEmpty();
+        }
+    }
+
+    @Test
     void anUnreachableDatabaseLeavesTheReplicaUnreadyWithoutHanging() {
         DataSource nowhere = StateDatabase.dataSource("jdbc:postgresql://127.0.0.1:1/none?user=x", Map.of());
         try (ReplicaRegistry a = new ReplicaRegistry(nowhere, "r-e", URI.create("http://127.0.0.1:1005"))) {
