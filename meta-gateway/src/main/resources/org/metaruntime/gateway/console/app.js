@@ -259,7 +259,8 @@ function queueBlocks(text) {
 }
 
 // Events arriving between two frames are shown together, in one change of the list, once per frame. The list
-// holds at most MAX_EVENTS items: once full, its oldest items are reused for the newest events.
+// holds at most MAX_EVENTS items: once full, its oldest items are reused for the newest events. An item is one
+// line (its layout is cheap) until clicked.
 const pendingEvents = [];
 let flushScheduled = false;
 
@@ -280,6 +281,7 @@ function flushEvents() {
     for (let i = pendingEvents.length - 1; i >= 0; i--) {
       const full = list.childElementCount + fragment.childElementCount >= MAX_EVENTS;
       const item = full ? list.lastElementChild : document.createElement('li');
+      item.className = '';
       item.textContent = eventText(pendingEvents[i]);
       fragment.appendChild(item);
     }
@@ -307,6 +309,7 @@ function eventText(data) {
 function init() {
   for (const button of document.querySelectorAll('#tabs button')) button.addEventListener('click', () => show(button.dataset.view));
   $('pods').tBodies[0].addEventListener('click', selectPod);
+  $('events').addEventListener('click', event => event.target.closest('li')?.classList.toggle('open'));
   $('login-form').addEventListener('submit', event => {
     event.preventDefault();
     const value = $('token').value.trim();

@@ -3,6 +3,7 @@ package org.metaruntime.gateway.internal.console;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.EventLog;
@@ -44,6 +45,8 @@ final class AuditIndex {
     }
 
     private final EventLog log;
+    /** Fair: a page waits for at most one window of the history being read, not for all of it. */
+    private final ReentrantLock lock = new ReentrantLock(true);
     /** The records read, oldest first: every one from {@link #oldestRead} to {@link #newestSeq}. */
     private final ArrayList<Call> calls = new ArrayList<>();
     private boolean started;
@@ -57,7 +60,16 @@ final class AuditIndex {
     }
 
     /** Up to {@code limit} records older than {@code before} (null: the newest) that {@code filter} and {@code sees} match. */
-    synchronized Page page(Filter filter, Long before, int limit, Predicate<Call> sees) {
+    Page page(Filter filter, Long before, int limit, Predicate<Call> sees) {
+        lock.lock();
+        try {
+            return pageLocked(filter, before, limit, sees);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private Page pageLocked(Filter filter, Long before, int limit, Predicate<Call> sees) {
         start();
         catchUp();
         List<Call> out = new ArrayList<>();
@@ -82,12 +94,15 @@ final class AuditIndex {
     /** Reads the rest of the history, one window at a time, letting pages be answered in between. */
     void warm() {
         while (true) {
-            synchronized (this) {
+            lock.lock();
+            try {
                 start();
                 if (historyRead) {
                     return;
                 }
                 readOlder();
+            } finally {
+                lock.unlock();
             }
         }
     }
