@@ -260,7 +260,7 @@ function queueBlocks(text) {
 
 // Events arriving between two frames are shown together, in one change of the list, once per frame. The list
 // holds at most MAX_EVENTS items: once full, its oldest items are reused for the newest events. An item is one
-// line (its layout is cheap) until clicked.
+// line until clicked, in a list without numbers (numbers would change on every item at each addition: a layout of all).
 const pendingEvents = [];
 let flushScheduled = false;
 
