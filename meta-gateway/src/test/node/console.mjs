@@ -56,6 +56,7 @@ async function view(page, name) {
   await page.waitForSelector('#view-' + name + ':not([hidden])', { timeout: TIMEOUT });
 }
 
+const cellsByLabel = (row) => Object.fromEntries([...row.cells].map((c) => [c.dataset.label, c.textContent]));
 const podState = (pod, state) => 'tr[data-pod="' + pod + '"][data-state="' + state + '"]';
 
 // When the gateway's own answer first shows `pod` in a state `matches` accepts (polled every 50 ms): the moment the
@@ -200,8 +201,9 @@ try {
     const shown = await page.$eval('#tools tbody tr[data-tool="' + script.echoTool + '"] td.description', (e) => e.textContent);
     const images = await page.$$eval('#tools img', (list) => list.length);
     const ran = await page.evaluate(() => window.__pwned === true);
+    const cells = await page.$eval('#tools tbody tr[data-tool="' + script.echoTool + '"]', cellsByLabel);
     await shot(page, 'tools');
-    return { shown, images, ran };
+    return { shown, images, ran, cells };
   });
 
   await check('events', async () => {
@@ -259,6 +261,52 @@ try {
     });
     const { frameStarts, work, ...recorded } = seen;
     return { sent, seconds: (Date.now() - start) / 1000, ...recorded, ...workPerFrame(frameStarts, work) };
+  });
+  await check('podColumns', async () => {
+    await view(page, 'pods');
+    await page.waitForSelector(podState(pod, 'healthy'), { timeout: TIMEOUT });
+    return page.$eval('tr[data-pod="' + pod + '"]', cellsByLabel);
+  });
+  await check('callFilters', async () => {
+    const hiddenPod = script.hiddenTool.split('__')[0];
+    const rows = () => page.$$eval('#calls tbody tr', (list) => list.map((r) => ({ tool: r.querySelector('td.tool').textContent,
+      outcome: r.dataset.outcome, principal: r.cells[1].textContent })));
+    const filter = async (values) => {
+      for (const [name, value] of Object.entries(values)) {
+        await page.$eval('#call-filters [name="' + name + '"]', (e, v) => { e.value = v; }, value);
+      }
+      await page.click('#call-filters button[type=submit]');
+    };
+    // Waits until every row shows `value` in the cell of class `cell` (the outcome is the row's data-outcome).
+    const allRows = (cell, value) => page.waitForFunction((c, v) => {
+      const shown = [...document.querySelectorAll('#calls tbody tr')].map((r) => (c === 'outcome' ? r.dataset.outcome : r.querySelector('td.' + c).textContent));
+      return shown.length > 0 && shown.every((text) => text === v);
+    }, { timeout: TIMEOUT }, cell, value);
+    await view(page, 'calls');
+    await filter({ outcome: 'error' });
+    await allRows('outcome', 'error');
+    const errors = await rows();
+    await filter({ outcome: '', pod: hiddenPod, tool: script.hiddenTool, principal: 'ops' });
+    await allRows('tool', script.hiddenTool);
+    const filtered = await rows();
+    await filter({ pod: '', tool: '', principal: '' });
+    await page.waitForSelector('#older:not([hidden])', { timeout: TIMEOUT });
+    const firstPage = (await rows()).length;
+    await page.click('#older');
+    await page.waitForFunction((n) => document.querySelectorAll('#calls tbody tr').length > n, { timeout: TIMEOUT }, firstPage);
+    return { errors, filtered, firstPage, withOlder: (await rows()).length };
+  });
+  await check('eventFilter', async () => {
+    const hiddenPod = script.hiddenTool.split('__')[0];
+    await view(page, 'events');
+    await page.type('#event-filters input[name=module]', hiddenPod);
+    await page.type('#event-filters input[name=event_type]', 'gateway.call');
+    await page.click('#event-filters button[type=submit]');
+    await page.waitForSelector('#events li', { timeout: TIMEOUT });
+    const shown = await page.$$eval('#events li', (list) => list.map((e) => e.textContent));
+    await page.$eval('#event-filters', (form) => form.reset());
+    await page.click('#event-filters button[type=submit]');
+    return { items: shown.length, matching: shown.filter((t) => t.includes(' ' + hiddenPod + ' gateway.call ')).length };
   });
   await check('replicas', async () => {
     await view(page, 'replicas');

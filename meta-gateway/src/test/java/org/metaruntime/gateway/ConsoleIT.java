@@ -27,7 +27,9 @@ import org.metaruntime.testing.Tools;
  * {@code chromium}) over {@code bin/meta-gateway --transport http} with named tokens, a policy, an audit log and two
  * python pods, while the TypeScript SDK client calls the gateway: the page asks for a token and asks again when one
  * is refused; shows a pod idle, then healthy once a call started it, then restarting and healthy again after a kill
- * of its pid, each within 2 s; lists a call with its outcome; shows a pod's 64 KiB stderr by its end and a hostile
+ * of its pid, each within 2 s, with its calls served, percentiles, uptime and era; lists a call with its outcome,
+ * filters the calls by outcome, pod, tool and principal and pages to older ones; filters the events by module and
+ * type; shows a tool's contract, hashes and profiles; shows a pod's 64 KiB stderr by its end and a hostile
  * tool description as text, running neither; hides another profile's tool, pod and calls from a foreign principal;
  * shows a banner once the gateway is gone and, without a reload, live data again from the gateway started anew on the
  * same port; all without console errors or CSP violations. While 100 calls a second arrive as events, the page's own
@@ -115,6 +117,10 @@ class ConsoleIT {
         assertThat(checks.at("/hostileShownAsText/shown").asText()).isEqualTo(HOSTILE);
         assertThat(checks.at("/hostileShownAsText/images").asInt()).isZero();
         assertThat(checks.at("/hostileShownAsText/ran").asBoolean()).isFalse();
+        assertThat(checks.at("/hostileShownAsText/cells/Contract").asText()).isEqualTo("fixture.echo 1.4.2");
+        assertThat(checks.at("/hostileShownAsText/cells/Schema hash").asText()).as("%s", checks).isNotBlank();
+        assertThat(checks.at("/hostileShownAsText/cells/Definition hash").asText()).isNotBlank();
+        assertThat(checks.at("/hostileShownAsText/cells/Profiles").asText()).contains("guest");
         assertThat(checks.at("/stderrTail/end").asText()).as("%s", checks).isEqualTo(STDERR_END);
         assertThat(checks.at("/stderrTail/chars").asInt()).as("the newest 4,096 characters").isBetween(4000, 4096);
         assertThat(checks.at("/stderrTail/images").asInt()).isZero();
@@ -126,6 +132,20 @@ class ConsoleIT {
         assertThat(checks.at("/frames/maxPageWorkPerFrameMs").asDouble()).as("the page's own work in one frame: %s", checks.get("frames"))
                 .isLessThanOrEqualTo(FRAME_BUDGET_MS);
         assertThat(checks.at("/frames/listed").asInt()).as("the event list is bounded").isEqualTo(200);
+        JsonNode pod = checks.get("podColumns");
+        assertThat(pod.path("Served").asInt()).as("%s", pod).isGreaterThanOrEqualTo(250);
+        assertThat(pod.path("p50").asText()).matches("[0-9.]+ ms");
+        assertThat(pod.path("p95").asText()).matches("[0-9.]+ ms");
+        assertThat(pod.path("Uptime").asText()).matches("[0-9]+ (s|min)");
+        assertThat(pod.path("Era").asText()).isNotBlank();
+        JsonNode calls = checks.get("callFilters");
+        assertThat(calls.get("errors").findValuesAsText("outcome")).as("%s", calls).isNotEmpty().containsOnly("error");
+        assertThat(calls.get("filtered").findValuesAsText("tool")).as("%s", calls).isNotEmpty().containsOnly("beta__echo");
+        assertThat(calls.get("filtered").findValuesAsText("principal")).containsOnly("ops");
+        assertThat(calls.get("firstPage").asInt()).isEqualTo(50);
+        assertThat(calls.get("withOlder").asInt()).as("older calls on demand").isGreaterThan(50);
+        assertThat(checks.at("/eventFilter/items").asInt()).as("%s", checks.get("eventFilter")).isPositive();
+        assertThat(checks.at("/eventFilter/matching").asInt()).isEqualTo(checks.at("/eventFilter/items").asInt());
         assertThat(checks.at("/phoneWidth/overflow").asInt()).as("no sideways scrolling at phone width").isLessThanOrEqualTo(0);
         assertThat(strings(checks.at("/foreignPrincipal/tools"))).as("%s", checks).contains("alpha__echo").doesNotContain("beta__echo");
         assertThat(strings(checks.at("/foreignPrincipal/pods"))).containsExactly("alpha");

@@ -332,6 +332,7 @@ function init() {
   $('event-filters').addEventListener('submit', event => {
     event.preventDefault();
     $('events').replaceChildren();
+    pendingEvents.length = 0;
     stopEvents();
     tick();
   });
