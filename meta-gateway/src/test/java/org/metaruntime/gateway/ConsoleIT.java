@@ -146,6 +146,7 @@ class ConsoleIT {
         assertThat(calls.get("withOlder").asInt()).as("older calls on demand").isGreaterThan(50);
         assertThat(checks.at("/eventFilter/items").asInt()).as("%s", checks.get("eventFilter")).isPositive();
         assertThat(checks.at("/eventFilter/matching").asInt()).isEqualTo(checks.at("/eventFilter/items").asInt());
+        assertThat(checks.get("replicas").asText()).as("without a database, a cluster of one").contains("single gateway");
         assertThat(checks.at("/phoneWidth/overflow").asInt()).as("no sideways scrolling at phone width").isLessThanOrEqualTo(0);
         assertThat(strings(checks.at("/foreignPrincipal/tools"))).as("%s", checks).contains("alpha__echo").doesNotContain("beta__echo");
         assertThat(strings(checks.at("/foreignPrincipal/pods"))).containsExactly("alpha");
