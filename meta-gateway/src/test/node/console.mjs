@@ -1,6 +1,8 @@
 // Drives the gateway's operator console in a headless Chromium (puppeteer-core, Debian's /usr/bin/chromium) while
 // an MCP client calls the gateway, and prints one JSON object of what it saw. Usage: node console.mjs @script.json
-// with {"base", "chromium", "shots", "opsToken", "guestToken", "echoTool", "hiddenTool", "gatewayPid"}.
+// with {"base", "chromium", "shots", "opsToken", "guestToken", "echoTool", "hiddenTool", "gatewayPid", "stderrEnd"}.
+// hiddenTool's pod writes a long stderr ending with stderrEnd when it starts. At the end it stops the gateway with
+// SIGTERM and waits for the page to reconnect to the one the caller then starts on the same port.
 // One browser for the whole run; every check records its result rather than throwing, so that all are reported.
 import puppeteer from 'puppeteer-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,6 +13,8 @@ const arg = process.argv[2];
 const script = JSON.parse(arg.startsWith('@') ? readFileSync(arg.slice(1), 'utf8') : arg);
 const out = { checks: {}, consoleErrors: [], cspViolations: [], timings: {}, screenshots: [] };
 const TIMEOUT = 15000;
+// A gateway started again takes a JVM's start, on a machine that may be busy.
+const RESTART_TIMEOUT = 90000;
 
 function watch(page, label) {
   page.on('console', (msg) => {
@@ -52,7 +56,44 @@ async function view(page, name) {
   await page.waitForSelector('#view-' + name + ':not([hidden])', { timeout: TIMEOUT });
 }
 
+const cellsByLabel = (row) => Object.fromEntries([...row.cells].map((c) => [c.dataset.label, c.textContent]));
 const podState = (pod, state) => 'tr[data-pod="' + pod + '"][data-state="' + state + '"]';
+
+// When the gateway's own answer first shows `pod` in a state `matches` accepts (polled every 50 ms): the moment the
+// page has to catch up with.
+async function apiShows(pod, matches) {
+  const deadline = Date.now() + TIMEOUT;
+  while (Date.now() < deadline) {
+    const response = await fetch(script.base + '/console/api/pods', { headers: { Authorization: 'Bearer ' + script.opsToken } });
+    const found = (await response.json()).pods.find((p) => p.name === pod);
+    if (found && matches(found)) return Date.now();
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the gateway did not show ' + pod + ' in the awaited state within ' + TIMEOUT + ' ms');
+}
+
+async function connectClient() {
+  const c = new Client({ name: 'console-test', version: '1.0.0' }, { capabilities: {} });
+  await c.connect(new StreamableHTTPClientTransport(new URL(script.base + '/mcp'),
+    { requestInit: { headers: { Authorization: 'Bearer ' + script.opsToken } } }));
+  return c;
+}
+
+// The page's own work per frame while events arrive: every "console <part>" measure the page records (its render
+// functions and its reading of the stream) is summed over the frame interval it started in.
+function workPerFrame(frameStarts, work) {
+  const perFrame = new Array(frameStarts.length).fill(0);
+  const parts = {};
+  let frame = 0;
+  for (const [part, start, duration] of work.sort((a, b) => a[1] - b[1])) {
+    while (frame + 1 < frameStarts.length && frameStarts[frame + 1] <= start) frame++;
+    perFrame[frame] += duration;
+    parts[part] ??= { count: 0, maxMs: 0 };
+    parts[part].count++;
+    parts[part].maxMs = Math.max(parts[part].maxMs, Math.round(duration * 10) / 10);
+  }
+  return { maxPageWorkPerFrameMs: Math.round(Math.max(0, ...perFrame) * 10) / 10, parts };
+}
 
 let browser;
 let client;
@@ -89,10 +130,12 @@ try {
     return { cookie: await page.evaluate(() => document.cookie), url: page.url() };
   });
 
-  client = new Client({ name: 'console-test', version: '1.0.0' }, { capabilities: {} });
-  await client.connect(new StreamableHTTPClientTransport(new URL(script.base + '/mcp'),
-    { requestInit: { headers: { Authorization: 'Bearer ' + script.opsToken } } }));
   const pod = script.echoTool.split('__')[0];
+  await check('idleBeforeCall', async () => {
+    await page.waitForSelector(podState(pod, 'idle'), { timeout: TIMEOUT });
+    return true;
+  });
+  client = await connectClient();
 
   await check('healthyAfterCall', async () => {
     const result = await client.callTool({ name: script.echoTool, arguments: { text: 'from the console test' } });
@@ -107,14 +150,17 @@ try {
     const pid = Number(await page.$eval(podState(pod, 'healthy') + ' td.pid', (e) => e.textContent));
     process.kill(pid, 'SIGKILL');
     const killed = Date.now();
+    const apiHealthy = apiShows(pod, (p) => p.state === 'healthy' && p.pid !== pid);
+    apiHealthy.catch(() => {});
     await page.waitForSelector(podState(pod, 'restarting'), { timeout: TIMEOUT, polling: 'mutation' });
-    out.timings.restartingShownMs = Date.now() - killed;
+    const restartingShownMs = Date.now() - killed;
     await page.waitForFunction((p, old) => {
       const row = document.querySelector('tr[data-pod="' + p + '"][data-state="healthy"]');
       return row && row.querySelector('td.pid').textContent !== String(old);
-    }, { timeout: TIMEOUT }, pod, pid);
+    }, { timeout: TIMEOUT, polling: 'mutation' }, pod, pid);
+    const healthyShownMs = Date.now() - await apiHealthy;
     const restarts = await page.$eval('tr[data-pod="' + pod + '"] td.restarts', (e) => e.textContent);
-    return { killedPid: pid, restarts: Number(restarts) };
+    return { killedPid: pid, restarts: Number(restarts), restartingShownMs, healthyShownMs };
   });
 
   await check('chart', async () => {
@@ -134,14 +180,30 @@ try {
     return outcomes;
   });
 
+  await check('stderrTail', async () => {
+    const hiddenPod = script.hiddenTool.split('__')[0];
+    const tail = 'tr[data-pod="' + hiddenPod + '"] td.error details';
+    await view(page, 'pods');
+    await page.waitForSelector(tail, { timeout: TIMEOUT });
+    await page.click(tail + ' summary');
+    await page.waitForSelector(tail + '[open] pre.stderr', { visible: true, timeout: TIMEOUT });
+    const shown = await page.$eval(tail + ' pre.stderr', (e) => e.textContent);
+    const images = await page.$$eval('#pods img', (list) => list.length);
+    const ran = await page.evaluate(() => window.__pwned === true);
+    await shot(page, 'stderr');
+    await page.click(tail + ' summary');
+    return { chars: shown.length, end: shown.trimEnd().slice(-script.stderrEnd.length), images, ran };
+  });
+
   await check('hostileShownAsText', async () => {
     await view(page, 'tools');
     await page.waitForSelector('#tools tbody tr[data-tool="' + script.echoTool + '"]', { timeout: TIMEOUT });
     const shown = await page.$eval('#tools tbody tr[data-tool="' + script.echoTool + '"] td.description', (e) => e.textContent);
     const images = await page.$$eval('#tools img', (list) => list.length);
     const ran = await page.evaluate(() => window.__pwned === true);
+    const cells = await page.$eval('#tools tbody tr[data-tool="' + script.echoTool + '"]', cellsByLabel);
     await shot(page, 'tools');
-    return { shown, images, ran };
+    return { shown, images, ran, cells };
   });
 
   await check('events', async () => {
@@ -154,11 +216,27 @@ try {
     // 100 calls a second for 3 s, each one audit event on the stream the page shows: how long its frames take.
     await page.evaluate(() => {
       window.__frames = [];
+      window.__frameStarts = [];
+      window.__work = [];
       window.__long = [];
+      window.__longFrames = [];
       new PerformanceObserver((list) => list.getEntries().forEach((e) => window.__long.push(e.duration)))
         .observe({ type: 'longtask' });
+      new PerformanceObserver((list) => list.getEntries().filter((e) => e.name.startsWith('console '))
+        .forEach((e) => window.__work.push([e.name.slice('console '.length), e.startTime, e.duration]))).observe({ type: 'measure' });
+      // Frames over 50 ms, split into the page's scripts, style and layout, and the rest (Chromium's own).
+      new PerformanceObserver((list) => list.getEntries().forEach((e) => window.__longFrames.push({
+        ms: Math.round(e.duration),
+        pageScriptMs: Math.round(e.scripts.filter((s) => s.sourceURL.includes('/console/')).reduce((sum, s) => sum + s.duration, 0)),
+        styleAndLayoutMs: Math.round(e.startTime + e.duration - e.styleAndLayoutStart),
+      }))).observe({ type: 'long-animation-frame' });
       let last = performance.now();
-      const frame = (t) => { window.__frames.push(t - last); last = t; if (!window.__stopFrames) requestAnimationFrame(frame); };
+      const frame = (t) => {
+        window.__frames.push(t - last);
+        window.__frameStarts.push(t);
+        last = t;
+        if (!window.__stopFrames) requestAnimationFrame(frame);
+      };
       requestAnimationFrame(frame);
     });
     const before = await page.$$eval('#events li', (list) => list.length);
@@ -177,9 +255,58 @@ try {
     const seen = await page.evaluate(() => {
       window.__stopFrames = true;
       const frames = window.__frames.slice(1);
-      return { frames: frames.length, maxFrameMs: Math.round(Math.max(...frames)), longTasksMs: window.__long.map(Math.round) };
+      return { frames: frames.length, maxFrameMs: Math.round(Math.max(...frames)), longTasksMs: window.__long.map(Math.round),
+        longFrames: window.__longFrames, frameStarts: window.__frameStarts, work: window.__work,
+        listed: document.querySelectorAll('#events li').length };
     });
-    return { sent, seconds: (Date.now() - start) / 1000, ...seen };
+    const { frameStarts, work, ...recorded } = seen;
+    return { sent, seconds: (Date.now() - start) / 1000, ...recorded, ...workPerFrame(frameStarts, work) };
+  });
+  await check('podColumns', async () => {
+    await view(page, 'pods');
+    await page.waitForSelector(podState(pod, 'healthy'), { timeout: TIMEOUT });
+    return page.$eval('tr[data-pod="' + pod + '"]', cellsByLabel);
+  });
+  await check('callFilters', async () => {
+    const hiddenPod = script.hiddenTool.split('__')[0];
+    const rows = () => page.$$eval('#calls tbody tr', (list) => list.map((r) => ({ tool: r.querySelector('td.tool').textContent,
+      outcome: r.dataset.outcome, principal: r.cells[1].textContent })));
+    const filter = async (values) => {
+      for (const [name, value] of Object.entries(values)) {
+        await page.$eval('#call-filters [name="' + name + '"]', (e, v) => { e.value = v; }, value);
+      }
+      await page.click('#call-filters button[type=submit]');
+    };
+    // Waits until every row shows `value` in the cell of class `cell` (the outcome is the row's data-outcome).
+    const allRows = (cell, value) => page.waitForFunction((c, v) => {
+      const shown = [...document.querySelectorAll('#calls tbody tr')].map((r) => (c === 'outcome' ? r.dataset.outcome : r.querySelector('td.' + c).textContent));
+      return shown.length > 0 && shown.every((text) => text === v);
+    }, { timeout: TIMEOUT }, cell, value);
+    await view(page, 'calls');
+    await filter({ outcome: 'error' });
+    await allRows('outcome', 'error');
+    const errors = await rows();
+    await filter({ outcome: '', pod: hiddenPod, tool: script.hiddenTool, principal: 'ops' });
+    await allRows('tool', script.hiddenTool);
+    const filtered = await rows();
+    await filter({ pod: '', tool: '', principal: '' });
+    await page.waitForSelector('#older:not([hidden])', { timeout: TIMEOUT });
+    const firstPage = (await rows()).length;
+    await page.click('#older');
+    await page.waitForFunction((n) => document.querySelectorAll('#calls tbody tr').length > n, { timeout: TIMEOUT }, firstPage);
+    return { errors, filtered, firstPage, withOlder: (await rows()).length };
+  });
+  await check('eventFilter', async () => {
+    const hiddenPod = script.hiddenTool.split('__')[0];
+    await view(page, 'events');
+    await page.type('#event-filters input[name=module]', hiddenPod);
+    await page.type('#event-filters input[name=event_type]', 'gateway.call');
+    await page.click('#event-filters button[type=submit]');
+    await page.waitForSelector('#events li', { timeout: TIMEOUT });
+    const shown = await page.$$eval('#events li', (list) => list.map((e) => e.textContent));
+    await page.$eval('#event-filters', (form) => form.reset());
+    await page.click('#event-filters button[type=submit]');
+    return { items: shown.length, matching: shown.filter((t) => t.includes(' ' + hiddenPod + ' gateway.call ')).length };
   });
   await check('replicas', async () => {
     await view(page, 'replicas');
@@ -208,7 +335,7 @@ try {
     const tools = await guest.$$eval('#tools tbody tr', (rows) => rows.map((r) => r.dataset.tool));
     const pods = await guest.$$eval('#pods tbody tr', (rows) => rows.map((r) => r.dataset.pod));
     await view(guest, 'calls');
-    await new Promise((r) => setTimeout(r, 1200));
+    await guest.waitForSelector('#calls tbody tr', { timeout: TIMEOUT });
     const calls = await guest.$$eval('#calls tbody tr td.tool', (cells) => cells.map((c) => c.textContent));
     await shot(guest, 'guest');
     return { tools, pods, calls };
@@ -218,9 +345,23 @@ try {
   await check('disconnected', async () => {
     await client.close().catch(() => {});
     client = null;
+    await page.evaluate(() => { window.__sameDocument = true; });
     process.kill(script.gatewayPid, 'SIGTERM');
     await page.waitForSelector('#banner:not([hidden])', { timeout: TIMEOUT });
-    return true;
+    await shot(page, 'disconnected');
+    return page.$eval('#banner', (e) => e.textContent);
+  });
+  await check('reconnected', async () => {
+    const gone = Date.now();
+    await page.waitForSelector('#banner[hidden]', { timeout: RESTART_TIMEOUT });
+    const backAfterMs = Date.now() - gone;
+    await page.waitForSelector(podState(pod, 'idle'), { timeout: TIMEOUT });
+    client = await connectClient();
+    const result = await client.callTool({ name: script.echoTool, arguments: { text: 'after the restart' } });
+    const called = Date.now();
+    await page.waitForSelector(podState(pod, 'healthy'), { timeout: TIMEOUT, polling: 'mutation' });
+    return { backAfterMs, isError: result.isError ?? false, healthyShownMs: Date.now() - called,
+      sameDocument: await page.evaluate(() => window.__sameDocument === true) };
   });
 } catch (e) {
   out.error = String(e.stack ?? e);

@@ -105,6 +105,11 @@ final class HttpGateway implements AutoCloseable {
         return process.isAlive();
     }
 
+    /** Completes when the process has ended, however it was stopped. */
+    java.util.concurrent.CompletableFuture<Process> exited() {
+        return process.onExit();
+    }
+
     /** SIGTERM, then waits for the exit; returns the exit code. */
     int stop() throws InterruptedException {
         process.destroy();

@@ -1,14 +1,15 @@
 // The operator console: polls the gateway's /console/api endpoints every second and shows what they answer.
 import { get, headers, setToken, clearToken, Unauthorized, Disconnected } from './api.js';
-import { el, cell, replaceRows, duration, ms } from './dom.js';
+import { el, cell, replaceRows, duration, ms, clock } from './dom.js';
 import { draw } from './chart.js';
+import { measured } from './work.js';
 
 // Pods are read four times a second (a restart's short window shows); the other views every second.
 const POLL_MS = 250;
 const SLOW = 4;
 const MAX_EVENTS = 200;
 const state = { view: 'pods', me: null, selectedPod: null, openErrors: new Set(), callFilter: {}, older: [],
-  nextBefore: null, ticks: 0, waitingForToken: false, busy: false, events: null };
+  nextBefore: null, ticks: 0, waitingForToken: false, busy: false, events: null, podsShown: null };
 
 const $ = id => document.getElementById(id);
 
@@ -69,6 +70,7 @@ async function tick() {
       }
     } else if (e instanceof Disconnected) {
       state.me = null;
+      state.podsShown = null;
       connected(false);
     } else {
       $('who').textContent = String(e.message);
@@ -78,38 +80,47 @@ async function tick() {
   }
 }
 
+// Pods are redrawn only when what the gateway answered changed (an open stderr tail stays open).
 function renderPods(pods) {
-  const rows = [];
-  for (const pod of pods) {
-    const row = el('tr', null, 'pod');
-    row.dataset.pod = pod.name;
-    row.dataset.state = pod.state;
-    cell(row, 'Pod', pod.name, 'name');
-    cell(row, 'State', pod.state, 'state state-' + pod.state);
-    cell(row, 'PID', pod.pid, 'pid');
-    cell(row, 'Uptime', duration(pod.uptimeSeconds));
-    cell(row, 'Restarts', pod.restarts, 'restarts');
-    cell(row, 'Served', pod.callsServed, 'served');
-    cell(row, 'Failed', pod.callsFailed, 'failed');
-    cell(row, 'p50', ms(pod.p50Ms));
-    cell(row, 'p95', ms(pod.p95Ms));
-    cell(row, 'Era', pod.era || '');
-    const error = cell(row, 'Last error', '', 'error');
-    if (pod.lastError || pod.stderrTail) {
-      const details = el('details');
-      details.open = state.openErrors.has(pod.name);
-      details.addEventListener('toggle', () => {
-        if (details.open) state.openErrors.add(pod.name); else state.openErrors.delete(pod.name);
-      });
-      details.addEventListener('click', event => event.stopPropagation());
-      details.appendChild(el('summary', pod.lastError || 'stderr'));
-      details.appendChild(el('pre', pod.stderrTail, 'stderr'));
-      error.appendChild(details);
-    }
-    row.addEventListener('click', () => { state.selectedPod = pod.name; refreshChart(); });
-    rows.push(row);
+  const shown = JSON.stringify(pods);
+  if (shown === state.podsShown) return;
+  state.podsShown = shown;
+  measured('pods', () => replaceRows($('pods').tBodies[0], pods.map(podRow)));
+}
+
+function podRow(pod) {
+  const row = el('tr', null, 'pod');
+  row.dataset.pod = pod.name;
+  row.dataset.state = pod.state;
+  cell(row, 'Pod', pod.name, 'name');
+  cell(row, 'State', pod.state, 'state state-' + pod.state);
+  cell(row, 'PID', pod.pid, 'pid');
+  cell(row, 'Uptime', duration(pod.uptimeSeconds));
+  cell(row, 'Restarts', pod.restarts, 'restarts');
+  cell(row, 'Served', pod.callsServed, 'served');
+  cell(row, 'Failed', pod.callsFailed, 'failed');
+  cell(row, 'p50', ms(pod.p50Ms));
+  cell(row, 'p95', ms(pod.p95Ms));
+  cell(row, 'Era', pod.era || '');
+  const error = cell(row, 'Last error', '', 'error');
+  if (pod.lastError || pod.stderrTail) {
+    const details = el('details');
+    details.open = state.openErrors.has(pod.name);
+    details.addEventListener('toggle', () => {
+      if (details.open) state.openErrors.add(pod.name); else state.openErrors.delete(pod.name);
+    });
+    details.appendChild(el('summary', pod.lastError || 'stderr'));
+    details.appendChild(el('pre', pod.stderrTail, 'stderr'));
+    error.appendChild(details);
   }
-  replaceRows($('pods').tBodies[0], rows);
+  return row;
+}
+
+function selectPod(event) {
+  const row = event.target.closest('tr[data-pod]');
+  if (!row || event.target.closest('details')) return;
+  state.selectedPod = row.dataset.pod;
+  refreshChart();
 }
 
 async function refreshChart() {
@@ -119,27 +130,28 @@ async function refreshChart() {
     const series = await get('/console/api/latency?pod=' + encodeURIComponent(pod));
     $('pod-detail').hidden = false;
     $('chart-title').textContent = 'Latency of ' + pod + ' over the last hour';
-    draw($('chart'), series.minutes);
+    measured('chart', () => draw($('chart'), series.minutes));
   } catch (e) {
     $('pod-detail').hidden = true;
   }
 }
 
 function renderTools(tools) {
-  const rows = tools.map(tool => {
-    const row = el('tr', null, 'tool');
-    row.dataset.tool = tool.name;
-    cell(row, 'Tool', tool.name, 'name');
-    cell(row, 'Pod', tool.pod);
-    cell(row, 'Description', tool.description, 'description');
-    cell(row, 'Contract', tool.contract ? tool.contract.id + ' ' + tool.contract.version : '');
-    cell(row, 'Schema hash', tool.schemaHash, 'hash');
-    cell(row, 'Definition hash', tool.definitionHash, 'hash');
-    cell(row, 'Drift', tool.drift || (tool.pin ? 'pinned' : ''), tool.drift ? 'drift-' + tool.drift : '');
-    cell(row, 'Profiles', tool.profiles.join(', '));
-    return row;
-  });
-  replaceRows($('tools').tBodies[0], rows);
+  measured('tools', () => replaceRows($('tools').tBodies[0], tools.map(toolRow)));
+}
+
+function toolRow(tool) {
+  const row = el('tr', null, 'tool');
+  row.dataset.tool = tool.name;
+  cell(row, 'Tool', tool.name, 'name');
+  cell(row, 'Pod', tool.pod);
+  cell(row, 'Description', tool.description, 'description');
+  cell(row, 'Contract', tool.contract ? tool.contract.id + ' ' + tool.contract.version : '');
+  cell(row, 'Schema hash', tool.schemaHash, 'hash');
+  cell(row, 'Definition hash', tool.definitionHash, 'hash');
+  cell(row, 'Drift', tool.drift || (tool.pin ? 'pinned' : ''), tool.drift ? 'drift-' + tool.drift : '');
+  cell(row, 'Profiles', tool.profiles.join(', '));
+  return row;
 }
 
 function callQuery(before) {
@@ -165,6 +177,11 @@ async function olderCalls() {
 }
 
 function renderCalls(calls) {
+  measured('calls', () => replaceRows($('calls').tBodies[0], callRows(calls)));
+  $('older').hidden = !state.nextBefore;
+}
+
+function callRows(calls) {
   const seen = new Set();
   const rows = [];
   for (const call of calls) {
@@ -173,7 +190,7 @@ function renderCalls(calls) {
     const row = el('tr', null, 'call');
     row.dataset.callId = call.callId || '';
     row.dataset.outcome = call.outcome || '';
-    cell(row, 'Time', new Date(call.timeMs).toLocaleTimeString());
+    cell(row, 'Time', clock(call.timeMs));
     cell(row, 'Principal', call.principal);
     cell(row, 'Tool', call.tool, 'tool');
     cell(row, 'Outcome', call.outcome + (call.errorCode !== null ? ' (' + call.errorCode + ')' : ''), 'outcome outcome-' + call.outcome);
@@ -181,19 +198,18 @@ function renderCalls(calls) {
     cell(row, 'Trace id', call.traceId, 'trace');
     rows.push(row);
   }
-  replaceRows($('calls').tBodies[0], rows);
-  $('older').hidden = !state.nextBefore;
+  return rows;
 }
 
 function renderReplicas(body) {
   $('replicas-note').textContent = body.replicas.length ? '' : 'A single gateway (no shared database): ' + body.self;
-  replaceRows($('replicas').tBodies[0], body.replicas.map(r => {
+  measured('replicas', () => replaceRows($('replicas').tBodies[0], body.replicas.map(r => {
     const row = el('tr', null, 'replica');
     cell(row, 'Replica', r.id + (r.self ? ' (this one)' : ''));
     cell(row, 'URL', r.url);
     cell(row, 'Heartbeat age', (r.heartbeatAgeMs / 1000).toFixed(1) + ' s');
     return row;
-  }));
+  })));
 }
 
 function stopEvents() {
@@ -226,18 +242,25 @@ async function readStream(url, controller) {
   for (;;) {
     const { value, done } = await reader.read();
     if (done) return;
-    buffer += value;
-    let end;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = block.split('\n').filter(line => line.startsWith('data:')).map(line => line.slice(5).trim()).join('\n');
-      if (data) queueEvent(data);
-    }
+    buffer = measured('stream', () => queueBlocks(buffer + value));
   }
 }
 
-// Events arriving between two frames are shown together, in one change of the list, once per frame.
+// Queues each complete server-sent event of `text`; returns the incomplete rest.
+function queueBlocks(text) {
+  let start = 0;
+  let end;
+  while ((end = text.indexOf('\n\n', start)) >= 0) {
+    const data = text.slice(start, end).split('\n').filter(line => line.startsWith('data:')).map(line => line.slice(5).trim()).join('\n');
+    if (data) queueEvent(data);
+    start = end + 2;
+  }
+  return text.slice(start);
+}
+
+// Events arriving between two frames are shown together, in one change of the list, once per frame. The list
+// holds at most MAX_EVENTS items: once full, its oldest items are reused for the newest events. An item is one
+// line until clicked, in a list without numbers (numbers would change on every item at each addition: a layout of all).
 const pendingEvents = [];
 let flushScheduled = false;
 
@@ -252,30 +275,41 @@ function queueEvent(data) {
 
 function flushEvents() {
   flushScheduled = false;
-  const list = $('events');
-  const fragment = document.createDocumentFragment();
-  for (let i = pendingEvents.length - 1; i >= 0; i--) fragment.appendChild(eventItem(pendingEvents[i]));
-  pendingEvents.length = 0;
-  list.prepend(fragment);
-  while (list.children.length > MAX_EVENTS) list.lastChild.remove();
+  measured('events', () => {
+    const list = $('events');
+    const fragment = document.createDocumentFragment();
+    for (let i = pendingEvents.length - 1; i >= 0; i--) {
+      const full = list.childElementCount + fragment.childElementCount >= MAX_EVENTS;
+      const item = full ? list.lastElementChild : document.createElement('li');
+      item.className = '';
+      item.textContent = eventText(pendingEvents[i]);
+      fragment.appendChild(item);
+    }
+    pendingEvents.length = 0;
+    list.prepend(fragment);
+    // The list's style and layout, once, here rather than in the frame's rendering: counted as this part's work.
+    void list.offsetHeight;
+  });
 }
 
-function eventItem(data) {
+function eventText(data) {
   let text = data;
   try {
     const envelope = JSON.parse(data);
     const event = envelope.event || {};
-    text = new Date(envelope.timestampMs || envelope.timestamp_ms || Date.now()).toLocaleTimeString() + ' '
+    text = clock(envelope.timestampMs || envelope.timestamp_ms || Date.now()) + ' '
       + (event.module || event.agentId || event.agent_id || envelope.source || '') + ' '
       + (event.eventType || event.event_type || '') + ' ' + JSON.stringify(event.payload ?? '');
   } catch (e) {
     // shown as it came
   }
-  return el('li', text);
+  return text;
 }
 
 function init() {
   for (const button of document.querySelectorAll('#tabs button')) button.addEventListener('click', () => show(button.dataset.view));
+  $('pods').tBodies[0].addEventListener('click', selectPod);
+  $('events').addEventListener('click', event => event.target.closest('li')?.classList.toggle('open'));
   $('login-form').addEventListener('submit', event => {
     event.preventDefault();
     const value = $('token').value.trim();
@@ -298,6 +332,7 @@ function init() {
   $('event-filters').addEventListener('submit', event => {
     event.preventDefault();
     $('events').replaceChildren();
+    pendingEvents.length = 0;
     stopEvents();
     tick();
   });

@@ -28,3 +28,10 @@ export function ms(value) {
   if (value === null || value === undefined) return '';
   return (value >= 100 ? Math.round(value) : Math.round(value * 10) / 10) + ' ms';
 }
+
+const TIME = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+// A time of day in the reader's locale (one formatter for the page: making one per value is slow).
+export function clock(epochMs) {
+  return TIME.format(new Date(epochMs));
+}

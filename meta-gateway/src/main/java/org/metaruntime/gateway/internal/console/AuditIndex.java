@@ -3,6 +3,7 @@ package org.metaruntime.gateway.internal.console;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.EventLog;
@@ -13,13 +14,17 @@ import org.metaruntime.events.UnifiedEvent;
 import org.metaruntime.gateway.internal.pipeline.AuditLog;
 
 /**
- * The newest call records of an event log's audit ({@code gateway.call} events), read on demand from where the last
- * read stopped and kept in memory (at most {@link #KEPT}), newest first on request. Thread-safe.
+ * The newest call records of an event log's audit ({@code gateway.call} events), kept in memory (at most
+ * {@link #KEPT}) and read newest first: the first read finds the log's newest record, then the history is read
+ * backwards a window of sequence numbers at a time, as far as a page needs it or {@link #warm()} gets, and new records
+ * forwards from the newest. A first page thus waits for about its own records, not the whole audit. Thread-safe.
  */
 final class AuditIndex {
 
     /** The most records kept: older ones cannot be paged to. */
     static final int KEPT = 50_000;
+    /** About how many records one read going back returns: the window of sequence numbers follows their density. */
+    static final int READ = 1_000;
 
     /** One call record as the console shows it. */
     record Call(long seq, long timeMs, String callId, String principal, String profile, String tool, String pod,
@@ -40,29 +45,66 @@ final class AuditIndex {
     }
 
     private final EventLog log;
+    /** Fair: a page waits for at most one window of the history being read, not for all of it. */
+    private final ReentrantLock lock = new ReentrantLock(true);
+    /** The records read, oldest first: every one from {@link #oldestRead} to {@link #newestSeq}. */
     private final ArrayList<Call> calls = new ArrayList<>();
-    private long afterSeq;
+    private boolean started;
+    private long newestSeq;
+    private long oldestRead;
+    private long window = READ;
+    private boolean historyRead;
 
     AuditIndex(EventLog log) {
         this.log = log;
     }
 
     /** Up to {@code limit} records older than {@code before} (null: the newest) that {@code filter} and {@code sees} match. */
-    synchronized Page page(Filter filter, Long before, int limit, Predicate<Call> sees) {
+    Page page(Filter filter, Long before, int limit, Predicate<Call> sees) {
+        lock.lock();
+        try {
+            return pageLocked(filter, before, limit, sees);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private Page pageLocked(Filter filter, Long before, int limit, Predicate<Call> sees) {
+        start();
         catchUp();
         List<Call> out = new ArrayList<>();
-        int i = calls.size() - 1;
-        if (before != null) {
-            i = indexBefore(before);
+        int i = before == null ? calls.size() - 1 : indexBefore(before);
+        while (true) {
+            for (; i >= 0 && out.size() < limit; i--) {
+                Call call = calls.get(i);
+                if (filter.matches(call) && sees.test(call)) {
+                    out.add(call);
+                }
+            }
+            if (out.size() >= limit || historyRead) {
+                break;
+            }
+            i += readOlder();
         }
-        for (; i >= 0 && out.size() < limit; i--) {
-            Call call = calls.get(i);
-            if (filter.matches(call) && sees.test(call)) {
-                out.add(call);
+        boolean older = i >= 0 || !historyRead;
+        Long next = older && !out.isEmpty() ? out.get(out.size() - 1).seq() : null;
+        return new Page(out, next);
+    }
+
+    /** Reads the rest of the history, one window at a time, letting pages be answered in between. */
+    void warm() {
+        while (true) {
+            lock.lock();
+            try {
+                start();
+                if (historyRead) {
+                    return;
+                }
+                readOlder();
+            } finally {
+                lock.unlock();
             }
         }
-        Long next = i >= 0 && !out.isEmpty() ? out.get(out.size() - 1).seq() : null;
-        return new Page(out, next);
     }
 
     /** The index of the newest record older than {@code seq}, -1 when none. */
@@ -82,28 +124,112 @@ final class AuditIndex {
         return found;
     }
 
-    /** Reads what the log holds so far (a gateway's start: its first page need not wait for the whole audit). */
-    synchronized void warm() {
-        catchUp();
+    private void start() {
+        if (started) {
+            return;
+        }
+        started = true;
+        newestSeq = newestRecord();
+        oldestRead = newestSeq + 1;
+        historyRead = newestSeq == 0;
     }
 
+    /** The sequence number of the newest record, 0 when there is none: one-record reads, galloping then halving. */
+    private long newestRecord() {
+        long low = firstAfter(0);
+        if (low == 0) {
+            return 0;
+        }
+        long step = READ;
+        long next;
+        while ((next = firstAfter(low + step)) != 0) {
+            low = next;
+            step *= 2;
+        }
+        // low is a record and none is after high: the newest is between them
+        long high = low + step;
+        while (low < high) {
+            long mid = low + (high - low) / 2;
+            next = firstAfter(mid);
+            if (next == 0) {
+                high = mid;
+            } else {
+                low = next;
+            }
+        }
+        return low;
+    }
+
+    private long firstAfter(long seq) {
+        List<LoggedEvent> first = read(seq, 1).events();
+        return first.isEmpty() ? 0 : first.get(0).seq();
+    }
+
+    /** Reads the records after {@link #newestSeq}. */
     private void catchUp() {
         while (true) {
-            EventPage page = log.query(EventQuery.builder().source(EventEnvelope.SOURCE_MODULE).eventType(AuditLog.EVENT_TYPE)
-                    .afterSeq(afterSeq).limit(EventQuery.MAX_LIMIT).build());
+            EventPage page = read(newestSeq, EventQuery.MAX_LIMIT);
             for (LoggedEvent event : page.events()) {
-                afterSeq = Math.max(afterSeq, event.seq());
-                if (event.envelope().event() instanceof UnifiedEvent.Module module) {
-                    calls.add(call(event.seq(), event.envelope().timestampMs(), module.event().payload()));
-                }
+                newestSeq = event.seq();
+                add(event, calls);
             }
-            if (calls.size() > KEPT) {
-                int extra = calls.size() - KEPT;
-                calls.subList(0, extra).clear();
-            }
+            trim();
             if (page.nextAfterSeq() == null || page.events().size() < EventQuery.MAX_LIMIT) {
                 return;
             }
+        }
+    }
+
+    /**
+     * Reads the window of sequence numbers before {@link #oldestRead}, sized to hold about {@link #READ} records as the
+     * last one did; returns how many records it put before the others.
+     */
+    private int readOlder() {
+        long high = oldestRead - 1;
+        long low = Math.max(0, high - window);
+        List<Call> older = new ArrayList<>();
+        long after = low;
+        boolean more = true;
+        while (more) {
+            EventPage page = read(after, READ);
+            for (LoggedEvent event : page.events()) {
+                if (event.seq() > high) {
+                    more = false;
+                    break;
+                }
+                after = event.seq();
+                add(event, older);
+            }
+            more &= page.events().size() == READ;
+        }
+        window = older.size() < READ / 2 ? window * 2 : older.size() > 2 * READ ? Math.max(READ, window / 2) : window;
+        oldestRead = low + 1;
+        historyRead = low == 0;
+        calls.addAll(0, older);
+        int added = older.size();
+        added -= trim();
+        return added;
+    }
+
+    /** Drops the oldest records beyond {@link #KEPT}; returns how many. */
+    private int trim() {
+        int extra = calls.size() - KEPT;
+        if (extra <= 0) {
+            return 0;
+        }
+        calls.subList(0, extra).clear();
+        historyRead = true;
+        return extra;
+    }
+
+    private EventPage read(long afterSeq, int limit) {
+        return log.query(EventQuery.builder().source(EventEnvelope.SOURCE_MODULE).eventType(AuditLog.EVENT_TYPE)
+                .afterSeq(afterSeq).limit(limit).build());
+    }
+
+    private static void add(LoggedEvent event, List<Call> to) {
+        if (event.envelope().event() instanceof UnifiedEvent.Module module) {
+            to.add(call(event.seq(), event.envelope().timestampMs(), module.event().payload()));
         }
     }
 

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -146,6 +147,56 @@ class ConsoleApiTest {
     }
 
     @Test
+    void theFirstPageReadsAboutItsOwnRecordsNotTheWholeAudit() {
+        for (int i = 0; i < 20_000; i++) {
+            audit("alpha", "alpha__echo", "ops", "ok");
+            if (i % 3 == 0) {
+                other();
+            }
+        }
+        long newest = log.events.get(log.events.size() - 1).seq();
+
+        JsonNode first = api.calls(OPS, query());
+
+        assertThat(first.get("calls")).hasSize(ConsoleApi.PAGE);
+        assertThat(first.at("/calls/0/seq").asLong()).isEqualTo(newest);
+        assertThat(log.rowsRead).as("rows read for the first page").isLessThan(3 * AuditIndex.READ);
+    }
+
+    @Test
+    void pagesGoBackThroughSparseRecordsToTheFirst() {
+        List<Long> written = new ArrayList<>();
+        for (int i = 0; i < 3 * AuditIndex.READ; i++) {
+            for (int gap = 0; gap < i % 7; gap++) {
+                other();
+            }
+            audit("alpha", "alpha__echo", "ops", "ok");
+            written.add(log.events.get(log.events.size() - 1).seq());
+        }
+        List<Long> paged = new ArrayList<>();
+        String before = null;
+        do {
+            JsonNode page = before == null ? api.calls(OPS, query("limit", "500")) : api.calls(OPS, query("limit", "500", "before", before));
+            page.get("calls").forEach(c -> paged.add(c.get("seq").asLong()));
+            before = page.get("before").isNull() ? null : page.get("before").asText();
+        } while (before != null);
+
+        Collections.reverse(written);
+        assertThat(paged).as("every record once, newest first").isEqualTo(written);
+    }
+
+    @Test
+    void aFilterMatchingNothingReadsTheWholeHistoryOnce() {
+        for (int i = 0; i < 2_500; i++) {
+            audit("alpha", "alpha__echo", "ops", "ok");
+        }
+        assertThat(api.calls(OPS, query("outcome", "error")).get("calls")).isEmpty();
+        int read = log.rowsRead;
+        assertThat(api.calls(OPS, query("outcome", "error")).get("calls")).isEmpty();
+        assertThat(log.rowsRead).as("nothing read again").isEqualTo(read);
+    }
+
+    @Test
     void aBadPageSizeIsRefused() {
         assertThatThrownBy(() -> api.calls(OPS, query("limit", "0"))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> api.calls(OPS, query("limit", "501"))).isInstanceOf(IllegalArgumentException.class);
@@ -234,6 +285,14 @@ class ConsoleApiTest {
         log.events.add(new LoggedEvent(n, "test", now.get(), "{}", envelope));
     }
 
+    /** A row of the log that is not a call record. */
+    private void other() {
+        int n = log.events.size() + 1;
+        EventEnvelope<UnifiedEvent> envelope = EventEnvelope.module("evt-" + n, now.get(), "alpha", "pod.started",
+                JsonRpc.NODES.objectNode());
+        log.events.add(new LoggedEvent(n, "test", now.get(), "{}", envelope));
+    }
+
     private static Fields query(String... pairs) {
         Fields fields = new Fields();
         for (int i = 0; i < pairs.length; i += 2) {
@@ -279,6 +338,7 @@ class ConsoleApiTest {
     private static final class FakeLog implements EventLog {
         final List<LoggedEvent> events = new ArrayList<>();
         final List<EventQuery> queries = new ArrayList<>();
+        int rowsRead;
 
         @Override
         public String instanceId() {
@@ -300,6 +360,7 @@ class ConsoleApiTest {
             queries.add(query);
             List<LoggedEvent> out = events.stream().filter(e -> e.seq() > query.afterSeq())
                     .filter(e -> query.filter().matches(e.envelope())).limit(query.limit()).toList();
+            rowsRead += out.size();
             return new EventPage(out, out.isEmpty() ? null : out.get(out.size() - 1).seq());
         }
 
