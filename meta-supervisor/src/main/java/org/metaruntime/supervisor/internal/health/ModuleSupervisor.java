@@ -59,7 +59,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class ModuleSupervisor<C> implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ModuleSupervisor.class);
+    /**
+     * The logger of the health engine's warnings (a failed child, a failed restart, a throwing listener): one name
+     * that hosts configure, under the supervisor's public package rather than the engine's internal classes.
+     */
+    static final String LOGGER = "org.metaruntime.supervisor.health";
+
+    private static final Logger LOG = LoggerFactory.getLogger(LOGGER);
 
     private final SupervisorSettings<C> settings;
     private final String moduleId;

@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class Notifications {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ModuleSupervisor.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ModuleSupervisor.LOGGER);
 
     private final String moduleId;
     private final ArrayDeque<Runnable> queue = new ArrayDeque<>();

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class RestartRunner {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ModuleSupervisor.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ModuleSupervisor.LOGGER);
 
     private final String moduleId;
     private final Scheduler scheduler;

@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class StartupProcedure {
 
-    private static final Logger LOG = LoggerFactory.getLogger(StartupProcedure.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ModuleSupervisor.LOGGER);
 
     private StartupProcedure() {
     }
