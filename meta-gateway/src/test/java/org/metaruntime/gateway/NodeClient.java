@@ -153,25 +153,30 @@ final class NodeClient {
     }
 
     private static JsonNode run(String client, ObjectNode script, boolean mustConnect) throws IOException, InterruptedException {
+        JsonNode result = runScript(Path.of(Repo.tool("node")), client, script);
+        if (mustConnect) {
+            assertThat(result.has("connectError")).as("connect error: %s", result).isFalse();
+        }
+        return result;
+    }
+
+    /** Runs the script {@code name} of {@link #NODE_DIR} with {@code node} on {@code script}; returns what it printed. */
+    static JsonNode runScript(Path node, String name, ObjectNode script) throws IOException, InterruptedException {
         Path out = Files.createTempFile("client-out", ".json");
         Path err = Files.createTempFile("client-err", ".txt");
         Path in = Files.writeString(Files.createTempFile("client-script", ".json"), script.toString());
         try {
-            Process node = new ProcessBuilder(Repo.tool("node"), NODE_DIR.resolve(client).toString(), "@" + in)
+            Process process = new ProcessBuilder(node.toString(), NODE_DIR.resolve(name).toString(), "@" + in)
                     .directory(NODE_DIR.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-            node.getOutputStream().close();
-            if (!node.waitFor(150, TimeUnit.SECONDS)) {
-                node.descendants().forEach(ProcessHandle::destroyForcibly);
-                node.destroyForcibly();
-                throw new AssertionError("the client session did not end within 150 s; stderr: " + Files.readString(err));
+            process.getOutputStream().close();
+            if (!process.waitFor(150, TimeUnit.SECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
+                throw new AssertionError(name + " did not end within 150 s; stderr: " + Files.readString(err));
             }
             String printed = Files.readString(out, StandardCharsets.UTF_8);
-            assertThat(printed).as("client output (stderr: %s)", Files.readString(err)).isNotBlank();
-            JsonNode result = JSON.readTree(printed);
-            if (mustConnect) {
-                assertThat(result.has("connectError")).as("connect error: %s", result).isFalse();
-            }
-            return result;
+            assertThat(printed).as("%s output (stderr: %s)", name, Files.readString(err)).isNotBlank();
+            return JSON.readTree(printed);
         } finally {
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);

@@ -43,6 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.gateway.internal.cluster.ClusterKey;
 import org.metaruntime.gateway.internal.cluster.Forwarder;
 import org.metaruntime.testing.PostgresServer;
+import org.metaruntime.testing.Tools;
 
 /**
  * Three gateway replicas sharing one PostgreSQL database behind a real HAProxy in round robin without stickiness,
@@ -99,6 +100,33 @@ class ScaleOutIT {
             assertThat(body.at("/replica/database").asText()).isEqualTo("reachable");
             assertThat(registered.get(topology.replica(i).base())).isEqualTo(body.at("/replica/id").asText());
         }
+    }
+
+    @Test
+    void theConsoleOfAReplicaListsEveryReplicaWithItsHeartbeatAge() throws Exception {
+        ObjectNode script = NodeClient.JSON.createObjectNode().put("base", topology.replica(1).base())
+                .put("chromium", Tools.required("chromium")).put("expect", 3)
+                .put("shot", ConsoleIT.SHOTS.resolve("console-replicas-cluster.png").toString());
+        Files.createDirectories(ConsoleIT.SHOTS);
+        JsonNode page = NodeClient.runScript(InspectorIT.NODE22, "console-replicas.mjs", script);
+
+        assertThat(page.has("failed")).as("%s", page).isFalse();
+        assertThat(page.get("consoleErrors")).as("console errors").isEmpty();
+        List<String> urls = new ArrayList<>();
+        List<String> mine = new ArrayList<>();
+        for (JsonNode row : page.get("rows")) {
+            urls.add(row.get("URL").asText());
+            if (row.get("Replica").asText().endsWith("(this one)")) {
+                mine.add(row.get("URL").asText());
+            }
+            Matcher age = Pattern.compile("([0-9.]+) s").matcher(row.get("Heartbeat age").asText());
+            assertThat(age.matches()).as("%s", row).isTrue();
+            // heartbeats every 5 s; a replica is gone after 15 s without one
+            assertThat(Double.parseDouble(age.group(1))).as("%s", row).isLessThan(15.0);
+        }
+        assertThat(urls).containsExactlyInAnyOrderElementsOf(topology.replicas().stream().map(HttpGateway::base).toList());
+        assertThat(mine).containsExactly(topology.replica(1).base());
+        assertThat(page.get("note").asText()).isEmpty();
     }
 
     @Test
