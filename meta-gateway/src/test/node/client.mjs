@@ -106,6 +106,11 @@ async function run(step) {
       writeFileSync(step.path, step.text);
       return { ok: step.path };
     }
+    case 'appendLine': { // tells the test how far the session got (a line per step reached)
+      const { appendFileSync } = await import('node:fs');
+      appendFileSync(step.path, step.text + '\n');
+      return { ok: step.path };
+    }
     case 'removeFile': {
       const { rmSync } = await import('node:fs');
       rmSync(step.path);

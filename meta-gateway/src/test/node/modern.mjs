@@ -91,6 +91,11 @@ async function run(step) {
     case 'listPrompts': return { ok: await client.listPrompts() };
     case 'getPrompt': return { ok: await client.getPrompt({ name: step.name, arguments: step.arguments ?? {} }) };
     case 'complete': return { ok: await client.complete({ ref: step.ref, argument: step.argument }) };
+    case 'appendLine': { // tells the test how far the session got (a line per step reached)
+      const { appendFileSync } = await import('node:fs');
+      appendFileSync(step.path, step.text + '\n');
+      return { ok: step.path };
+    }
     case 'sleep': await new Promise((r) => setTimeout(r, step.ms)); return { ok: step.ms };
     case 'waitLines': { // until the file has `count` lines starting with `prefix` (what pods recorded)
       const lines = () => (existsSync(step.path) ? readFileSync(step.path, 'utf8').split('\n') : [])

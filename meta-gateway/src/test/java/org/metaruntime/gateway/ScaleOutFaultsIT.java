@@ -175,9 +175,10 @@ class ScaleOutFaultsIT {
         return digests;
     }
 
-    private static ObjectNode script(String client, Path killed) {
+    private static ObjectNode script(String client, Path connected, Path killed) {
         ObjectNode script = NodeClient.JSON.createObjectNode().put("transport", "http").put("url", topology.url());
         ArrayNode steps = script.putArray("steps");
+        steps.add(NodeClient.step("appendLine").put("path", connected.toString()).put("text", client));
         for (int i = 0; i < BEFORE + AFTER; i++) {
             if (i == BEFORE) {
                 steps.add(NodeClient.step("waitLines").put("path", killed.toString()).put("prefix", "killed")
@@ -202,16 +203,20 @@ class ScaleOutFaultsIT {
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void aReplicaKilledUnderLoadFailsOnlyItsCallsInFlight() throws Exception {
         Path killed = dir.resolve("killed.txt");
+        Path connected = dir.resolve("connected.txt");
         String r2 = NodeClient.JSON.readTree(topology.get(1, "/healthz").body()).at("/replica/id").asText();
         List<String> names = new ArrayList<>();
         List<NodeProcess> clients = new ArrayList<>();
         try {
             for (int c = 0; c < CLIENTS_PER_ERA; c++) {
                 names.add("legacy-" + c);
-                clients.add(NodeProcess.start(script("legacy-" + c, killed)));
+                clients.add(NodeProcess.start(script("legacy-" + c, connected, killed)));
                 names.add("modern-" + c);
-                clients.add(NodeProcess.startModern(script("modern-" + c, killed)));
+                clients.add(NodeProcess.startModern(script("modern-" + c, connected, killed)));
             }
+            // every client has its session before the kill: a connect that meets it is not a call in flight
+            await("every client connected").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> Files.exists(connected) && Files.readAllLines(connected).size() == clients.size());
             await("r2 serving the load").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
                     .until(() -> calls(1) >= 20);
             ObjectNode sleep = NodeClient.JSON.createObjectNode().put("name", "fixture__sleep");
@@ -240,9 +245,10 @@ class ScaleOutFaultsIT {
     /** The calls of client {@code name} that failed: at most its one call in flight at the kill, none mismatched. */
     private static int failures(String name, JsonNode result) {
         JsonNode steps = result.path("steps");
+        assertThat(steps.path(0).has("ok")).as("%s said it connected: %s", name, steps.path(0)).isTrue();
         int failures = 0;
-        for (int i = 0, call = 0; i < steps.size(); i++) {
-            if (i == BEFORE) {
+        for (int i = 1, call = 0; i < steps.size(); i++) {
+            if (i == BEFORE + 1) {
                 assertThat(steps.get(i).has("ok")).as("%s waited for the kill: %s", name, steps.get(i)).isTrue();
                 continue;
             }
