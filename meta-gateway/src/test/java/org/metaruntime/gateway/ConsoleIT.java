@@ -115,8 +115,9 @@ class ConsoleIT {
         assertThat(checks.at("/restartingThenHealthy/restarts").asInt()).as("%s", checks).isPositive();
         assertThat(checks.at("/restartingThenHealthy/restartingShownMs").asLong()).as("shown restarting after the kill")
                 .isBetween(0L, 2000L);
-        assertThat(checks.at("/restartingThenHealthy/healthyShownMs").asLong()).as("shown healthy after the gateway saw it so")
-                .isBetween(0L, 2000L);
+        assertThat(checks.at("/restartingThenHealthy/healthyShownMs").asLong())
+                .as("shown healthy after the gateway saw it so (below 0: before the test's own 50 ms poll of the API saw it)")
+                .isLessThanOrEqualTo(2000L);
         assertThat(checks.get("chart").asBoolean()).as("%s", checks).isTrue();
         assertThat(strings(checks.at("/callInTable/outcomes"))).as("%s", checks).contains("alpha__echo:ok", "alpha__echo:error");
         JsonNode traced = checks.at("/callInTable/traced");
@@ -170,7 +171,7 @@ class ConsoleIT {
         assertThat(checks.at("/reconnected/sameDocument").asBoolean()).as("reconnected without a reload: %s", checks).isTrue();
         assertThat(checks.at("/reconnected/isError").asBoolean()).isFalse();
         assertThat(checks.at("/reconnected/shownBackMs").asLong()).as("shown connected after the gateway answered again: %s",
-                checks.get("reconnected")).isBetween(0L, 2000L);
+                checks.get("reconnected")).isLessThanOrEqualTo(2000L);
         assertThat(checks.at("/reconnected/healthyShownMs").asLong()).as("live data from the new gateway").isLessThanOrEqualTo(2000);
         assertThat(checks.at("/withoutToken/stored").asInt()).as("no token kept").isZero();
         assertThat(checks.at("/withoutToken/login").asBoolean()).as("no token asked on loopback without tokens: %s", checks).isFalse();
