@@ -1,13 +1,16 @@
 // Drives the gateway's operator console in a headless Chromium (puppeteer-core, Debian's /usr/bin/chromium) while
 // an MCP client calls the gateway, and prints one JSON object of what it saw. Usage: node console.mjs @script.json
-// with {"base", "chromium", "shots", "opsToken", "guestToken", "echoTool", "hiddenTool", "gatewayPid", "stderrEnd"}.
-// hiddenTool's pod writes a long stderr ending with stderrEnd when it starts. At the end it stops the gateway with
-// SIGTERM and waits for the page to reconnect to the one the caller then starts on the same port.
+// with {"base", "chromium", "shots", "opsToken", "guestToken", "echoTool", "hiddenTool", "gatewayPid", "stderrEnd",
+// "driftTools"}. hiddenTool's pod writes a long stderr ending with stderrEnd when it starts; driftTools maps tool names
+// to the drift ("block", "warn") the tools view should show for them. At the end it stops the gateway with SIGTERM,
+// waits for the page to reconnect to the one the caller then starts on the same port without tokens, and opens the
+// page afresh, without a token.
 // One browser for the whole run; every check records its result rather than throwing, so that all are reported.
 import puppeteer from 'puppeteer-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 
 const arg = process.argv[2];
 const script = JSON.parse(arg.startsWith('@') ? readFileSync(arg.slice(1), 'utf8') : arg);
@@ -95,6 +98,17 @@ function workPerFrame(frameStarts, work) {
   return { maxPageWorkPerFrameMs: Math.round(Math.max(0, ...perFrame) * 10) / 10, parts };
 }
 
+// When the gateway started again first answers the console's API (polled every 50 ms).
+async function back() {
+  const deadline = Date.now() + RESTART_TIMEOUT;
+  while (Date.now() < deadline) {
+    const answered = await fetch(script.base + '/console/api/pods').then((r) => r.ok, () => false);
+    if (answered) return Date.now();
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the gateway did not answer again within ' + RESTART_TIMEOUT + ' ms');
+}
+
 let browser;
 let client;
 try {
@@ -171,13 +185,28 @@ try {
 
   await check('callInTable', async () => {
     await client.callTool({ name: script.hiddenTool, arguments: { text: 'hidden' } }).catch(() => null);
-    await client.callTool({ name: script.echoTool, arguments: {} }).catch(() => null);
+    const traceId = randomBytes(16).toString('hex');
+    const sent = Date.now();
+    await client.callTool({ name: script.echoTool, arguments: {},
+      _meta: { traceparent: '00-' + traceId + '-' + randomBytes(8).toString('hex') + '-01' } }).catch(() => null);
+    const answered = Date.now();
     await view(page, 'calls');
     await page.waitForFunction((tool) => [...document.querySelectorAll('#calls tbody tr')]
       .some((r) => r.querySelector('td.tool').textContent === tool && r.dataset.outcome === 'error'), { timeout: TIMEOUT }, script.echoTool);
     const outcomes = await page.$$eval('#calls tbody tr', (rows) => rows.map((r) => r.querySelector('td.tool').textContent + ':' + r.dataset.outcome));
+    await page.waitForFunction((id) => [...document.querySelectorAll('#calls tbody td.trace')].some((c) => c.textContent === id),
+      { timeout: TIMEOUT }, traceId);
+    const cells = await page.$$eval('#calls tbody tr', (rows, id) => rows.map((r) => Object.fromEntries([...r.cells]
+      .map((c) => [c.dataset.label, c.textContent]))).find((c) => c['Trace id'] === id), traceId);
+    // Each second the call may have been recorded in, as the reader's locale writes a time of day.
+    const times = await page.evaluate((from, to) => {
+      const format = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+      const shown = [];
+      for (let t = from - 1000; t <= to + 1000; t += 500) shown.push(format.format(new Date(t)));
+      return shown;
+    }, sent, answered);
     await shot(page, 'calls');
-    return outcomes;
+    return { outcomes, traced: { traceId, cells, times, tookMs: answered - sent } };
   });
 
   await check('stderrTail', async () => {
@@ -204,6 +233,16 @@ try {
     const cells = await page.$eval('#tools tbody tr[data-tool="' + script.echoTool + '"]', cellsByLabel);
     await shot(page, 'tools');
     return { shown, images, ran, cells };
+  });
+
+  await check('drift', async () => {
+    const shown = {};
+    for (const [tool, drift] of Object.entries(script.driftTools)) {
+      const cell = '#tools tbody tr[data-tool="' + tool + '"] td[data-label="Drift"]';
+      await page.waitForSelector(cell + '.drift-' + drift, { timeout: TIMEOUT });
+      shown[tool] = await page.$eval(cell, (c) => ({ text: c.textContent, className: c.className }));
+    }
+    return shown;
   });
 
   await check('events', async () => {
@@ -353,15 +392,38 @@ try {
   });
   await check('reconnected', async () => {
     const gone = Date.now();
-    await page.waitForSelector('#banner[hidden]', { timeout: RESTART_TIMEOUT });
+    const answering = back();
+    answering.catch(() => {});
+    await page.waitForSelector('#banner[hidden]', { timeout: RESTART_TIMEOUT, polling: 'mutation' });
     const backAfterMs = Date.now() - gone;
+    const shownBackMs = Date.now() - await answering;
     await page.waitForSelector(podState(pod, 'idle'), { timeout: TIMEOUT });
     client = await connectClient();
     const result = await client.callTool({ name: script.echoTool, arguments: { text: 'after the restart' } });
     const called = Date.now();
     await page.waitForSelector(podState(pod, 'healthy'), { timeout: TIMEOUT, polling: 'mutation' });
-    return { backAfterMs, isError: result.isError ?? false, healthyShownMs: Date.now() - called,
+    return { backAfterMs, shownBackMs, isError: result.isError ?? false, healthyShownMs: Date.now() - called,
       sameDocument: await page.evaluate(() => window.__sameDocument === true) };
+  });
+  await check('withoutToken', async () => {
+    const open = await browser.createBrowserContext();
+    try {
+      const fresh = await open.newPage();
+      await fresh.setViewport({ width: 1280, height: 800 });
+      await watch(fresh, 'open');
+      await fresh.goto(script.base + '/console#tools', { waitUntil: 'load' });
+      await fresh.waitForSelector('#tools tbody tr', { timeout: TIMEOUT });
+      await fresh.waitForSelector('#pods tbody tr', { timeout: TIMEOUT });
+      return {
+        login: await fresh.$eval('#login', (e) => !e.hidden),
+        stored: await fresh.evaluate(() => sessionStorage.length),
+        who: await fresh.$eval('#who', (e) => e.textContent),
+        tools: await fresh.$$eval('#tools tbody tr', (rows) => rows.map((r) => r.dataset.tool)),
+        pods: await fresh.$$eval('#pods tbody tr', (rows) => rows.map((r) => r.dataset.pod)),
+      };
+    } finally {
+      await open.close();
+    }
   });
 } catch (e) {
   out.error = String(e.stack ?? e);

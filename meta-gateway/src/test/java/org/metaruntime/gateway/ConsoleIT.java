@@ -28,14 +28,18 @@ import org.metaruntime.testing.Tools;
  * python pods, while the TypeScript SDK client calls the gateway: the page asks for a token and asks again when one
  * is refused; shows a pod idle, then healthy once a call started it, then restarting and healthy again after a kill
  * of its pid, each within 2 s, with its calls served, percentiles, uptime and era; lists a call with its outcome,
- * filters the calls by outcome, pod, tool and principal and pages to older ones; filters the events by module and
- * type; shows a tool's contract, hashes and profiles; shows a pod's 64 KiB stderr by its end and a hostile
- * tool description as text, running neither; hides another profile's tool, pod and calls from a foreign principal;
- * shows a banner once the gateway is gone and, without a reload, live data again from the gateway started anew on the
- * same port; all without console errors or CSP violations. While 100 calls a second arrive as events, the page's own
- * work in any frame (the "console ..." measures of its render functions and stream reading) stays within 100 ms; the
- * raw frame times are recorded beside it in {@code target/console-screenshots/console-run.json}. One browser for the
- * class; a screenshot of each view goes to {@code target/console-screenshots}.
+ * time of day, duration and the trace id the client sent, filters the calls by outcome, pod, tool and principal and
+ * pages to older ones; filters the events by module and type; shows a tool's contract, hashes and profiles, and the
+ * drift of a third pod's tools whose pins their definitions do not match (block, warn); shows a pod's 64 KiB stderr by
+ * its end and a hostile tool description as text, running neither; hides another profile's tool, pod and calls from a
+ * foreign principal; shows a banner once the gateway is gone, tries again less and less often (a few failed requests
+ * in the browser's console) and, without a reload, within 2 s of its answering again, shows live data from the gateway
+ * started anew on the same port without tokens or policy, which a new browser session then reads from loopback
+ * without being asked for a token; all without other console errors or CSP violations. While 100 calls a second
+ * arrive as events, the page's own work in any frame (the "console ..." measures of its render functions and stream
+ * reading) stays within 100 ms; the raw frame times are recorded beside it in
+ * {@code target/console-screenshots/console-run.json}. One browser for the class; a screenshot of each view goes to
+ * {@code target/console-screenshots}.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class ConsoleIT {
@@ -67,6 +71,7 @@ class ConsoleIT {
                 "    - name: echo\n      description: \"" + HOSTILE + "\"\n"));
         Path beta = manifests.resolve("beta.yaml");
         Files.writeString(beta, Files.readString(beta).replace("env: { ", "env: { FIXTURE_STDERR: \"" + longStderr() + "\", "));
+        Files.writeString(manifests.resolve("pinned.yaml"), pinnedPod(Files.writeString(dir.resolve("description.txt"), "Reads a file")));
         Path policy = Files.writeString(dir.resolve("policy.yaml"), POLICY);
         Path tokens = Files.writeString(dir.resolve("tokens.yaml"), """
                 - { name: ops, token: "${CONSOLE_OPS_TOKEN}", profiles: [all] }
@@ -87,8 +92,8 @@ class ConsoleIT {
                     .put("shots", SHOTS.toString()).put("opsToken", ops).put("guestToken", guest)
                     .put("echoTool", "alpha__echo").put("hiddenTool", "beta__echo").put("gatewayPid", gateway.pid())
                     .put("stderrEnd", STDERR_END);
-            List<String> samePort = new ArrayList<>(args);
-            samePort.addAll(List.of("--port", String.valueOf(URI.create(gateway.base()).getPort())));
+            script.putObject("driftTools").put("pinned__read", "block").put("pinned__stable", "warn");
+            List<String> samePort = List.of("--manifests", manifests.toString(), "--state", dir.resolve("state").toString(), "--port", String.valueOf(URI.create(gateway.base()).getPort()));
             seen = drive(script, gateway, () -> {
                 HttpGateway again = HttpGateway.start(samePort, env);
                 started.add(again.pid());
@@ -110,10 +115,17 @@ class ConsoleIT {
         assertThat(checks.at("/restartingThenHealthy/restarts").asInt()).as("%s", checks).isPositive();
         assertThat(checks.at("/restartingThenHealthy/restartingShownMs").asLong()).as("shown restarting after the kill")
                 .isBetween(0L, 2000L);
-        assertThat(checks.at("/restartingThenHealthy/healthyShownMs").asLong()).as("shown healthy after the gateway saw it so")
-                .isBetween(0L, 2000L);
+        assertThat(checks.at("/restartingThenHealthy/healthyShownMs").asLong())
+                .as("shown healthy after the gateway saw it so (below 0: before the test's own 50 ms poll of the API saw it)")
+                .isLessThanOrEqualTo(2000L);
         assertThat(checks.get("chart").asBoolean()).as("%s", checks).isTrue();
-        assertThat(strings(checks.get("callInTable"))).as("%s", checks).contains("alpha__echo:ok", "alpha__echo:error");
+        assertThat(strings(checks.at("/callInTable/outcomes"))).as("%s", checks).contains("alpha__echo:ok", "alpha__echo:error");
+        JsonNode traced = checks.at("/callInTable/traced");
+        assertThat(traced.at("/cells/Trace id").asText()).as("%s", traced).isEqualTo(traced.get("traceId").asText());
+        assertThat(strings(traced.get("times"))).as("the call's time of day").contains(traced.at("/cells/Time").asText());
+        assertThat(traced.at("/cells/Duration").asText()).matches("[0-9.]+ ms");
+        assertThat(Double.parseDouble(traced.at("/cells/Duration").asText().replace(" ms", "")))
+                .as("at most the client's round trip").isLessThanOrEqualTo(traced.get("tookMs").asDouble());
         assertThat(checks.at("/hostileShownAsText/shown").asText()).isEqualTo(HOSTILE);
         assertThat(checks.at("/hostileShownAsText/images").asInt()).isZero();
         assertThat(checks.at("/hostileShownAsText/ran").asBoolean()).isFalse();
@@ -121,6 +133,10 @@ class ConsoleIT {
         assertThat(checks.at("/hostileShownAsText/cells/Schema hash").asText()).as("%s", checks).isNotBlank();
         assertThat(checks.at("/hostileShownAsText/cells/Definition hash").asText()).isNotBlank();
         assertThat(checks.at("/hostileShownAsText/cells/Profiles").asText()).contains("guest");
+        assertThat(checks.at("/drift/pinned__read/text").asText()).as("%s", checks.get("drift")).isEqualTo("block");
+        assertThat(checks.at("/drift/pinned__read/className").asText()).isEqualTo("drift-block");
+        assertThat(checks.at("/drift/pinned__stable/text").asText()).isEqualTo("warn");
+        assertThat(checks.at("/drift/pinned__stable/className").asText()).isEqualTo("drift-warn");
         assertThat(checks.at("/stderrTail/end").asText()).as("%s", checks).isEqualTo(STDERR_END);
         assertThat(checks.at("/stderrTail/chars").asInt()).as("the newest 4,096 characters").isBetween(4000, 4096);
         assertThat(checks.at("/stderrTail/images").asInt()).isZero();
@@ -154,7 +170,15 @@ class ConsoleIT {
         assertThat(checks.get("disconnected").asText()).as("%s", checks).contains("Disconnected");
         assertThat(checks.at("/reconnected/sameDocument").asBoolean()).as("reconnected without a reload: %s", checks).isTrue();
         assertThat(checks.at("/reconnected/isError").asBoolean()).isFalse();
+        assertThat(checks.at("/reconnected/shownBackMs").asLong()).as("shown connected after the gateway answered again: %s",
+                checks.get("reconnected")).isLessThanOrEqualTo(2000L);
         assertThat(checks.at("/reconnected/healthyShownMs").asLong()).as("live data from the new gateway").isLessThanOrEqualTo(2000);
+        assertThat(checks.at("/withoutToken/stored").asInt()).as("no token kept").isZero();
+        assertThat(checks.at("/withoutToken/login").asBoolean()).as("no token asked on loopback without tokens: %s", checks).isFalse();
+        assertThat(strings(checks.at("/withoutToken/pods"))).containsExactly("alpha", "beta", "pinned");
+        assertThat(strings(checks.at("/withoutToken/tools"))).contains("alpha__echo", "beta__echo");
+        assertThat(seen.get("consoleErrors").size()).as("attempts to reach the gateway while it was away back off: %s", seen.get("consoleErrors"))
+                .isLessThanOrEqualTo(5 + checks.at("/reconnected/backAfterMs").asInt() / 1000);
         assertThat(strings(seen.get("consoleErrors"))).as("console errors").allMatch(e -> e.startsWith("ops: ") && e.contains("ERR_CONNECTION_REFUSED"));
         assertThat(seen.get("cspViolations")).as("CSP violations").isEmpty();
         assertThat(seen.get("pageCsp")).as("CSP violations seen by the page").isEmpty();
@@ -170,6 +194,35 @@ class ConsoleIT {
         }
         ProcessLeaks.assertAllGone(started);
         Repo.assertNoProcessLeft();
+    }
+
+    /**
+     * A pod started with the gateway whose tool {@code read} has an explicit pin its definition does not match (blocked)
+     * and whose tool {@code stable} has one too, with {@code onDrift: warn}.
+     */
+    private static String pinnedPod(Path description) {
+        return """
+                apiVersion: mcp-meta/v1
+                kind: ToolPod
+                metadata: { name: pinned }
+                spec:
+                  command: [python3, pinned_pod.py]
+                  workdir: %s
+                  protocolEra: legacy
+                  preWarm: true
+                  env: { PIN_DESCRIPTION_FILE: "%s" }
+                  tools:
+                    - name: read
+                      description: Reads a file
+                      inputSchema: { type: object }
+                      pin: "sha256:%s"
+                    - name: stable
+                      description: Never changes
+                      inputSchema: { type: object }
+                      annotations: { readOnlyHint: true }
+                      pin: "sha256:%s"
+                      onDrift: warn
+                """.formatted(NodeClient.PODS, description, "0".repeat(64), "0".repeat(64));
     }
 
     private static List<String> strings(JsonNode array) {

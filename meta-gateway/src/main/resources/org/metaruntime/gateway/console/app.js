@@ -8,8 +8,12 @@ import { measured } from './work.js';
 const POLL_MS = 250;
 const SLOW = 4;
 const MAX_EVENTS = 200;
+// While the gateway cannot be reached, the page tries again after 250 ms, then twice as long each time, up to 2 s.
+const RETRY_FIRST_MS = 250;
+const RETRY_MAX_MS = 2000;
 const state = { view: 'pods', me: null, selectedPod: null, openErrors: new Set(), callFilter: {}, older: [],
-  nextBefore: null, ticks: 0, waitingForToken: false, busy: false, events: null, podsShown: null };
+  nextBefore: null, ticks: 0, waitingForToken: false, busy: false, events: null, podsShown: null,
+  retryMs: 0, retryTimer: null };
 
 const $ = id => document.getElementById(id);
 
@@ -41,7 +45,7 @@ function connected(ok) {
 }
 
 async function tick() {
-  if (state.waitingForToken || state.busy) return;
+  if (state.waitingForToken || state.busy || state.retryTimer) return;
   state.busy = true;
   try {
     if (!state.me) {
@@ -58,6 +62,7 @@ async function tick() {
     if (state.view === 'events') startEvents();
     if (state.selectedPod && state.view === 'pods' && state.ticks % (SLOW * 5) === 0) await refreshChart();
     state.ticks++;
+    state.retryMs = 0;
     connected(true);
   } catch (e) {
     if (e instanceof Unauthorized) {
@@ -72,12 +77,22 @@ async function tick() {
       state.me = null;
       state.podsShown = null;
       connected(false);
+      retryLater();
     } else {
       $('who').textContent = String(e.message);
     }
   } finally {
     state.busy = false;
   }
+}
+
+// The next attempt to reach a gateway that did not answer; the regular polling waits for it.
+function retryLater() {
+  state.retryMs = state.retryMs ? Math.min(state.retryMs * 2, RETRY_MAX_MS) : RETRY_FIRST_MS;
+  state.retryTimer = setTimeout(() => {
+    state.retryTimer = null;
+    tick();
+  }, state.retryMs);
 }
 
 // Pods are redrawn only when what the gateway answered changed (an open stderr tail stays open).
