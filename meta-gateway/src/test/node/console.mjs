@@ -213,15 +213,22 @@ try {
     const hiddenPod = script.hiddenTool.split('__')[0];
     const tail = 'tr[data-pod="' + hiddenPod + '"] td.error details';
     await view(page, 'pods');
-    await page.waitForSelector(tail, { timeout: TIMEOUT });
-    await page.click(tail + ' summary');
-    await page.waitForSelector(tail + '[open] pre.stderr', { visible: true, timeout: TIMEOUT });
-    const shown = await page.$eval(tail + ' pre.stderr', (e) => e.textContent);
-    const images = await page.$$eval('#pods img', (list) => list.length);
-    const ran = await page.evaluate(() => window.__pwned === true);
-    await shot(page, 'stderr');
-    await page.click(tail + ' summary');
-    return { chars: shown.length, end: shown.trimEnd().slice(-script.stderrEnd.length), images, ran };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await page.waitForSelector(tail, { timeout: TIMEOUT });
+        await page.click(tail + ' summary');
+        await page.waitForSelector(tail + '[open] pre.stderr', { visible: true, timeout: TIMEOUT });
+        const shown = await page.$eval(tail + ' pre.stderr', (e) => e.textContent);
+        const images = await page.$$eval('#pods img', (list) => list.length);
+        const ran = await page.evaluate(() => window.__pwned === true);
+        await shot(page, 'stderr');
+        await page.click(tail + ' summary');
+        return { chars: shown.length, end: shown.trimEnd().slice(-script.stderrEnd.length), images, ran };
+      } catch (e) {
+        // the pods table is redrawn when a pod changes: an element found before a redraw is gone after it
+        if (attempt >= 5 || !/detached/i.test(String(e.message ?? e))) throw e;
+      }
+    }
   });
 
   await check('hostileShownAsText', async () => {
