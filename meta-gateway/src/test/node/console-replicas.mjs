@@ -1,7 +1,8 @@
-// Opens the operator console of one gateway replica in a headless Chromium (puppeteer-core, Debian's chromium) on
-// its replicas view, waits until it lists `expect` replicas, and prints one JSON object: the rows as the page shows
-// them, the console errors, and the screenshot's path. Usage: node console-replicas.mjs @script.json with
-// {"base", "chromium", "shot", "expect"}; the replica is on loopback and has no token.
+// Opens the operator console of one gateway replica in a headless browser (puppeteer-core: Debian's chromium, or
+// firefox-esr over WebDriver BiDi) on its replicas view, waits until it lists `expect` replicas, and prints one JSON
+// object: the rows as the page shows them, the console errors, and the screenshot's path. Usage:
+// node console-replicas.mjs @script.json with {"base", "browser" ("chrome" or "firefox"), "executable", "shot",
+// "expect"}; the replica is on loopback and has no token.
 import puppeteer from 'puppeteer-core';
 import { readFileSync } from 'node:fs';
 
@@ -11,10 +12,12 @@ const out = { rows: [], consoleErrors: [] };
 // The view refreshes on its slow tick; three replicas' rows appear after one.
 const TIMEOUT = 20000;
 
-const browser = await puppeteer.launch({
-  executablePath: script.chromium, headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-extensions'],
-});
+const browser = await puppeteer.launch(script.browser === 'firefox'
+  ? { browser: 'firefox', executablePath: script.executable, headless: true }
+  : {
+    executablePath: script.executable, headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-extensions'],
+  });
 try {
   const page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 800 });

@@ -40,6 +40,8 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.metaruntime.gateway.internal.cluster.ClusterKey;
 import org.metaruntime.gateway.internal.cluster.Forwarder;
 import org.metaruntime.testing.PostgresServer;
@@ -102,11 +104,12 @@ class ScaleOutIT {
         }
     }
 
-    @Test
-    void theConsoleOfAReplicaListsEveryReplicaWithItsHeartbeatAge() throws Exception {
+    @ParameterizedTest
+    @CsvSource({"chrome, chromium", "firefox, firefox-esr"})
+    void theConsoleOfAReplicaListsEveryReplicaWithItsHeartbeatAge(String browser, String executable) throws Exception {
         ObjectNode script = NodeClient.JSON.createObjectNode().put("base", topology.replica(1).base())
-                .put("chromium", Tools.required("chromium")).put("expect", 3)
-                .put("shot", ConsoleIT.SHOTS.resolve("console-replicas-cluster.png").toString());
+                .put("browser", browser).put("executable", Tools.required(executable)).put("expect", 3)
+                .put("shot", ConsoleIT.SHOTS.resolve("console-replicas-" + browser + ".png").toString());
         Files.createDirectories(ConsoleIT.SHOTS);
         JsonNode page = NodeClient.runScript(InspectorIT.NODE22, "console-replicas.mjs", script);
 
