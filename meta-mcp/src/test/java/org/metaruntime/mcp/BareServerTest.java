@@ -19,7 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.metaruntime.mcp.internal.SharedTimer;
+import org.metaruntime.supervisor.internal.SharedTimer;
 import org.metaruntime.supervisor.ProcessSpec;
 
 /** A bare JSON-RPC server (no initialize, no tools/list) with tools declared in the options. */

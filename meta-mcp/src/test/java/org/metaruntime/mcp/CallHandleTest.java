@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.metaruntime.mcp.internal.SharedTimer;
+import org.metaruntime.supervisor.internal.SharedTimer;
 
 /**
  * Calls as handles against the python fixture, which records every line it reads on stdin: cancel in flight and

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.metaruntime.mcp.internal.SharedTimer;
+import org.metaruntime.supervisor.internal.SharedTimer;
 import org.metaruntime.supervisor.ProcessSpec;
 
 /** A server that floods its stdout with lines that are not JSON costs the host's log a few entries, and still answers. */

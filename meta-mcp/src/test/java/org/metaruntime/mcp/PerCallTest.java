@@ -12,7 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.metaruntime.mcp.internal.SharedTimer;
+import org.metaruntime.supervisor.internal.SharedTimer;
 
 /** PER_CALL mode: spawn, initialize, list, call, close, and how each step fails. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)

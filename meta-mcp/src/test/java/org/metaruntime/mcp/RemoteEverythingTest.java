@@ -27,7 +27,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.metaruntime.mcp.internal.SharedHttpClient;
-import org.metaruntime.mcp.internal.SharedTimer;
+import org.metaruntime.supervisor.internal.SharedTimer;
 import org.metaruntime.testing.ListeningServer;
 
 /**

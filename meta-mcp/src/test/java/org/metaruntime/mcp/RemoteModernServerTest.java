@@ -20,6 +20,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.supervisor.internal.SharedTimer;
 
 /**
  * A remote module of MCP 2026-07-28: the TypeScript SDK v2 server's HTTP handler in a node process, found by the
@@ -52,8 +53,7 @@ class RemoteModernServerTest {
         server.destroy();
         assertThat(server.waitFor(10, TimeUnit.SECONDS)).isTrue();
         Peers.assertNoProcessLeft();
-        await().atMost(Duration.ofSeconds(10)).until(() -> Peers.leftoverThreads().stream()
-                .noneMatch(n -> n.startsWith("meta-mcp-timer")));
+        await().atMost(Duration.ofSeconds(10)).until(() -> SharedTimer.leases() == 0);
     }
 
     @Test

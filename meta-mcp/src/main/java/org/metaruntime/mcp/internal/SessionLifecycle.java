@@ -17,6 +17,7 @@ import org.metaruntime.supervisor.ProcessExit;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.StopReport;
 import org.metaruntime.supervisor.StopStage;
+import org.metaruntime.supervisor.internal.SharedTimer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

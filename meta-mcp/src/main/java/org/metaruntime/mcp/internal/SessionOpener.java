@@ -21,6 +21,7 @@ import org.metaruntime.supervisor.ProcessBoundaryException;
 import org.metaruntime.supervisor.ProcessSpec;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.internal.Failures;
+import org.metaruntime.supervisor.internal.SharedTimer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;

@@ -87,7 +87,7 @@ public final class ExitWatcher {
 
     /** Starts looking for the exit in {@value #EXIT_WATCH_MS} ms, then every {@value #EXIT_WATCH_MS} ms. */
     public void start() {
-        exitWatch = ProcessThreads.timer().schedule(() -> {
+        exitWatch = SharedTimer.timer().schedule(() -> {
             if (!exitHandled.get()) {
                 WATCHED.add(this);
                 scheduleLook();
@@ -97,7 +97,7 @@ public final class ExitWatcher {
 
     private static void scheduleLook() {
         if (!WATCHED.isEmpty() && LOOKING.compareAndSet(false, true)) {
-            ProcessThreads.timer().schedule(ExitWatcher::look, EXIT_WATCH_MS, TimeUnit.MILLISECONDS);
+            SharedTimer.timer().schedule(ExitWatcher::look, EXIT_WATCH_MS, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -183,7 +183,7 @@ public final class ExitWatcher {
         boolean wasRequested = requested;
         CompletableFuture<Void> drained = new CompletableFuture<>();
         if (!pipesClosed.isDone()) {
-            ScheduledFuture<?> drainTimeoutTask = ProcessThreads.timer().schedule(() -> drained.complete(null),
+            ScheduledFuture<?> drainTimeoutTask = SharedTimer.timer().schedule(() -> drained.complete(null),
                     drainTimeout.toNanos(), TimeUnit.NANOSECONDS);
             drained.thenRun(() -> drainTimeoutTask.cancel(false));
         }
@@ -192,7 +192,7 @@ public final class ExitWatcher {
             reclaimLeftovers(exitSeen, pipesClosed.isDone());
             pipesClosed.thenRun(() -> deliver(exitCode, wasRequested));
             if (!pipesClosed.isDone()) {
-                ProcessThreads.timer().schedule(() -> {
+                SharedTimer.timer().schedule(() -> {
                     if (!pipesClosed.isDone()) {
                         // A fresh look: a process forked just before the exit may have been missed.
                         reclaimLeftovers(System.nanoTime(), false);

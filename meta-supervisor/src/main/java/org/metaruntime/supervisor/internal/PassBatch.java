@@ -36,7 +36,7 @@ final class PassBatch {
     static void submit(LongConsumer step) {
         PENDING.add(new Step(System.nanoTime(), step));
         if (SCHEDULED.compareAndSet(false, true)) {
-            ProcessThreads.timer().execute(PassBatch::run);
+            SharedTimer.timer().execute(PassBatch::run);
         }
     }
 

@@ -1,8 +1,6 @@
 package org.metaruntime.supervisor.internal;
 
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -21,8 +19,8 @@ import java.util.concurrent.TimeUnit;
  *       at most one task per child at a time, and only while that child has something to write.</li>
  *   <li>{@link #callbacks()} ({@code meta-supervisor-exit-N}): delivers exits and completes futures, so that
  *       a listener or a dependent stage never runs on the timer or the common pool.</li>
- *   <li>{@link #timer()} ({@code meta-supervisor-timer}): the stop ladder, the exit drain and the looks for
- *       the exit of children whose pipes may outlive them; its tasks are short and never block.</li>
+ *   <li>The timer of the stop ladder, the exit drain and the looks for the exit of children whose pipes may
+ *       outlive them is the library's one {@link SharedTimer}.</li>
  * </ul>
  */
 public final class ProcessThreads {
@@ -32,7 +30,6 @@ public final class ProcessThreads {
     private static final ExecutorService READERS = cachedPool("meta-supervisor-reader-");
     private static final ExecutorService STDIN_WRITERS = cachedPool("meta-supervisor-stdin-");
     private static final ExecutorService CALLBACKS = cachedPool("meta-supervisor-exit-");
-    private static final ScheduledExecutorService TIMER = timerPool();
 
     private ProcessThreads() {
     }
@@ -69,22 +66,8 @@ public final class ProcessThreads {
         return CALLBACKS;
     }
 
-    /** The shared timer of the stop ladder and the exit drain. */
-    public static ScheduledExecutorService timer() {
-        return TIMER;
-    }
-
-
     private static ExecutorService cachedPool(String prefix) {
         return new ThreadPoolExecutor(0, Integer.MAX_VALUE, KEEP_ALIVE_SECONDS, TimeUnit.SECONDS,
                 new SynchronousQueue<>(), DaemonThreads.numbered(prefix));
-    }
-
-    private static ScheduledExecutorService timerPool() {
-        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("meta-supervisor-timer"));
-        timer.setKeepAliveTime(KEEP_ALIVE_SECONDS, TimeUnit.SECONDS);
-        timer.allowCoreThreadTimeOut(true);
-        timer.setRemoveOnCancelPolicy(true);
-        return timer;
     }
 }

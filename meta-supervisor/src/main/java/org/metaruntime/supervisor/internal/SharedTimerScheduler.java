@@ -32,7 +32,7 @@ public final class SharedTimerScheduler implements Scheduler {
         } catch (ArithmeticException tooLong) {
             nanos = Long.MAX_VALUE;
         }
-        ScheduledFuture<?> future = ProcessThreads.timer().schedule(() -> {
+        ScheduledFuture<?> future = SharedTimer.timer().schedule(() -> {
             try {
                 task.run();
             } catch (RuntimeException e) {

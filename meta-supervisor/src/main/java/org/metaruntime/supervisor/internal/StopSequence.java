@@ -41,7 +41,7 @@ public final class StopSequence {
     private final CompletableFuture<?> exited;
     private final StopLadder ladder;
     private final CompletableFuture<StopReport> result;
-    private final ScheduledExecutorService timer = ProcessThreads.timer();
+    private final ScheduledExecutorService timer = SharedTimer.timer();
     private final Set<ProcessHandle> members = new LinkedHashSet<>();
     private StopStage stage;
 
