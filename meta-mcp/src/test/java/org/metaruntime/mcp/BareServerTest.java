@@ -19,8 +19,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.metaruntime.supervisor.internal.SharedTimer;
 import org.metaruntime.supervisor.ProcessSpec;
+import org.metaruntime.supervisor.internal.SharedTimer;
 
 /** A bare JSON-RPC server (no initialize, no tools/list) with tools declared in the options. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.metaruntime.supervisor.internal.SharedTimer;
 import org.metaruntime.supervisor.ProcessSpec;
+import org.metaruntime.supervisor.internal.SharedTimer;
 
 /** A server that floods its stdout with lines that are not JSON costs the host's log a few entries, and still answers. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.metaruntime.supervisor.internal.SharedTimer;
 import org.metaruntime.supervisor.StopStage;
+import org.metaruntime.supervisor.internal.SharedTimer;
 
 /** The MCP boundary against the raw python MCP server fixture, in PERSISTENT mode. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
