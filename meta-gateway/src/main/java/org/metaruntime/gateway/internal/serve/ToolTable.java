@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiPredicate;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.metaruntime.gateway.internal.manifest.Catalog;
 import org.metaruntime.gateway.internal.contract.CanonicalJson;
 import org.metaruntime.gateway.internal.manifest.DeclaredTool;
@@ -43,8 +44,13 @@ final class ToolTable {
         return schema == null ? null : JsonRpc.MAPPER.convertValue(schema, Map.class);
     }
 
-    /** What is served: the catalog, its routes by outward name, and the {@code tools/list} array. */
-    private record Served(Catalog catalog, Map<String, Route> routes, ArrayNode listed) {
+    /** What is served: the catalog, its pods and routes by name, and the {@code tools/list} array. */
+    private record Served(Catalog catalog, Map<String, PodManifest> pods, Map<String, Route> routes, ArrayNode listed) {
+        Served(Catalog catalog, Map<String, Route> routes, ArrayNode listed) {
+            this(catalog, catalog.pods().stream()
+                    .collect(Collectors.toUnmodifiableMap(PodManifest::name, pod -> pod, (first, second) -> first)),
+                    routes, listed);
+        }
     }
 
     private final ObjectNode statusTool;
@@ -77,7 +83,7 @@ final class ToolTable {
 
     /** The manifest of the pod {@code name} served now. */
     Optional<PodManifest> manifest(String name) {
-        return served.catalog().pod(name);
+        return Optional.ofNullable(served.pods().get(name));
     }
 
     String statusName() {
