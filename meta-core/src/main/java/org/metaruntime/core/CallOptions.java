@@ -40,7 +40,7 @@ public final class CallOptions {
         this.timeout = b.timeout;
         this.onProgress = b.onProgress;
         this.resetTimeoutOnProgress = b.resetTimeoutOnProgress;
-        this.meta = b.meta == null ? null : b.meta.deepCopy();
+        this.meta = b.meta; // never changed: the builder took a copy, and meta() hands out copies
     }
 
     /** The module's call timeout, no progress listener. */

@@ -51,7 +51,7 @@ public final class McpCallOptions {
         this.samplingHandler = b.samplingHandler;
         this.elicitationHandler = b.elicitationHandler;
         this.rootsHandler = b.rootsHandler;
-        this.meta = b.meta == null ? null : b.meta.deepCopy();
+        this.meta = b.meta; // never changed: the builder took a copy, and meta() hands out copies
     }
 
     /** Options with {@code timeout} and nothing else. */
