@@ -38,6 +38,7 @@ import org.metaruntime.supervisor.ModuleSupervisorReport;
 import org.metaruntime.supervisor.ProcessBoundaryError;
 import org.metaruntime.supervisor.internal.health.HealthTransitions;
 import org.metaruntime.testing.FixtureScripts;
+import org.metaruntime.testing.ProcessLeaks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -170,7 +171,7 @@ class SoakTest {
 
         assertThat(report.orphanProcesses()).isZero();
         assertThat(report.terminatedModules()).hasSize(all.size());
-        List<SoakSupport.Spawned> spawned = new ArrayList<>();
+        List<ProcessLeaks.Spawned> spawned = new ArrayList<>();
         all.forEach(id -> spawned.addAll(SoakSupport.spawned(pidfile(id))));
         SoakSupport.assertAllGone(spawned, Duration.ofSeconds(10));
         awaitBaseline(threadBaseline, fdBaseline);
@@ -218,7 +219,7 @@ class SoakTest {
             Outcome eventLine = callEventLine(runtime, "warmline", "warm-2");
             assertThat(eventLine.kind()).as("%s", eventLine).isEqualTo("payload");
         }
-        List<SoakSupport.Spawned> spawned = new ArrayList<>(SoakSupport.spawned(pidfile("warm")));
+        List<ProcessLeaks.Spawned> spawned = new ArrayList<>(SoakSupport.spawned(pidfile("warm")));
         spawned.addAll(SoakSupport.spawned(pidfile("warmline")));
         SoakSupport.assertAllGone(spawned, Duration.ofSeconds(10));
     }

@@ -15,12 +15,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.mcp.internal.SharedTimer;
 import org.metaruntime.supervisor.ProcessSpec;
+import org.metaruntime.testing.LeakCheck;
 
 /** A bare JSON-RPC server (no initialize, no tools/list) with tools declared in the options. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -38,12 +39,8 @@ class BareServerTest {
     @TempDir
     Path dir;
 
-    @AfterEach
-    void nothingLeft() {
-        Peers.assertGone(dir.resolve("pid"));
-        Peers.assertNoProcessLeft();
-        assertThat(SharedTimer.leases()).isZero();
-    }
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().pidFile(() -> dir.resolve("pid")).zero("shared timer leases", SharedTimer::leases);
 
     private Path record() {
         return dir.resolve("stdin.jsonl");

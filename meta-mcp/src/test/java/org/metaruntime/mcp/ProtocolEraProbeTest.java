@@ -11,11 +11,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.supervisor.ProcessSpec;
+import org.metaruntime.testing.LeakCheck;
 import org.metaruntime.testing.Python;
 
 /**
@@ -35,10 +36,8 @@ class ProtocolEraProbeTest {
     @TempDir
     Path dir;
 
-    @AfterEach
-    void nothingLeft() {
-        Peers.assertNoProcessLeft();
-    }
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
 
     private ProcessSpec server(String onDiscover) {
         return ProcessSpec.builder("era").command(Python.executable(), SERVER.toString(), "--on-discover", onDiscover,
