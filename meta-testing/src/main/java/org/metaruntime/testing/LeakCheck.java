@@ -21,7 +21,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The one check that a test left nothing behind, as a JUnit extension. After the test's own {@code @AfterEach}
- * methods (which close what the test opened), it waits at most {@link ProcessLeaks#DEAD_WITHIN} until
+ * methods (which close what the test opened), it waits at most {@link ProcessLeaks#DEAD_WITHIN} ({@link #within})
+ * until
  *
  * <ul>
  *   <li>every process this JVM started during the test (a descendant that was not alive before it) is gone;</li>
@@ -57,6 +58,7 @@ public final class LeakCheck implements BeforeEachCallback, AfterEachCallback {
     private final List<String> threadPrefixes = new ArrayList<>();
     private final Map<String, IntSupplier> counters = new LinkedHashMap<>();
     private boolean descriptors;
+    private Duration within = ProcessLeaks.DEAD_WITHIN;
 
     private Set<ProcessHandle> processesBefore = Set.of();
     private Set<Thread> threadsBefore = Set.of();
@@ -98,6 +100,12 @@ public final class LeakCheck implements BeforeEachCallback, AfterEachCallback {
         return this;
     }
 
+    /** How long what the test started gets to disappear (default {@link ProcessLeaks#DEAD_WITHIN}). */
+    public LeakCheck within(Duration wait) {
+        within = Objects.requireNonNull(wait, "wait");
+        return this;
+    }
+
     /** Checks this very process too, for the rest of the current test (e.g. one started outside the JVM's tree). */
     public synchronized void watch(ProcessHandle process) {
         watched.add(Objects.requireNonNull(process, "process"));
@@ -118,14 +126,14 @@ public final class LeakCheck implements BeforeEachCallback, AfterEachCallback {
     }
 
     /**
-     * Waits at most {@link ProcessLeaks#DEAD_WITHIN} until nothing the test started is left, as after the test; a
+     * Waits at most {@link #within} until nothing the test started is left, as after the test; a
      * test calls it to check in the middle (after each of several cycles).
      *
      * @throws AssertionError naming what is still there
      */
     public void assertNothingLeft() {
         try {
-            await("nothing left by the test").atMost(ProcessLeaks.DEAD_WITHIN).pollDelay(Duration.ZERO)
+            await("nothing left by the test").atMost(within).pollDelay(Duration.ZERO)
                     .pollInterval(POLL).until(() -> left().isEmpty());
         } catch (ConditionTimeoutException e) {
             List<String> left = left();
