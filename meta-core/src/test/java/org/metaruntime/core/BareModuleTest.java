@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.FixtureScripts;
 import org.metaruntime.testing.LeakCheck;
 
 /** A module declared bare JSON-RPC ({@link ModuleConfig.Builder#bare(List)}) with a real python server. */
@@ -45,8 +46,8 @@ class BareModuleTest {
     }
 
     private ModuleConfig.Builder module() {
-        return ModuleConfig.builder("legacy").command(Fixtures.python(), Fixtures.script("bare_module.py").toString(),
-                dir.resolve("pids").toString(), dir.resolve("record.jsonl").toString());
+        return ModuleConfig.builder("legacy").command(FixtureScripts.mcpServerCommand("--bare", "--pid-file",
+                dir.resolve("pids").toString(), "--record", dir.resolve("record.jsonl").toString()));
     }
 
     @Test

@@ -29,7 +29,6 @@ class BareServerTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration T = Duration.ofSeconds(20);
-    private static final Path BARE = Path.of("src", "test", "resources", "fixtures", "bare_server.py").toAbsolutePath();
     private static final List<McpSchema.Tool> DECLARED = List.of(
             McpSchema.Tool.builder("add", Map.of("type", "object")).description("adds a and b").build(),
             McpSchema.Tool.builder("text", Map.of("type", "object")).build(),
@@ -47,10 +46,9 @@ class BareServerTest {
     }
 
     private ProcessSpec spec(String... switches) {
-        List<String> command = new ArrayList<>(List.of(Peers.tool("python3"), BARE.toString(), "--pid-file",
-                dir.resolve("pid").toString(), "--record", record().toString()));
+        List<String> command = new ArrayList<>(List.of("--bare", "--record", record().toString()));
         command.addAll(List.of(switches));
-        return ProcessSpec.builder("bare").command(command).build();
+        return Peers.python("bare", dir.resolve("pid"), command.toArray(String[]::new));
     }
 
     /** The methods of the lines the server read, in order; a notification is recorded as "notification:<method>". */

@@ -22,7 +22,6 @@ class NoisyServerTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration T = Duration.ofSeconds(20);
-    private static final Path NOISY = Path.of("src", "test", "resources", "fixtures", "noisy_server.py").toAbsolutePath();
 
     @TempDir
     Path dir;
@@ -32,8 +31,7 @@ class NoisyServerTest {
 
     @Test
     void aFloodOfNonJsonStdoutIsLoggedWithinBoundsWhileCallsAreAnswered() {
-        ProcessSpec spec = ProcessSpec.builder("noisy").command(Peers.tool("python3"), NOISY.toString(), "--pid-file",
-                dir.resolve("pid").toString()).build();
+        ProcessSpec spec = Peers.python("noisy", dir.resolve("pid"), "--flood-stdout");
         long noise;
         try (CapturedLog log = new CapturedLog("module 'noisy'", 20)) {
             McpConnection c = McpConnection.open(spec,

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.supervisor.ProcessSpec;
+import org.metaruntime.testing.FixtureScripts;
 import org.metaruntime.testing.LeakCheck;
-import org.metaruntime.testing.Python;
 
 /**
  * How the client finds a stdio server's era: the {@code server/discover} probe first on each new process, the
@@ -30,8 +30,6 @@ class ProtocolEraProbeTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration T = Duration.ofSeconds(30);
-    private static final Path SERVER = Path.of("src", "test", "resources", "fixtures", "era_probe_server.py")
-            .toAbsolutePath();
 
     @TempDir
     Path dir;
@@ -40,8 +38,9 @@ class ProtocolEraProbeTest {
     final LeakCheck leaks = LeakCheck.processes();
 
     private ProcessSpec server(String onDiscover) {
-        return ProcessSpec.builder("era").command(Python.executable(), SERVER.toString(), "--on-discover", onDiscover,
-                "--state", dir.resolve("state").toString(), "--record", dir.resolve("record").toString()).build();
+        return ProcessSpec.builder("era").command(FixtureScripts.mcpServerCommand("--protocol", "2025-11-25",
+                "--on-discover", onDiscover, "--state", dir.resolve("state").toString(),
+                "--record-methods", dir.resolve("record").toString())).build();
     }
 
     /** The methods each process read, as "pid method" lines. */

@@ -2,6 +2,9 @@ package org.metaruntime.testing;
 
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,6 +17,7 @@ import java.util.Set;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -54,7 +58,7 @@ public final class LeakCheck implements BeforeEachCallback, AfterEachCallback {
 
     private static final Duration POLL = Duration.ofMillis(20);
 
-    private final List<Supplier<Path>> pidFiles = new ArrayList<>();
+    private final List<Supplier<List<Path>>> pidFiles = new ArrayList<>();
     private final List<String> threadPrefixes = new ArrayList<>();
     private final Map<String, IntSupplier> counters = new LinkedHashMap<>();
     private boolean descriptors;
@@ -78,7 +82,29 @@ public final class LeakCheck implements BeforeEachCallback, AfterEachCallback {
      * supplier is asked after the test, so it may name a {@code @TempDir} field.
      */
     public LeakCheck pidFile(Supplier<Path> file) {
-        pidFiles.add(Objects.requireNonNull(file, "file"));
+        Objects.requireNonNull(file, "file");
+        pidFiles.add(() -> List.of(file.get()));
+        return this;
+    }
+
+    /**
+     * Also checks the pids listed in every file of the directory {@code dir} gives after the test whose name ends
+     * with {@code suffix} (e.g. {@code ".pids"}); a missing directory lists none.
+     */
+    public LeakCheck pidFilesIn(Supplier<Path> dir, String suffix) {
+        Objects.requireNonNull(dir, "dir");
+        Objects.requireNonNull(suffix, "suffix");
+        pidFiles.add(() -> {
+            Path folder = dir.get();
+            if (!Files.isDirectory(folder)) {
+                return List.of();
+            }
+            try (Stream<Path> files = Files.list(folder)) {
+                return files.filter(f -> f.getFileName().toString().endsWith(suffix)).sorted().toList();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
         return this;
     }
 
@@ -148,10 +174,10 @@ public final class LeakCheck implements BeforeEachCallback, AfterEachCallback {
         List<String> left = new ArrayList<>();
         ProcessHandle.current().descendants().filter(p -> !processesBefore.contains(p)).filter(ProcessLeaks::isAlive)
                 .forEach(p -> left.add(ProcessLeaks.describe(p)));
-        for (Supplier<Path> file : pidFiles) {
-            for (ProcessLeaks.Spawned spawned : ProcessLeaks.spawnedIn(file.get())) {
+        for (Path file : pidFiles.stream().flatMap(files -> files.get().stream()).toList()) {
+            for (ProcessLeaks.Spawned spawned : ProcessLeaks.spawnedIn(file)) {
                 if (ProcessLeaks.isAlive(spawned)) {
-                    String described = "pid " + spawned.pid() + " of " + file.get().getFileName();
+                    String described = "pid " + spawned.pid() + " of " + file.getFileName();
                     if (left.stream().noneMatch(l -> l.startsWith("pid " + spawned.pid() + ":"))) {
                         left.add(described);
                     }
