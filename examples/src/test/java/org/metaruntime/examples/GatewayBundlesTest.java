@@ -18,13 +18,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.gateway.MetaGateway;
 import org.metaruntime.gateway.Serving;
-import org.metaruntime.testing.ProcessLeaks;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * Every example bundle (Python, TypeScript, Java, Go twice, Rust, C, C#) answering a tool through the gateway's
@@ -38,10 +38,8 @@ class GatewayBundlesTest {
     @TempDir
     Path dir;
 
-    @AfterEach
-    void nothingLeft() {
-        ProcessLeaks.assertNoChildProcess();
-    }
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
 
     @Test
     void everyBundleAnswersThroughTheGateway() throws Exception {

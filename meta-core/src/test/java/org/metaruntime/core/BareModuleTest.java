@@ -16,8 +16,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.metaruntime.testing.ProcessLeaks;
+import org.metaruntime.testing.FixtureScripts;
+import org.metaruntime.testing.LeakCheck;
 
 /** A module declared bare JSON-RPC ({@link ModuleConfig.Builder#bare(List)}) with a real python server. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -33,18 +35,19 @@ class BareModuleTest {
 
     private UnifiedRuntime runtime;
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().pidFile(() -> dir.resolve("pids"));
+
     @AfterEach
-    void nothingLeft() {
+    void close() {
         if (runtime != null) {
             runtime.close();
         }
-        Fixtures.assertAllGone(dir.resolve("pids"));
-        ProcessLeaks.assertNoChildProcess();
     }
 
     private ModuleConfig.Builder module() {
-        return ModuleConfig.builder("legacy").command(Fixtures.python(), Fixtures.script("bare_module.py").toString(),
-                dir.resolve("pids").toString(), dir.resolve("record.jsonl").toString());
+        return ModuleConfig.builder("legacy").command(FixtureScripts.mcpServerCommand("--bare", "--pid-file",
+                dir.resolve("pids").toString(), "--record", dir.resolve("record.jsonl").toString()));
     }
 
     @Test

@@ -21,6 +21,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.Subscription;
@@ -28,8 +29,9 @@ import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleHealthTransition;
 import org.metaruntime.supervisor.ProcessBoundaryError;
+import org.metaruntime.supervisor.internal.manual.ManualScheduler;
 import org.metaruntime.testing.FixtureScripts;
-import org.metaruntime.testing.ManualScheduler;
+import org.metaruntime.testing.LeakCheck;
 
 /** Calls as handles, health as a stream, lazy modules and membership, with real child processes. */
 @Timeout(90)
@@ -43,12 +45,12 @@ class CallsTest {
 
     private final List<UnifiedRuntime> runtimes = new ArrayList<>();
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().pidFile(() -> dir.resolve("pids")).threads("meta-core-");
+
     @AfterEach
-    void noProcessOrThreadLeftBehind() {
+    void close() {
         runtimes.forEach(UnifiedRuntime::close);
-        Fixtures.assertAllGone(pidfile());
-        await().atMost(5, TimeUnit.SECONDS).untilAsserted(() -> assertThat(Thread.getAllStackTraces().keySet())
-                .extracting(Thread::getName).noneMatch(name -> name.startsWith("meta-core-")));
     }
 
     private Path pidfile() {
@@ -161,7 +163,7 @@ class CallsTest {
         MetaConfig config = MetaConfig.builder()
                 .module(mcp("tools").startMode(StartMode.LAZY).idleTimeout(Duration.ofMinutes(5)).build())
                 .discover("tools").preSpawn(PreSpawnData.mcp("tools")).build();
-        UnifiedRuntime runtime = start(UnifiedRuntime.builder(config).scheduler(Fixtures.scheduler(scheduler)));
+        UnifiedRuntime runtime = start(UnifiedRuntime.builder(config).scheduler(scheduler));
         assertThat(runtime.loadedModules()).containsExactly("tools");
         assertThat(processesOfThisTest()).isEmpty();
         assertThat(runtime.moduleHealthTransitions()).isEmpty();
@@ -293,7 +295,7 @@ class CallsTest {
                 .module(mcp("again").restartPolicy(org.metaruntime.supervisor.RestartPolicy.ON_FAILURE).build())
                 .discover("never", "again").preSpawn(PreSpawnData.mcp("never")).preSpawn(PreSpawnData.mcp("again"))
                 .build();
-        UnifiedRuntime runtime = start(UnifiedRuntime.builder(config).scheduler(Fixtures.scheduler(scheduler)));
+        UnifiedRuntime runtime = start(UnifiedRuntime.builder(config).scheduler(scheduler));
         runtime.call(request("never", "crash"), CallOptions.timeout(T)).response().handle((r, e) -> e).get(30, TimeUnit.SECONDS);
         await().atMost(20, TimeUnit.SECONDS).until(() -> untimed(runtime.moduleHealthTransitions(), "never").size() == 3);
         assertThat(untimed(runtime.moduleHealthTransitions(), "never")).endsWith(t("never", HEALTHY,
@@ -399,7 +401,7 @@ class CallsTest {
         ManualScheduler scheduler = new ManualScheduler();
         MetaConfig config = MetaConfig.builder().mcp(mcp("tools").build()).module(eventLine("el", "ok").build())
                 .discover("tools", "el").build();
-        UnifiedRuntime runtime = start(UnifiedRuntime.builder(config).scheduler(Fixtures.scheduler(scheduler)));
+        UnifiedRuntime runtime = start(UnifiedRuntime.builder(config).scheduler(scheduler));
         McpModule tools = runtime.mcp("tools");
         assertThat(tools.moduleId()).isEqualTo("tools");
         assertThat(tools.tools()).extracting(io.modelcontextprotocol.spec.McpSchema.Tool::name)

@@ -3,8 +3,6 @@ package org.metaruntime.core;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.List;
-import org.metaruntime.supervisor.Scheduler;
-import org.metaruntime.testing.ManualScheduler;
 import org.metaruntime.testing.ProcessLeaks;
 import org.metaruntime.testing.Python;
 
@@ -25,11 +23,6 @@ final class Fixtures {
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    /** {@code manual} as the runtime's {@link Scheduler}: its tasks run when the test says so. */
-    static Scheduler scheduler(ManualScheduler manual) {
-        return (task, delay) -> manual.schedule(task, delay)::cancel;
     }
 
     static List<Long> pids(Path pidfile) {

@@ -21,8 +21,11 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.testing.FixtureScripts;
+import org.metaruntime.testing.LeakCheck;
+import org.metaruntime.testing.ProcessLeaks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,22 +86,25 @@ class HostShutdownTest {
 
     private Process host;
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().pidFile(() -> dir.resolve("pids-server1"))
+            .pidFile(() -> dir.resolve("pids-server2")).pidFile(() -> dir.resolve("pids-tree"))
+            .pidFile(() -> dir.resolve("pids-stubborn"));
+
     @AfterEach
-    void nothingLeft() {
+    void stopWhatAFailedTestLeft() {
         if (host != null) {
             host.destroyForcibly();
         }
-        List<SoakSupport.Spawned> all = all();
-        all.stream().filter(SoakSupport::alive).forEach(p -> ProcessHandle.of(p.pid()).ifPresent(ProcessHandle::destroyForcibly));
-        SoakSupport.assertAllGone(all, Duration.ofSeconds(10));
+        all().stream().filter(SoakSupport::alive).forEach(p -> ProcessHandle.of(p.pid()).ifPresent(ProcessHandle::destroyForcibly));
     }
 
-    private List<SoakSupport.Spawned> spawned(String id) {
+    private List<ProcessLeaks.Spawned> spawned(String id) {
         return SoakSupport.spawned(dir.resolve("pids-" + id));
     }
 
-    private List<SoakSupport.Spawned> all() {
-        List<SoakSupport.Spawned> all = new ArrayList<>(spawned("server1"));
+    private List<ProcessLeaks.Spawned> all() {
+        List<ProcessLeaks.Spawned> all = new ArrayList<>(spawned("server1"));
         all.addAll(spawned("server2"));
         all.addAll(spawned("tree"));
         all.addAll(spawned("stubborn"));
@@ -184,7 +190,7 @@ class HostShutdownTest {
     }
 
     /** The host's watchdog: the process whose argv holds the host token that {@code child} inherited. */
-    private static ProcessHandle watchdogOf(SoakSupport.Spawned child) throws IOException {
+    private static ProcessHandle watchdogOf(ProcessLeaks.Spawned child) throws IOException {
         String environ = Files.readString(Path.of("/proc", Long.toString(child.pid()), "environ"),
                 StandardCharsets.UTF_8);
         String token = Arrays.stream(environ.split("\0")).filter(v -> v.startsWith("META_HOST_TOKEN="))

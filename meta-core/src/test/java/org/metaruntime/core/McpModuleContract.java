@@ -21,6 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.events.Subscription;
 import org.metaruntime.mcp.McpBoundaryError;
@@ -28,6 +29,7 @@ import org.metaruntime.mcp.McpBoundaryException;
 import org.metaruntime.mcp.McpToolCall;
 import org.metaruntime.supervisor.RestartPolicy;
 import org.metaruntime.testing.FixtureScripts;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * What every MCP module does, whoever serves it: the same assertions run against a real server (the python fixture of
@@ -68,12 +70,12 @@ abstract class McpModuleContract {
         assertThat(runtime.loadedModules()).containsExactly(ID);
     }
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().pidFile(() -> dir.resolve("pids")).threads("meta-core-");
+
     @AfterEach
-    void stop() {
+    void close() {
         runtime.close();
-        Fixtures.assertAllGone(dir.resolve("pids"));
-        await().atMost(5, TimeUnit.SECONDS).untilAsserted(() -> assertThat(Thread.getAllStackTraces().keySet())
-                .extracting(Thread::getName).noneMatch(name -> name.startsWith("meta-core-")));
     }
 
     private static ModuleRouteRequest request(String tool, JsonNode arguments) {

@@ -12,8 +12,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.testing.FixtureScripts;
+import org.metaruntime.testing.LeakCheck;
 
 /** The call listener sees every call through the runtime, with its outcome, against a real MCP module. */
 @Timeout(60)
@@ -29,12 +31,14 @@ class ModuleCallListenerTest {
     record Seen(String moduleId, String tool, ModuleCallListener.Outcome outcome, Throwable error) {
     }
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().pidFile(() -> dir.resolve("pids"));
+
     @AfterEach
-    void noProcessLeft() {
+    void close() {
         if (runtime != null) {
             runtime.close();
         }
-        Fixtures.assertAllGone(dir.resolve("pids"));
     }
 
     private UnifiedRuntime start(ModuleCallListener listener) {

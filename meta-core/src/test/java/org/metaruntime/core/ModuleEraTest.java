@@ -2,7 +2,6 @@ package org.metaruntime.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 import static org.metaruntime.supervisor.ModuleHealthState.FAILED;
 import static org.metaruntime.supervisor.ModuleHealthState.STARTING;
 import static org.metaruntime.supervisor.ModuleHealthState.STOPPED;
@@ -12,11 +11,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.UnifiedEvent;
@@ -26,6 +25,7 @@ import org.metaruntime.mcp.McpProtocolEra;
 import org.metaruntime.supervisor.ModuleHealthTransition;
 import org.metaruntime.supervisor.RestartPolicy;
 import org.metaruntime.testing.FixtureScripts;
+import org.metaruntime.testing.LeakCheck;
 
 /** The era of an MCP module: chosen per runtime or per module, reported by {@link McpModule#protocolVersion()}. */
 @Timeout(60)
@@ -38,12 +38,12 @@ class ModuleEraTest {
 
     private final List<UnifiedRuntime> runtimes = new ArrayList<>();
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().pidFile(() -> dir.resolve("pids")).threads("meta-core-");
+
     @AfterEach
-    void noProcessOrThreadLeftBehind() {
+    void close() {
         runtimes.forEach(UnifiedRuntime::close);
-        Fixtures.assertAllGone(dir.resolve("pids"));
-        await().atMost(5, TimeUnit.SECONDS).untilAsserted(() -> assertThat(Thread.getAllStackTraces().keySet())
-                .extracting(Thread::getName).noneMatch(name -> name.startsWith("meta-core-")));
     }
 
     private ModuleConfig.Builder legacyServer(String id) {

@@ -14,9 +14,11 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.testing.CapturedLogs;
 import org.metaruntime.testing.FixtureScripts;
+import org.metaruntime.testing.LeakCheck;
 import org.slf4j.event.Level;
 
 /** Outward names, exposure of real modules' tools, results as text and arguments as an object. */
@@ -30,12 +32,14 @@ class OutwardToolsTest {
 
     private UnifiedRuntime runtime;
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().pidFile(() -> dir.resolve("pids"));
+
     @AfterEach
-    void noProcessLeft() {
+    void close() {
         if (runtime != null) {
             runtime.close();
         }
-        Fixtures.assertAllGone(dir.resolve("pids"));
     }
 
     @Test

@@ -23,6 +23,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.NormalizationError;
@@ -35,6 +36,7 @@ import org.metaruntime.supervisor.ModuleHealthTransition;
 import org.metaruntime.supervisor.ProcessBoundaryError;
 import org.metaruntime.supervisor.RestartPolicy;
 import org.metaruntime.testing.FixtureScripts;
+import org.metaruntime.testing.LeakCheck;
 
 /** The runtime with real child processes: python and sh fixtures, and a python MCP server. */
 @Timeout(60)
@@ -48,12 +50,12 @@ class RealModulesTest {
 
     private final List<UnifiedRuntime> runtimes = new ArrayList<>();
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().pidFile(() -> dir.resolve("pids")).threads("meta-core-");
+
     @AfterEach
-    void noProcessOrThreadLeftBehind() {
+    void close() {
         runtimes.forEach(UnifiedRuntime::close);
-        Fixtures.assertAllGone(pidfile());
-        await().atMost(5, TimeUnit.SECONDS).untilAsserted(() -> assertThat(Thread.getAllStackTraces().keySet())
-                .extracting(Thread::getName).noneMatch(name -> name.startsWith("meta-core-")));
     }
 
     private Path pidfile() {

@@ -26,6 +26,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.UnifiedEvent;
@@ -34,10 +35,10 @@ import org.metaruntime.mcp.McpProtocolEra;
 import org.metaruntime.mcp.McpSessionMode;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.RestartPolicy;
-import org.metaruntime.supervisor.ModuleHealthTransition;
+import org.metaruntime.supervisor.internal.manual.ManualScheduler;
 import org.metaruntime.testing.FixtureScripts;
+import org.metaruntime.testing.LeakCheck;
 import org.metaruntime.testing.ListeningServer;
-import org.metaruntime.testing.ManualScheduler;
 import org.metaruntime.testing.ProcessLeaks;
 import org.metaruntime.testing.Tools;
 
@@ -62,14 +63,15 @@ class RemoteModulesTest {
     private ListeningServer server;
     private final List<UnifiedRuntime> runtimes = new ArrayList<>();
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().threads("meta-mcp-http");
+
     @AfterEach
-    void nothingLeft() {
+    void close() {
         runtimes.forEach(UnifiedRuntime::close);
         if (server != null) {
             server.close();
         }
-        ProcessLeaks.assertNoChildProcess();
-        ProcessLeaks.assertNoThreadNamed("meta-mcp-http");
     }
 
     /** server-everything's Streamable HTTP server on a free loopback port. */
@@ -90,7 +92,7 @@ class RemoteModulesTest {
         UnifiedRuntime.Builder builder = UnifiedRuntime.builder(config).options(RuntimeOptions.builder().startupTimeout(T)
                 .shutdownHook(false).stopStdinGrace(Duration.ofMillis(500)).stopTermGrace(Duration.ofMillis(500)).build());
         if (scheduler != null) {
-            builder.scheduler(Fixtures.scheduler(scheduler));
+            builder.scheduler(scheduler);
         }
         UnifiedRuntime runtime = builder.start();
         runtimes.add(runtime);

@@ -17,6 +17,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.eventlog.EventLogs;
 import org.metaruntime.events.EventCodec;
@@ -29,9 +30,9 @@ import org.metaruntime.events.MobEvent;
 import org.metaruntime.events.MobEventQuery;
 import org.metaruntime.events.MobStructuralEventEnvelope;
 import org.metaruntime.events.Subscription;
-import org.metaruntime.events.UnifiedEvent;
 import org.metaruntime.events.spi.MobEventSource;
 import org.metaruntime.testing.FixtureScripts;
+import org.metaruntime.testing.LeakCheck;
 
 /** A runtime with {@code persistentState}: the merged envelopes in the event log, mob events resumed. */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
@@ -45,10 +46,12 @@ class RuntimeEventLogTest {
 
     private final List<UnifiedRuntime> runtimes = new ArrayList<>();
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().pidFile(() -> dir.resolve("pids"));
+
     @AfterEach
-    void noProcessLeftBehind() {
+    void close() {
         runtimes.forEach(UnifiedRuntime::close);
-        Fixtures.assertAllGone(dir.resolve("pids"));
     }
 
     private UnifiedRuntime start(UnifiedRuntime.Builder builder) {

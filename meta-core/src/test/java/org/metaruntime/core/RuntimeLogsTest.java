@@ -12,12 +12,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.events.Subscription;
 import org.metaruntime.supervisor.ModuleHealthState;
+import org.metaruntime.supervisor.internal.manual.ManualScheduler;
 import org.metaruntime.testing.CapturedLogs;
 import org.metaruntime.testing.FixtureScripts;
-import org.metaruntime.testing.ManualScheduler;
+import org.metaruntime.testing.LeakCheck;
 import org.slf4j.event.Level;
 
 /** What the runtime logs, as a user reads it: module ids and error codes, never internal class names or stack floods. */
@@ -37,14 +39,14 @@ class RuntimeLogsTest {
         CapturedLogs.clear();
     }
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().pidFile(() -> dir.resolve("pids")).threads("meta-core-");
+
     @AfterEach
-    void noProcessOrThreadLeftBehind() {
+    void close() {
         if (runtime != null) {
             runtime.close();
         }
-        Fixtures.assertAllGone(dir.resolve("pids"));
-        await().atMost(5, TimeUnit.SECONDS).untilAsserted(() -> assertThat(Thread.getAllStackTraces().keySet())
-                .extracting(Thread::getName).noneMatch(name -> name.startsWith("meta-core-")));
     }
 
     /** An MCP server that starts once: each later start exits 5 at once with a line on stderr. */
@@ -57,7 +59,7 @@ class RuntimeLogsTest {
     }
 
     private UnifiedRuntime start(MetaConfig config, ManualScheduler scheduler) {
-        runtime = UnifiedRuntime.builder(config).scheduler(Fixtures.scheduler(scheduler))
+        runtime = UnifiedRuntime.builder(config).scheduler(scheduler)
                 .options(RuntimeOptions.builder().startupTimeout(T).shutdownHook(false)
                         .stopStdinGrace(Duration.ofMillis(500)).stopTermGrace(Duration.ofMillis(500)).build())
                 .start();

@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,19 +13,17 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.metaruntime.testing.ProcessLeaks;
+import org.metaruntime.testing.ProcessLeaks.Spawned;
 
 /**
  * What the soak, start/stop and host-shutdown tests share: the pid files their fixtures write ({@code <pid> <token>}
- * per line, the token being the process layer's {@code META_PROCESS_TOKEN}), and the counts of threads and file
- * descriptors that must come back to their baseline.
+ * per line, the token being the process layer's {@code META_PROCESS_TOKEN}, read by {@link ProcessLeaks}), and the
+ * counts of threads and file descriptors that must come back to their baseline between cycles.
  */
 final class SoakSupport {
 
     private SoakSupport() {
-    }
-
-    /** A process a fixture started: its pid and the token it inherited. */
-    record Spawned(long pid, String token) {
     }
 
     static Path script(String name) {
@@ -39,37 +36,12 @@ final class SoakSupport {
 
     /** The processes listed in {@code pidfile} (none when it does not exist). */
     static List<Spawned> spawned(Path pidfile) {
-        if (!Files.exists(pidfile)) {
-            return List.of();
-        }
-        try {
-            return Files.readAllLines(pidfile).stream().map(String::strip).filter(line -> !line.isEmpty())
-                    .map(line -> line.split(" ", 2))
-                    .map(parts -> new Spawned(Long.parseLong(parts[0]), parts.length > 1 ? parts[1] : ""))
-                    .collect(Collectors.toList());
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        return ProcessLeaks.spawnedIn(pidfile);
     }
 
-    /**
-     * Whether the process is still alive and still the one that was spawned: on Linux its environment must hold its
-     * token, so a reused pid is not mistaken for a survivor (a zombie's environment reads empty: it counts as gone).
-     */
+    /** Whether the process is still alive and still the one that was spawned (see {@link ProcessLeaks#isAlive(Spawned)}). */
     static boolean alive(Spawned process) {
-        if (ProcessHandle.of(process.pid()).map(ProcessHandle::isAlive).orElse(false)) {
-            Path environ = Path.of("/proc", Long.toString(process.pid()), "environ");
-            if (process.token().isEmpty() || !Files.exists(Path.of("/proc/self"))) {
-                return true;
-            }
-            try {
-                return new String(Files.readAllBytes(environ), StandardCharsets.UTF_8)
-                        .contains("META_PROCESS_TOKEN=" + process.token());
-            } catch (IOException e) {
-                return false;
-            }
-        }
-        return false;
+        return ProcessLeaks.isAlive(process);
     }
 
     /** Every listed process is gone within {@code within} (a killed orphan is reaped by init shortly after). */

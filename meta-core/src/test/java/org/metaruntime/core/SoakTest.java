@@ -18,26 +18,33 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.events.NormalizationError;
+import org.metaruntime.events.Subscription;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleHealthTransition;
 import org.metaruntime.supervisor.ModuleSupervisorReport;
 import org.metaruntime.supervisor.ProcessBoundaryError;
+import org.metaruntime.supervisor.Scheduler;
 import org.metaruntime.supervisor.internal.health.HealthTransitions;
+import org.metaruntime.supervisor.internal.manual.ManualScheduler;
 import org.metaruntime.testing.FixtureScripts;
+import org.metaruntime.testing.ProcessLeaks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,11 +54,15 @@ import org.slf4j.LoggerFactory;
  * garbage. Checks that every call completes once, in time, with its own answer or a typed error; that the health
  * transitions are legal and the restart intensity holds; and that nothing is left after close.
  *
- * <p>A run lasts {@code soak.seconds}: 15 in the build, 150 with {@code -Psoak}. A long run by hand, e.g. 30 minutes:
- * {@code mvn -B -q -pl meta-core -am verify -Dtest=SoakTest -Dsurefire.failIfNoSpecifiedTests=false
- * -Dsoak.seconds=1800 -Djunit.jupiter.execution.timeout.mode=disabled}.
+ * <p>The run is bounded by calls, not by time, so a loaded host makes it slower, never thinner: it makes
+ * {@code soak.calls} calls (600 in the build, 6000 with {@code -Psoak}), and goes on (up to four times as many) until
+ * it has seen every outcome it checks. A child is killed after every {@link #KILL_EVERY_CALLS} calls; the runtime's
+ * restarts run on an injected {@link ManualScheduler}, which the test runs as soon as one is pending; the health
+ * transitions come from {@code subscribeHealth}. A long run by hand: {@code mvn -B -q -pl meta-core -am verify
+ * -Dtest=SoakTest -Dsurefire.failIfNoSpecifiedTests=false -Dsoak.calls=100000
+ * -Djunit.jupiter.execution.timeout.mode=disabled}.
  */
-@Timeout(180)
+@Timeout(300)
 class SoakTest {
 
     private static final Logger LOG = LoggerFactory.getLogger(SoakTest.class);
@@ -66,11 +77,17 @@ class SoakTest {
     static final Duration EVENT_LINE_TIMEOUT = Duration.ofSeconds(5);
     /** How long past its timeout a call may take to complete before it counts as lost (generous: the host is shared). */
     static final Duration MARGIN = Duration.ofSeconds(15);
-    static final Duration KILL_EVERY = Duration.ofMillis(900);
+    /** A child is killed after every this many completed calls. */
+    static final int KILL_EVERY_CALLS = 30;
+    /** A module stopped by its restart intensity is restarted by hand after this many more completed calls. */
+    static final int STOPPED_FOR_CALLS = 20;
     static final int MAX_RESTARTS = 3;
     static final Duration RESTART_WINDOW = Duration.ofSeconds(20);
-    /** How late the observer may see a transition (its poll interval plus scheduling). */
-    static final Duration OBSERVATION_SLACK = Duration.ofSeconds(2);
+    static final Duration BACKOFF_MAX = Duration.ofSeconds(1);
+    /** How far apart two clock readings of one restart may be (the window's and the transition's). */
+    static final Duration CLOCK_SLACK = Duration.ofSeconds(2);
+    /** The bound of every wait on a health transition. */
+    static final Duration TRANSITION_WAIT = Duration.ofSeconds(60);
 
     @TempDir
     Path dir;
@@ -79,15 +96,100 @@ class SoakTest {
     record Outcome(String moduleId, String op, String token, String kind, String detail, long millis) {
     }
 
-    /** A health transition and when the observer saw it (nanoTime). */
-    record Seen(ModuleHealthTransition transition, long atNanos) {
+    /**
+     * What the run waits on: every health transition ({@code subscribeHealth}), every restart the runtime schedules
+     * on the manual scheduler, and every {@link #KILL_EVERY_CALLS}-th completed call. Waits are bounded and end at
+     * the next such event, never after a fixed sleep.
+     */
+    static final class Signals implements Consumer<ModuleHealthTransition>, Scheduler {
+        final ManualScheduler restarts = new ManualScheduler();
+        private final List<ModuleHealthTransition> transitions = new ArrayList<>();
+        private long events;
+
+        @Override
+        public void accept(ModuleHealthTransition transition) {
+            synchronized (this) {
+                transitions.add(transition);
+            }
+            signal();
+        }
+
+        @Override
+        public Cancellable schedule(Runnable task, Duration delay) {
+            Cancellable scheduled = restarts.schedule(task, delay);
+            signal();
+            return scheduled;
+        }
+
+        synchronized void signal() {
+            events++;
+            notifyAll();
+        }
+
+        synchronized List<ModuleHealthTransition> transitions() {
+            return List.copyOf(transitions);
+        }
+
+        /** Runs the pending restarts at each event until {@code condition} holds; false when {@code wait} passed. */
+        boolean await(BooleanSupplier condition, Duration wait) throws InterruptedException {
+            long deadline = System.nanoTime() + wait.toNanos();
+            while (true) {
+                long seen;
+                synchronized (this) {
+                    seen = events;
+                }
+                restarts.runPending();
+                if (condition.getAsBoolean()) {
+                    return true;
+                }
+                synchronized (this) {
+                    while (events == seen) {
+                        long left = deadline - System.nanoTime();
+                        if (left <= 0) {
+                            return false;
+                        }
+                        TimeUnit.NANOSECONDS.timedWait(this, left);
+                    }
+                }
+            }
+        }
+    }
+
+    /** The outcomes seen so far, and whether the run has seen every kind it checks. */
+    static final class Coverage {
+        private final Set<String> kinds = ConcurrentHashMap.newKeySet();
+        private final AtomicInteger completed = new AtomicInteger();
+
+        /** Counts {@code outcome}; returns how many calls have completed. */
+        int add(Outcome outcome) {
+            kinds.add(kind(outcome));
+            return completed.incrementAndGet();
+        }
+
+        int completed() {
+            return completed.get();
+        }
+
+        boolean complete() {
+            return REQUIRED.stream().allMatch(required -> kinds.stream().anyMatch(k -> k.startsWith(required)));
+        }
+
+        static final List<String> REQUIRED = List.of("garbage payload", "hang error ModuleRuntime:Timeout",
+                "slow error ModuleRuntime:Timeout", "run error ModuleRuntime:InvalidJson",
+                "run error ModuleRuntime:Timeout", "ModuleUnavailable");
+
+        static String kind(Outcome o) {
+            return o.kind().equals("error") && o.detail().startsWith("ModuleUnavailable[") ? "ModuleUnavailable"
+                    : o.op() + " " + o.kind() + (o.kind().equals("error")
+                    ? " " + o.detail().replaceAll("\\[.*", "") + ":" + shortError(o.detail()) : "");
+        }
     }
 
     @Test
     void callsUnderKillsHangsAndGarbageAllCompleteAndNothingIsLeft() throws Exception {
-        long seconds = Long.getLong("soak.seconds", 35);
+        long calls = Long.getLong("soak.calls", 600);
         long seed = Long.getLong("soak.seed", System.nanoTime());
-        LOG.info("soak: {} s, seed {}", seconds, seed);
+        LOG.info("soak: {} calls, seed {}", calls, seed);
         String python = Fixtures.python();
 
         Set<Thread> threadBaseline = SoakSupport.metaThreads();
@@ -112,65 +214,85 @@ class SoakTest {
         all.addAll(eventLine);
         config.discover(all.toArray(new String[0]));
 
-        UnifiedRuntime runtime = UnifiedRuntime.builder(config.build()).options(options().build()).start();
+        Signals signals = new Signals();
+        UnifiedRuntime.Builder builder = UnifiedRuntime.builder(config.build()).options(options().build())
+                .scheduler(signals);
+        UnifiedRuntime runtime = builder.start();
         List<Outcome> outcomes = Collections.synchronizedList(new ArrayList<>());
         Map<String, AtomicInteger> kills = new ConcurrentHashMap<>();
         AtomicInteger manualRestarts = new AtomicInteger();
-        ConcurrentLinkedQueue<Seen> seen = new ConcurrentLinkedQueue<>();
+        Coverage coverage = new Coverage();
+        AtomicBoolean victimDone = new AtomicBoolean();
+        AtomicBoolean callersDone = new AtomicBoolean();
+        Subscription health = runtime.subscribeHealth(signals);
+        int beforeSubscribed = runtime.moduleHealthTransitions().size();   // the start's, told to no subscriber
         RuntimeShutdownReport report;
         try {
             assertThat(runtime.loadedModules()).containsExactlyElementsOf(all);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-            ExecutorService threads = Executors.newFixedThreadPool(CALLERS + 2);
-            List<Future<?>> workers = new ArrayList<>();
-            Future<?> observer = threads.submit(() -> observe(runtime, seen));
-            workers.add(threads.submit(() -> chaos(runtime, all, new Random(seed), deadline, kills, manualRestarts)));
+            AtomicLong issued = new AtomicLong();
+            BooleanSupplier more = () -> {
+                long n = issued.incrementAndGet();
+                return n <= calls || n <= 4 * calls && !(coverage.complete() && victimDone.get());
+            };
+            ExecutorService threads = Executors.newFixedThreadPool(CALLERS + 1);
+            List<Future<?>> callers = new ArrayList<>();
+            Future<?> chaos = threads.submit(() -> chaos(runtime, signals, all, new Random(seed), coverage, kills,
+                    manualRestarts, victimDone, callersDone));
             AtomicInteger tokens = new AtomicInteger();
             for (int i = 0; i < CALLERS; i++) {
                 Random random = new Random(seed + 1 + i);
-                workers.add(threads.submit(() -> {
-                    while (System.nanoTime() < deadline) {
+                callers.add(threads.submit(() -> {
+                    while (more.getAsBoolean()) {
                         String id = all.get(random.nextInt(all.size()));
                         String token = "call-" + tokens.incrementAndGet();
-                        outcomes.add(mcp.contains(id) ? callMcp(runtime, id, pickOp(random), token)
-                                : callEventLine(runtime, id, token));
+                        Outcome outcome = mcp.contains(id) ? callMcp(runtime, id, pickOp(random), token)
+                                : callEventLine(runtime, id, token);
+                        outcomes.add(outcome);
+                        if (coverage.add(outcome) % KILL_EVERY_CALLS == 0) {
+                            signals.signal();
+                        }
                     }
                     return null;
                 }));
             }
-            for (Future<?> worker : workers) {
-                worker.get(seconds + 120, TimeUnit.SECONDS);
+            for (Future<?> caller : callers) {
+                caller.get(240, TimeUnit.SECONDS);
             }
+            callersDone.set(true);
+            signals.signal();
+            chaos.get(120, TimeUnit.SECONDS);
             // let the last failures settle: every module healthy again, or stopped by its intensity
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() -> runtime
-                    .supervisorReport().values().stream().allMatch(r -> r.state() == ModuleHealthState.HEALTHY
-                            || r.state() == ModuleHealthState.STOPPED));
-            observer.cancel(true);
+            assertThat(signals.await(() -> runtime.supervisorReport().values().stream().allMatch(r ->
+                    r.state() == ModuleHealthState.HEALTHY || r.state() == ModuleHealthState.STOPPED), TRANSITION_WAIT))
+                    .as("every module healthy or stopped: %s", runtime.supervisorReport()).isTrue();
             threads.shutdownNow();
             assertThat(threads.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
-            record(runtime, seen);
+            List<ModuleHealthTransition> log = runtime.moduleHealthTransitions();
+            assertThat(signals.await(() -> toldSince(log, signals.transitions(), beforeSubscribed), TRANSITION_WAIT))
+                    .as("every transition since the subscription told to the health subscriber").isTrue();
 
             Map<String, ModuleSupervisorReport> reports = runtime.supervisorReport();
-            List<Seen> log = new ArrayList<>(seen);
-            checkTransitions(runtime.moduleHealthTransitions(), log);
+            checkTransitions(log, signals.transitions(), beforeSubscribed);
             checkIntensity(all, log);
             for (String id : all) {
-                long automatic = log.stream().filter(s -> s.transition().moduleId().equals(id)
-                        && s.transition().from() == ModuleHealthState.FAILED
-                        && s.transition().to() == ModuleHealthState.RESTARTING).count();
-                long manual = log.stream().filter(s -> s.transition().moduleId().equals(id)
-                        && s.transition().from() == ModuleHealthState.STOPPED).count();
+                long automatic = log.stream().filter(t -> t.moduleId().equals(id)
+                        && t.from() == ModuleHealthState.FAILED && t.to() == ModuleHealthState.RESTARTING).count();
+                long manual = log.stream().filter(t -> t.moduleId().equals(id)
+                        && t.from() == ModuleHealthState.STOPPED).count();
                 assertThat(reports.get(id).restarts()).as("restarts of %s", id).isEqualTo(automatic + manual);
             }
+            assertThat(signals.restarts.requestedDelays()).as("restart delays asked of the scheduler").isNotEmpty()
+                    .allMatch(delay -> !delay.isNegative() && delay.compareTo(BACKOFF_MAX) <= 0);
             checkOutcomes(outcomes, mcp, eventLine);
             summarize(outcomes, kills, manualRestarts.get(), reports);
         } finally {
+            health.close();
             report = runtime.shutdown();
         }
 
         assertThat(report.orphanProcesses()).isZero();
         assertThat(report.terminatedModules()).hasSize(all.size());
-        List<SoakSupport.Spawned> spawned = new ArrayList<>();
+        List<ProcessLeaks.Spawned> spawned = new ArrayList<>();
         all.forEach(id -> spawned.addAll(SoakSupport.spawned(pidfile(id))));
         SoakSupport.assertAllGone(spawned, Duration.ofSeconds(10));
         awaitBaseline(threadBaseline, fdBaseline);
@@ -201,7 +323,7 @@ class SoakTest {
                 .stopStdinGrace(Duration.ofMillis(300)).stopTermGrace(Duration.ofMillis(500))
                 .stopKillWait(Duration.ofSeconds(2))
                 .eventLineExitGrace(Duration.ofMillis(100))
-                .supervisionBackoff(Duration.ofMillis(100)).supervisionBackoffMax(Duration.ofSeconds(1))
+                .supervisionBackoff(Duration.ofMillis(100)).supervisionBackoffMax(BACKOFF_MAX)
                 .maxRestarts(MAX_RESTARTS).restartWindow(RESTART_WINDOW);
     }
 
@@ -218,7 +340,7 @@ class SoakTest {
             Outcome eventLine = callEventLine(runtime, "warmline", "warm-2");
             assertThat(eventLine.kind()).as("%s", eventLine).isEqualTo("payload");
         }
-        List<SoakSupport.Spawned> spawned = new ArrayList<>(SoakSupport.spawned(pidfile("warm")));
+        List<ProcessLeaks.Spawned> spawned = new ArrayList<>(SoakSupport.spawned(pidfile("warm")));
         spawned.addAll(SoakSupport.spawned(pidfile("warmline")));
         SoakSupport.assertAllGone(spawned, Duration.ofSeconds(10));
     }
@@ -271,44 +393,74 @@ class SoakTest {
         return (System.nanoTime() - startNanos) / 1_000_000;
     }
 
-    /** SIGKILLs a random module's current child every {@link #KILL_EVERY}; restarts stopped modules by hand. */
-    private static Void chaos(UnifiedRuntime runtime, List<String> ids, Random random, long deadline,
-                              Map<String, AtomicInteger> kills, AtomicInteger manualRestarts) throws InterruptedException {
+    /**
+     * Kills a random module's current child after every {@link #KILL_EVERY_CALLS} completed calls, runs the
+     * restarts the runtime schedules as soon as they are pending, and restarts by hand a module stopped by its
+     * intensity once {@link #STOPPED_FOR_CALLS} more calls have completed. Every wait ends at the next health
+     * transition, scheduled restart or completed call.
+     */
+    private static Void chaos(UnifiedRuntime runtime, Signals signals, List<String> ids, Random random,
+                              Coverage coverage, Map<String, AtomicInteger> kills, AtomicInteger manualRestarts,
+                              AtomicBoolean victimDone, AtomicBoolean callersDone) throws InterruptedException {
         // one module is killed until its intensity is exceeded, then restarted by hand: every run sees both, however
-        // short (this phase is bounded by its kills, not by the run's deadline)
+        // short (this phase is bounded by its kills, not by the number of calls)
         String victim = ids.get(random.nextInt(ids.size()));
         for (int i = 0; i <= 2 * MAX_RESTARTS + 2; i++) {
-            await().atMost(Duration.ofSeconds(30)).until(() -> runtime.supervisorReport().get(victim).state()
-                    != ModuleHealthState.RESTARTING);
+            assertThat(signals.await(() -> runtime.supervisorReport().get(victim).state()
+                    != ModuleHealthState.RESTARTING, TRANSITION_WAIT)).as("%s restarted", victim).isTrue();
             ModuleSupervisorReport before = runtime.supervisorReport().get(victim);
             if (before.state() == ModuleHealthState.STOPPED) {
+                // the callers see it unavailable for a while first
+                int stoppedAt = coverage.completed();
+                signals.await(() -> coverage.completed() >= stoppedAt + STOPPED_FOR_CALLS || callersDone.get(),
+                        TRANSITION_WAIT);
                 manualRestarts.incrementAndGet();
                 LOG.info("soak: restarting '{}' by hand: {}", victim, runtime.restartModule(victim));
                 break;
             }
             kill(runtime, victim, kills);
             // the kill is seen once the module leaves this incarnation
-            await().atMost(Duration.ofSeconds(30)).until(() -> {
+            assertThat(signals.await(() -> {
                 ModuleSupervisorReport now = runtime.supervisorReport().get(victim);
                 return now.state() != ModuleHealthState.HEALTHY || !now.pid().equals(before.pid());
-            });
+            }, TRANSITION_WAIT)).as("kill of %s seen", victim).isTrue();
         }
-        Map<String, Long> stoppedSince = new TreeMap<>();
-        while (System.nanoTime() < deadline) {
-            Thread.sleep(KILL_EVERY.toMillis() / 2 + random.nextInt((int) KILL_EVERY.toMillis()));
-            kill(runtime, ids.get(random.nextInt(ids.size())), kills);
-            long now = System.nanoTime();
+        victimDone.set(true);
+        Map<String, Integer> stoppedAt = new TreeMap<>();
+        int nextKill = coverage.completed() + KILL_EVERY_CALLS;
+        while (!callersDone.get()) {
+            int killAt = nextKill;
+            signals.await(() -> callersDone.get() || coverage.completed() >= killAt
+                    || anyStoppedLongEnough(runtime, stoppedAt, coverage), TRANSITION_WAIT);
+            if (coverage.completed() >= nextKill) {
+                kill(runtime, ids.get(random.nextInt(ids.size())), kills);
+                nextKill = coverage.completed() + KILL_EVERY_CALLS;
+            }
             for (Map.Entry<String, ModuleSupervisorReport> entry : runtime.supervisorReport().entrySet()) {
                 if (entry.getValue().state() != ModuleHealthState.STOPPED) {
-                    stoppedSince.remove(entry.getKey());
-                } else if (now - stoppedSince.computeIfAbsent(entry.getKey(), k -> now) > 2_000_000_000L) {
-                    stoppedSince.remove(entry.getKey());
+                    stoppedAt.remove(entry.getKey());
+                } else if (coverage.completed() - stoppedAt.computeIfAbsent(entry.getKey(),
+                        k -> coverage.completed()) >= STOPPED_FOR_CALLS) {
+                    stoppedAt.remove(entry.getKey());
                     manualRestarts.incrementAndGet();
                     LOG.info("soak: restarting '{}' by hand: {}", entry.getKey(), runtime.restartModule(entry.getKey()));
                 }
             }
         }
         return null;
+    }
+
+    /** Whether a module has been stopped for {@link #STOPPED_FOR_CALLS} calls (noting newly stopped ones). */
+    private static boolean anyStoppedLongEnough(UnifiedRuntime runtime, Map<String, Integer> stoppedAt,
+                                                Coverage coverage) {
+        boolean due = false;
+        for (Map.Entry<String, ModuleSupervisorReport> entry : runtime.supervisorReport().entrySet()) {
+            if (entry.getValue().state() == ModuleHealthState.STOPPED) {
+                int since = stoppedAt.computeIfAbsent(entry.getKey(), k -> coverage.completed());
+                due |= coverage.completed() - since >= STOPPED_FOR_CALLS;
+            }
+        }
+        return due;
     }
 
     private static void kill(UnifiedRuntime runtime, String id, Map<String, AtomicInteger> kills) {
@@ -322,32 +474,21 @@ class SoakTest {
         }
     }
 
-    /** Records each new health transition with the time it was first seen, until interrupted. */
-    private static Void observe(UnifiedRuntime runtime, ConcurrentLinkedQueue<Seen> seen) {
-        while (!Thread.currentThread().isInterrupted()) {
-            record(runtime, seen);
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                return null;
-            }
-        }
-        return null;
-    }
-
-    private static synchronized void record(UnifiedRuntime runtime, ConcurrentLinkedQueue<Seen> seen) {
-        List<ModuleHealthTransition> all = runtime.moduleHealthTransitions();
-        long now = System.nanoTime();
-        for (int i = seen.size(); i < all.size(); i++) {
-            seen.add(new Seen(all.get(i), now));
-        }
-    }
-
     // ------------------------------------------------------------------------------------------------ checks
 
-    /** The observer saw the whole log, and each module's transitions chain legally. */
-    private static void checkTransitions(List<ModuleHealthTransition> transitions, List<Seen> seen) {
-        assertThat(seen.stream().map(Seen::transition).collect(Collectors.toList())).isEqualTo(transitions);
+    /** Whether {@code told} is the end of {@code log}, from {@code since} at the latest. */
+    private static boolean toldSince(List<ModuleHealthTransition> log, List<ModuleHealthTransition> told, int since) {
+        return told.size() >= log.size() - since && told.size() <= log.size()
+                && log.subList(log.size() - told.size(), log.size()).equals(told);
+    }
+
+    /**
+     * The health subscriber was told the whole log after its subscription ({@code since} at the latest), in order,
+     * and each module's transitions chain legally.
+     */
+    private static void checkTransitions(List<ModuleHealthTransition> transitions, List<ModuleHealthTransition> told,
+                                         int since) {
+        assertThat(toldSince(transitions, told, since)).as("told %s of %s", told, transitions).isTrue();
         Map<String, ModuleHealthState> state = new LinkedHashMap<>();
         for (ModuleHealthTransition t : transitions) {
             assertThat(HealthTransitions.isLegal(t.from(), t.to())).as("legal: %s", t).isTrue();
@@ -360,30 +501,29 @@ class SoakTest {
 
     /**
      * At most {@link #MAX_RESTARTS} automatic restarts in any {@link #RESTART_WINDOW} between two manual restarts,
-     * and a module is stopped only when the window is full. Times are when the observer saw the transitions, so the
-     * bounds allow {@link #OBSERVATION_SLACK}.
+     * and a module is stopped only when the window is full. Times are the transitions' own ({@code atMs}); the
+     * bounds allow {@link #CLOCK_SLACK}.
      */
-    private static void checkIntensity(List<String> ids, List<Seen> seen) {
-        long window = RESTART_WINDOW.toNanos();
-        long slack = OBSERVATION_SLACK.toNanos();
+    private static void checkIntensity(List<String> ids, List<ModuleHealthTransition> transitions) {
+        long window = RESTART_WINDOW.toMillis();
+        long slack = CLOCK_SLACK.toMillis();
         for (String id : ids) {
             List<Long> restarts = new ArrayList<>();
-            for (Seen s : seen) {
-                ModuleHealthTransition t = s.transition();
+            for (ModuleHealthTransition t : transitions) {
                 if (!t.moduleId().equals(id)) {
                     continue;
                 }
                 if (t.from() == ModuleHealthState.STOPPED) {
                     restarts.clear();   // a manual restart forgets the window
                 } else if (t.from() == ModuleHealthState.FAILED && t.to() == ModuleHealthState.RESTARTING) {
-                    restarts.add(s.atNanos());
+                    restarts.add(t.atMs());
                     if (restarts.size() > MAX_RESTARTS) {
                         long span = restarts.get(restarts.size() - 1) - restarts.get(restarts.size() - 1 - MAX_RESTARTS);
-                        assertThat(span).as("%s: %d restarts within %d ms", id, MAX_RESTARTS + 1, span / 1_000_000)
+                        assertThat(span).as("%s: %d restarts within %d ms", id, MAX_RESTARTS + 1, span)
                                 .isGreaterThanOrEqualTo(window - slack);
                     }
                 } else if (t.from() == ModuleHealthState.FAILED && t.to() == ModuleHealthState.STOPPED) {
-                    long inWindow = restarts.stream().filter(at -> at > s.atNanos() - window - slack).count();
+                    long inWindow = restarts.stream().filter(at -> at > t.atMs() - window - slack).count();
                     assertThat(inWindow).as("%s stopped with %d restarts in the window", id, inWindow)
                             .isGreaterThanOrEqualTo(MAX_RESTARTS);
                 }
@@ -463,6 +603,7 @@ class SoakTest {
                     ? " " + o.detail().replaceAll("\\[.*", "") + ":" + shortError(o.detail()) : "");
             byKind.merge(key, 1L, Long::sum);
         }
+        List<String> kinds = outcomes.stream().map(Coverage::kind).distinct().toList();
         int killed = kills.values().stream().mapToInt(AtomicInteger::get).sum();
         int restarts = reports.values().stream().mapToInt(ModuleSupervisorReport::restarts).sum();
         Map<String, String> latency = new TreeMap<>();
@@ -482,6 +623,7 @@ class SoakTest {
                 .anyMatch(k -> k.startsWith("run error ModuleRuntime:InvalidJson"))
                 .anyMatch(k -> k.startsWith("run error ModuleRuntime:Timeout"))
                 .anyMatch(k -> k.contains("ModuleUnavailable"));
+        assertThat(Coverage.REQUIRED).allMatch(required -> kinds.stream().anyMatch(k -> k.startsWith(required)));
     }
 
     private static String shortError(String detail) {

@@ -21,6 +21,7 @@ import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.StopReport;
 import org.metaruntime.supervisor.StopStage;
 import org.metaruntime.testing.FixtureScripts;
+import org.metaruntime.testing.ProcessLeaks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,7 +70,7 @@ class StartStopCyclesTest {
             assertThat(report.survivors()).as("cycle %d (%s): %s", i, mode, report).isZero();
             assertThat(report.stage()).as("cycle %d (%s)", i, mode).isEqualTo(mode.equals("stubborn")
                     ? StopStage.KILLED : StopStage.EXITED_AFTER_STDIN_CLOSE);
-            List<SoakSupport.Spawned> spawned = SoakSupport.spawned(pidfile);
+            List<ProcessLeaks.Spawned> spawned = SoakSupport.spawned(pidfile);
             assertThat(spawned).as("cycle %d (%s)", i, mode).hasSize(mode.equals("plain") || mode.equals("stubborn") ? 1 : 2);
             SoakSupport.assertAllGone(spawned, Duration.ofSeconds(5), "cycle " + i + " (" + mode + ") left");
             Files.delete(pidfile);
@@ -112,7 +113,7 @@ class StartStopCyclesTest {
             }
             RuntimeShutdownReport report = runtime.shutdown();
             assertThat(report.orphanProcesses()).isZero();
-            List<SoakSupport.Spawned> spawned = SoakSupport.spawned(pidfile);
+            List<ProcessLeaks.Spawned> spawned = SoakSupport.spawned(pidfile);
             assertThat(spawned).hasSize(mcp ? 1 : 2);
             SoakSupport.assertAllGone(spawned, Duration.ofSeconds(5), "runtime cycle " + i + " left");
             Files.delete(pidfile);
@@ -132,7 +133,7 @@ class StartStopCyclesTest {
     @Test
     @Timeout(120)
     void aGrandchildForkedAfterTheLastProcPassIsStillKilled() throws Exception {
-        List<SoakSupport.Spawned> all = new java.util.ArrayList<>();
+        List<ProcessLeaks.Spawned> all = new java.util.ArrayList<>();
         try {
             for (int i = 0; i < 100; i++) {
                 ModuleProcess other = startReady("plain", dir.resolve("other-" + i));

@@ -39,8 +39,7 @@ import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleHealthTransition;
 import org.metaruntime.supervisor.ProcessBoundaryError;
 import org.metaruntime.supervisor.RestartPolicy;
-import org.metaruntime.supervisor.Scheduler;
-import org.metaruntime.testing.ManualScheduler;
+import org.metaruntime.supervisor.internal.manual.ManualScheduler;
 
 /** The runtime's rules, driven through in-process fake modules (no process is spawned here). */
 @Timeout(20)
@@ -51,8 +50,6 @@ class UnifiedRuntimeFakeTest {
     private static final Duration T = Duration.ofSeconds(5);
 
     private final ManualScheduler manual = new ManualScheduler();
-    /** {@link #manual} as the runtime's scheduler: restarts wait until the test runs them. */
-    private final Scheduler scheduler = Fixtures.scheduler(manual);
     private UnifiedRuntime runtime;
 
     @AfterEach
@@ -71,7 +68,7 @@ class UnifiedRuntimeFakeTest {
     }
 
     private UnifiedRuntime.Builder builder(MetaConfig config) {
-        return UnifiedRuntime.builder(config).clock(CLOCK).scheduler(scheduler)
+        return UnifiedRuntime.builder(config).clock(CLOCK).scheduler(manual)
                 .options(RuntimeOptions.builder().shutdownHook(false).build());
     }
 
@@ -204,7 +201,7 @@ class UnifiedRuntimeFakeTest {
         FakeEventLineModule flaky = FakeEventLineModule.builder("flaky").build()
                 .failNextSpawns(2, new ProcessBoundaryError.EmptyOutput());
         MetaConfig config = MetaConfig.builder().module(module("flaky")).discover("flaky").build();
-        runtime = UnifiedRuntime.builder(config).clock(CLOCK).scheduler(scheduler).fakeModule(flaky)
+        runtime = UnifiedRuntime.builder(config).clock(CLOCK).scheduler(manual).fakeModule(flaky)
                 .options(RuntimeOptions.builder().onFailureRetryBudget(2).shutdownHook(false).build()).start();
         assertThat(runtime.moduleHealthTransitions()).containsExactly(
                 t("flaky", null, STARTING, 0), t("flaky", STARTING, FAILED, 1), t("flaky", FAILED, RESTARTING, 1),
@@ -347,7 +344,7 @@ class UnifiedRuntimeFakeTest {
         FakeMcpModule tools = FakeMcpModule.builder("tools").tool("echo", args -> args).build();
         MetaConfig config = MetaConfig.builder().module(module("tools")).discover("tools")
                 .preSpawn(PreSpawnData.mcp("tools")).build();
-        runtime = UnifiedRuntime.builder(config).clock(CLOCK).scheduler(scheduler).fakeModule(tools)
+        runtime = UnifiedRuntime.builder(config).clock(CLOCK).scheduler(manual).fakeModule(tools)
                 .options(RuntimeOptions.builder().maxRestarts(0).shutdownHook(false).build()).start();
         tools.crash(1, "");
         assertThat(runtime.moduleHealthTransitions()).endsWith(t("tools", HEALTHY, FAILED, 2), t("tools", FAILED, STOPPED, 2));
@@ -396,7 +393,7 @@ class UnifiedRuntimeFakeTest {
 
     @Test
     void mergedEventsAreARecentEventBuffer() {
-        runtime = UnifiedRuntime.builder(MetaConfig.builder().build()).clock(CLOCK).scheduler(scheduler)
+        runtime = UnifiedRuntime.builder(MetaConfig.builder().build()).clock(CLOCK).scheduler(manual)
                 .options(RuntimeOptions.builder().eventRetention(3).eventDropBatch(2).shutdownHook(false).build())
                 .start();
         for (int i = 0; i < 5; i++) {

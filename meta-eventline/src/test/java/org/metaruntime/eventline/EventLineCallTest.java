@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -14,8 +13,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.UnifiedEvent;
 import org.metaruntime.supervisor.ProcessBoundaryError;
-import org.metaruntime.supervisor.Scheduler;
-import org.metaruntime.testing.ManualScheduler;
+import org.metaruntime.supervisor.internal.manual.ManualScheduler;
 
 /** The cancellable one-shot call, its exit grace and its deadline, with real children and a manual scheduler. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -26,9 +24,7 @@ class EventLineCallTest {
     @RegisterExtension
     final Fixtures fixtures = new Fixtures();
     private final ManualScheduler scheduler = new ManualScheduler();
-    /** {@link #scheduler} as the runner's {@link Scheduler}. */
-    private final Scheduler manual = (task, delay) -> scheduler.schedule(task, delay)::cancel;
-    private final EventLineRunner runner = EventLineRunner.builder().scheduler(manual)
+    private final EventLineRunner runner = EventLineRunner.builder().scheduler(scheduler)
             .ticker(scheduler.clock()::nanoTime).build();
 
     private static ProcessBoundaryError processError(Throwable thrown) {
@@ -129,7 +125,7 @@ class EventLineCallTest {
     void aLineThatArrivesAfterTheDeadlineIsATimeout() {
         // The ticker says the deadline (1 ms) passed before the child could answer; the timer never fires.
         long[] calls = {0};
-        EventLineRunner late = EventLineRunner.builder().scheduler(manual)
+        EventLineRunner late = EventLineRunner.builder().scheduler(scheduler)
                 .ticker(() -> calls[0]++ == 0 ? 0L : TimeUnit.MILLISECONDS.toNanos(2)).build();
 
         EventLineException thrown = catchThrowableOfType(
@@ -142,7 +138,7 @@ class EventLineCallTest {
     @Test
     void aSubMillisecondTimeoutNeverReadsZeroMilliseconds() {
         long[] calls = {0};
-        EventLineRunner late = EventLineRunner.builder().scheduler(manual)
+        EventLineRunner late = EventLineRunner.builder().scheduler(scheduler)
                 .ticker(() -> calls[0]++ == 0 ? 0L : TimeUnit.MILLISECONDS.toNanos(1)).build();
 
         EventLineException thrown = catchThrowableOfType(

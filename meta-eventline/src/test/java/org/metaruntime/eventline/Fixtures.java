@@ -12,18 +12,21 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.metaruntime.supervisor.ProcessSpec;
 import org.metaruntime.testing.FixtureScripts;
+import org.metaruntime.testing.LeakCheck;
 import org.metaruntime.testing.ProcessLeaks;
 
 /**
- * Specs that run the shared event-line module fixture ({@link FixtureScripts#eventLineModule()}) and the proof that
- * nothing they started is left alive: every child appends its pid to {@code child.pids}, every grandchild to
- * {@code grandchild.pids}, in a fresh directory per test.
+ * Specs that run the shared event-line module fixture ({@link FixtureScripts#eventLineModule()}) and the proof, by a
+ * {@link LeakCheck}, that nothing they started is left alive: every child appends its pid to {@code child.pids},
+ * every grandchild to {@code grandchild.pids}, in a fresh directory per test.
  */
 final class Fixtures implements BeforeEachCallback, AfterEachCallback {
 
     static final String MODULE = "fixture";
 
     private Path dir;
+    private final LeakCheck leaks = LeakCheck.processes().pidFile(() -> pidFile("child"))
+            .pidFile(() -> pidFile("grandchild")).threads("meta-" + MODULE + "-");
 
     /**
      * A JUnit extension ({@code @RegisterExtension final Fixtures fixtures = new Fixtures();}): a fresh pid
@@ -32,19 +35,15 @@ final class Fixtures implements BeforeEachCallback, AfterEachCallback {
     Fixtures() {
     }
 
-    /** Fixtures recording into {@code dir}; the test calls {@link #assertNoneAlive()}. */
-    Fixtures(Path dir) {
-        this.dir = dir;
-    }
-
     @Override
     public void beforeEach(ExtensionContext context) throws IOException {
+        leaks.beforeEach(context);
         dir = Files.createTempDirectory("meta-eventline-test-");
     }
 
     @Override
     public void afterEach(ExtensionContext context) throws IOException {
-        assertNoneAlive();
+        leaks.afterEach(context);
         try (Stream<Path> files = Files.list(dir)) {
             for (Path file : (Iterable<Path>) files::iterator) {
                 Files.deleteIfExists(file);
@@ -82,17 +81,6 @@ final class Fixtures implements BeforeEachCallback, AfterEachCallback {
     void assertStarted(int children, int grandchildren) {
         assertThat(pids("child")).as("child pids").hasSize(children);
         assertThat(pids("grandchild")).as("grandchild pids").hasSize(grandchildren);
-    }
-
-    /**
-     * Waits (bounded) until no process a fixture recorded is alive, the JVM has no child left, and no
-     * per-child thread of the module ({@code meta-fixture-...}) is left.
-     */
-    void assertNoneAlive() {
-        ProcessLeaks.assertAllGone(pids("child"));
-        ProcessLeaks.assertAllGone(pids("grandchild"));
-        ProcessLeaks.assertNoChildProcess();
-        ProcessLeaks.assertNoThreadNamed("meta-" + MODULE + "-");
     }
 
     /** The event id the one child recorded so far writes: {@code evt-fixture-<pid>}. */

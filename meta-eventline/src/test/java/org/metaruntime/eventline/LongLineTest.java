@@ -3,13 +3,11 @@ package org.metaruntime.eventline;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.metaruntime.supervisor.ProcessBoundaryError;
 import org.metaruntime.supervisor.ProcessSpec;
 
@@ -20,19 +18,13 @@ import org.metaruntime.supervisor.ProcessSpec;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class LongLineTest {
 
-    @TempDir
-    Path pidDir;
-
-    @AfterEach
-    void nothingLeftAlive() {
-        new Fixtures(pidDir).assertNoneAlive();
-    }
+    @RegisterExtension
+    final Fixtures fixtures = new Fixtures();
 
     @Test
     void hundredMegabyteLineIsLineTooLongWithinASmallHeap() {
         assertThat(Runtime.getRuntime().maxMemory()).as("this test must run with -Xmx256m")
                 .isLessThanOrEqualTo(256L << 20);
-        Fixtures fixtures = new Fixtures(pidDir);
         ProcessSpec spec = fixtures.module("huge_line").build();
 
         EventLineException e = catchThrowableOfType(EventLineException.class,

@@ -1,21 +1,22 @@
 package org.metaruntime.eventlog;
 
-import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.metaruntime.events.EventLog;
 import org.metaruntime.events.EventQuery;
 import org.metaruntime.events.LoggedEvent;
 import org.metaruntime.events.Subscription;
+import org.metaruntime.testing.LeakCheck;
 import org.metaruntime.testing.PostgresServer;
 
 /**
@@ -27,11 +28,8 @@ class PostgresTwoWritersTest {
 
     private static final int PER_WRITER = 15_000;
 
-    @AfterEach
-    void noChildLeft() {
-        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList())
-                .as("live descendants").isEmpty();
-    }
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
 
     @Test
     void aTailSeesEveryRowOfBothWritersOnceInSeqOrder() throws Exception {

@@ -10,14 +10,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.eventlog.internal.Sqlite;
 import org.metaruntime.events.EventLog;
 import org.metaruntime.events.EventQuery;
 import org.metaruntime.events.LoggedEvent;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * A child JVM appends to a SQLite log and is killed with SIGKILL mid-stream: on reopen every row it had seen
@@ -29,11 +30,8 @@ class SqliteCrashTest {
     @TempDir
     Path dir;
 
-    @AfterEach
-    void noChildLeft() {
-        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList())
-                .as("live descendants").isEmpty();
-    }
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
 
     @RepeatedTest(2)
     void everyCommittedRowSurvivesASigkillAndTheFileIsIntact() throws Exception {

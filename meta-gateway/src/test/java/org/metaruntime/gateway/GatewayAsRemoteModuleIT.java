@@ -36,7 +36,7 @@ import org.metaruntime.core.UnifiedRuntime;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.testing.ListeningServer;
-import org.metaruntime.testing.ManualScheduler;
+import org.metaruntime.supervisor.internal.manual.ManualScheduler;
 import org.metaruntime.testing.ProcessLeaks;
 
 /**
@@ -84,7 +84,7 @@ class GatewayAsRemoteModuleIT {
                 .callTimeout(T).build();
         runtime = UnifiedRuntime.builder(MetaConfig.builder().module(remote).discover("gw").build())
                 .options(RuntimeOptions.builder().startupTimeout(T).shutdownHook(false).build())
-                .scheduler((task, delay) -> scheduler.schedule(task, delay)::cancel)
+                .scheduler(scheduler)
                 .start();
         return runtime;
     }

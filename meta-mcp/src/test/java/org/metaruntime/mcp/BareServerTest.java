@@ -15,12 +15,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.supervisor.ProcessSpec;
 import org.metaruntime.supervisor.internal.SharedTimer;
+import org.metaruntime.testing.LeakCheck;
 
 /** A bare JSON-RPC server (no initialize, no tools/list) with tools declared in the options. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -28,7 +29,6 @@ class BareServerTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration T = Duration.ofSeconds(20);
-    private static final Path BARE = Path.of("src", "test", "resources", "fixtures", "bare_server.py").toAbsolutePath();
     private static final List<McpSchema.Tool> DECLARED = List.of(
             McpSchema.Tool.builder("add", Map.of("type", "object")).description("adds a and b").build(),
             McpSchema.Tool.builder("text", Map.of("type", "object")).build(),
@@ -38,22 +38,17 @@ class BareServerTest {
     @TempDir
     Path dir;
 
-    @AfterEach
-    void nothingLeft() {
-        Peers.assertGone(dir.resolve("pid"));
-        Peers.assertNoProcessLeft();
-        assertThat(SharedTimer.leases()).isZero();
-    }
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().pidFile(() -> dir.resolve("pid")).zero("shared timer leases", SharedTimer::leases);
 
     private Path record() {
         return dir.resolve("stdin.jsonl");
     }
 
     private ProcessSpec spec(String... switches) {
-        List<String> command = new ArrayList<>(List.of(Peers.tool("python3"), BARE.toString(), "--pid-file",
-                dir.resolve("pid").toString(), "--record", record().toString()));
+        List<String> command = new ArrayList<>(List.of("--bare", "--record", record().toString()));
         command.addAll(List.of(switches));
-        return ProcessSpec.builder("bare").command(command).build();
+        return Peers.python("bare", dir.resolve("pid"), command.toArray(String[]::new));
     }
 
     /** The methods of the lines the server read, in order; a notification is recorded as "notification:<method>". */

@@ -9,10 +9,11 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.metaruntime.supervisor.StopStage;
+import org.metaruntime.testing.LeakCheck;
 
 /** The MCP boundary against {@code @modelcontextprotocol/server-everything} (TypeScript SDK), pinned in package-lock.json. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -21,10 +22,8 @@ class EverythingPeerTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration T = Duration.ofSeconds(30);
 
-    @AfterEach
-    void nothingLeft() {
-        Peers.assertNoProcessLeft();
-    }
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
 
     @Test
     void persistentSessionAgainstServerEverything() {

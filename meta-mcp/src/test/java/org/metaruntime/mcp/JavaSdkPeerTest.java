@@ -12,10 +12,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.LeakCheck;
 
 /** The MCP boundary against a server built with the MCP Java SDK's server API, in a child JVM. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -27,10 +28,8 @@ class JavaSdkPeerTest {
     @TempDir
     Path dir;
 
-    @AfterEach
-    void nothingLeft() {
-        Peers.assertNoProcessLeft();
-    }
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
 
     @Test
     void persistentSessionAgainstTheJavaSdkServer() {

@@ -15,11 +15,12 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.metaruntime.supervisor.ProcessSpec;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.supervisor.ProcessSpec;
+import org.metaruntime.testing.LeakCheck;
 
 /** The MCP client against a modern (2026-07-28) server on the TypeScript SDK v2, over stdio. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -31,10 +32,8 @@ class ModernServerTest {
     @TempDir
     Path dir;
 
-    @AfterEach
-    void nothingLeft() {
-        Peers.assertNoProcessLeft();
-    }
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
 
     private static McpClientOptions.Builder namer() {
         return McpClientOptions.builder().protocolEra(McpProtocolEra.MODERN).elicitationHandler((module, params) ->

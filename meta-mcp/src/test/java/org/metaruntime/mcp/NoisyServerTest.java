@@ -8,12 +8,13 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.supervisor.ProcessSpec;
 import org.metaruntime.supervisor.internal.SharedTimer;
+import org.metaruntime.testing.LeakCheck;
 
 /** A server that floods its stdout with lines that are not JSON costs the host's log a few entries, and still answers. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -21,22 +22,16 @@ class NoisyServerTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration T = Duration.ofSeconds(20);
-    private static final Path NOISY = Path.of("src", "test", "resources", "fixtures", "noisy_server.py").toAbsolutePath();
 
     @TempDir
     Path dir;
 
-    @AfterEach
-    void nothingLeft() {
-        Peers.assertGone(dir.resolve("pid"));
-        Peers.assertNoProcessLeft();
-        assertThat(SharedTimer.leases()).isZero();
-    }
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().pidFile(() -> dir.resolve("pid")).zero("shared timer leases", SharedTimer::leases);
 
     @Test
     void aFloodOfNonJsonStdoutIsLoggedWithinBoundsWhileCallsAreAnswered() {
-        ProcessSpec spec = ProcessSpec.builder("noisy").command(Peers.tool("python3"), NOISY.toString(), "--pid-file",
-                dir.resolve("pid").toString()).build();
+        ProcessSpec spec = Peers.python("noisy", dir.resolve("pid"), "--flood-stdout");
         long noise;
         try (CapturedLog log = new CapturedLog("module 'noisy'", 20)) {
             McpConnection c = McpConnection.open(spec,

@@ -113,11 +113,13 @@ final class Peers {
                 .as("processes started by the tests").isEmpty());
     }
 
+    /** The name prefixes of this module's threads and of Reactor's shared schedulers. */
+    static final String[] THREADS = {"meta-mcp", "parallel-", "boundedElastic-"};
+
     /** Threads of this module, or of Reactor's shared schedulers, still alive. */
     static List<String> leftoverThreads() {
         return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
-                .filter(n -> n.startsWith("meta-mcp") || n.startsWith("parallel-") || n.startsWith("boundedElastic-"))
-                .toList();
+                .filter(n -> List.of(THREADS).stream().anyMatch(n::startsWith)).toList();
     }
 
     /** The live descendants of {@code pid} now, to check later that they are gone too. */

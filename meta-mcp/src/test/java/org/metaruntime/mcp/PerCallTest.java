@@ -8,11 +8,12 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.supervisor.internal.SharedTimer;
+import org.metaruntime.testing.LeakCheck;
 
 /** PER_CALL mode: spawn, initialize, list, call, close, and how each step fails. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -24,12 +25,8 @@ class PerCallTest {
     @TempDir
     Path dir;
 
-    @AfterEach
-    void nothingLeft() {
-        Peers.assertGone(dir.resolve("pid"));
-        assertThat(SharedTimer.leases()).isZero();
-        Peers.assertNoProcessLeft();
-    }
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().pidFile(() -> dir.resolve("pid")).zero("shared timer leases", SharedTimer::leases);
 
     private McpBoundaryError errorOf(String tool, Duration timeout, String... switches) {
         return catchThrowableOfType(McpBoundaryException.class, () -> McpPerCall.call(

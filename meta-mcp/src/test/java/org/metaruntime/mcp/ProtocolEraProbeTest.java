@@ -11,12 +11,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.supervisor.ProcessSpec;
-import org.metaruntime.testing.Python;
+import org.metaruntime.testing.FixtureScripts;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * How the client finds a stdio server's era: the {@code server/discover} probe first on each new process, the
@@ -29,20 +30,17 @@ class ProtocolEraProbeTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration T = Duration.ofSeconds(30);
-    private static final Path SERVER = Path.of("src", "test", "resources", "fixtures", "era_probe_server.py")
-            .toAbsolutePath();
 
     @TempDir
     Path dir;
 
-    @AfterEach
-    void nothingLeft() {
-        Peers.assertNoProcessLeft();
-    }
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
 
     private ProcessSpec server(String onDiscover) {
-        return ProcessSpec.builder("era").command(Python.executable(), SERVER.toString(), "--on-discover", onDiscover,
-                "--state", dir.resolve("state").toString(), "--record", dir.resolve("record").toString()).build();
+        return ProcessSpec.builder("era").command(FixtureScripts.mcpServerCommand("--protocol", "2025-11-25",
+                "--on-discover", onDiscover, "--state", dir.resolve("state").toString(),
+                "--record-methods", dir.resolve("record").toString())).build();
     }
 
     /** The methods each process read, as "pid method" lines. */

@@ -19,9 +19,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.supervisor.StopStage;
 import org.metaruntime.supervisor.internal.SharedTimer;
+import org.metaruntime.testing.LeakCheck;
 
 /** The MCP boundary against the raw python MCP server fixture, in PERSISTENT mode. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -38,19 +40,18 @@ class PythonPeerTest {
 
     private final List<McpConnection> opened = new ArrayList<>();
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().zero("shared timer leases", SharedTimer::leases).threads(Peers.THREADS);
+
     @AfterEach
-    void closeAll() {
+    void close() {
         for (McpConnection c : opened) {
             try {
                 c.close(Duration.ofSeconds(10));
             } catch (McpBoundaryException ignored) {
                 // the test may have closed it already with a different outcome
             }
-            Peers.assertGone(c.pid());
         }
-        Peers.assertNoProcessLeft();
-        assertThat(SharedTimer.leases()).isZero();
-        await().atMost(T).untilAsserted(() -> assertThat(Peers.leftoverThreads()).isEmpty());
     }
 
     private McpConnection open(String... switches) {

@@ -26,8 +26,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.metaruntime.mcp.internal.SharedHttpClient;
 import org.metaruntime.supervisor.internal.SharedTimer;
+import org.metaruntime.testing.LeakCheck;
 import org.metaruntime.testing.ListeningServer;
 
 /**
@@ -49,15 +51,13 @@ class RemoteEverythingTest {
         server = everythingOverHttp();
     }
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().zero("shared timer leases", SharedTimer::leases).zero("shared HTTP client leases", SharedHttpClient::leases).threads("meta-mcp-http");
+
     @AfterEach
-    void nothingLeft() {
+    void close() {
         opened.forEach(c -> c.closeQuietly(Duration.ofSeconds(5)));
         server.close();
-        Peers.assertNoProcessLeft();
-        assertThat(SharedTimer.leases()).isZero();
-        assertThat(SharedHttpClient.leases()).isZero();
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(Thread.getAllStackTraces().keySet().stream()
-                .filter(Thread::isAlive).map(Thread::getName).filter(n -> n.startsWith("meta-mcp-http"))).isEmpty());
     }
 
     /** server-everything's Streamable HTTP server on a free loopback port. */

@@ -16,8 +16,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.metaruntime.mcp.internal.SharedHttpClient;
 import org.metaruntime.supervisor.internal.SharedTimer;
+import org.metaruntime.testing.LeakCheck;
 import org.metaruntime.testing.ListeningServer;
 
 /**
@@ -35,15 +37,15 @@ class RemoteHandshakeTest {
     private ListeningServer server;
     private final List<McpConnection> opened = new ArrayList<>();
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().zero("shared timer leases", SharedTimer::leases).zero("shared HTTP client leases", SharedHttpClient::leases);
+
     @AfterEach
-    void nothingLeft() {
+    void close() {
         opened.forEach(c -> c.closeQuietly(Duration.ofSeconds(5)));
         if (server != null) {
             server.close();
         }
-        Peers.assertNoProcessLeft();
-        assertThat(SharedTimer.leases()).isZero();
-        assertThat(SharedHttpClient.leases()).isZero();
     }
 
     private McpHttpEndpoint start(Duration initializedDelay) {

@@ -19,8 +19,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.supervisor.internal.SharedTimer;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * A remote module of MCP 2026-07-28: the TypeScript SDK v2 server's HTTP handler in a node process, found by the
@@ -48,12 +50,13 @@ class RemoteModernServerTest {
         url = URI.create("http://127.0.0.1:" + Files.readString(port).strip() + "/mcp");
     }
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().zero("shared timer leases", SharedTimer::leases);
+
     @AfterEach
-    void stopServer() throws Exception {
+    void close() throws Exception {
         server.destroy();
         assertThat(server.waitFor(10, TimeUnit.SECONDS)).isTrue();
-        Peers.assertNoProcessLeft();
-        await().atMost(Duration.ofSeconds(10)).until(() -> SharedTimer.leases() == 0);
     }
 
     @Test

@@ -18,8 +18,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.supervisor.internal.SharedTimer;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * Requests the server sends during a call (the python fixture's {@code ask_client} tool sends one and returns the
@@ -36,14 +38,14 @@ class ServerRequestRoutingTest {
 
     private final List<McpConnection> opened = new ArrayList<>();
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().zero("shared timer leases", SharedTimer::leases);
+
     @AfterEach
-    void nothingLeft() {
+    void close() {
         for (McpConnection c : opened) {
             c.close(Duration.ofSeconds(10));
-            Peers.assertGone(c.pid());
         }
-        Peers.assertNoProcessLeft();
-        assertThat(SharedTimer.leases()).isZero();
     }
 
     private McpConnection open(McpClientOptions options) {

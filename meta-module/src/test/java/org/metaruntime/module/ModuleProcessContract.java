@@ -9,10 +9,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.metaruntime.testing.ProcessLeaks;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * What every module SDK guarantees, checked on a sample module in a child process whose platform charset is
@@ -24,10 +24,8 @@ abstract class ModuleProcessContract {
     /** Starts the SDK's sample module on a Latin-1 platform charset. */
     abstract ChildModule start() throws Exception;
 
-    @AfterEach
-    void noProcessLeft() {
-        ProcessLeaks.assertNoChildProcess();
-    }
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
 
     @Test
     void sixtyFourCallsInFlightAtOnceAreAllAnsweredEachWithItsId() throws Exception {

@@ -13,11 +13,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.metaruntime.testing.ProcessLeaks;
+import org.metaruntime.testing.LeakCheck;
 import org.metaruntime.testing.Tools;
 
 /** The README's Java and Python examples, as written, serve a real call. */
@@ -30,10 +30,8 @@ class ReadmeSnippetsTest {
     @TempDir
     Path work;
 
-    @AfterEach
-    void nothingLeft() {
-        ProcessLeaks.assertNoChildProcess();
-    }
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
 
     private static String block(String language) throws Exception {
         Path readme = Path.of(System.getProperty("basedir", "")).toAbsolutePath().resolve("README.md");

@@ -12,14 +12,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.metaruntime.core.MetaConfig;
 import org.metaruntime.core.ModuleConfig;
 import org.metaruntime.core.RuntimeOptions;
 import org.metaruntime.core.UnifiedRuntime;
 import org.metaruntime.testing.FixtureScripts;
+import org.metaruntime.testing.LeakCheck;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -40,14 +41,8 @@ class MetaRuntimeConfigurationTest {
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(MetaRuntimeAutoConfiguration.class));
 
-    @AfterEach
-    void noProcessLeft() throws IOException {
-        try (var files = Files.list(modules.dir())) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".pids")).toList()) {
-                org.metaruntime.testing.ProcessLeaks.assertAllGone(org.metaruntime.testing.ProcessLeaks.pidsIn(file));
-            }
-        }
-    }
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().pidFilesIn(modules::dir, ".pids");
 
     /** {@code meta.runtime.modules.<id>.command[i]=...} of the MCP fixture. */
     private String[] command(String id, String... switches) {

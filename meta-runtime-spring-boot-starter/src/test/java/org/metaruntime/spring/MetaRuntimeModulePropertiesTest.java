@@ -14,8 +14,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.metaruntime.core.UnifiedRuntime;
 import org.metaruntime.supervisor.ModuleHealthState;
+import org.metaruntime.testing.LeakCheck;
 import org.metaruntime.testing.ListeningServer;
 import org.metaruntime.testing.ProcessLeaks;
 import org.metaruntime.testing.Tools;
@@ -42,13 +44,14 @@ class MetaRuntimeModulePropertiesTest {
             .withConfiguration(AutoConfigurations.of(MetaRuntimeAutoConfiguration.class));
     private ListeningServer server;
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().threads("meta-mcp-http");
+
     @AfterEach
-    void nothingLeft() {
+    void close() {
         if (server != null) {
             server.close();
         }
-        ProcessLeaks.assertNoChildProcess();
-        ProcessLeaks.assertNoThreadNamed("meta-mcp-http");
     }
 
     private static String node() {

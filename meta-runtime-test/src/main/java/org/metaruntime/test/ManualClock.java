@@ -21,13 +21,13 @@ import java.util.Objects;
 public final class ManualClock extends Clock {
 
     /** Where a clock made with {@link #ManualClock()} starts. */
-    public static final Instant DEFAULT_START = Instant.parse("2026-01-01T00:00:00Z");
+    public static final Instant DEFAULT_START = org.metaruntime.supervisor.internal.manual.ManualClock.DEFAULT_START;
 
-    private Instant now;
+    private final org.metaruntime.supervisor.internal.manual.ManualClock time;
 
     /** A clock at {@code start}. */
     public ManualClock(Instant start) {
-        this.now = Objects.requireNonNull(start, "start");
+        this.time = new org.metaruntime.supervisor.internal.manual.ManualClock(Objects.requireNonNull(start, "start"));
     }
 
     /** A clock at 2026-01-01T00:00:00Z. */
@@ -40,17 +40,13 @@ public final class ManualClock extends Clock {
      *
      * @throws IllegalArgumentException when {@code duration} is negative: a clock does not go back
      */
-    public synchronized void advance(Duration duration) {
-        Objects.requireNonNull(duration, "duration");
-        if (duration.isNegative()) {
-            throw new IllegalArgumentException("a clock does not go back: " + duration);
-        }
-        now = now.plus(duration);
+    public void advance(Duration duration) {
+        time.advance(duration);
     }
 
     @Override
-    public synchronized Instant instant() {
-        return now;
+    public Instant instant() {
+        return time.instant();
     }
 
     @Override
@@ -63,14 +59,17 @@ public final class ManualClock extends Clock {
      */
     @Override
     public Clock withZone(ZoneId zone) {
-        if (ZoneOffset.UTC.equals(zone)) {
-            return this;
-        }
-        throw new UnsupportedOperationException("a manual clock has one zone, UTC");
+        time.withZone(zone);
+        return this;
     }
 
     @Override
     public String toString() {
         return "ManualClock[" + instant() + "]";
+    }
+
+    /** The clock this one shows: the scheduler of the same package moves it. */
+    org.metaruntime.supervisor.internal.manual.ManualClock time() {
+        return time;
     }
 }

@@ -1,9 +1,6 @@
 package org.metaruntime.test;
 
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import org.metaruntime.supervisor.Scheduler;
@@ -29,12 +26,12 @@ import org.metaruntime.supervisor.Scheduler;
 public final class ManualScheduler implements Scheduler {
 
     private final ManualClock clock;
-    private final List<Task> tasks = new ArrayList<>();
-    private long sequence;
+    private final org.metaruntime.supervisor.internal.manual.ManualScheduler tasks;
 
     /** A scheduler on {@code clock}. */
     public ManualScheduler(ManualClock clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.tasks = new org.metaruntime.supervisor.internal.manual.ManualScheduler(clock.time());
     }
 
     /** A scheduler on a new {@link ManualClock}. */
@@ -49,16 +46,8 @@ public final class ManualScheduler implements Scheduler {
 
     /** Keeps {@code task} to run once the clock has moved {@code delay} from now (zero: at the next advance). */
     @Override
-    public synchronized Cancellable schedule(Runnable task, Duration delay) {
-        Objects.requireNonNull(task, "task");
-        Objects.requireNonNull(delay, "delay");
-        Task scheduled = new Task(clock.instant().plus(delay.isNegative() ? Duration.ZERO : delay), sequence++, task);
-        tasks.add(scheduled);
-        return () -> {
-            synchronized (this) {
-                return tasks.remove(scheduled);
-            }
-        };
+    public Cancellable schedule(Runnable task, Duration delay) {
+        return tasks.schedule(task, delay);
     }
 
     /**
@@ -69,62 +58,26 @@ public final class ManualScheduler implements Scheduler {
      * @throws IllegalArgumentException when {@code duration} is negative
      */
     public void advance(Duration duration) {
-        Objects.requireNonNull(duration, "duration");
-        if (duration.isNegative()) {
-            throw new IllegalArgumentException("a clock does not go back: " + duration);
-        }
-        Instant end = clock.instant().plus(duration);
-        while (true) {
-            Task next;
-            synchronized (this) {
-                next = tasks.stream().filter(task -> !task.due.isAfter(end)).min(ORDER).orElse(null);
-                if (next == null) {
-                    break;
-                }
-                tasks.remove(next);
-            }
-            Duration untilDue = Duration.between(clock.instant(), next.due);
-            if (untilDue.compareTo(Duration.ZERO) > 0) {
-                clock.advance(untilDue);
-            }
-            next.runnable.run();
-        }
-        Duration rest = Duration.between(clock.instant(), end);
-        if (rest.compareTo(Duration.ZERO) > 0) {
-            clock.advance(rest);
-        }
+        tasks.advance(duration);
     }
 
     /** Runs every task pending now, whatever its due time, in due order, without moving the clock (not the tasks they schedule). */
     public void runPending() {
-        List<Task> due;
-        synchronized (this) {
-            due = new ArrayList<>(tasks);
-            tasks.clear();
-        }
-        due.sort(ORDER);
-        due.forEach(task -> task.runnable.run());
+        tasks.runPending();
     }
 
     /** How many tasks wait. */
-    public synchronized int pendingCount() {
-        return tasks.size();
+    public int pendingCount() {
+        return tasks.pendingCount();
     }
 
     /** The time until each pending task is due (zero when overdue), in the order they were scheduled. */
-    public synchronized List<Duration> pendingDelays() {
-        Instant now = clock.instant();
-        return tasks.stream().sorted(Comparator.comparingLong(Task::sequence))
-                .map(task -> task.due.isBefore(now) ? Duration.ZERO : Duration.between(now, task.due)).toList();
+    public List<Duration> pendingDelays() {
+        return tasks.pendingDelays();
     }
 
     @Override
     public String toString() {
         return "ManualScheduler[" + clock.instant() + ", pending=" + pendingCount() + "]";
-    }
-
-    private static final Comparator<Task> ORDER = Comparator.comparing(Task::due).thenComparingLong(Task::sequence);
-
-    private record Task(Instant due, long sequence, Runnable runnable) {
     }
 }

@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
@@ -40,6 +40,7 @@ import org.metaruntime.core.testing.FakeMcpModule;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleSupervisorReport;
 import org.metaruntime.testing.FixtureScripts;
+import org.metaruntime.testing.LeakCheck;
 import org.metaruntime.testing.ProcessLeaks;
 import org.metaruntime.testing.Python;
 
@@ -68,10 +69,8 @@ class MetaRuntimeExtensionTest {
         work = dir;
     }
 
-    @AfterEach
-    void noProcessLeft() {
-        ProcessLeaks.assertNoChildProcess();
-    }
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
 
     private static Events run(Class<?> testClass) {
         return EngineTestKit.engine("junit-jupiter").selectors(selectClass(testClass)).execute().testEvents();

@@ -13,10 +13,12 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.supervisor.internal.ExitWatcher;
 import org.metaruntime.supervisor.internal.ProcessLauncher;
 import org.metaruntime.supervisor.internal.proc.ProcessTree;
+import org.metaruntime.testing.LeakCheck;
 import org.metaruntime.testing.ProcessLeaks;
 
 /** The exit watching part alone, with real children whose pipes the test drains itself. */
@@ -30,14 +32,13 @@ class ExitWatcherTest {
     private final List<ProcessExit> exits = new CopyOnWriteArrayList<>();
     private final CompletableFuture<ProcessExit> reported = new CompletableFuture<>();
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().pidFile(() -> fixtures.pidFile());
+
     @AfterEach
-    void noProcessLeft() {
+    void destroyWhatIsLeft() {
         if (process != null) {
             process.destroyForcibly();
-            ProcessLeaks.assertDead(process.toHandle());
-        }
-        for (long pid : fixtures.pids()) {
-            ProcessHandle.of(pid).ifPresent(ProcessLeaks::assertDead);
         }
     }
 

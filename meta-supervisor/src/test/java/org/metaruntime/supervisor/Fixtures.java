@@ -15,12 +15,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.metaruntime.testing.LeakCheck;
 import org.metaruntime.testing.ProcessLeaks;
 import org.metaruntime.testing.Python;
 
 /**
- * Starts fixture programs from {@code src/test/resources/fixtures} and proves afterwards that none of their
- * processes is alive. Each fixture appends its pid (and its grandchildren's) to {@link #pidFile()}.
+ * Starts fixture programs from {@code src/test/resources/fixtures} and proves afterwards, with a {@link LeakCheck},
+ * that none of their processes is alive. Each fixture appends its pid (and its grandchildren's) to {@link #pidFile()}.
  * A JUnit extension: {@code @RegisterExtension final Fixtures fixtures = new Fixtures();} gives each test a fresh
  * pid file and checks, after the test, that every process it started is gone.
  */
@@ -31,6 +32,7 @@ final class Fixtures implements BeforeEachCallback, AfterEachCallback {
     private final List<ModuleProcess> started = new ArrayList<>();
     private final List<ProcessHandle> startedHandles = new ArrayList<>();
     private final Map<Long, Optional<ProcessHandle>> handles = new HashMap<>();
+    private final LeakCheck leaks = LeakCheck.processes();
 
     /** Fixtures whose pid file lives in a temporary directory made before each test. */
     Fixtures() {
@@ -43,6 +45,7 @@ final class Fixtures implements BeforeEachCallback, AfterEachCallback {
 
     @Override
     public void beforeEach(ExtensionContext context) throws IOException {
+        leaks.beforeEach(context);
         dir = Files.createTempDirectory("meta-supervisor-test-");
         pidFile = dir.resolve("pids.txt");
     }
@@ -125,9 +128,8 @@ final class Fixtures implements BeforeEachCallback, AfterEachCallback {
             handles.values().forEach(handle -> handle.ifPresent(all::add));
         }
         all.addAll(startedHandles);
-        for (ProcessHandle handle : all) {
-            ProcessLeaks.assertDead(handle);
-        }
+        all.forEach(leaks::watch);
+        leaks.assertNothingLeft();
         for (ModuleProcess process : started) {
             org.awaitility.Awaitility.await("exit of " + process).atMost(ProcessLeaks.DEAD_WITHIN)
                     .until(() -> !process.isAlive());

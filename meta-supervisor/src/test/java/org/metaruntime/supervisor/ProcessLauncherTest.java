@@ -12,9 +12,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.supervisor.internal.ProcessLauncher;
-import org.metaruntime.testing.ProcessLeaks;
+import org.metaruntime.testing.LeakCheck;
 
 /** The launch part alone: argv, working directory, environment and token, and spawn failures, with real children. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -24,11 +25,13 @@ class ProcessLauncherTest {
     Path tmp;
     private final List<Process> launched = new ArrayList<>();
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
+
     @AfterEach
-    void noProcessLeft() {
+    void destroyWhatIsLeft() {
         for (Process process : launched) {
             process.destroyForcibly();
-            ProcessLeaks.assertDead(process.toHandle());
         }
     }
 

@@ -9,10 +9,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.supervisor.internal.ProcessLauncher;
 import org.metaruntime.supervisor.internal.StdoutReader;
-import org.metaruntime.testing.ProcessLeaks;
+import org.metaruntime.testing.LeakCheck;
 
 /** The stdout reading part alone, on the test's thread, over a real child's stdout. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -23,11 +24,13 @@ class StdoutReaderTest {
     private Process process;
     private final RecordingListener listener = new RecordingListener();
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
+
     @AfterEach
-    void noProcessLeft() {
+    void destroyWhatIsLeft() {
         if (process != null) {
             process.destroyForcibly();
-            ProcessLeaks.assertDead(process.toHandle());
         }
     }
 

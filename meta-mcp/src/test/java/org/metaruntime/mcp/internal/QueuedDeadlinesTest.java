@@ -14,7 +14,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
-import org.metaruntime.testing.ManualScheduler;
+import org.metaruntime.supervisor.internal.manual.ManualScheduler;
 
 /**
  * The deadline of a queued call is read when it would take a freed slot, on the window's ticker: a call that fell
@@ -27,7 +27,7 @@ class QueuedDeadlinesTest {
     private final List<JsonNode> written = new CopyOnWriteArrayList<>();
 
     private CallWindow window(int maxInFlight) {
-        return new CallWindow("m", maxInFlight, 1000, (task, delay) -> scheduler.schedule(task, delay)::cancel,
+        return new CallWindow("m", maxInFlight, 1000, scheduler,
                 scheduler.clock()::nanoTime, new CallWindow.Wire() {
                     @Override
                     public long write(String json) {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.metaruntime.testing.ManualClock;
+import org.metaruntime.supervisor.internal.manual.ManualClock;
 
 /** The log of skipped messages counts between entries, at most one entry per interval after the first. */
 class SkippedMessagesTest {

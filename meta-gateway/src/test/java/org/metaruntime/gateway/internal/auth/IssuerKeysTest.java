@@ -17,7 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.metaruntime.testing.ManualClock;
+import org.metaruntime.supervisor.internal.manual.ManualClock;
 
 /** One fetch of an issuer's keys at a time: callers arriving while it is in flight wait for it and share its keys. */
 class IssuerKeysTest {

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.metaruntime.gateway.OAuthOptions;
 import org.metaruntime.gateway.spi.AuthResult;
 import org.metaruntime.gateway.spi.Principal;
-import org.metaruntime.testing.ManualClock;
+import org.metaruntime.supervisor.internal.manual.ManualClock;
 
 /**
  * OAuth access tokens against an issuer served by a fake fetcher, on a manual clock: signature, algorithm, issuer,

@@ -5,16 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.metaruntime.supervisor.Scheduler;
-import org.metaruntime.testing.ManualScheduler;
+import org.metaruntime.supervisor.internal.manual.ManualScheduler;
 
 /** A burst of triggers runs the action once, after the quiet time that follows the last trigger. */
 class DebounceTest {
 
     private final ManualScheduler manual = new ManualScheduler();
-    private final Scheduler scheduler = (task, delay) -> manual.schedule(task, delay)::cancel;
     private final AtomicInteger runs = new AtomicInteger();
-    private final Debounce debounce = new Debounce(scheduler, Duration.ofMillis(500), runs::incrementAndGet);
+    private final Debounce debounce = new Debounce(manual, Duration.ofMillis(500), runs::incrementAndGet);
 
     @Test
     void aBurstRunsTheActionOnceItIsQuiet() {

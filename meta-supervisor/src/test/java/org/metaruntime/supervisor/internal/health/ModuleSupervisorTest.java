@@ -29,10 +29,9 @@ import org.metaruntime.supervisor.ModuleSupervisorReport;
 import org.metaruntime.supervisor.ProcessBoundaryError;
 import org.metaruntime.supervisor.ProcessBoundaryException;
 import org.metaruntime.supervisor.RestartPolicy;
-import org.metaruntime.supervisor.Scheduler;
 import org.metaruntime.supervisor.SupervisionOptions;
-import org.metaruntime.testing.ManualClock;
-import org.metaruntime.testing.ManualScheduler;
+import org.metaruntime.supervisor.internal.manual.ManualClock;
+import org.metaruntime.supervisor.internal.manual.ManualScheduler;
 
 class ModuleSupervisorTest {
 
@@ -54,8 +53,6 @@ class ModuleSupervisorTest {
 
     private final ManualClock clock = new ManualClock();
     private final ManualScheduler scheduler = new ManualScheduler(clock);
-    /** {@link #scheduler} as the supervisor's {@link Scheduler}. */
-    private final Scheduler manual = (task, delay) -> scheduler.schedule(task, delay)::cancel;
     /** Scripted outcomes of restart attempts: true succeeds, false fails; empty means succeed. */
     private final Deque<Boolean> restartOutcomes = new ArrayDeque<>();
     private final List<Integer> restartAttempts = Collections.synchronizedList(new ArrayList<>());
@@ -108,7 +105,7 @@ class ModuleSupervisorTest {
         return ModuleSupervisor.<Child>builder(ID, this::restart, stopped::add)
                 .options(options)
                 .clock(clock)
-                .scheduler(manual).attemptExecutor(Runnable::run)
+                .scheduler(scheduler).attemptExecutor(Runnable::run)
                 .jitterSource(() -> 0.5)
                 .listener(recorder);
     }
@@ -458,7 +455,7 @@ class ModuleSupervisorTest {
             Child child = new Child(n);
             started.add(child);
             return child;
-        }, stopped::add).clock(clock).scheduler(manual).attemptExecutor(Runnable::run).jitterSource(() -> 0.5).listener(recorder)
+        }, stopped::add).clock(clock).scheduler(scheduler).attemptExecutor(Runnable::run).jitterSource(() -> 0.5).listener(recorder)
                 .adopt(new Child(1), 1);
         self.set(supervisor);
         supervisor.childFailed(supervisor.currentChild().orElseThrow(), crash());
@@ -490,7 +487,7 @@ class ModuleSupervisorTest {
             }
         };
         ModuleSupervisor<Child> supervisor = ModuleSupervisor.<Child>builder(ID, this::restart, stopped::add)
-                .options(options(5)).clock(clock).scheduler(manual).attemptExecutor(Runnable::run).jitterSource(() -> 0.5)
+                .options(options(5)).clock(clock).scheduler(scheduler).attemptExecutor(Runnable::run).jitterSource(() -> 0.5)
                 .listener(throwing)
                 .listener(recorder)
                 .adopt(new Child(1), 1);
@@ -522,7 +519,7 @@ class ModuleSupervisorTest {
             }
         };
         ModuleSupervisor<Child> supervisor = ModuleSupervisor.<Child>builder(ID, this::restart, stopped::add)
-                .options(options(5)).clock(clock).scheduler(manual).attemptExecutor(Runnable::run).jitterSource(() -> 0.5)
+                .options(options(5)).clock(clock).scheduler(scheduler).attemptExecutor(Runnable::run).jitterSource(() -> 0.5)
                 .listener(watcher).adopt(new Child(1), 1);
         self.set(supervisor);
 
@@ -541,7 +538,7 @@ class ModuleSupervisorTest {
         for (int round = 0; round < 50; round++) {
             Recorder roundRecorder = new Recorder();
             ModuleSupervisor<Child> supervisor = ModuleSupervisor.<Child>builder(ID, this::restart, stopped::add)
-                    .options(options(5)).clock(clock).scheduler(manual).attemptExecutor(Runnable::run).jitterSource(() -> 0.5)
+                    .options(options(5)).clock(clock).scheduler(scheduler).attemptExecutor(Runnable::run).jitterSource(() -> 0.5)
                     .listener(roundRecorder).adopt(new Child(1), 1);
             Child child = supervisor.currentChild().orElseThrow();
             CountDownLatch go = new CountDownLatch(1);

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.metaruntime.supervisor.SupervisionOptions;
-import org.metaruntime.testing.ManualClock;
+import org.metaruntime.supervisor.internal.manual.ManualClock;
 
 class RestartPlannerTest {
 

@@ -10,18 +10,17 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.junit.jupiter.api.Test;
 import org.metaruntime.supervisor.Scheduler;
-import org.metaruntime.testing.ManualScheduler;
+import org.metaruntime.supervisor.internal.manual.ManualScheduler;
 
 class RestartRunnerTest {
 
     private final ManualScheduler manual = new ManualScheduler();
-    private final Scheduler scheduler = (task, delay) -> manual.schedule(task, delay)::cancel;
     private final List<Long> ran = new CopyOnWriteArrayList<>();
 
     @Test
     void aScheduledAttemptRunsOnTheExecutorOnceItsDelayHasPassed() {
         List<Runnable> handedOver = new CopyOnWriteArrayList<>();
-        RestartRunner runner = new RestartRunner("m", scheduler, handedOver::add);
+        RestartRunner runner = new RestartRunner("m", manual, handedOver::add);
 
         long ticket = runner.newTicket();
         runner.schedule(ticket, Duration.ofSeconds(2), ran::add);
@@ -40,7 +39,7 @@ class RestartRunnerTest {
         Executor refusing = task -> {
             throw new RejectedExecutionException("full");
         };
-        RestartRunner runner = new RestartRunner("m", scheduler, refusing);
+        RestartRunner runner = new RestartRunner("m", manual, refusing);
 
         long ticket = runner.newTicket();
         runner.schedule(ticket, Duration.ZERO, ran::add);
@@ -51,7 +50,7 @@ class RestartRunnerTest {
 
     @Test
     void onlyTheNewestTicketBeginsAndOnlyOneAttemptRunsAtATime() {
-        RestartRunner runner = new RestartRunner("m", scheduler, Runnable::run);
+        RestartRunner runner = new RestartRunner("m", manual, Runnable::run);
         long stale = runner.newTicket();
         long current = runner.newTicket();
 
@@ -64,7 +63,7 @@ class RestartRunnerTest {
 
     @Test
     void dropAllMakesEveryTicketStaleAndHandsBackThePendingRestart() {
-        RestartRunner runner = new RestartRunner("m", scheduler, Runnable::run);
+        RestartRunner runner = new RestartRunner("m", manual, Runnable::run);
         long ticket = runner.newTicket();
         runner.schedule(ticket, Duration.ofSeconds(1), ran::add);
 

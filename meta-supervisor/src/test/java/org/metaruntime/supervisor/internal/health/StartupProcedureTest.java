@@ -21,7 +21,7 @@ import org.metaruntime.supervisor.ModuleHealthTransition;
 import org.metaruntime.supervisor.ProcessBoundaryError;
 import org.metaruntime.supervisor.ProcessBoundaryException;
 import org.metaruntime.supervisor.RestartPolicy;
-import org.metaruntime.testing.ManualClock;
+import org.metaruntime.supervisor.internal.manual.ManualClock;
 
 class StartupProcedureTest {
 

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -16,7 +15,9 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.metaruntime.supervisor.ProcessSpec;
+import org.metaruntime.testing.LeakCheck;
 
 /** The Linux lookups behind a child's tree: the token, the start-time filter, the fork counter. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -29,12 +30,12 @@ class ProcessTreeTest {
         Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/self/environ")), "needs /proc");
     }
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
+
     @AfterEach
-    void noProcessLeft() {
+    void destroyWhatIsLeft() {
         started.forEach(Process::destroyForcibly);
-        for (Process process : started) {
-            await().atMost(Duration.ofSeconds(15)).until(() -> !process.isAlive());
-        }
     }
 
     private Process sleeper(String token) throws IOException {

@@ -1,4 +1,4 @@
-package org.metaruntime.testing;
+package org.metaruntime.supervisor.internal.manual;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.metaruntime.supervisor.Scheduler;
 
 class ManualSchedulerTest {
 
@@ -16,7 +17,7 @@ class ManualSchedulerTest {
     void runsTasksInDueOrderAsTheClockAdvances() {
         scheduler.schedule(() -> ran.add("b@200"), Duration.ofMillis(200));
         scheduler.schedule(() -> ran.add("a@100"), Duration.ofMillis(100));
-        ManualScheduler.Scheduled cancelled = scheduler.schedule(() -> ran.add("never"), Duration.ofMillis(150));
+        Scheduler.Cancellable cancelled = scheduler.schedule(() -> ran.add("never"), Duration.ofMillis(150));
 
         assertThat(cancelled.cancel()).isTrue();
         scheduler.advance(Duration.ofMillis(99));
