@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.metaruntime.supervisor.Deadline;
+import org.metaruntime.supervisor.InvalidOptionException;
 
 /**
  * How one call runs: its timeout, who hears its progress, and the {@code _meta} entries an MCP call carries.
@@ -112,9 +113,13 @@ public final class CallOptions {
         /**
          * The call's timeout: it bounds the whole call.
          *
-         * @throws IllegalArgumentException when it is not positive
+         * @throws InvalidOptionException (field {@code timeout}) when it is not positive
          */
         public Builder timeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new InvalidOptionException("timeout", "must be positive, got " + timeout);
+            }
             this.timeout = effective(timeout);
             return this;
         }

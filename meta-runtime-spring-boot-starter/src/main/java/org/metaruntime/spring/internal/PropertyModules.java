@@ -11,7 +11,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.metaruntime.core.ConfigException;
 import org.metaruntime.core.ModuleConfig;
 import org.metaruntime.core.StartMode;
 import org.metaruntime.spring.MetaRuntimeProperties;
@@ -93,7 +92,7 @@ final class PropertyModules {
                 builder.bare(tools);
             }
             config = builder.build();
-        } catch (ConfigException | IllegalArgumentException e) {
+        } catch (IllegalArgumentException e) {
             throw problem(path, null, e.getMessage());
         }
         DeclaredModules.Declared declared = new DeclaredModules.Declared(id, eager, module.isRequired(),
