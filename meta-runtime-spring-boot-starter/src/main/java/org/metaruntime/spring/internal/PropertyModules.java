@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.metaruntime.core.ModuleConfig;
+import org.metaruntime.core.ModuleProtocol;
 import org.metaruntime.core.StartMode;
 import org.metaruntime.spring.MetaRuntimeProperties;
 import org.metaruntime.spring.MetaRuntimeProperties.Protocol;
@@ -90,6 +91,8 @@ final class PropertyModules {
             }
             if (protocol == Protocol.JSONRPC) {
                 builder.bare(tools);
+            } else if (!remote) {
+                builder.protocol(protocol == Protocol.EVENT_LINE ? ModuleProtocol.eventLine() : ModuleProtocol.mcp());
             }
             config = builder.build();
         } catch (IllegalArgumentException e) {
@@ -97,7 +100,7 @@ final class PropertyModules {
         }
         DeclaredModules.Declared declared = new DeclaredModules.Declared(id, eager, module.isRequired(),
                 protocol == Protocol.EVENT_LINE ? List.of() : tools, path);
-        return new ModuleSources.Entry(config, protocol != Protocol.EVENT_LINE, declared);
+        return new ModuleSources.Entry(config, declared);
     }
 
     private static List<McpSchema.Tool> tools(String path, List<MetaRuntimeProperties.Tool> declared) {
