@@ -54,8 +54,19 @@ public final class CallOptions {
         return builder().timeout(timeout).build();
     }
 
+    /** A builder with no timeout (the module's), no progress listener and no {@code _meta}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** A builder holding these options. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.timeout = timeout;
+        b.onProgress = onProgress;
+        b.resetTimeoutOnProgress = resetTimeoutOnProgress;
+        b.meta = meta == null ? null : meta.deepCopy();
+        return b;
     }
 
     /** The call's timeout; empty means the module's call timeout. */

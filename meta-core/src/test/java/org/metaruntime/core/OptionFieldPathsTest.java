@@ -83,4 +83,27 @@ class OptionFieldPathsTest {
         assertThat(InvalidOptionException.path("supervision", "maxRestarts")).isEqualTo("supervision.maxRestarts");
         assertThat(InvalidOptionException.path("modules", "[2].restartPolicy")).isEqualTo("modules[2].restartPolicy");
     }
+
+    @Test
+    void everyGroupHasABuilderFromItsDefaultsAndBackWhoseBuildValidates() {
+        StartupOptions startup = StartupOptions.builder().timeout(Duration.ofSeconds(5)).parallelism(2).build();
+        assertThat(startup).isEqualTo(StartupOptions.defaults().withTimeout(Duration.ofSeconds(5)).withParallelism(2));
+        assertThat(startup.toBuilder().build()).isEqualTo(startup);
+        refusedAt("startupParallelism", () -> StartupOptions.builder().parallelism(0).build());
+
+        ProcessOptions process = ProcessOptions.builder().inheritEnv(false).env(Map.of("RUN", "1")).build();
+        assertThat(process).isEqualTo(ProcessOptions.defaults().withInheritEnv(false).withEnv(Map.of("RUN", "1")));
+        assertThat(process.toBuilder().build()).isEqualTo(process);
+        refusedAt("maxLineBytes", () -> ProcessOptions.builder().maxLineBytes(0).build());
+
+        EventOptions events = EventOptions.builder().retention(10).build();
+        assertThat(events).isEqualTo(new EventOptions(10, EventOptions.defaults().dropBatch()));
+        assertThat(events.toBuilder().build()).isEqualTo(events);
+        refusedAt("eventDropBatch", () -> EventOptions.builder().dropBatch(0).build());
+
+        CallOptions call = CallOptions.builder().timeout(Duration.ofSeconds(3)).resetTimeoutOnProgress(true).build();
+        assertThat(call.toBuilder().build().toString()).isEqualTo(call.toString());
+        assertThat(RuntimeOptions.defaults().toBuilder().build().toString()).isEqualTo(RuntimeOptions.defaults().toString());
+        assertThat(SupervisionOptions.defaults().toBuilder().build()).isEqualTo(SupervisionOptions.defaults());
+    }
 }

@@ -50,6 +50,22 @@ public final class GatewayOptions {
         return new Builder();
     }
 
+    /** A builder holding these options. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.otlpEndpoint = otlpEndpoint;
+        b.traceExporter = traceExporter;
+        b.separator = separator;
+        b.runtime = runtime;
+        b.eventLog = eventLog;
+        b.maxCallDepth = maxCallDepth;
+        b.policy = policy;
+        b.localProfile = localProfile;
+        b.callListeners.addAll(callListeners);
+        b.auditArguments = auditArguments;
+        return b;
+    }
+
     /** The default {@link #maxCallDepth()}. */
     public static final int DEFAULT_MAX_CALL_DEPTH = 8;
 

@@ -70,6 +70,22 @@ public final class HttpOptions {
         return new Builder();
     }
 
+    /** A builder holding these options. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.token = token;
+        b.authenticators.addAll(authenticators);
+        b.oauth = oauth;
+        b.publicUrl = publicUrl;
+        b.allowedOrigins.addAll(allowedOrigins);
+        b.maxRequestBytes = maxRequestBytes;
+        b.sessionIdleTimeout = sessionIdleTimeout;
+        b.keepAlive = keepAlive;
+        b.shutdownTimeout = shutdownTimeout;
+        b.handlers.putAll(handlers);
+        return b;
+    }
+
     /** The defaults: no token (loopback only), loopback origins, 4 MiB bodies, sessions expire after 30 idle minutes. */
     public static HttpOptions defaults() {
         return builder().build();

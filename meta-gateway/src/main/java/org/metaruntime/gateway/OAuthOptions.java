@@ -46,6 +46,16 @@ public final class OAuthOptions {
         return new Builder();
     }
 
+    /** A builder holding these options. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.issuer = issuer;
+        b.audience = audience;
+        b.requiredScopes.addAll(requiredScopes);
+        b.clockSkew = clockSkew;
+        return b;
+    }
+
     /** The issuer, exactly as its metadata and its tokens' {@code iss} must name it. */
     public URI issuer() {
         return issuer;

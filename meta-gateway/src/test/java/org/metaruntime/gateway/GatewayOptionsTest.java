@@ -59,4 +59,25 @@ class GatewayOptionsTest {
         refusedAt("issuer", () -> OAuthOptions.builder().audience("mcp").build());
         refusedAt("audience", () -> OAuthOptions.builder().issuer(URI.create("https://issuer.example")).build());
     }
+
+    @Test
+    void everyOptionsGroupGivesABuilderHoldingIt() {
+        GatewayOptions gateway = GatewayOptions.builder().maxCallDepth(3).separator("-").auditArguments(true).build();
+        GatewayOptions copy = gateway.toBuilder().build();
+        assertThat(copy.maxCallDepth()).isEqualTo(3);
+        assertThat(copy.separator()).isEqualTo("-");
+        assertThat(copy.auditArguments()).isTrue();
+
+        HttpOptions http = HttpOptions.builder().token("secret-token").maxRequestBytes(2048)
+                .allowOrigin("https://app.example.com").keepAlive(Duration.ofSeconds(3)).build();
+        HttpOptions httpCopy = http.toBuilder().build();
+        assertThat(httpCopy.token()).isEqualTo(http.token());
+        assertThat(httpCopy.maxRequestBytes()).isEqualTo(2048);
+        assertThat(httpCopy.allowedOrigins()).isEqualTo(http.allowedOrigins());
+        assertThat(httpCopy.keepAlive()).isEqualTo(Duration.ofSeconds(3));
+
+        OAuthOptions oauth = OAuthOptions.builder().issuer(URI.create("https://issuer.example")).audience("mcp")
+                .requiredScopes("a b").clockSkew(Duration.ofSeconds(5)).build();
+        assertThat(oauth.toBuilder().build().toString()).isEqualTo(oauth.toString());
+    }
 }
