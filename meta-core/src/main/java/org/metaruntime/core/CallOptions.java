@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.metaruntime.supervisor.Deadline;
+import org.metaruntime.supervisor.InvalidOptionException;
 
 /**
  * How one call runs: its timeout, who hears its progress, and the {@code _meta} entries an MCP call carries.
@@ -53,8 +54,19 @@ public final class CallOptions {
         return builder().timeout(timeout).build();
     }
 
+    /** A builder with no timeout (the module's), no progress listener and no {@code _meta}. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** A builder holding these options. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.timeout = timeout;
+        b.onProgress = onProgress;
+        b.resetTimeoutOnProgress = resetTimeoutOnProgress;
+        b.meta = meta == null ? null : meta.deepCopy();
+        return b;
     }
 
     /** The call's timeout; empty means the module's call timeout. */
@@ -112,9 +124,13 @@ public final class CallOptions {
         /**
          * The call's timeout: it bounds the whole call.
          *
-         * @throws IllegalArgumentException when it is not positive
+         * @throws InvalidOptionException (field {@code timeout}) when it is not positive
          */
         public Builder timeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new InvalidOptionException("timeout", "must be positive, got " + timeout);
+            }
             this.timeout = effective(timeout);
             return this;
         }

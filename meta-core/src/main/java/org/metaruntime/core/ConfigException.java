@@ -1,7 +1,7 @@
 package org.metaruntime.core;
 
-import java.util.Objects;
 import java.util.Optional;
+import org.metaruntime.supervisor.InvalidOptionException;
 
 /**
  * An invalid configuration ({@link MetaConfig}, {@link ModuleConfig}, {@link RuntimeOptions}), refused before
@@ -11,11 +11,13 @@ import java.util.Optional;
  * <p>When the problem is a discovered module id that is not configured, {@link #resolutionError()} carries
  * {@link ConfigResolutionError.ModuleNotConfigured}.
  *
+ * <p>It is the {@link InvalidOptionException} of meta-core's configuration: a host may catch that one type for any
+ * option refused by any layer's builder, and read the same {@link #field()} path.
+ *
  * <p>Immutable and thread-safe.
  */
-public class ConfigException extends RuntimeException {
+public class ConfigException extends InvalidOptionException {
 
-    private final String field;
     private final transient ConfigResolutionError resolutionError;
 
     /** A problem with {@code field}; {@code message} is one sentence describing it. */
@@ -25,15 +27,14 @@ public class ConfigException extends RuntimeException {
 
     /** A problem with {@code field} that is also a resolution error (may be {@code null}). */
     public ConfigException(String field, String message, ConfigResolutionError resolutionError) {
-        super("invalid configuration at " + Objects.requireNonNull(field, "field") + ": "
-                + Objects.requireNonNull(message, "message"));
-        this.field = field;
+        super(field, message);
         this.resolutionError = resolutionError;
     }
 
     /** The path of the offending field, e.g. {@code modules[1].command}. */
+    @Override
     public String field() {
-        return field;
+        return super.field();
     }
 
     /** The resolution error behind this problem, if it is one. */

@@ -25,4 +25,44 @@ public record EventOptions(int retention, int dropBatch) {
     public static EventOptions defaults() {
         return DEFAULTS;
     }
+
+    /** A builder starting from the defaults. */
+    public static Builder builder() {
+        return DEFAULTS.toBuilder();
+    }
+
+    /** A builder starting from these options. */
+    public Builder toBuilder() {
+        return new Builder().retention(retention).dropBatch(dropBatch);
+    }
+
+    /** Builds {@link EventOptions}; {@link #build()} validates. Not thread-safe. */
+    public static final class Builder {
+        private int retention;
+        private int dropBatch;
+
+        private Builder() {
+        }
+
+        /** Sets {@link EventOptions#retention()}. */
+        public Builder retention(int retention) {
+            this.retention = retention;
+            return this;
+        }
+
+        /** Sets {@link EventOptions#dropBatch()}. */
+        public Builder dropBatch(int dropBatch) {
+            this.dropBatch = dropBatch;
+            return this;
+        }
+
+        /**
+         * The options.
+         *
+         * @throws ConfigException naming the first invalid field
+         */
+        public EventOptions build() {
+            return new EventOptions(retention, dropBatch);
+        }
+    }
 }

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.metaruntime.core.internal.Checks;
+import org.metaruntime.core.ModuleProtocols.Declared;
 import org.metaruntime.mcp.McpHttpEndpoint;
 import org.metaruntime.mcp.McpProtocolEra;
 import org.metaruntime.mcp.McpSessionMode;
@@ -152,11 +153,7 @@ public final class ModuleConfig {
      * decided; {@link MetaConfig#protocolOf(String)} applies it with the module's first pre-spawn data.
      */
     public ModuleProtocol protocol(Optional<PreSpawnData> preSpawn) {
-        Objects.requireNonNull(preSpawn, "preSpawn");
-        if (!markerDecides || preSpawn.map(PreSpawnData::selectsMcp).orElse(false)) {
-            return protocol;
-        }
-        return ModuleProtocol.eventLine();
+        return ModuleProtocols.resolve(protocol, markerDecides, preSpawn);
     }
 
     /** The argv of the module's process (no shell); empty for a remote module. */
@@ -181,13 +178,7 @@ public final class ModuleConfig {
 
     /** How an MCP (or bare JSON-RPC) module's connection is used. Default {@link McpSessionMode#PERSISTENT}. */
     public McpSessionMode mcpSessionMode() {
-        if (protocol instanceof ModuleProtocol.Mcp mcp) {
-            return mcp.sessionMode();
-        }
-        if (protocol instanceof ModuleProtocol.BareJsonRpc bare) {
-            return bare.sessionMode();
-        }
-        return McpSessionMode.PERSISTENT;
+        return ModuleProtocols.sessionMode(protocol);
     }
 
     /** The startup timeout of this module, overriding {@link RuntimeOptions#startupTimeout()}. */
@@ -265,7 +256,7 @@ public final class ModuleConfig {
      * "structuredContent":<answer>}} (see {@link org.metaruntime.mcp.McpClientOptions#bareTools()}).
      */
     public Optional<List<McpSchema.Tool>> bareTools() {
-        return protocol instanceof ModuleProtocol.BareJsonRpc bare ? Optional.of(bare.tools()) : Optional.empty();
+        return ModuleProtocols.bareTools(protocol);
     }
 
     /** Whether the module speaks bare JSON-RPC 2.0 with declared tools ({@link #bareTools()} is present). */
@@ -280,7 +271,7 @@ public final class ModuleConfig {
      * {@link org.metaruntime.mcp.McpClientOptions#bareUnlessMcp()}).
      */
     public Optional<List<McpSchema.Tool>> bareUnlessMcp() {
-        return protocol instanceof ModuleProtocol.Mcp mcp ? mcp.bareFallback() : Optional.empty();
+        return ModuleProtocols.bareFallback(protocol);
     }
 
     /**
@@ -289,7 +280,7 @@ public final class ModuleConfig {
      * bare JSON-RPC module, which speaks no MCP.
      */
     public Optional<McpProtocolEra> protocolEra() {
-        return protocol instanceof ModuleProtocol.Mcp mcp ? mcp.era() : Optional.empty();
+        return ModuleProtocols.era(protocol);
     }
 
     /** The endpoint of a remote module for the MCP client; empty for a module that is spawned. */
@@ -319,20 +310,7 @@ public final class ModuleConfig {
     @Override
     public String toString() {
         return "ModuleConfig[id=" + id + ", source=" + source + ", restartPolicy=" + options.restartPolicy()
-                + ", protocol=" + (markerDecides ? "by pre-spawn marker, else event-line; " : "")
-                + protocolName(protocol) + "]";
-    }
-
-    private static String protocolName(ModuleProtocol protocol) {
-        if (protocol instanceof ModuleProtocol.BareJsonRpc bare) {
-            return "bare" + bare.tools().stream().map(McpSchema.Tool::name).toList() + " " + bare.sessionMode();
-        }
-        if (protocol instanceof ModuleProtocol.Mcp mcp) {
-            return "mcp " + mcp.sessionMode() + mcp.era().map(era -> " " + era).orElse("")
-                    + mcp.bareFallback().map(tools -> ", bareUnlessMcp="
-                    + tools.stream().map(McpSchema.Tool::name).toList()).orElse("");
-        }
-        return "event-line";
+                + ", protocol=" + ModuleProtocols.describe(protocol, markerDecides) + "]";
     }
 
     /** Builds a {@link ModuleConfig}. Not thread-safe. */
@@ -368,13 +346,7 @@ public final class ModuleConfig {
 
         /** The argv (no shell). */
         public Builder command(List<String> command) {
-            Objects.requireNonNull(command, "command");
-            for (int i = 0; i < command.size(); i++) {
-                if (command.get(i) == null) {
-                    throw new ConfigException("modules[" + id + "].command[" + i + "]", "the argument must not be null");
-                }
-            }
-            this.command = List.copyOf(command);
+            this.command = ModuleConfigValidator.command(id, Objects.requireNonNull(command, "command"));
             return this;
         }
 
@@ -412,19 +384,19 @@ public final class ModuleConfig {
 
         /** This module's startup timeout; must be positive. Default: the runtime's. */
         public Builder startupTimeout(Duration startupTimeout) {
-            this.startupTimeout = Checks.positive(startupTimeout, "modules[" + id + "].startupTimeout");
+            this.startupTimeout = Checks.positive(startupTimeout, field("startupTimeout"));
             return this;
         }
 
         /** This module's default call timeout; must be positive. Default: the runtime's. */
         public Builder callTimeout(Duration callTimeout) {
-            this.callTimeout = Checks.positive(callTimeout, "modules[" + id + "].callTimeout");
+            this.callTimeout = Checks.positive(callTimeout, field("callTimeout"));
             return this;
         }
 
         /** The grace of each stop step; zero kills at once. Default: the runtime's. Replaces a {@link #shutdownTimeout}. */
         public Builder shutdownGrace(Duration shutdownGrace) {
-            this.shutdownGrace = Checks.nonNegative(shutdownGrace, "modules[" + id + "].shutdownGrace");
+            this.shutdownGrace = Checks.nonNegative(shutdownGrace, field("shutdownGrace"));
             this.shutdownTimeout = null;
             return this;
         }
@@ -434,14 +406,14 @@ public final class ModuleConfig {
          * 100 ms; must be positive. Default: the runtime's graces. Replaces a {@link #shutdownGrace}.
          */
         public Builder shutdownTimeout(Duration shutdownTimeout) {
-            this.shutdownTimeout = Checks.positive(shutdownTimeout, "modules[" + id + "].shutdownTimeout");
+            this.shutdownTimeout = Checks.positive(shutdownTimeout, field("shutdownTimeout"));
             this.shutdownGrace = null;
             return this;
         }
 
         /** The most calls in flight at once on a persistent MCP connection; at least 1. */
         public Builder maxInFlightCalls(int maxInFlightCalls) {
-            this.maxInFlightCalls = Checks.atLeast(maxInFlightCalls, 1, "modules[" + id + "].maxInFlightCalls");
+            this.maxInFlightCalls = Checks.atLeast(maxInFlightCalls, 1, field("maxInFlightCalls"));
             return this;
         }
 
@@ -460,7 +432,7 @@ public final class ModuleConfig {
          * transition and no event. Default: none (the child stays).
          */
         public Builder idleTimeout(Duration idleTimeout) {
-            this.idleTimeout = Checks.positive(idleTimeout, "modules[" + id + "].idleTimeout");
+            this.idleTimeout = Checks.positive(idleTimeout, field("idleTimeout"));
             return this;
         }
 
@@ -474,11 +446,7 @@ public final class ModuleConfig {
          * @throws ConfigException when {@code url} is not an absolute http(s) URL with a host
          */
         public Builder url(URI url) {
-            Objects.requireNonNull(url, "url");
-            McpHttpEndpoint.problem(url).ifPresent(p -> {
-                throw new ConfigException("modules[" + id + "].url", p);
-            });
-            this.url = url;
+            this.url = ModuleConfigValidator.url(id, Objects.requireNonNull(url, "url"));
             return this;
         }
 
@@ -490,9 +458,7 @@ public final class ModuleConfig {
          *                         value has a line break
          */
         public Builder header(String name, String value) {
-            McpHttpEndpoint.headerProblem(name, value).ifPresent(p -> {
-                throw new ConfigException("modules[" + id + "].headers", p);
-            });
+            ModuleConfigValidator.header(id, name, value);
             headers.put(name, value);
             return this;
         }
@@ -503,7 +469,7 @@ public final class ModuleConfig {
          * {@link Duration#ZERO} turns pings off. Default: off for a spawned module, 30 s for a remote one.
          */
         public Builder healthCheck(Duration interval) {
-            this.healthCheck = Checks.nonNegative(interval, "modules[" + id + "].healthCheck");
+            this.healthCheck = Checks.nonNegative(interval, field("healthCheck"));
             return this;
         }
 
@@ -529,7 +495,7 @@ public final class ModuleConfig {
          * @throws ConfigException when {@code declaredTools} is empty, or has a null entry or two tools of one name
          */
         public Builder bare(List<McpSchema.Tool> declaredTools) {
-            this.bareTools = declared(declaredTools, "modules[" + id + "].bare");
+            this.bareTools = declared(declaredTools, field("bare"));
             this.declared = Declared.BARE;
             return this;
         }
@@ -544,7 +510,7 @@ public final class ModuleConfig {
          * @throws ConfigException as {@link #bare(List)}
          */
         public Builder bareUnlessMcp(List<McpSchema.Tool> declaredTools) {
-            this.bareTools = declared(declaredTools, "modules[" + id + "].bareUnlessMcp");
+            this.bareTools = declared(declaredTools, field("bareUnlessMcp"));
             this.declared = Declared.BARE_UNLESS_MCP;
             return this;
         }
@@ -575,21 +541,11 @@ public final class ModuleConfig {
         }
 
         private static List<McpSchema.Tool> declared(List<McpSchema.Tool> declaredTools, String field) {
-            Objects.requireNonNull(declaredTools, "declaredTools");
-            if (declaredTools.isEmpty()) {
-                throw new ConfigException(field, "a bare JSON-RPC module declares its tools: it has no tools/list");
-            }
-            java.util.Set<String> names = new java.util.HashSet<>();
-            for (int i = 0; i < declaredTools.size(); i++) {
-                McpSchema.Tool tool = declaredTools.get(i);
-                if (tool == null || tool.name() == null || tool.name().isBlank()) {
-                    throw new ConfigException(field + "[" + i + "]", "a declared tool needs a name");
-                }
-                if (!names.add(tool.name())) {
-                    throw new ConfigException(field + "[" + i + "]", "tool '" + tool.name() + "' is declared twice");
-                }
-            }
-            return List.copyOf(declaredTools);
+            return ModuleConfigValidator.declaredTools(Objects.requireNonNull(declaredTools, "declaredTools"), field);
+        }
+
+        private String field(String option) {
+            return ModuleConfigValidator.field(id, option);
         }
 
         /**
@@ -600,54 +556,13 @@ public final class ModuleConfig {
          *                         or an event-line protocol, or headers are set without a url
          */
         public ModuleConfig build() {
-            String field = "modules[" + id + "]";
-            ModuleSource source;
-            if (url != null) {
-                if (!command.isEmpty()) {
-                    throw new ConfigException(field + ".url", "module '" + id + "' has both a command and a url");
-                }
-                if (workdir != null || !env.isEmpty()) {
-                    throw new ConfigException(field + (workdir != null ? ".workdir" : ".env"), "module '" + id
-                            + "' is remote (it has a url): it has no process, so a workdir or environment does not apply");
-                }
-                if (mcpSessionMode == McpSessionMode.PER_CALL) {
-                    throw new ConfigException(field + ".mcpSessionMode", "module '" + id
-                            + "' is remote: it keeps one session (PERSISTENT); PER_CALL applies to spawned servers");
-                }
-                if (bareTools != null) {
-                    throw new ConfigException(field + (declared == Declared.BARE_UNLESS_MCP ? ".bareUnlessMcp" : ".bare"),
-                            "module '" + id + "' is remote: a remote server speaks MCP; bare JSON-RPC applies to spawned servers");
-                }
-                if (declared == Declared.EVENT_LINE) {
-                    throw new ConfigException(field + ".protocol", "module '" + id
-                            + "' is remote: a remote server speaks MCP; event-line applies to spawned modules");
-                }
-                source = new ModuleSource.Remote(url, headers);
-            } else {
-                if (!headers.isEmpty()) {
-                    throw new ConfigException(field + ".headers", "module '" + id
-                            + "' has headers but no url: headers go to a remote module");
-                }
-                source = new ModuleSource.Command(command, workdir, env);
-            }
-            if (idleTimeout != null && startMode != StartMode.LAZY) {
-                throw new ConfigException(field + ".idleTimeout",
-                        "an idle timeout needs startMode(StartMode.LAZY): an eager module keeps its child");
-            }
-            Optional<McpProtocolEra> era = Optional.ofNullable(protocolEra);
-            ModuleProtocol protocol = switch (declared) {
-                case BARE -> new ModuleProtocol.BareJsonRpc(bareTools, mcpSessionMode);
-                case BARE_UNLESS_MCP -> new ModuleProtocol.Mcp(mcpSessionMode, era, Optional.of(bareTools));
-                case EVENT_LINE -> ModuleProtocol.eventLine();
-                case NONE, MCP -> new ModuleProtocol.Mcp(mcpSessionMode, era, Optional.empty());
-            };
-            boolean markerDecides = declared == Declared.NONE && url == null;
-            return new ModuleConfig(id, source, protocol, markerDecides, new Options(restartPolicy, startMode,
-                    startupTimeout, idleTimeout, callTimeout, maxInFlightCalls, shutdownGrace, shutdownTimeout,
-                    healthCheck));
+            ModuleSource source = ModuleConfigValidator.source(id, command, workdir, env, url, headers, mcpSessionMode,
+                    declared);
+            ModuleConfigValidator.idleTimeout(id, idleTimeout, startMode);
+            ModuleProtocol protocol = ModuleProtocols.declared(declared, mcpSessionMode, protocolEra, bareTools);
+            return new ModuleConfig(id, source, protocol, ModuleProtocols.markerDecides(declared, url != null),
+                    new Options(restartPolicy, startMode, startupTimeout, idleTimeout, callTimeout, maxInFlightCalls,
+                            shutdownGrace, shutdownTimeout, healthCheck));
         }
-
-        /** What the builder was told the module speaks; {@code NONE}: its pre-spawn data decides. */
-        private enum Declared { NONE, MCP, EVENT_LINE, BARE, BARE_UNLESS_MCP }
     }
 }

@@ -58,6 +58,81 @@ public record ProcessOptions(boolean inheritEnv, Set<String> passThroughEnv, Map
         return DEFAULTS;
     }
 
+    /** A builder starting from the defaults. */
+    public static Builder builder() {
+        return DEFAULTS.toBuilder();
+    }
+
+    /** A builder starting from these options. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.inheritEnv = inheritEnv;
+        b.passThroughEnv = passThroughEnv;
+        b.env = env;
+        b.maxLineBytes = maxLineBytes;
+        b.stderrTailBytes = stderrTailBytes;
+        b.stdinQueueBytes = stdinQueueBytes;
+        return b;
+    }
+
+    /** Builds {@link ProcessOptions}; {@link #build()} validates. Not thread-safe. */
+    public static final class Builder {
+        private boolean inheritEnv;
+        private Set<String> passThroughEnv;
+        private Map<String, String> env;
+        private int maxLineBytes;
+        private int stderrTailBytes;
+        private int stdinQueueBytes;
+
+        private Builder() {
+        }
+
+        /** Sets {@link ProcessOptions#inheritEnv()}. */
+        public Builder inheritEnv(boolean inherit) {
+            this.inheritEnv = inherit;
+            return this;
+        }
+
+        /** Sets {@link ProcessOptions#passThroughEnv()}. */
+        public Builder passThroughEnv(Set<String> names) {
+            this.passThroughEnv = names;
+            return this;
+        }
+
+        /** Sets {@link ProcessOptions#env()}. */
+        public Builder env(Map<String, String> variables) {
+            this.env = variables;
+            return this;
+        }
+
+        /** Sets {@link ProcessOptions#maxLineBytes()}. */
+        public Builder maxLineBytes(int max) {
+            this.maxLineBytes = max;
+            return this;
+        }
+
+        /** Sets {@link ProcessOptions#stderrTailBytes()}. */
+        public Builder stderrTailBytes(int bytes) {
+            this.stderrTailBytes = bytes;
+            return this;
+        }
+
+        /** Sets {@link ProcessOptions#stdinQueueBytes()}. */
+        public Builder stdinQueueBytes(int bytes) {
+            this.stdinQueueBytes = bytes;
+            return this;
+        }
+
+        /**
+         * The options.
+         *
+         * @throws ConfigException naming the first invalid field
+         */
+        public ProcessOptions build() {
+            return new ProcessOptions(inheritEnv, passThroughEnv, env, maxLineBytes, stderrTailBytes, stdinQueueBytes);
+        }
+    }
+
     public ProcessOptions withInheritEnv(boolean inherit) {
         return new ProcessOptions(inherit, passThroughEnv, env, maxLineBytes, stderrTailBytes, stdinQueueBytes);
     }

@@ -5,8 +5,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.metaruntime.core.internal.Checks;
 import org.metaruntime.mcp.McpClientOptions;
+import org.metaruntime.supervisor.InvalidOptionException;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.SupervisionOptions;
 
@@ -389,8 +391,8 @@ public final class RuntimeOptions {
         private Builder supervisionField(String field, Function<SupervisionOptions.Builder, ?> set) {
             try {
                 set.apply(supervision);
-            } catch (IllegalArgumentException e) {
-                throw new ConfigException(field, e.getMessage());
+            } catch (InvalidOptionException e) {
+                throw new ConfigException(field, e.field() + " " + e.problem());
             }
             return this;
         }
@@ -398,16 +400,20 @@ public final class RuntimeOptions {
         /**
          * The options.
          *
-         * @throws ConfigException when the groups are inconsistent (e.g. a restart backoff cap below its first backoff)
+         * @throws ConfigException when the groups are inconsistent, its field the path in the group (e.g.
+         *                         {@code supervision.maxBackoff} for a restart backoff cap below its first backoff)
          */
         public RuntimeOptions build() {
-            SupervisionOptions builtSupervision;
+            return new RuntimeOptions(this, group("supervision", supervision::build), group("mcp", mcp::build));
+        }
+
+        /** The group {@code build} makes; its refusal is a {@link ConfigException} at the group's path. */
+        private static <T> T group(String name, Supplier<T> build) {
             try {
-                builtSupervision = supervision.build();
-            } catch (IllegalArgumentException e) {
-                throw new ConfigException("supervision", e.getMessage());
+                return build.get();
+            } catch (InvalidOptionException e) {
+                throw new ConfigException(InvalidOptionException.path(name, e.field()), e.problem());
             }
-            return new RuntimeOptions(this, builtSupervision, mcp.build());
         }
     }
 }

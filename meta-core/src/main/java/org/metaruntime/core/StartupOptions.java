@@ -40,6 +40,73 @@ public record StartupOptions(int onFailureRetryBudget, int alwaysRestartBudget, 
         return DEFAULTS;
     }
 
+    /** A builder starting from the defaults. */
+    public static Builder builder() {
+        return DEFAULTS.toBuilder();
+    }
+
+    /** A builder starting from these options. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.onFailureRetryBudget = onFailureRetryBudget;
+        b.alwaysRestartBudget = alwaysRestartBudget;
+        b.restartBackoff = restartBackoff;
+        b.timeout = timeout;
+        b.parallelism = parallelism;
+        return b;
+    }
+
+    /** Builds {@link StartupOptions}; {@link #build()} validates. Not thread-safe. */
+    public static final class Builder {
+        private int onFailureRetryBudget;
+        private int alwaysRestartBudget;
+        private Duration restartBackoff;
+        private Duration timeout;
+        private int parallelism;
+
+        private Builder() {
+        }
+
+        /** Sets {@link StartupOptions#onFailureRetryBudget()}. */
+        public Builder onFailureRetryBudget(int budget) {
+            this.onFailureRetryBudget = budget;
+            return this;
+        }
+
+        /** Sets {@link StartupOptions#alwaysRestartBudget()}. */
+        public Builder alwaysRestartBudget(int budget) {
+            this.alwaysRestartBudget = budget;
+            return this;
+        }
+
+        /** Sets {@link StartupOptions#restartBackoff()}. */
+        public Builder restartBackoff(Duration backoff) {
+            this.restartBackoff = backoff;
+            return this;
+        }
+
+        /** Sets {@link StartupOptions#timeout()}. */
+        public Builder timeout(Duration timeout) {
+            this.timeout = timeout;
+            return this;
+        }
+
+        /** Sets {@link StartupOptions#parallelism()}. */
+        public Builder parallelism(int parallelism) {
+            this.parallelism = parallelism;
+            return this;
+        }
+
+        /**
+         * The options.
+         *
+         * @throws ConfigException naming the first invalid field
+         */
+        public StartupOptions build() {
+            return new StartupOptions(onFailureRetryBudget, alwaysRestartBudget, restartBackoff, timeout, parallelism);
+        }
+    }
+
     public StartupOptions withOnFailureRetryBudget(int budget) {
         return new StartupOptions(budget, alwaysRestartBudget, restartBackoff, timeout, parallelism);
     }

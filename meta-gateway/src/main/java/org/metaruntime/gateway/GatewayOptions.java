@@ -10,6 +10,7 @@ import org.metaruntime.core.RuntimeOptions;
 import org.metaruntime.events.EventLog;
 import org.metaruntime.gateway.internal.manifest.Names;
 import org.metaruntime.gateway.spi.CallListener;
+import org.metaruntime.supervisor.InvalidOptionException;
 
 /**
  * How a gateway names and runs its pods. Immutable and thread-safe; build with {@link #builder()}.
@@ -47,6 +48,22 @@ public final class GatewayOptions {
     /** A builder with the defaults. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** A builder holding these options. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.otlpEndpoint = otlpEndpoint;
+        b.traceExporter = traceExporter;
+        b.separator = separator;
+        b.runtime = runtime;
+        b.eventLog = eventLog;
+        b.maxCallDepth = maxCallDepth;
+        b.policy = policy;
+        b.localProfile = localProfile;
+        b.callListeners.addAll(callListeners);
+        b.auditArguments = auditArguments;
+        return b;
     }
 
     /** The default {@link #maxCallDepth()}. */
@@ -164,11 +181,11 @@ public final class GatewayOptions {
          * (null: the endpoint of {@code OTEL_EXPORTER_OTLP_ENDPOINT}, else no export). Pods get the calls' trace
          * context either way.
          *
-         * @throws IllegalArgumentException when it is not an {@code http} or {@code https} URL
+         * @throws InvalidOptionException when it is not an {@code http} or {@code https} URL
          */
         public Builder otlpEndpoint(URI endpoint) {
             if (endpoint != null && !("http".equals(endpoint.getScheme()) || "https".equals(endpoint.getScheme()))) {
-                throw new IllegalArgumentException("otlpEndpoint must be an http or https URL: " + endpoint);
+                throw new InvalidOptionException("otlpEndpoint", "must be an http or https URL, not " + endpoint);
             }
             this.otlpEndpoint = endpoint;
             return this;
@@ -186,11 +203,11 @@ public final class GatewayOptions {
         /**
          * Sets the most entries a chain of pod-to-pod calls may have.
          *
-         * @throws IllegalArgumentException when it is less than 1
+         * @throws InvalidOptionException when it is less than 1
          */
         public Builder maxCallDepth(int maxCallDepth) {
             if (maxCallDepth < 1) {
-                throw new IllegalArgumentException("maxCallDepth must be at least 1, not " + maxCallDepth);
+                throw new InvalidOptionException("maxCallDepth", "must be at least 1, not " + maxCallDepth);
             }
             this.maxCallDepth = maxCallDepth;
             return this;
@@ -199,11 +216,11 @@ public final class GatewayOptions {
         /**
          * Sets the separator of outward names: 1 to 8 of letters, digits, {@code _} and {@code -}.
          *
-         * @throws IllegalArgumentException when clients would reject names made with it
+         * @throws InvalidOptionException when clients would reject names made with it
          */
         public Builder separator(String separator) {
             if (!Names.validSeparator(separator)) {
-                throw new IllegalArgumentException("separator must be 1 to 8 of letters, digits, '_' and '-': " + separator);
+                throw new InvalidOptionException("separator", "must be 1 to 8 of letters, digits, '_' and '-', not " + separator);
             }
             this.separator = separator;
             return this;
@@ -227,11 +244,11 @@ public final class GatewayOptions {
         /**
          * The options.
          *
-         * @throws IllegalArgumentException when the local profile is neither {@code all} nor a profile of the policy
+         * @throws InvalidOptionException when the local profile is neither {@code all} nor a profile of the policy
          */
         public GatewayOptions build() {
             if (localProfile != null && !policy.hasProfile(localProfile)) {
-                throw new IllegalArgumentException("profile \"" + localProfile + "\" is neither all nor a profile of the policy "
+                throw new InvalidOptionException("localProfile", "profile \"" + localProfile + "\" is neither all nor a profile of the policy "
                         + policy.profiles());
             }
             return new GatewayOptions(this);

@@ -4,9 +4,9 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.eclipse.jetty.server.Handler;
 import org.metaruntime.gateway.spi.Authenticator;
+import org.metaruntime.supervisor.InvalidOptionException;
 
 /**
  * How a gateway serves over HTTP: who may call (the single bearer token, the host's {@link Authenticator}s such as
@@ -67,6 +68,22 @@ public final class HttpOptions {
     /** A builder with the defaults. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** A builder holding these options. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.token = token;
+        b.authenticators.addAll(authenticators);
+        b.oauth = oauth;
+        b.publicUrl = publicUrl;
+        b.allowedOrigins.addAll(allowedOrigins);
+        b.maxRequestBytes = maxRequestBytes;
+        b.sessionIdleTimeout = sessionIdleTimeout;
+        b.keepAlive = keepAlive;
+        b.shutdownTimeout = shutdownTimeout;
+        b.handlers.putAll(handlers);
+        return b;
     }
 
     /** The defaults: no token (loopback only), loopback origins, 4 MiB bodies, sessions expire after 30 idle minutes. */
@@ -154,7 +171,7 @@ public final class HttpOptions {
          * tool ({@link Authenticators#staticToken}), tried before any other authenticator. Surrounding white space is
          * removed.
          *
-         * @throws IllegalArgumentException when it is empty or has characters a header cannot carry
+         * @throws InvalidOptionException when it is empty or has characters a header cannot carry
          */
         public Builder token(String token) {
             if (token == null) {
@@ -164,7 +181,7 @@ public final class HttpOptions {
             String trimmed = token.strip();
             if (trimmed.isEmpty() || !StandardCharsets.US_ASCII.newEncoder().canEncode(trimmed)
                     || trimmed.chars().anyMatch(c -> c <= ' ' || c == 127)) {
-                throw new IllegalArgumentException("a token is one or more visible ASCII characters");
+                throw new InvalidOptionException("token", "a token is one or more visible ASCII characters");
             }
             this.token = trimmed;
             return this;
@@ -193,13 +210,13 @@ public final class HttpOptions {
          * Sets the {@code /mcp} URL clients use, the OAuth resource URL (null: the URL the gateway listens on). Needed
          * with OAuth on a wildcard address.
          *
-         * @throws IllegalArgumentException when it is not an absolute http or https URL
+         * @throws InvalidOptionException when it is not an absolute http or https URL
          */
         public Builder publicUrl(URI url) {
             if (url != null) {
                 String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
                 if (!(scheme.equals("http") || scheme.equals("https")) || url.getHost() == null || url.getRawFragment() != null) {
-                    throw new IllegalArgumentException("the public URL is an http or https URL, not " + url);
+                    throw new InvalidOptionException("publicUrl", "the public URL is an http or https URL, not " + url);
                 }
             }
             this.publicUrl = url;
@@ -216,7 +233,7 @@ public final class HttpOptions {
                 o = o.substring(0, o.length() - 1);
             }
             if (!o.matches("https?://[^/?#\\s]+")) {
-                throw new IllegalArgumentException("an origin is scheme://host[:port], not " + origin);
+                throw new InvalidOptionException("allowedOrigins", "an origin is scheme://host[:port], not " + origin);
             }
             allowedOrigins.add(o);
             return this;
@@ -225,7 +242,7 @@ public final class HttpOptions {
         /** Sets the largest request body accepted (at least 1 KiB). */
         public Builder maxRequestBytes(long bytes) {
             if (bytes < 1024) {
-                throw new IllegalArgumentException("maxRequestBytes must be at least 1024, not " + bytes);
+                throw new InvalidOptionException("maxRequestBytes", "must be at least 1024, not " + bytes);
             }
             this.maxRequestBytes = bytes;
             return this;
@@ -247,7 +264,7 @@ public final class HttpOptions {
         public Builder shutdownTimeout(Duration timeout) {
             Objects.requireNonNull(timeout, "shutdownTimeout");
             if (timeout.isNegative()) {
-                throw new IllegalArgumentException("shutdownTimeout must not be negative");
+                throw new InvalidOptionException("shutdownTimeout", "must not be negative, not " + timeout);
             }
             this.shutdownTimeout = timeout;
             return this;
@@ -261,11 +278,11 @@ public final class HttpOptions {
             Objects.requireNonNull(pathSpec, "pathSpec");
             Objects.requireNonNull(handler, "handler");
             if (!pathSpec.startsWith("/")) {
-                throw new IllegalArgumentException("a path spec starts with /: " + pathSpec);
+                throw new InvalidOptionException("handlers", "a path spec starts with /, not " + pathSpec);
             }
             for (String own : new String[] {"/mcp", "/sse", "/message", "/healthz", "/metrics", "/.well-known"}) {
                 if (pathSpec.equals(own) || pathSpec.equals(own + "/*") || pathSpec.equals("/") || pathSpec.equals("/*")) {
-                    throw new IllegalArgumentException("the gateway serves " + pathSpec + " itself");
+                    throw new InvalidOptionException("handlers", "the gateway serves " + pathSpec + " itself");
                 }
             }
             handlers.put(pathSpec, handler);
@@ -280,7 +297,7 @@ public final class HttpOptions {
         private static Duration positive(Duration d, String what) {
             Objects.requireNonNull(d, what);
             if (d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException(what + " must be positive, not " + d);
+                throw new InvalidOptionException(what, "must be positive, not " + d);
             }
             return d;
         }

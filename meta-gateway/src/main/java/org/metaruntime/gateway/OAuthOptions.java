@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import org.metaruntime.supervisor.InvalidOptionException;
 
 /**
  * The gateway as an OAuth 2.1 resource server: the authorization server (issuer) whose JWT access tokens it accepts,
@@ -45,6 +46,16 @@ public final class OAuthOptions {
         return new Builder();
     }
 
+    /** A builder holding these options. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.issuer = issuer;
+        b.audience = audience;
+        b.requiredScopes.addAll(requiredScopes);
+        b.clockSkew = clockSkew;
+        return b;
+    }
+
     /** The issuer, exactly as its metadata and its tokens' {@code iss} must name it. */
     public URI issuer() {
         return issuer;
@@ -78,14 +89,14 @@ public final class OAuthOptions {
         /**
          * Sets the issuer.
          *
-         * @throws IllegalArgumentException when it is not an absolute {@code http} or {@code https} URL
+         * @throws InvalidOptionException when it is not an absolute {@code http} or {@code https} URL
          */
         public Builder issuer(URI issuer) {
             Objects.requireNonNull(issuer, "issuer");
             String scheme = issuer.getScheme() == null ? "" : issuer.getScheme().toLowerCase(Locale.ROOT);
             if (!(scheme.equals("http") || scheme.equals("https")) || issuer.getHost() == null
                     || issuer.getRawQuery() != null || issuer.getRawFragment() != null) {
-                throw new IllegalArgumentException("an issuer is an http or https URL without query or fragment, not " + issuer);
+                throw new InvalidOptionException("issuer", "an issuer is an http or https URL without query or fragment, not " + issuer);
             }
             this.issuer = issuer;
             return this;
@@ -95,7 +106,7 @@ public final class OAuthOptions {
         public Builder audience(String audience) {
             Objects.requireNonNull(audience, "audience");
             if (audience.isBlank()) {
-                throw new IllegalArgumentException("the audience must not be blank");
+                throw new InvalidOptionException("audience", "the audience must not be blank");
             }
             this.audience = audience.strip();
             return this;
@@ -107,7 +118,7 @@ public final class OAuthOptions {
                 for (String one : Objects.requireNonNull(scope, "scope").split("[,\\s]+")) {
                     if (!one.isEmpty()) {
                         if (one.chars().anyMatch(c -> c < 0x21 || c == '"' || c == '\\' || c > 0x7e)) {
-                            throw new IllegalArgumentException("a scope is visible ASCII without '\"' or '\\': " + one);
+                            throw new InvalidOptionException("requiredScopes", "a scope is visible ASCII without '\"' or '\\': " + one);
                         }
                         requiredScopes.add(one);
                     }
@@ -120,7 +131,7 @@ public final class OAuthOptions {
         public Builder clockSkew(Duration skew) {
             Objects.requireNonNull(skew, "clockSkew");
             if (skew.isNegative()) {
-                throw new IllegalArgumentException("clockSkew must not be negative");
+                throw new InvalidOptionException("clockSkew", "must not be negative, not " + skew);
             }
             this.clockSkew = skew;
             return this;
@@ -129,11 +140,12 @@ public final class OAuthOptions {
         /**
          * The options.
          *
-         * @throws IllegalStateException when the issuer or the audience is missing
+         * @throws InvalidOptionException when the issuer or the audience is missing
          */
         public OAuthOptions build() {
             if (issuer == null || audience == null) {
-                throw new IllegalStateException("OAuth needs both an issuer and an audience");
+                throw new InvalidOptionException(issuer == null ? "issuer" : "audience",
+                        "OAuth needs both an issuer and an audience");
             }
             return new OAuthOptions(this);
         }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -71,7 +72,7 @@ class ConsoleIT {
                 "    - name: echo\n      description: \"" + HOSTILE + "\"\n"));
         Path beta = manifests.resolve("beta.yaml");
         Files.writeString(beta, Files.readString(beta).replace("env: { ", "env: { FIXTURE_STDERR: \"" + longStderr() + "\", "));
-        Files.writeString(manifests.resolve("pinned.yaml"), pinnedPod(Files.writeString(dir.resolve("description.txt"), "Reads a file")));
+        pinnedPod(manifests, Files.writeString(dir.resolve("description.txt"), "Reads a file"));
         Path policy = Files.writeString(dir.resolve("policy.yaml"), POLICY);
         Path tokens = Files.writeString(dir.resolve("tokens.yaml"), """
                 - { name: ops, token: "${CONSOLE_OPS_TOKEN}", profiles: [all] }
@@ -197,32 +198,15 @@ class ConsoleIT {
     }
 
     /**
-     * A pod started with the gateway whose tool {@code read} has an explicit pin its definition does not match (blocked)
-     * and whose tool {@code stable} has one too, with {@code onDrift: warn}.
+     * Adds to {@code manifests} a pod started with the gateway whose tool {@code read} has an explicit pin its
+     * definition does not match (blocked) and whose tool {@code stable} has one too, with {@code onDrift: warn}.
      */
-    private static String pinnedPod(Path description) {
-        return """
-                apiVersion: mcp-meta/v1
-                kind: ToolPod
-                metadata: { name: pinned }
-                spec:
-                  command: [python3, pinned_pod.py]
-                  workdir: %s
-                  protocolEra: legacy
-                  preWarm: true
-                  env: { PIN_DESCRIPTION_FILE: "%s" }
-                  tools:
-                    - name: read
-                      description: Reads a file
-                      inputSchema: { type: object }
-                      pin: "sha256:%s"
-                    - name: stable
-                      description: Never changes
-                      inputSchema: { type: object }
-                      annotations: { readOnlyHint: true }
-                      pin: "sha256:%s"
-                      onDrift: warn
-                """.formatted(NodeClient.PODS, description, "0".repeat(64), "0".repeat(64));
+    private static void pinnedPod(Path manifests, Path description) throws IOException {
+        String pin = "sha256:" + "0".repeat(64);
+        NodeClient.pinnedPod(manifests, description, "", List.of("preWarm: true"), List.of(
+                new NodeClient.PinnedTool("read", "Reads a file", pin),
+                new NodeClient.PinnedTool("stable", "Never changes", pin, "annotations: { readOnlyHint: true }",
+                        "onDrift: warn")));
     }
 
     private static List<String> strings(JsonNode array) {

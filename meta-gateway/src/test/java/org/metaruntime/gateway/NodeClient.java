@@ -38,9 +38,27 @@ final class NodeClient {
      * {@code env} map, written as YAML flow entries (empty: none).
      */
     static Path pinnedPod(Path dir, String env) throws IOException {
-        Path manifests = Files.createDirectories(dir.resolve("manifests"));
-        Path description = Files.writeString(dir.resolve("description.txt"), "Reads");
-        Files.writeString(manifests.resolve("pinned.yaml"), """
+        return pinnedPod(Files.createDirectories(dir.resolve("manifests")),
+                Files.writeString(dir.resolve("description.txt"), "Reads"), env, List.of(), List.of());
+    }
+
+    /**
+     * A tool the pod {@code pinned} declares: its name, description and pin ({@code sha256:<hex>}), and the other
+     * lines of its entry ({@code onDrift: warn}, {@code annotations: {...}}).
+     */
+    record PinnedTool(String name, String description, String pin, String... more) {
+    }
+
+    /**
+     * Writes the manifest {@code pinned.yaml} of the pod {@code pinned} (pinned_pod.py, 2025 era) into
+     * {@code manifests}: its tool description is read from {@code description}; {@code env} adds YAML flow entries
+     * to its {@code env} map (empty: none), {@code spec} lines to its spec ({@code onDrift: block},
+     * {@code preWarm: true}), and {@code tools} its declared tools with their pins (empty: none). Returns
+     * {@code manifests}.
+     */
+    static Path pinnedPod(Path manifests, Path description, String env, List<String> spec, List<PinnedTool> tools)
+            throws IOException {
+        StringBuilder yaml = new StringBuilder("""
                 apiVersion: mcp-meta/v1
                 kind: ToolPod
                 metadata: { name: pinned }
@@ -50,6 +68,20 @@ final class NodeClient {
                   protocolEra: legacy
                   env: { PIN_DESCRIPTION_FILE: "%s"%s }
                 """.formatted(PODS, description, env.isEmpty() ? "" : ", " + env));
+        spec.forEach(line -> yaml.append("  ").append(line).append('\n'));
+        if (!tools.isEmpty()) {
+            yaml.append("  tools:\n");
+        }
+        for (PinnedTool tool : tools) {
+            yaml.append("    - name: ").append(tool.name()).append('\n')
+                    .append("      description: ").append(tool.description()).append('\n')
+                    .append("      inputSchema: { type: object }\n")
+                    .append("      pin: \"").append(tool.pin()).append("\"\n");
+            for (String line : tool.more()) {
+                yaml.append("      ").append(line).append('\n');
+            }
+        }
+        Files.writeString(manifests.resolve("pinned.yaml"), yaml);
         return manifests;
     }
 

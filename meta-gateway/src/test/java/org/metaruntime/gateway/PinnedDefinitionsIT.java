@@ -40,17 +40,8 @@ class PinnedDefinitionsIT {
     private Path state;
 
     private void manifest(String onDrift) throws Exception {
-        manifests = Files.createDirectories(dir.resolve("manifests"));
-        Files.writeString(manifests.resolve("pinned.yaml"), """
-                apiVersion: mcp-meta/v1
-                kind: ToolPod
-                metadata: { name: pinned }
-                spec:
-                  command: [python3, pinned_pod.py]
-                  workdir: %s
-                  protocolEra: legacy
-                  env: { PIN_DESCRIPTION_FILE: "%s" }
-                %s""".formatted(NodeClient.PODS, description, onDrift == null ? "" : "  onDrift: " + onDrift + "\n"));
+        manifests = NodeClient.pinnedPod(Files.createDirectories(dir.resolve("manifests")), description, "",
+                onDrift == null ? List.of() : List.of("onDrift: " + onDrift), List.of());
     }
 
     private JsonNode run() throws Exception {

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BiConsumer;
+import org.metaruntime.supervisor.InvalidOptionException;
 import org.metaruntime.supervisor.StopLadder;
 
 /**
@@ -254,7 +255,7 @@ public final class McpClientOptions {
         /** Calls in flight per connection; at least 1. */
         public Builder maxInFlight(int maxInFlight) {
             if (maxInFlight < 1) {
-                throw new IllegalArgumentException("maxInFlight must be at least 1, got " + maxInFlight);
+                throw new InvalidOptionException("maxInFlight", "must be at least 1, got " + maxInFlight);
             }
             this.maxInFlight = maxInFlight;
             return this;
@@ -263,7 +264,7 @@ public final class McpClientOptions {
         /** Calls waiting for a slot per connection; 0 means a call beyond the in-flight limit fails at once. */
         public Builder maxQueued(int maxQueued) {
             if (maxQueued < 0) {
-                throw new IllegalArgumentException("maxQueued must not be negative, got " + maxQueued);
+                throw new InvalidOptionException("maxQueued", "must not be negative, got " + maxQueued);
             }
             this.maxQueued = maxQueued;
             return this;
@@ -307,13 +308,13 @@ public final class McpClientOptions {
          * registered here are the same as {@link #samplingHandler}, {@link #elicitationHandler} and
          * {@link #rootsHandler}; {@code ping} is always answered by the client itself.
          *
-         * @throws IllegalArgumentException for {@code ping} or a blank method
+         * @throws InvalidOptionException for {@code ping} or a blank method
          */
         public Builder requestHandler(String method, McpClientRequestHandler handler) {
             Objects.requireNonNull(method, "method");
             Objects.requireNonNull(handler, "handler");
             if (method.isBlank() || method.equals(McpSchema.METHOD_PING)) {
-                throw new IllegalArgumentException("no handler can be registered for \"" + method + "\"");
+                throw new InvalidOptionException("requestHandlers", "no handler can be registered for \"" + method + "\"");
             }
             requestHandlers.put(method, handler);
             return this;

@@ -21,7 +21,10 @@ public record StopLadder(Duration stdinGrace, Duration termGrace, Duration killW
             Duration.ofSeconds(2));
     private static final StopLadder IMMEDIATE = new StopLadder(Duration.ZERO, Duration.ZERO, Duration.ZERO);
 
-    /** Validates the graces and clamps each to {@link Deadline#MAX_TIMEOUT}. */
+    /**
+     * Validates the graces (an {@link InvalidOptionException} names the field) and clamps each to
+     * {@link Deadline#MAX_TIMEOUT}.
+     */
     public StopLadder {
         stdinGrace = Deadline.clamp(requireNonNegative(stdinGrace, "stdinGrace"));
         termGrace = Deadline.clamp(requireNonNegative(termGrace, "termGrace"));
@@ -36,7 +39,7 @@ public record StopLadder(Duration stdinGrace, Duration termGrace, Duration killW
     private static Duration requireNonNegative(Duration d, String name) {
         Objects.requireNonNull(d, name);
         if (d.isNegative()) {
-            throw new IllegalArgumentException(name + " must not be negative, got " + d);
+            throw new InvalidOptionException(name, "must not be negative, got " + d);
         }
         return d;
     }

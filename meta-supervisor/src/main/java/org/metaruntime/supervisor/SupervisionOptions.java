@@ -46,7 +46,7 @@ public record SupervisionOptions(Duration initialBackoff, double multiplier, Dur
     /**
      * Validates the options.
      *
-     * @throws IllegalArgumentException naming the first invalid field
+     * @throws InvalidOptionException naming the first invalid field
      */
     public SupervisionOptions {
         checkInitialBackoff(initialBackoff);
@@ -56,22 +56,22 @@ public record SupervisionOptions(Duration initialBackoff, double multiplier, Dur
         checkMaxRestarts(maxRestarts);
         checkRestartWindow(restartWindow);
         if (maxBackoff.compareTo(initialBackoff) < 0) {
-            throw new IllegalArgumentException("maxBackoff (" + maxBackoff + ") must be >= initialBackoff ("
-                    + initialBackoff + ")");
+            throw new InvalidOptionException("maxBackoff", "must be >= initialBackoff (" + initialBackoff + "), got "
+                    + maxBackoff);
         }
     }
 
     private static Duration checkInitialBackoff(Duration initialBackoff) {
         Objects.requireNonNull(initialBackoff, "initialBackoff");
         if (initialBackoff.isNegative()) {
-            throw new IllegalArgumentException("initialBackoff must not be negative: " + initialBackoff);
+            throw new InvalidOptionException("initialBackoff", "must not be negative, got " + initialBackoff);
         }
         return initialBackoff;
     }
 
     private static double checkMultiplier(double multiplier) {
         if (!(multiplier >= 1.0) || Double.isInfinite(multiplier)) {
-            throw new IllegalArgumentException("multiplier must be a finite number >= 1: " + multiplier);
+            throw new InvalidOptionException("multiplier", "must be a finite number >= 1, got " + multiplier);
         }
         return multiplier;
     }
@@ -79,21 +79,21 @@ public record SupervisionOptions(Duration initialBackoff, double multiplier, Dur
     private static Duration checkMaxBackoff(Duration maxBackoff) {
         Objects.requireNonNull(maxBackoff, "maxBackoff");
         if (maxBackoff.isNegative()) {
-            throw new IllegalArgumentException("maxBackoff must not be negative: " + maxBackoff);
+            throw new InvalidOptionException("maxBackoff", "must not be negative, got " + maxBackoff);
         }
         return maxBackoff;
     }
 
     private static double checkJitter(double jitter) {
         if (!(jitter >= 0.0 && jitter <= 1.0)) {
-            throw new IllegalArgumentException("jitter must be in [0, 1]: " + jitter);
+            throw new InvalidOptionException("jitter", "must be in [0, 1], got " + jitter);
         }
         return jitter;
     }
 
     private static int checkMaxRestarts(int maxRestarts) {
         if (maxRestarts < 0) {
-            throw new IllegalArgumentException("maxRestarts must be >= 0: " + maxRestarts);
+            throw new InvalidOptionException("maxRestarts", "must be >= 0, got " + maxRestarts);
         }
         return maxRestarts;
     }
@@ -101,7 +101,7 @@ public record SupervisionOptions(Duration initialBackoff, double multiplier, Dur
     private static Duration checkRestartWindow(Duration restartWindow) {
         Objects.requireNonNull(restartWindow, "restartWindow");
         if (restartWindow.isNegative() || restartWindow.isZero()) {
-            throw new IllegalArgumentException("restartWindow must be positive: " + restartWindow);
+            throw new InvalidOptionException("restartWindow", "must be positive, got " + restartWindow);
         }
         return restartWindow;
     }
@@ -129,8 +129,9 @@ public record SupervisionOptions(Duration initialBackoff, double multiplier, Dur
 
     /**
      * Builds {@link SupervisionOptions}; not thread-safe. Each setter refuses an invalid value at once with
-     * {@link IllegalArgumentException} naming the field; {@link #build()} checks that {@code maxBackoff} is at least
-     * {@code initialBackoff}. (Set through {@code RuntimeOptions}, the same mistakes are a {@code ConfigException}.)
+     * {@link InvalidOptionException} naming the field; {@link #build()} checks that {@code maxBackoff} is at least
+     * {@code initialBackoff}. (Set through {@code RuntimeOptions}, the same mistakes are its {@code ConfigException},
+     * with the field's path there.)
      */
     public static final class Builder {
         private Duration initialBackoff = Duration.ofMillis(500);
@@ -179,7 +180,7 @@ public record SupervisionOptions(Duration initialBackoff, double multiplier, Dur
             return this;
         }
 
-        /** The options; throws {@link IllegalArgumentException} when {@code maxBackoff} is below {@code initialBackoff}. */
+        /** The options; throws {@link InvalidOptionException} when {@code maxBackoff} is below {@code initialBackoff}. */
         public SupervisionOptions build() {
             return new SupervisionOptions(initialBackoff, multiplier, maxBackoff, jitter, maxRestarts, restartWindow);
         }

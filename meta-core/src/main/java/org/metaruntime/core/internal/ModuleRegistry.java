@@ -64,6 +64,8 @@ public final class ModuleRegistry {
                         config.protocolOf(module.id()), options);
                 slots.add(new ModuleSlot(module, ModuleRouter.of(boundary, module, executor,
                         options.stopLadderFor(module))));
+            } catch (ConfigException e) {
+                throw e;
             } catch (IllegalArgumentException e) {
                 throw new ConfigException("modules[" + i + "]", "module '" + module.id() + "' cannot be spawned: "
                         + e.getMessage());

@@ -6,9 +6,7 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -37,7 +35,6 @@ import org.slf4j.LoggerFactory;
 public final class CallWindow {
 
     private static final Logger LOG = LoggerFactory.getLogger(McpConnection.class);
-    private static final int MAX_DROPPED_IDS = 4096;
     /** The notification that cancels a request. */
     public static final String CANCELLED = "notifications/cancelled";
 
@@ -74,15 +71,9 @@ public final class CallWindow {
     private final Wire wire;
     private final ConcurrentHashMap<String, Request> onTheWire = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Request> progressTokens = new ConcurrentHashMap<>();
-    private final Map<String, Boolean> dropped = new LinkedHashMap<>(16, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-            return size() > MAX_DROPPED_IDS;
-        }
-    };
+    private final LateAnswers lateAnswers = new LateAnswers();
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong tokens = new AtomicLong();
-    private final AtomicLong droppedAnswers = new AtomicLong();
     private final AtomicLong overLimitLines = new AtomicLong();
     private volatile int lineLimit;
     private final Object slots = new Object();
@@ -209,7 +200,11 @@ public final class CallWindow {
         }
     }
 
-    private void send(Request r) {
+    /**
+     * Writes {@code r} under a new id (again, for a round of {@link InputRounds}), keeping its slot, deadline and
+     * progress token; does nothing once it has an outcome.
+     */
+    void send(Request r) {
         synchronized (r) {
             if (r.isFinished()) {
                 return;
@@ -248,12 +243,7 @@ public final class CallWindow {
             r.answer(response);
             return;
         }
-        boolean late;
-        synchronized (dropped) {
-            late = id instanceof String && dropped.remove(id) != null;
-        }
-        if (late) {
-            droppedAnswers.incrementAndGet();
+        if (lateAnswers.drop(id)) {
             LOG.debug("module '{}': dropped the late answer to abandoned request {}", moduleId, id);
         } else {
             unknownAnswers.skipped("no request has that id", String.valueOf(id));
@@ -354,7 +344,7 @@ public final class CallWindow {
 
     /** How many late answers to abandoned requests were dropped. */
     public long droppedAnswers() {
-        return droppedAnswers.get();
+        return lateAnswers.dropped();
     }
 
     String moduleId() {
@@ -464,14 +454,6 @@ public final class CallWindow {
         return inputRounds;
     }
 
-    /**
-     * Sends {@code r} again under a new id (a round of a multi-round request: its parameters now carry the answers),
-     * keeping its slot, deadline and progress token; does nothing once it has an outcome.
-     */
-    void resend(Request r) {
-        send(r);
-    }
-
     /** The server speaks bare JSON-RPC 2.0: from now on an abandoned request is dropped here, not cancelled on the wire. */
     public void speaksBare() {
         bare = true;
@@ -490,9 +472,7 @@ public final class CallWindow {
             if (id == null) {
                 return; // never sent
             }
-            synchronized (dropped) {
-                dropped.put(id, Boolean.TRUE);
-            }
+            lateAnswers.abandoned(id);
             if (bare) {
                 return;
             }

@@ -122,7 +122,15 @@ public final class InputRounds {
             } else {
                 params.set("requestState", state);
             }
-            r.window().resend(r);
+            resend(r);
         });
+    }
+
+    /**
+     * Sends {@code r} again under a new id (a round of a multi-round request: its parameters now carry the answers),
+     * keeping its slot, deadline and progress token; does nothing once it has an outcome.
+     */
+    private static void resend(Request r) {
+        r.window().send(r);
     }
 }

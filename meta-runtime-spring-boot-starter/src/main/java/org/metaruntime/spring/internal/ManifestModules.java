@@ -25,7 +25,7 @@ final class ManifestModules {
             return List.of();
         }
         return PodModules.read(manifestFolders, claudeConfig).stream()
-                .map(pod -> new ModuleSources.Entry(pod.module(), true, new DeclaredModules.Declared(
+                .map(pod -> new ModuleSources.Entry(pod.module(), new DeclaredModules.Declared(
                         pod.module().id(), pod.eager(), false, pod.declaredTools(), pod.file() + ":" + pod.line())))
                 .toList();
     }

@@ -28,11 +28,10 @@ public final class ModuleSources {
     /**
      * One module as a source declares it.
      *
-     * @param config   the runtime's configuration of it
-     * @param mcp      whether it is served through the MCP boundary (else event-line)
+     * @param config   the runtime's configuration of it, which declares the protocol it speaks
      * @param declared what the starter keeps of it
      */
-    public record Entry(ModuleConfig config, boolean mcp, DeclaredModules.Declared declared) {
+    public record Entry(ModuleConfig config, DeclaredModules.Declared declared) {
         public Entry {
             Objects.requireNonNull(config, "config");
             Objects.requireNonNull(declared, "declared");
@@ -59,13 +58,7 @@ public final class ModuleSources {
             }
         }
         MetaConfig.Builder config = MetaConfig.builder();
-        for (Entry entry : byId.values()) {
-            if (entry.mcp()) {
-                config.mcp(entry.config());
-            } else {
-                config.module(entry.config());
-            }
-        }
+        byId.values().forEach(entry -> config.module(entry.config()));
         config.discover(byId.keySet().toArray(String[]::new));
         List<String> ids = List.copyOf(byId.keySet());
         return new DeclaredModules(validated(config.build(), ids), byId.values().stream().map(Entry::declared).toList());

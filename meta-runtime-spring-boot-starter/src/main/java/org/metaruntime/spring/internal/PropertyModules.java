@@ -11,8 +11,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.metaruntime.core.ConfigException;
 import org.metaruntime.core.ModuleConfig;
+import org.metaruntime.core.ModuleProtocol;
 import org.metaruntime.core.StartMode;
 import org.metaruntime.spring.MetaRuntimeProperties;
 import org.metaruntime.spring.MetaRuntimeProperties.Protocol;
@@ -91,14 +91,16 @@ final class PropertyModules {
             }
             if (protocol == Protocol.JSONRPC) {
                 builder.bare(tools);
+            } else if (!remote) {
+                builder.protocol(protocol == Protocol.EVENT_LINE ? ModuleProtocol.eventLine() : ModuleProtocol.mcp());
             }
             config = builder.build();
-        } catch (ConfigException | IllegalArgumentException e) {
+        } catch (IllegalArgumentException e) {
             throw problem(path, null, e.getMessage());
         }
         DeclaredModules.Declared declared = new DeclaredModules.Declared(id, eager, module.isRequired(),
                 protocol == Protocol.EVENT_LINE ? List.of() : tools, path);
-        return new ModuleSources.Entry(config, protocol != Protocol.EVENT_LINE, declared);
+        return new ModuleSources.Entry(config, declared);
     }
 
     private static List<McpSchema.Tool> tools(String path, List<MetaRuntimeProperties.Tool> declared) {

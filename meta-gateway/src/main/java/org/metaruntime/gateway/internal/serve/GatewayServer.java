@@ -18,7 +18,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
-import org.metaruntime.gateway.internal.cluster.TaskIds;
 import org.metaruntime.gateway.internal.manifest.Catalog;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
 import org.metaruntime.gateway.internal.pin.DefinitionPins;
@@ -76,11 +75,9 @@ public final class GatewayServer implements AutoCloseable {
     private final AtomicInteger sessionIds = new AtomicInteger();
     private final Listener listener = new Listener();
     private final ListenStreams listens = new ListenStreams();
-    private final TaskRequests tasks = new TaskRequests(new TaskPods(), this::replicaId);
     /** The pods seen running, to tell listen streams when the merged resource and prompt lists change. */
     private final Set<String> running = ConcurrentHashMap.newKeySet();
-    /** The gateway's own tasks ({@code --task-after}); null: every call is waited for. */
-    private volatile GatewayTasks ownTasks;
+    private final ClusterHooks cluster;
     private volatile CompletableFuture<Void> listReady = CompletableFuture.completedFuture(null);
 
     /**
@@ -119,6 +116,7 @@ public final class GatewayServer implements AutoCloseable {
         this.surface = new Surface(table::catalog, backend, this::status);
         this.executor = new ThreadPoolExecutor(0, 256, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
                 DaemonThreads.numbered("meta-gateway-worker-"), new ThreadPoolExecutor.AbortPolicy());
+        this.cluster = new ClusterHooks(parked.states(), table, backend, surface, executor);
         this.dispatcher = Dispatcher.builder(executor)
                 .inline("initialize", this::initialize)
                 .inline("ping", r -> CompletableFuture.completedFuture(JsonRpc.NODES.objectNode()))
@@ -132,9 +130,9 @@ public final class GatewayServer implements AutoCloseable {
                 .offloaded("prompts/get", r -> done(surface.getPrompt(r.params(), visible(r))))
                 .offloaded("completion/complete", r -> done(surface.complete(r.params(), visible(r))))
                 .modern("server/discover", r -> done(EraAnswers.cached(r,
-                        EraAnswers.discovered(ownTasks != null || anyTaskCapable(), instructions()), 0)))
+                        EraAnswers.discovered(cluster.offersTasks(), instructions()), 0)))
                 .modern("tools/list", r -> listReady.thenApply(ready -> EraAnswers.cached(r, toolsList(r), toolsTtlMs())))
-                .modern("tools/call", r -> ownTasks(r, listReady.isDone() ? pipeline.client(r)
+                .modern("tools/call", r -> cluster.answer(r, listReady.isDone() ? pipeline.client(r)
                         : listReady.thenCompose(ready -> pipeline.client(r))))
                 .modernOffloaded("resources/list", r -> done(EraAnswers.cached(r, surface.listResources(visible(r)), 0)))
                 .modernOffloaded("resources/templates/list", r -> done(EraAnswers.cached(r, surface.listTemplates(visible(r)), 0)))
@@ -144,9 +142,9 @@ public final class GatewayServer implements AutoCloseable {
                 .modernOffloaded("prompts/get", r -> done(surface.getPrompt(r.params(), visible(r))))
                 .modernOffloaded("completion/complete", r -> done(surface.complete(r.params(), visible(r))))
                 .modern("subscriptions/listen", listens::listen)
-                .modern("tasks/get", this::task)
-                .modern("tasks/update", this::task)
-                .modern("tasks/cancel", this::task)
+                .modern("tasks/get", cluster::task)
+                .modern("tasks/update", cluster::task)
+                .modern("tasks/cancel", cluster::task)
                 .notification("notifications/cancelled", Dispatcher::cancelled)
                 .notification("notifications/initialized", r -> { })
                 .modernResults(EraAnswers::modernResult, EraAnswers::modernError)
@@ -247,17 +245,12 @@ public final class GatewayServer implements AutoCloseable {
      * {@code stateKey} (derived from the cluster key, the same on every replica) and name it as their owner.
      */
     public void joinCluster(String replica, byte[] stateKey) {
-        parked.states().cluster(replica, stateKey);
-    }
-
-    /** This replica's id in a cluster; null for a single process. */
-    private String replicaId() {
-        return parked.states().owner();
+        cluster.joinCluster(replica, stateKey);
     }
 
     /** The replica owning the call of {@code requestState}, when it is an intact state of this cluster. */
-    public java.util.Optional<String> requestStateOwner(JsonNode requestState) {
-        return parked.states().ownerOf(requestState);
+    public Optional<String> requestStateOwner(JsonNode requestState) {
+        return cluster.requestStateOwner(requestState);
     }
 
     /** Ends a client session (its calls in flight are cancelled). */
@@ -327,56 +320,12 @@ public final class GatewayServer implements AutoCloseable {
         return table.catalog().pods().stream().allMatch(PodManifest::declaresTools) ? DECLARED_TOOLS_TTL_MS : 0;
     }
 
-    /** The started pods offering the tasks extension, reached through the MCP surface. */
-    private final class TaskPods implements TaskRequests.Pods {
-
-        @Override
-        public boolean taskCapable(String pod) {
-            return table.catalog().pod(pod).isPresent() && backend.pod(pod).taskCapable();
-        }
-
-        @Override
-        public CompletableFuture<JsonNode> request(String pod, String method, ObjectNode params, JsonNode clientCapabilities) {
-            ObjectNode capabilities = JsonRpc.NODES.objectNode();
-            capabilities.putObject("extensions").set(TaskRequests.EXTENSION,
-                    clientCapabilities.path("extensions").get(TaskRequests.EXTENSION).deepCopy());
-            params.putObject("_meta").set(Eras.CLIENT_CAPABILITIES_KEY, capabilities);
-            return CompletableFuture.supplyAsync(() -> surface.forward(pod, method, params, method), executor);
-        }
-    }
-
-    /** Whether a started pod offers the tasks extension. */
-    private boolean anyTaskCapable() {
-        return table.catalog().pods().stream().anyMatch(p -> backend.pod(p.name()).taskCapable());
-    }
-
     /**
      * Answers a modern client's long {@code tools/call} with a task handle when it declared the tasks extension and
      * the call is not answered within the delay of {@code tasks} (their state goes to its store).
      */
     public void offerTasks(GatewayTasks tasks) {
-        tasks.servedBy(this::replicaId, EraAnswers::modernResult, EraAnswers::modernError);
-        this.ownTasks = tasks;
-    }
-
-    private CompletableFuture<JsonNode> ownTasks(Dispatcher.Request request, CompletableFuture<JsonNode> call) {
-        GatewayTasks tasks = ownTasks;
-        return tasks == null ? call : tasks.answer(request, call);
-    }
-
-    /** A modern {@code tasks/get}, {@code tasks/update} or {@code tasks/cancel}. */
-    private CompletableFuture<JsonNode> task(Dispatcher.Request request) {
-        GatewayTasks own = ownTasks;
-        JsonNode taskId = request.params().get("taskId");
-        if (own != null && taskId != null && taskId.isTextual() && TaskIds.gatewayMade(taskId.asText())) {
-            JsonNode capabilities = request.envelope().clientCapabilities();
-            if (!TaskRequests.declared(capabilities)) {
-                // refused as every task request without the extension declared: -32021
-                return tasks.serve(request.method(), request.params(), capabilities);
-            }
-            return own.serve(request.method(), taskId.asText());
-        }
-        return tasks.serve(request.method(), request.params(), request.envelope().clientCapabilities());
+        cluster.offerTasks(tasks);
     }
 
     private CompletableFuture<JsonNode> setLevel(Dispatcher.Request request) {
@@ -470,10 +419,7 @@ public final class GatewayServer implements AutoCloseable {
         try {
             listens.endAll();
             parked.close();
-            GatewayTasks tasks = ownTasks;
-            if (tasks != null) {
-                tasks.close();
-            }
+            cluster.close();
             sessions.forEach(ClientSession::close);
             sessions.clear();
             backend.close();
