@@ -1,8 +1,7 @@
 package org.metaruntime.supervisor;
 
 import java.time.Duration;
-import org.metaruntime.supervisor.internal.DaemonScheduler;
-import org.metaruntime.supervisor.internal.SharedTimerScheduler;
+import org.metaruntime.supervisor.internal.ExecutorScheduler;
 
 /**
  * Runs a task after a delay: the module supervisor schedules restarts with it. Inject a manual implementation in
@@ -34,17 +33,17 @@ public interface Scheduler extends AutoCloseable {
 
     /** A new scheduler on one daemon thread named {@code meta-supervisor-scheduler}; close it when done. */
     static Scheduler daemon() {
-        return new DaemonScheduler();
+        return ExecutorScheduler.daemon();
     }
 
     /**
-     * The scheduler of the process layer: its shared timer thread {@code meta-supervisor-timer}, which exists only
-     * while tasks are pending (it ends a few seconds after the last), so it never needs closing and
-     * {@link #close()} does nothing. Its tasks must be short and must never block: they share the thread with
-     * every child's stop ladder.
+     * The library's one timer thread, {@code meta-supervisor-timer}, which exists only while it is needed (it ends a
+     * few seconds after its last task), so it never needs closing and {@link #close()} does nothing. Its tasks must
+     * be short and must never block: they share the thread with every child's stop ladder and every MCP session's
+     * deadlines.
      */
     static Scheduler shared() {
-        return SharedTimerScheduler.INSTANCE;
+        return ExecutorScheduler.SHARED;
     }
 
     /** A scheduled task that can still be cancelled. */
