@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.metaruntime.eventline.internal.FirstEventWait;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.UnifiedEvent;
+import org.metaruntime.supervisor.InFlight;
 import org.metaruntime.supervisor.ModuleProcess;
 import org.metaruntime.supervisor.ProcessBoundaryError;
 import org.metaruntime.supervisor.ProcessExit;
@@ -20,7 +21,7 @@ import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * One one-shot event-line call in progress ({@link EventLineRunner#call}): a handle to its result and to
- * cancel it. The call spawns the module's process, closes its stdin, waits for the first stdout line within
+ * cancel it ({@link InFlight}, the runtime's one handle shape). The call spawns the module's process, closes its stdin, waits for the first stdout line within
  * the timeout and normalises it; then it waits for the process to exit for at most the exit grace and stops
  * its tree; {@link #result()} then completes with the event. Whatever happens, the process tree is gone by
  * the time {@link #result()} completes.
@@ -39,7 +40,7 @@ import org.metaruntime.supervisor.internal.Failures;
  * call.cancel(); // the caller lost interest: the child's tree is stopped
  * }</pre>
  */
-public final class EventLineCall {
+public final class EventLineCall implements InFlight<EventEnvelope<UnifiedEvent>> {
 
     private final String moduleId;
     private final CompletableFuture<EventEnvelope<UnifiedEvent>> result = new CompletableFuture<>();
@@ -85,6 +86,7 @@ public final class EventLineCall {
      * {@link EventLineException} (timeout, empty output, over-long line, invalid event, spawn or read
      * failure, cancellation).
      */
+    @Override
     public CompletableFuture<EventEnvelope<UnifiedEvent>> result() {
         return result;
     }
@@ -94,6 +96,7 @@ public final class EventLineCall {
      * {@code Process(ProcessBoundaryError.Cancelled())} once it is gone. Idempotent, never blocks; does nothing
      * once the result is complete (other than by a {@code result().cancel(...)}).
      */
+    @Override
     public void cancel() {
         if (process == null || result.isDone() && !result.isCancelled() || !cancelled.compareAndSet(false, true)) {
             return;

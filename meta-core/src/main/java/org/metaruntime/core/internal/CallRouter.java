@@ -61,7 +61,7 @@ public final class CallRouter {
         ModuleCallListener.Ended ended = listening.started(id, request.method());
         call.response().whenComplete((response, error) -> CallListening.end(ended, error));
         inFlight.add(call);
-        call.settled().whenComplete((done, error) -> inFlight.remove(call));
+        call.finished().whenComplete((done, error) -> inFlight.remove(call));
         try {
             Duration timeout = callOptions.timeout().orElseGet(() -> defaultTimeout(id));
             ModuleSlot slot = check(request);
@@ -159,7 +159,7 @@ public final class CallRouter {
         List<CompletableFuture<Void>> settled = new java.util.ArrayList<>();
         for (RealModuleCall call : List.copyOf(inFlight)) {
             call.cancel();
-            settled.add(call.settled());
+            settled.add(call.finished());
         }
         return settled;
     }

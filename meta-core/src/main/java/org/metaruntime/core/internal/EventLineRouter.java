@@ -18,6 +18,7 @@ import org.metaruntime.supervisor.ProcessBoundaryError;
 import org.metaruntime.supervisor.RestartPolicy;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.internal.health.ModuleSupervisor;
+import org.metaruntime.supervisor.InFlight;
 
 /**
  * Event-line modules: a start keeps the child that wrote its first event; a routed call runs a fresh process and
@@ -80,9 +81,9 @@ final class EventLineRouter implements ModuleRouter {
     }
 
     @Override
-    public BoundaryCall route(ModuleRouteRequest request, CallSpec call, ModuleSupervisor<ModuleChild> supervisor) {
-        EventLineBoundary.OneShot run = boundary.run(call.timeout());
-        return BoundaryCall.of(run.event().thenApply(event -> payload(module.id(), event)), run.cancel());
+    public InFlight<JsonNode> route(ModuleRouteRequest request, CallSpec call, ModuleSupervisor<ModuleChild> supervisor) {
+        InFlight<EventEnvelope<UnifiedEvent>> run = boundary.run(call.timeout());
+        return InFlight.of(run.result().thenApply(event -> payload(module.id(), event)), run::cancel, run.finished());
     }
 
     @Override

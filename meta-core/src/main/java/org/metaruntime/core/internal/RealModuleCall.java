@@ -11,6 +11,7 @@ import org.metaruntime.core.ModuleRouteException;
 import org.metaruntime.core.ModuleRouteRequest;
 import org.metaruntime.core.ModuleRouteResponse;
 import org.metaruntime.core.RuntimeBoundaryError;
+import org.metaruntime.supervisor.InFlight;
 
 /**
  * One call's lifecycle: answered once, cancelled at most once. Once the call knows its module's boundary
@@ -23,7 +24,7 @@ public final class RealModuleCall implements ModuleCall {
     private final ModuleRouteRequest request;
     private final Response response = new Response();
     private final CompletableFuture<Void> settled = new CompletableFuture<>();
-    private BoundaryCall boundary;
+    private InFlight<JsonNode> boundary;
     private RuntimeBoundaryError cancelledError;
     private boolean cancelled;
 
@@ -45,7 +46,8 @@ public final class RealModuleCall implements ModuleCall {
      * Completes once the call's boundary work has ended (its process stopped, its session closed), which may be
      * after the response completed: a cancelled call's response completes at once.
      */
-    public CompletableFuture<Void> settled() {
+    @Override
+    public CompletableFuture<Void> finished() {
         return settled;
     }
 
@@ -70,7 +72,7 @@ public final class RealModuleCall implements ModuleCall {
      * Hands the call to its boundary; its payload completes the response through {@code answer}. When the call was
      * cancelled already, the boundary call is cancelled at once.
      */
-    public void attach(BoundaryCall call, Function<JsonNode, ModuleRouteResponse> answer) {
+    public void attach(InFlight<JsonNode> call, Function<JsonNode, ModuleRouteResponse> answer) {
         boolean cancelNow;
         synchronized (this) {
             boundary = call;
@@ -81,7 +83,7 @@ public final class RealModuleCall implements ModuleCall {
             call.cancel();
             return;
         }
-        call.payload().whenComplete((payload, error) -> {
+        call.result().whenComplete((payload, error) -> {
             if (error != null) {
                 fail(CallRouter.toRouteException(request.moduleId(), error));
                 return;
@@ -140,7 +142,7 @@ public final class RealModuleCall implements ModuleCall {
 
     /** Marks the call cancelled and cancels its boundary call; returns the error to complete it with, if known. */
     private RuntimeBoundaryError stop() {
-        BoundaryCall call;
+        InFlight<JsonNode> call;
         RuntimeBoundaryError error;
         synchronized (this) {
             if (cancelled || response.isDone() && !response.isCancelled()) {

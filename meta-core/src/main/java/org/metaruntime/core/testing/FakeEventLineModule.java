@@ -25,6 +25,7 @@ import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.NormalizationError;
 import org.metaruntime.events.UnifiedEvent;
 import org.metaruntime.supervisor.ProcessBoundaryError;
+import org.metaruntime.supervisor.InFlight;
 
 /**
  * A fake event-line module: every "spawn" (a startup attempt or a routed one-shot call) answers with a scripted
@@ -146,10 +147,10 @@ public final class FakeEventLineModule implements FakeModule {
             }
 
             @Override
-            public OneShot run(Duration timeout) {
+            public InFlight<EventEnvelope<UnifiedEvent>> run(Duration timeout) {
                 CompletableFuture<EventEnvelope<UnifiedEvent>> event =
                         CompletableFuture.supplyAsync(FakeEventLineModule.this::spawn, executor);
-                return new OneShot(event, () -> event.cancel(false));
+                return InFlight.of(event, () -> event.cancel(false));
             }
         };
     }

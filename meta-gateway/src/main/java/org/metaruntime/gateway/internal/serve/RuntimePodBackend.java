@@ -38,6 +38,7 @@ import org.metaruntime.supervisor.ModuleSupervisorReport;
 import org.metaruntime.supervisor.RestartPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.metaruntime.supervisor.InFlight;
 
 /**
  * The pods as lazy MCP modules of one {@link UnifiedRuntime}: the runtime spawns, supervises, restarts and stops
@@ -311,7 +312,7 @@ final class RuntimePodBackend implements PodBackend {
         }
 
         @Override
-        public PodCall call(String tool, JsonNode arguments, CallContext context) {
+        public InFlight<JsonNode> call(String tool, JsonNode arguments, CallContext context) {
             tried.set(true);
             Runnable unregister = requests.register(name(), context);
             CompletableFuture<JsonNode> result = new CompletableFuture<>();
@@ -367,7 +368,7 @@ final class RuntimePodBackend implements PodBackend {
                 unregister.run();
                 context.scope().end();
             });
-            return new PodCall() {
+            return new InFlight<JsonNode>() {
                 @Override
                 public CompletableFuture<JsonNode> result() {
                     return result;
