@@ -85,12 +85,29 @@ public interface McpModule {
     McpSchema.CallToolResult callTool(String tool, JsonNode arguments, CallOptions options);
 
     /**
-     * Starts a tool call and returns its handle: {@code result()} completes with the whole result, or fails with an
-     * {@code McpBoundaryException}; {@code cancel()} sends {@code notifications/cancelled}.
-     *
-     * @throws ModuleRouteException when the module cannot take the call now
+     * Starts a tool call and returns its handle at once, on the same path as {@link UnifiedRuntime#call} (a lazy module
+     * is started off the caller's thread): {@code result()} completes with the whole result, or fails with a
+     * {@link ModuleRouteException} with the errors of a routed call (a check or a failed start included);
+     * {@code cancel()} sends {@code notifications/cancelled}.
      */
-    McpToolCall startCall(String tool, JsonNode arguments, CallOptions options);
+    default McpToolCall startCall(String tool, JsonNode arguments, CallOptions options) {
+        java.util.Objects.requireNonNull(options, "options");
+        return startCall(tool, arguments, module -> options);
+    }
+
+    /**
+     * Starts a tool call like {@link #startCall(String, JsonNode, CallOptions)}, with options chosen when the call is
+     * sent (after a lazy start, so they may depend on what the started module announced, and its timeout may be what
+     * is left of a deadline). {@code options} runs once, on the thread that sends the call, and must not block; when
+     * it throws, the call fails with that failure.
+     *
+     * <pre>{@code
+     * long deadline = System.nanoTime() + budget.toNanos();
+     * McpToolCall call = module.startCall("render", arguments,
+     *         m -> CallOptions.timeout(Duration.ofNanos(deadline - System.nanoTime())));
+     * }</pre>
+     */
+    McpToolCall startCall(String tool, JsonNode arguments, java.util.function.Function<? super McpModule, CallOptions> options);
 
     List<McpSchema.Resource> listResources();
 
