@@ -14,7 +14,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import org.metaruntime.core.CallOptions;
 import org.metaruntime.core.McpModule;
 import org.metaruntime.core.MetaConfig;
@@ -311,30 +310,31 @@ final class RuntimePodBackend implements PodBackend {
             l.toolsChanged(name());
         }
 
+        /**
+         * Starts the call on the runtime's call path, which starts a lazy pod without blocking this thread. The call's
+         * time, its {@code _meta} for a modern pod and its scope's deadline are set when it is sent to the started pod.
+         */
         @Override
         public InFlight<JsonNode> call(String tool, JsonNode arguments, CallContext context) {
             tried.set(true);
             Runnable unregister = requests.register(name(), context);
-            CompletableFuture<JsonNode> result = new CompletableFuture<>();
-            AtomicReference<McpToolCall> handle = new AtomicReference<>();
-            AtomicBoolean cancelled = new AtomicBoolean();
             ObjectNode meta = JsonRpc.NODES.objectNode().put(PodRequests.CALL_KEY, context.callId());
             context.scope().chain().forEach(meta.putArray(NestedCalls.CHAIN_KEY)::add);
             if (context.scope().span() != null) {
                 context.scope().span().stamp(meta);
             }
             boolean starting = !running() && !restarting;
-            Runnable start = () -> {
-                try {
-                    McpModule module = module();
-                    if (starting) {
-                        module.tools(); // the pod's start is not the call's time: its timeout runs from here
-                    }
+            AtomicBoolean sent = new AtomicBoolean();
+            AtomicBoolean noTimeLeft = new AtomicBoolean();
+            AtomicBoolean cancelled = new AtomicBoolean();
+            McpToolCall call;
+            try {
+                call = module().startCall(tool, arguments, module -> {
+                    sent.set(true);
                     Duration timeout = context.scope().start(System.nanoTime(), context.timeout());
                     if (timeout.isNegative() || timeout.isZero()) {
-                        result.completeExceptionally(new PodFailure(PodFailure.Kind.TIMEOUT,
-                                "the calling call has no time left", OptionalInt.empty(), ""));
-                        return;
+                        noTimeLeft.set(true);
+                        throw new IllegalStateException("the calling call has no time left");
                     }
                     if (ModernPods.speaksModern(module)) {
                         meta.setAll(ModernPods.podMeta(context.modernMeta(), taskCapable()));
@@ -343,49 +343,36 @@ final class RuntimePodBackend implements PodBackend {
                     if (context.onProgress() != null) {
                         options.onProgress(p -> context.onProgress().accept(progress(p)));
                     }
-                    McpToolCall call = module.startCall(tool, arguments, options.build());
-                    handle.set(call);
-                    if (cancelled.get()) {
-                        call.cancel();
-                    }
-                    call.resultJson().whenComplete((r, e) -> {
-                        if (e != null) {
-                            result.completeExceptionally(PodErrors.map(e, false));
-                        } else {
-                            result.complete(r);
-                        }
-                    });
-                } catch (RuntimeException e) {
-                    result.completeExceptionally(starting ? startFailed(e) : PodErrors.map(e, false));
-                }
-            };
-            if (starting) {
-                executor.execute(start);
-            } else {
-                start.run();
+                    return options.build();
+                });
+            } catch (RuntimeException e) {
+                unregister.run();
+                context.scope().end();
+                return InFlight.failed(starting ? startFailed(e) : PodErrors.map(e, false));
             }
+            CompletableFuture<JsonNode> result = call.resultJson().handle((r, e) -> {
+                if (e == null) {
+                    return r;
+                }
+                if (noTimeLeft.get()) {
+                    throw new PodFailure(PodFailure.Kind.TIMEOUT, "the calling call has no time left", OptionalInt.empty(), "");
+                }
+                if (!sent.get()) {
+                    throw cancelled.get() ? new PodFailure(PodFailure.Kind.CANCELLED, "cancelled", OptionalInt.empty(), "")
+                            : starting ? startFailed(e) : PodErrors.map(e, false);
+                }
+                throw PodErrors.map(PodErrors.asSent(e), false);
+            });
             result.whenComplete((r, e) -> {
                 unregister.run();
                 context.scope().end();
             });
-            return new InFlight<JsonNode>() {
-                @Override
-                public CompletableFuture<JsonNode> result() {
-                    return result;
-                }
-
-                @Override
-                public void cancel() {
-                    cancelled.set(true);
-                    context.scope().end();
-                    McpToolCall call = handle.get();
-                    if (call != null) {
-                        call.cancel();
-                    } else {
-                        result.completeExceptionally(new PodFailure(PodFailure.Kind.CANCELLED, "cancelled", OptionalInt.empty(), ""));
-                    }
-                }
-            };
+            McpToolCall started = call;
+            return InFlight.of(result, () -> {
+                cancelled.set(true);
+                context.scope().end();
+                started.cancel();
+            }, call.finished());
         }
 
         private ObjectNode progress(ProgressUpdate update) {
