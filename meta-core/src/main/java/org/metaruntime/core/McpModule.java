@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.metaruntime.events.Subscription;
+import org.metaruntime.mcp.McpSurfaceRequest;
 import org.metaruntime.mcp.McpToolCall;
 
 /**
@@ -109,21 +110,54 @@ public interface McpModule {
      */
     McpToolCall startCall(String tool, JsonNode arguments, java.util.function.Function<? super McpModule, CallOptions> options);
 
-    List<McpSchema.Resource> listResources();
+    /**
+     * Sends one request of the module's MCP surface beyond tools ({@link McpSurfaceRequest}: resources, prompts,
+     * completion; a list follows every page) through the runtime's checks, with the module's call timeout, and returns
+     * its answer. The methods below are its typed forms.
+     *
+     * @throws ModuleRouteException with the errors of {@code routeModuleCall}
+     */
+    <T> T surface(McpSurfaceRequest<T> request);
 
-    List<McpSchema.ResourceTemplate> listResourceTemplates();
+    /** {@code resources/list}, every page. */
+    default List<McpSchema.Resource> listResources() {
+        return surface(McpSurfaceRequest.listResources());
+    }
 
-    McpSchema.ReadResourceResult readResource(String uri);
+    /** {@code resources/templates/list}, every page. */
+    default List<McpSchema.ResourceTemplate> listResourceTemplates() {
+        return surface(McpSurfaceRequest.listResourceTemplates());
+    }
 
-    void subscribeResource(String uri);
+    /** {@code resources/read}. */
+    default McpSchema.ReadResourceResult readResource(String uri) {
+        return surface(McpSurfaceRequest.readResource(uri));
+    }
 
-    void unsubscribeResource(String uri);
+    /** {@code resources/subscribe}: the server then sends {@code notifications/resources/updated} for {@code uri}. */
+    default void subscribeResource(String uri) {
+        surface(McpSurfaceRequest.subscribeResource(uri));
+    }
 
-    List<McpSchema.Prompt> listPrompts();
+    /** {@code resources/unsubscribe}. */
+    default void unsubscribeResource(String uri) {
+        surface(McpSurfaceRequest.unsubscribeResource(uri));
+    }
 
-    McpSchema.GetPromptResult getPrompt(String name, Map<String, Object> arguments);
+    /** {@code prompts/list}, every page. */
+    default List<McpSchema.Prompt> listPrompts() {
+        return surface(McpSurfaceRequest.listPrompts());
+    }
 
-    McpSchema.CompleteResult complete(McpSchema.CompleteRequest request);
+    /** {@code prompts/get} with {@code arguments} (null for none). */
+    default McpSchema.GetPromptResult getPrompt(String name, Map<String, Object> arguments) {
+        return surface(McpSurfaceRequest.getPrompt(name, arguments));
+    }
+
+    /** {@code completion/complete}. */
+    default McpSchema.CompleteResult complete(McpSchema.CompleteRequest request) {
+        return surface(McpSurfaceRequest.complete(request));
+    }
 
     /**
      * Receives the server's notifications ({@code tools/list_changed}, resource and prompt list changes, resource

@@ -4,13 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.metaruntime.core.CallOptions;
 import org.metaruntime.core.McpModule;
 import org.metaruntime.events.Subscription;
+import org.metaruntime.mcp.McpSurfaceRequest;
 
 /**
  * {@link McpModule} over the runtime: a tool call takes the path of every call ({@link CallRouter#startCall}); each
@@ -82,49 +82,9 @@ public final class RuntimeMcpModule implements McpModule {
     }
 
     @Override
-    public List<McpSchema.Resource> listResources() {
-        return use("list_resources", s -> s.server().listResources(s.timeout()));
-    }
-
-    @Override
-    public List<McpSchema.ResourceTemplate> listResourceTemplates() {
-        return use("list_resource_templates", s -> s.server().listResourceTemplates(s.timeout()));
-    }
-
-    @Override
-    public McpSchema.ReadResourceResult readResource(String uri) {
-        return use("read_resource", s -> s.server().readResource(uri, s.timeout()));
-    }
-
-    @Override
-    public void subscribeResource(String uri) {
-        use("subscribe_resource", s -> {
-            s.server().subscribeResource(uri, s.timeout());
-            return null;
-        });
-    }
-
-    @Override
-    public void unsubscribeResource(String uri) {
-        use("unsubscribe_resource", s -> {
-            s.server().unsubscribeResource(uri, s.timeout());
-            return null;
-        });
-    }
-
-    @Override
-    public List<McpSchema.Prompt> listPrompts() {
-        return use("list_prompts", s -> s.server().listPrompts(s.timeout()));
-    }
-
-    @Override
-    public McpSchema.GetPromptResult getPrompt(String name, Map<String, Object> arguments) {
-        return use("get_prompt", s -> s.server().getPrompt(name, arguments, s.timeout()));
-    }
-
-    @Override
-    public McpSchema.CompleteResult complete(McpSchema.CompleteRequest request) {
-        return use("complete", s -> s.server().complete(request, s.timeout()));
+    public <T> T surface(McpSurfaceRequest<T> request) {
+        Objects.requireNonNull(request, "request");
+        return use(request.method().operation(), s -> s.server().surface(request, s.timeout()));
     }
 
     @Override

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -31,6 +32,7 @@ import org.metaruntime.gateway.internal.manifest.PodModuleMapping;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.mcp.McpClientOptions;
 import org.metaruntime.mcp.McpClientRequestException;
+import org.metaruntime.mcp.McpSurfaceRequest;
 import org.metaruntime.mcp.McpToolCall;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleSupervisorReport;
@@ -397,49 +399,27 @@ final class RuntimePodBackend implements PodBackend {
         }
 
         private JsonNode surface(String method, JsonNode params) {
-            ObjectNode out = JsonRpc.NODES.objectNode();
+            Optional<McpSurfaceRequest.Method> surface = McpSurfaceRequest.Method.of(method);
             if (bare()) {
-                return bareSurface(method, out);
+                return bareSurface(method, surface);
             }
-            McpModule m = module();
-            switch (method) {
-                case "resources/list":
-                    out.set("resources", JsonRpc.MAPPER.valueToTree(m.listResources()));
-                    return out;
-                case "resources/templates/list":
-                    out.set("resourceTemplates", JsonRpc.MAPPER.valueToTree(m.listResourceTemplates()));
-                    return out;
-                case "resources/read":
-                    return JsonRpc.MAPPER.valueToTree(m.readResource(params.path("uri").asText()));
-                case "prompts/list":
-                    out.set("prompts", JsonRpc.MAPPER.valueToTree(m.listPrompts()));
-                    return out;
-                case "prompts/get": {
-                    @SuppressWarnings("unchecked")
-                    Map<String, Object> arguments = params.has("arguments")
-                            ? JsonRpc.MAPPER.convertValue(params.get("arguments"), Map.class) : Map.of();
-                    return JsonRpc.MAPPER.valueToTree(m.getPrompt(params.path("name").asText(), arguments));
-                }
-                case "tasks/get", "tasks/update", "tasks/cancel":
-                    return m.request(method, ((ObjectNode) params).deepCopy());
-                case "completion/complete":
-                    return JsonRpc.MAPPER.valueToTree(m.complete(JsonRpc.MAPPER.convertValue(params, McpSchema.CompleteRequest.class)));
-                default:
-                    throw new PodFailure(PodFailure.Kind.ERROR_ANSWER, "unknown method " + method, OptionalInt.empty(), "",
-                            JsonRpc.METHOD_NOT_FOUND, null);
+            if (surface.isPresent()) {
+                return module().surface(surface.get().fromWire(params));
             }
+            if (TaskRequests.POD_METHODS.contains(method)) {
+                return module().request(method, ((ObjectNode) params).deepCopy());
+            }
+            throw new PodFailure(PodFailure.Kind.ERROR_ANSWER, "unknown method " + method, OptionalInt.empty(), "",
+                    JsonRpc.METHOD_NOT_FOUND, null);
         }
 
         /** A bare JSON-RPC pod has tools only: its lists are empty and nothing else is sent to it. */
-        private JsonNode bareSurface(String method, ObjectNode out) {
-            switch (method) {
-                case "resources/list" -> out.putArray("resources");
-                case "resources/templates/list" -> out.putArray("resourceTemplates");
-                case "prompts/list" -> out.putArray("prompts");
-                default -> throw new PodFailure(PodFailure.Kind.ERROR_ANSWER, "pod " + name()
-                        + " speaks bare JSON-RPC: it serves tools only, not " + method,
-                        OptionalInt.empty(), "", JsonRpc.METHOD_NOT_FOUND, null);
-            }
+        private JsonNode bareSurface(String method, Optional<McpSurfaceRequest.Method> surface) {
+            String field = surface.flatMap(McpSurfaceRequest.Method::listField).orElseThrow(() -> new PodFailure(
+                    PodFailure.Kind.ERROR_ANSWER, "pod " + name() + " speaks bare JSON-RPC: it serves tools only, not "
+                    + method, OptionalInt.empty(), "", JsonRpc.METHOD_NOT_FOUND, null));
+            ObjectNode out = JsonRpc.NODES.objectNode();
+            out.putArray(field);
             return out;
         }
 
