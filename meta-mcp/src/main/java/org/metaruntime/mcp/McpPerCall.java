@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import org.metaruntime.mcp.internal.HandleFuture;
+import org.metaruntime.supervisor.internal.HandleFuture;
 import org.metaruntime.supervisor.ProcessSpec;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.internal.Failures;

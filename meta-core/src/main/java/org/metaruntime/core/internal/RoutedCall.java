@@ -8,6 +8,7 @@ import org.metaruntime.core.ModuleRouteError;
 import org.metaruntime.core.ModuleRouteException;
 import org.metaruntime.core.RuntimeBoundaryError;
 import org.metaruntime.supervisor.InFlight;
+import org.metaruntime.supervisor.internal.HandleFuture;
 
 /**
  * One call's lifecycle, whatever it answers with: answered once, cancelled at most once, every failure a
@@ -21,7 +22,7 @@ import org.metaruntime.supervisor.InFlight;
 public class RoutedCall<T> implements InFlight<T> {
 
     private final String moduleId;
-    private final Result response = new Result();
+    private final HandleFuture<T> response = new HandleFuture<>(this::stop);
     private final CompletableFuture<Void> settled = new CompletableFuture<>();
     private InFlight<?> boundary;
     private RuntimeBoundaryError cancelledError;
@@ -83,7 +84,7 @@ public class RoutedCall<T> implements InFlight<T> {
                 return;
             }
             try {
-                response.completeFromCall(answer.apply(value));
+                response.complete(answer.apply(value));
             } catch (RuntimeException e) {
                 fail(CallRouter.toRouteException(moduleId, e));
             }
@@ -118,7 +119,7 @@ public class RoutedCall<T> implements InFlight<T> {
 
     /** Fails the call before it reached a boundary (a check, a failed startup, ...). */
     public void fail(ModuleRouteException error) {
-        response.completeExceptionallyFromCall(error);
+        response.completeExceptionally(error);
         synchronized (this) {
             if (boundary == null) {
                 settled.complete(null);
@@ -155,28 +156,7 @@ public class RoutedCall<T> implements InFlight<T> {
     }
 
     private void completeCancelled(RuntimeBoundaryError error) {
-        response.completeExceptionallyFromCall(new ModuleRouteException(moduleId,
+        response.completeExceptionally(new ModuleRouteException(moduleId,
                 new ModuleRouteError.ModuleRuntime(error)));
-    }
-
-    /** The result: {@code cancel(true)} on it cancels the call. */
-    private final class Result extends CompletableFuture<T> {
-
-        void completeFromCall(T value) {
-            super.complete(value);
-        }
-
-        void completeExceptionallyFromCall(Throwable error) {
-            super.completeExceptionally(error);
-        }
-
-        @Override
-        public boolean cancel(boolean mayInterruptIfRunning) {
-            boolean done = super.cancel(mayInterruptIfRunning);
-            if (done) {
-                stop();
-            }
-            return done;
-        }
     }
 }

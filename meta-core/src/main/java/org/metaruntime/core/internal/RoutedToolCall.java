@@ -10,6 +10,7 @@ import org.metaruntime.core.ModuleCallListener;
 import org.metaruntime.mcp.McpToolCall;
 import org.metaruntime.supervisor.InFlight;
 import org.metaruntime.supervisor.internal.Failures;
+import org.metaruntime.supervisor.internal.HandleFuture;
 
 /**
  * A tool call of {@code McpModule.startCall}: a {@link RoutedCall} (the path of every call) answered with the JSON the
@@ -106,7 +107,7 @@ public final class RoutedToolCall implements McpToolCall {
 
     /** Another form of the answer, made by the session's call once the answer arrived. */
     private <V> CompletableFuture<V> view(Function<McpToolCall, CompletableFuture<V>> of) {
-        View<V> view = new View<>();
+        HandleFuture<V> view = new HandleFuture<>(call::cancel);
         call.result().whenComplete((json, error) -> {
             if (error != null) {
                 view.completeExceptionally(Failures.unwrap(error));
@@ -121,18 +122,6 @@ public final class RoutedToolCall implements McpToolCall {
             });
         });
         return view;
-    }
-
-    /** A form of the answer: {@code cancel(true)} on it cancels the call. */
-    private final class View<V> extends CompletableFuture<V> {
-        @Override
-        public boolean cancel(boolean mayInterruptIfRunning) {
-            boolean done = super.cancel(mayInterruptIfRunning);
-            if (done) {
-                call.cancel();
-            }
-            return done;
-        }
     }
 
     @Override
