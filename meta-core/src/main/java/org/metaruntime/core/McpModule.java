@@ -161,7 +161,8 @@ public interface McpModule {
 
     /**
      * Receives the server's notifications ({@code tools/list_changed}, resource and prompt list changes, resource
-     * updates, {@code notifications/message} log lines), on the module's reading thread: keep the listener fast.
+     * updates, {@code notifications/message} log lines), on the module's reading thread: keep the listener fast. The
+     * listener stays subscribed across the module's processes; subscribing does not start a lazy module.
      */
     Subscription subscribeNotifications(Consumer<? super McpSchema.JSONRPCNotification> listener);
 }

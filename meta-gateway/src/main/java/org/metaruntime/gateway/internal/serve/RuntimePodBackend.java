@@ -180,7 +180,7 @@ final class RuntimePodBackend implements PodBackend {
             this.manifest = manifest;
         }
 
-        /** The pod's MCP surface; the first use subscribes to its notifications (which starts a lazy pod). */
+        /** The pod's MCP surface; the first use subscribes to its notifications (a lazy pod is not started for that). */
         private McpModule module() {
             McpModule module = runtime.mcp(manifest.name());
             if (subscribed.compareAndSet(false, true)) {
