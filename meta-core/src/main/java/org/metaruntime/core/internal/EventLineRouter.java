@@ -14,11 +14,11 @@ import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.ModuleEvent;
 import org.metaruntime.events.NormalizationError;
 import org.metaruntime.events.UnifiedEvent;
+import org.metaruntime.supervisor.InFlight;
 import org.metaruntime.supervisor.ProcessBoundaryError;
 import org.metaruntime.supervisor.RestartPolicy;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.internal.health.ModuleSupervisor;
-import org.metaruntime.supervisor.InFlight;
 
 /**
  * Event-line modules: a start keeps the child that wrote its first event; a routed call runs a fresh process and

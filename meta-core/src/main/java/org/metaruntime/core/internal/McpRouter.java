@@ -15,10 +15,10 @@ import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.UnifiedEvent;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpSessionMode;
+import org.metaruntime.supervisor.InFlight;
 import org.metaruntime.supervisor.RestartPolicy;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.internal.health.ModuleSupervisor;
-import org.metaruntime.supervisor.InFlight;
 
 /**
  * MCP modules. {@code PERSISTENT}: the startup probe's connection is kept and serves every call; any exit the

@@ -9,10 +9,10 @@ import org.metaruntime.core.ModuleRouteRequest;
 import org.metaruntime.core.RuntimeBoundaryError;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.UnifiedEvent;
+import org.metaruntime.supervisor.InFlight;
 import org.metaruntime.supervisor.RestartPolicy;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.internal.health.ModuleSupervisor;
-import org.metaruntime.supervisor.InFlight;
 
 /**
  * The rules of one boundary kind: how a module of that kind starts, when its kept child's exit is a failure,

@@ -24,8 +24,8 @@ import org.metaruntime.core.internal.ModuleChild;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.NormalizationError;
 import org.metaruntime.events.UnifiedEvent;
-import org.metaruntime.supervisor.ProcessBoundaryError;
 import org.metaruntime.supervisor.InFlight;
+import org.metaruntime.supervisor.ProcessBoundaryError;
 
 /**
  * A fake event-line module: every "spawn" (a startup attempt or a routed one-shot call) answers with a scripted

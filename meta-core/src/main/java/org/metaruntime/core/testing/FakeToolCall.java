@@ -18,9 +18,9 @@ import org.metaruntime.mcp.McpBoundaryException;
 import org.metaruntime.mcp.McpCallOptions;
 import org.metaruntime.mcp.McpProgress;
 import org.metaruntime.mcp.McpToolCall;
+import org.metaruntime.supervisor.internal.HandleFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.metaruntime.supervisor.internal.HandleFuture;
 
 /**
  * One {@code tools/call} of a {@link FakeMcpModule}, with a real call's outcome: the whole result and the payload

@@ -14,9 +14,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
+import org.metaruntime.supervisor.InFlight;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.metaruntime.supervisor.InFlight;
 
 /**
  * The pods the gateway serves now, each run by a backend of its own (made at its first use), so that one pod can

@@ -34,12 +34,12 @@ import org.metaruntime.mcp.McpClientOptions;
 import org.metaruntime.mcp.McpClientRequestException;
 import org.metaruntime.mcp.McpSurfaceRequest;
 import org.metaruntime.mcp.McpToolCall;
+import org.metaruntime.supervisor.InFlight;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleSupervisorReport;
 import org.metaruntime.supervisor.RestartPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.metaruntime.supervisor.InFlight;
 
 /**
  * The pods as lazy MCP modules of one {@link UnifiedRuntime}: the runtime spawns, supervises, restarts and stops

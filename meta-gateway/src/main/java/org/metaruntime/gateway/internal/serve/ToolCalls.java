@@ -16,8 +16,8 @@ import org.metaruntime.gateway.internal.rpc.LogLevel;
 import org.metaruntime.gateway.internal.rpc.Principals;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
-import org.metaruntime.supervisor.internal.Failures;
 import org.metaruntime.supervisor.InFlight;
+import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * The dispatch of a client's {@code tools/call} (the {@link CallPipeline}'s stage 8 for client calls): starts the call
