@@ -18,6 +18,7 @@ import org.metaruntime.supervisor.ProcessExit;
 import org.metaruntime.supervisor.Scheduler;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.internal.Failures;
+import org.metaruntime.supervisor.internal.HandleFuture;
 
 /**
  * One one-shot event-line call in progress ({@link EventLineRunner#call}): a handle to its result and to
@@ -43,7 +44,7 @@ import org.metaruntime.supervisor.internal.Failures;
 public final class EventLineCall implements InFlight<EventEnvelope<UnifiedEvent>> {
 
     private final String moduleId;
-    private final CompletableFuture<EventEnvelope<UnifiedEvent>> result = new CompletableFuture<>();
+    private final CompletableFuture<EventEnvelope<UnifiedEvent>> result = new HandleFuture<>(this::cancel);
     private final AtomicBoolean cancelled = new AtomicBoolean();
     private final ModuleProcess process;
     private final FirstEventWait wait;
@@ -62,11 +63,6 @@ public final class EventLineCall implements InFlight<EventEnvelope<UnifiedEvent>
         this.moduleId = process.moduleId();
         this.process = process;
         this.wait = wait;
-        result.whenComplete((event, error) -> {
-            if (error instanceof CancellationException) {
-                cancel();
-            }
-        });
         wait.event().whenComplete((event, error) -> {
             if (error != null) {
                 result.completeExceptionally(Failures.unwrap(error));
