@@ -71,7 +71,7 @@ public final class RuntimeMcpModule implements McpModule {
     @Override
     public McpSchema.CallToolResult callTool(String tool, JsonNode arguments, CallOptions options) {
         Objects.requireNonNull(options, "options");
-        return calls.startCall(this, tool, arguments, module -> options).await();
+        return startCall(tool, arguments, module -> options).await();
     }
 
     @Override
