@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.metaruntime.events.Subscription;
+import org.metaruntime.mcp.McpSurfaceRequest;
 import org.metaruntime.mcp.McpToolCall;
 
 /**
@@ -85,32 +86,83 @@ public interface McpModule {
     McpSchema.CallToolResult callTool(String tool, JsonNode arguments, CallOptions options);
 
     /**
-     * Starts a tool call and returns its handle: {@code result()} completes with the whole result, or fails with an
-     * {@code McpBoundaryException}; {@code cancel()} sends {@code notifications/cancelled}.
-     *
-     * @throws ModuleRouteException when the module cannot take the call now
+     * Starts a tool call and returns its handle at once, on the same path as {@link UnifiedRuntime#call} (a lazy module
+     * is started off the caller's thread): {@code result()} completes with the whole result, or fails with a
+     * {@link ModuleRouteException} with the errors of a routed call (a check or a failed start included);
+     * {@code cancel()} sends {@code notifications/cancelled}.
      */
-    McpToolCall startCall(String tool, JsonNode arguments, CallOptions options);
+    default McpToolCall startCall(String tool, JsonNode arguments, CallOptions options) {
+        java.util.Objects.requireNonNull(options, "options");
+        return startCall(tool, arguments, module -> options);
+    }
 
-    List<McpSchema.Resource> listResources();
+    /**
+     * Starts a tool call like {@link #startCall(String, JsonNode, CallOptions)}, with options chosen when the call is
+     * sent (after a lazy start, so they may depend on what the started module announced, and its timeout may be what
+     * is left of a deadline). {@code options} runs once, on the thread that sends the call, and must not block; when
+     * it throws, the call fails with that failure.
+     *
+     * <pre>{@code
+     * long deadline = System.nanoTime() + budget.toNanos();
+     * McpToolCall call = module.startCall("render", arguments,
+     *         m -> CallOptions.timeout(Duration.ofNanos(deadline - System.nanoTime())));
+     * }</pre>
+     */
+    McpToolCall startCall(String tool, JsonNode arguments, java.util.function.Function<? super McpModule, CallOptions> options);
 
-    List<McpSchema.ResourceTemplate> listResourceTemplates();
+    /**
+     * Sends one request of the module's MCP surface beyond tools ({@link McpSurfaceRequest}: resources, prompts,
+     * completion; a list follows every page) through the runtime's checks, with the module's call timeout, and returns
+     * its answer. The methods below are its typed forms.
+     *
+     * @throws ModuleRouteException with the errors of {@code routeModuleCall}
+     */
+    <T> T surface(McpSurfaceRequest<T> request);
 
-    McpSchema.ReadResourceResult readResource(String uri);
+    /** {@code resources/list}, every page. */
+    default List<McpSchema.Resource> listResources() {
+        return surface(McpSurfaceRequest.listResources());
+    }
 
-    void subscribeResource(String uri);
+    /** {@code resources/templates/list}, every page. */
+    default List<McpSchema.ResourceTemplate> listResourceTemplates() {
+        return surface(McpSurfaceRequest.listResourceTemplates());
+    }
 
-    void unsubscribeResource(String uri);
+    /** {@code resources/read}. */
+    default McpSchema.ReadResourceResult readResource(String uri) {
+        return surface(McpSurfaceRequest.readResource(uri));
+    }
 
-    List<McpSchema.Prompt> listPrompts();
+    /** {@code resources/subscribe}: the server then sends {@code notifications/resources/updated} for {@code uri}. */
+    default void subscribeResource(String uri) {
+        surface(McpSurfaceRequest.subscribeResource(uri));
+    }
 
-    McpSchema.GetPromptResult getPrompt(String name, Map<String, Object> arguments);
+    /** {@code resources/unsubscribe}. */
+    default void unsubscribeResource(String uri) {
+        surface(McpSurfaceRequest.unsubscribeResource(uri));
+    }
 
-    McpSchema.CompleteResult complete(McpSchema.CompleteRequest request);
+    /** {@code prompts/list}, every page. */
+    default List<McpSchema.Prompt> listPrompts() {
+        return surface(McpSurfaceRequest.listPrompts());
+    }
+
+    /** {@code prompts/get} with {@code arguments} (null for none). */
+    default McpSchema.GetPromptResult getPrompt(String name, Map<String, Object> arguments) {
+        return surface(McpSurfaceRequest.getPrompt(name, arguments));
+    }
+
+    /** {@code completion/complete}. */
+    default McpSchema.CompleteResult complete(McpSchema.CompleteRequest request) {
+        return surface(McpSurfaceRequest.complete(request));
+    }
 
     /**
      * Receives the server's notifications ({@code tools/list_changed}, resource and prompt list changes, resource
-     * updates, {@code notifications/message} log lines), on the module's reading thread: keep the listener fast.
+     * updates, {@code notifications/message} log lines), on the module's reading thread: keep the listener fast. The
+     * listener stays subscribed across the module's processes; subscribing does not start a lazy module.
      */
     Subscription subscribeNotifications(Consumer<? super McpSchema.JSONRPCNotification> listener);
 }

@@ -1,6 +1,7 @@
 package org.metaruntime.core;
 
 import java.util.concurrent.CompletableFuture;
+import org.metaruntime.supervisor.InFlight;
 
 /**
  * One call started by {@link UnifiedRuntime#call(ModuleRouteRequest, CallOptions)}: its answer, and a way to cancel
@@ -19,15 +20,25 @@ import java.util.concurrent.CompletableFuture;
  * {@code ModuleRuntime(Process(ProcessBoundaryError.Cancelled))}. {@code response().cancel(true)} has the same
  * effect (the future itself then ends with a {@link java.util.concurrent.CancellationException}).
  *
+ * <p>A call is an {@link InFlight} of its response: {@link #result()} is {@link #response()}, and {@link #finished()}
+ * completes once the call's boundary work has ended (its process stopped, its per-call server gone).
+ *
  * <p>Thread-safe.
  */
-public interface ModuleCall {
+public interface ModuleCall extends InFlight<ModuleRouteResponse> {
 
     /** Completes with the module's answer, or exceptionally with a {@link ModuleRouteException}. */
     CompletableFuture<ModuleRouteResponse> response();
 
     /** Cancels the call: idempotent, never blocks; does nothing once the call completed. */
+    @Override
     void cancel();
+
+    /** The same future as {@link #response()}. */
+    @Override
+    default CompletableFuture<ModuleRouteResponse> result() {
+        return response();
+    }
 
     /** The request this call carries. */
     ModuleRouteRequest request();

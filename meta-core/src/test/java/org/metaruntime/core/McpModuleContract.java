@@ -109,8 +109,8 @@ abstract class McpModuleContract {
         try {
             future.apply(call).get(30, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
-            assertThat(e.getCause()).isInstanceOf(McpBoundaryException.class);
-            return ((McpBoundaryException) e.getCause()).error();
+            assertThat(e.getCause()).isInstanceOf(ModuleRouteException.class);
+            return mcpError((ModuleRouteException) e.getCause());
         } catch (Exception e) {
             throw new AssertionError(e);
         }

@@ -11,16 +11,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.metaruntime.eventline.internal.FirstEventWait;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.UnifiedEvent;
+import org.metaruntime.supervisor.InFlight;
 import org.metaruntime.supervisor.ModuleProcess;
 import org.metaruntime.supervisor.ProcessBoundaryError;
 import org.metaruntime.supervisor.ProcessExit;
 import org.metaruntime.supervisor.Scheduler;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.internal.Failures;
+import org.metaruntime.supervisor.internal.HandleFuture;
 
 /**
  * One one-shot event-line call in progress ({@link EventLineRunner#call}): a handle to its result and to
- * cancel it. The call spawns the module's process, closes its stdin, waits for the first stdout line within
+ * cancel it ({@link InFlight}, the runtime's one handle shape). The call spawns the module's process, closes its stdin, waits for the first stdout line within
  * the timeout and normalises it; then it waits for the process to exit for at most the exit grace and stops
  * its tree; {@link #result()} then completes with the event. Whatever happens, the process tree is gone by
  * the time {@link #result()} completes.
@@ -39,10 +41,10 @@ import org.metaruntime.supervisor.internal.Failures;
  * call.cancel(); // the caller lost interest: the child's tree is stopped
  * }</pre>
  */
-public final class EventLineCall {
+public final class EventLineCall implements InFlight<EventEnvelope<UnifiedEvent>> {
 
     private final String moduleId;
-    private final CompletableFuture<EventEnvelope<UnifiedEvent>> result = new CompletableFuture<>();
+    private final CompletableFuture<EventEnvelope<UnifiedEvent>> result = new HandleFuture<>(this::cancel);
     private final AtomicBoolean cancelled = new AtomicBoolean();
     private final ModuleProcess process;
     private final FirstEventWait wait;
@@ -61,11 +63,6 @@ public final class EventLineCall {
         this.moduleId = process.moduleId();
         this.process = process;
         this.wait = wait;
-        result.whenComplete((event, error) -> {
-            if (error instanceof CancellationException) {
-                cancel();
-            }
-        });
         wait.event().whenComplete((event, error) -> {
             if (error != null) {
                 result.completeExceptionally(Failures.unwrap(error));
@@ -85,6 +82,7 @@ public final class EventLineCall {
      * {@link EventLineException} (timeout, empty output, over-long line, invalid event, spawn or read
      * failure, cancellation).
      */
+    @Override
     public CompletableFuture<EventEnvelope<UnifiedEvent>> result() {
         return result;
     }
@@ -94,6 +92,7 @@ public final class EventLineCall {
      * {@code Process(ProcessBoundaryError.Cancelled())} once it is gone. Idempotent, never blocks; does nothing
      * once the result is complete (other than by a {@code result().cancel(...)}).
      */
+    @Override
     public void cancel() {
         if (process == null || result.isDone() && !result.isCancelled() || !cancelled.compareAndSet(false, true)) {
             return;

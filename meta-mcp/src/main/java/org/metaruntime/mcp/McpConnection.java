@@ -351,60 +351,64 @@ public final class McpConnection implements AutoCloseable {
 
     // ---- resources, prompts, completion, notifications
 
-    /** {@code resources/list}, every page. @throws McpBoundaryException as {@link #readResource} */
-    public List<McpSchema.Resource> listResources(Duration timeout) {
-        return Waits.get(surface.listResources(Waits.validated(timeout).toMillis(), deadline(timeout)), moduleId, "list_resources");
-    }
-
-    /** {@code resources/templates/list}, every page. @throws McpBoundaryException as {@link #readResource} */
-    public List<McpSchema.ResourceTemplate> listResourceTemplates(Duration timeout) {
-        return Waits.get(surface.listResourceTemplates(Waits.validated(timeout).toMillis(), deadline(timeout)), moduleId, "list_resource_templates");
-    }
-
     /**
-     * {@code resources/read}.
+     * Sends one request of the MCP surface beyond tools (resources, prompts, completion; a list follows every page) and
+     * returns its answer.
      *
      * @throws McpBoundaryException {@code JsonRpcError} (e.g. unknown resource), {@code RequestFailed},
-     *                              {@code Interrupted} or {@code Timeout} with operation {@code read_resource}
+     *                              {@code Interrupted} or {@code Timeout} naming the request's operation
+     *                              ({@code read_resource}, ...)
      */
+    public <T> T surface(McpSurfaceRequest<T> request, Duration timeout) {
+        McpSurfaceRequest.Method method = Objects.requireNonNull(request, "request").method();
+        return request.answer(Waits.get(surface.send(method, request.params(), Waits.validated(timeout).toMillis(),
+                deadline(timeout)), moduleId, method.operation()));
+    }
+
+    /** {@code resources/list}, every page. @throws McpBoundaryException as {@link #surface} */
+    public List<McpSchema.Resource> listResources(Duration timeout) {
+        return surface(McpSurfaceRequest.listResources(), timeout);
+    }
+
+    /** {@code resources/templates/list}, every page. @throws McpBoundaryException as {@link #surface} */
+    public List<McpSchema.ResourceTemplate> listResourceTemplates(Duration timeout) {
+        return surface(McpSurfaceRequest.listResourceTemplates(), timeout);
+    }
+
+    /** {@code resources/read}. @throws McpBoundaryException as {@link #surface}, with operation {@code read_resource} */
     public McpSchema.ReadResourceResult readResource(String uri, Duration timeout) {
-        return Waits.get(surface.readResource(Objects.requireNonNull(uri, "uri"), Waits.validated(timeout).toMillis(),
-                deadline(timeout)), moduleId, "read_resource");
+        return surface(McpSurfaceRequest.readResource(uri), timeout);
     }
 
     /** {@code resources/subscribe}: the server then sends {@code notifications/resources/updated} for {@code uri}. */
     public void subscribeResource(String uri, Duration timeout) {
-        Waits.get(surface.subscribe(McpSchema.METHOD_RESOURCES_SUBSCRIBE, "subscribe_resource",
-                Objects.requireNonNull(uri, "uri"), Waits.validated(timeout).toMillis(), deadline(timeout)), moduleId, "subscribe_resource");
+        surface(McpSurfaceRequest.subscribeResource(uri), timeout);
     }
 
     /** {@code resources/unsubscribe}. */
     public void unsubscribeResource(String uri, Duration timeout) {
-        Waits.get(surface.subscribe(McpSchema.METHOD_RESOURCES_UNSUBSCRIBE, "unsubscribe_resource",
-                Objects.requireNonNull(uri, "uri"), Waits.validated(timeout).toMillis(), deadline(timeout)), moduleId, "unsubscribe_resource");
+        surface(McpSurfaceRequest.unsubscribeResource(uri), timeout);
     }
 
-    /** {@code prompts/list}, every page. @throws McpBoundaryException as {@link #readResource} */
+    /** {@code prompts/list}, every page. @throws McpBoundaryException as {@link #surface} */
     public List<McpSchema.Prompt> listPrompts(Duration timeout) {
-        return Waits.get(surface.listPrompts(Waits.validated(timeout).toMillis(), deadline(timeout)), moduleId, "list_prompts");
+        return surface(McpSurfaceRequest.listPrompts(), timeout);
     }
 
-    /** {@code prompts/get} with {@code arguments} (null for none). @throws McpBoundaryException as {@link #readResource} */
+    /** {@code prompts/get} with {@code arguments} (null for none). @throws McpBoundaryException as {@link #surface} */
     public McpSchema.GetPromptResult getPrompt(String name, Map<String, Object> arguments, Duration timeout) {
-        return Waits.get(surface.getPrompt(Objects.requireNonNull(name, "name"), arguments, Waits.validated(timeout).toMillis(),
-                deadline(timeout)), moduleId, "get_prompt");
+        return surface(McpSurfaceRequest.getPrompt(name, arguments), timeout);
     }
 
-    /** {@code completion/complete}. @throws McpBoundaryException as {@link #readResource} */
+    /** {@code completion/complete}. @throws McpBoundaryException as {@link #surface} */
     public McpSchema.CompleteResult complete(McpSchema.CompleteRequest request, Duration timeout) {
-        return Waits.get(surface.complete(Objects.requireNonNull(request, "request"), Waits.validated(timeout).toMillis(),
-                deadline(timeout)), moduleId, "complete");
+        return surface(McpSurfaceRequest.complete(request), timeout);
     }
 
     /**
      * Sends the request {@code method} with {@code params} (for example an extension's, such as {@code tasks/get}) and
      * returns the server's result as sent. {@code params._meta} is kept; a modern server's request gets the
-     * protocol version and client info added to it. @throws McpBoundaryException as {@link #readResource}
+     * protocol version and client info added to it. @throws McpBoundaryException as {@link #surface}
      */
     public JsonNode request(String method, ObjectNode params, Duration timeout) {
         ObjectNode sent = params == null ? Json.MAPPER.createObjectNode() : params.deepCopy();

@@ -6,10 +6,10 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import org.metaruntime.mcp.internal.HandleFuture;
 import org.metaruntime.supervisor.ProcessSpec;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.internal.Failures;
+import org.metaruntime.supervisor.internal.HandleFuture;
 
 /**
  * The {@link McpSessionMode#PER_CALL} boundary: every call spawns the server, runs {@code initialize},

@@ -3,9 +3,11 @@ package org.metaruntime.mcp;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.concurrent.CompletableFuture;
+import org.metaruntime.supervisor.InFlight;
 
 /**
- * One started {@code tools/call}: its outcome as futures, and {@link #cancel()}. Thread-safe.
+ * One started {@code tools/call}: its outcome as futures, and {@link #cancel()} (the runtime's one handle shape,
+ * {@link InFlight}). Thread-safe.
  *
  * <p>{@link #result()} completes with the whole result as the server sent it (a result with {@code isError: true}
  * is a value there); {@link #payload()} with its projected payload (see {@link McpConnection#callTool}), failing
@@ -26,7 +28,7 @@ import java.util.concurrent.CompletableFuture;
  * cancelButton.onClick(call::cancel);
  * }</pre>
  */
-public interface McpToolCall {
+public interface McpToolCall extends InFlight<McpSchema.CallToolResult> {
 
     /** The module the call goes to. */
     String moduleId();
@@ -35,6 +37,7 @@ public interface McpToolCall {
     String tool();
 
     /** The whole result; {@code isError: true} is a value here. */
+    @Override
     CompletableFuture<McpSchema.CallToolResult> result();
 
     /**
@@ -49,15 +52,11 @@ public interface McpToolCall {
     /** The projected payload; {@code isError: true} fails with {@link McpBoundaryError.ToolReturnedError}. */
     CompletableFuture<JsonNode> payload();
 
-    /** Cancels the call unless it already completed; idempotent, never blocks. */
-    void cancel();
-
     /**
-     * Completes, never exceptionally, once everything the call owns has ended: for a {@code PER_CALL} call once its
-     * server has been stopped, otherwise with {@link #result()}. A cancelled call's result completes at once; this
-     * completes when its server is gone.
+     * {@inheritDoc} For a {@code PER_CALL} call, once its server has been stopped; otherwise with {@link #result()}.
      */
+    @Override
     default CompletableFuture<Void> finished() {
-        return result().handle((result, error) -> null);
+        return InFlight.super.finished();
     }
 }

@@ -1,11 +1,13 @@
 package org.metaruntime.core.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
 import org.metaruntime.core.CallOptions;
 import org.metaruntime.core.McpModule;
 import org.metaruntime.core.ModuleBoundaryKind;
@@ -16,7 +18,9 @@ import org.metaruntime.core.ModuleRouteRequest;
 import org.metaruntime.core.ModuleRouteResponse;
 import org.metaruntime.core.RuntimeBoundaryError;
 import org.metaruntime.core.RuntimeOptions;
+import org.metaruntime.events.NormalizationException;
 import org.metaruntime.mcp.McpBoundaryError;
+import org.metaruntime.supervisor.ModuleException;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ProcessBoundaryError;
 import org.metaruntime.supervisor.internal.Failures;
@@ -52,36 +56,86 @@ public final class CallRouter {
     }
 
     /**
-     * Starts a call and returns at once; every failure, the checks included, fails its response with a
+     * Starts a routed call and returns at once; every failure, the checks included, fails its response with a
      * {@link ModuleRouteException}.
      */
     public RealModuleCall call(ModuleRouteRequest request, CallOptions callOptions) {
         RealModuleCall call = new RealModuleCall(request);
+        inFlight.add(call);
+        call.finished().whenComplete((done, error) -> inFlight.remove(call));
+        start(request, call, response -> ModuleCallListener.Outcome.SUCCESS, null, (slot, supervisor) -> {
+            Duration timeout = callOptions.timeout().orElseGet(() -> options.callTimeoutFor(slot.module()));
+            String id = slot.id();
+            call.attach(slot.router().route(request, new CallSpec(timeout, callOptions), supervisor), payload -> {
+                ModuleRouteResponse response = new ModuleRouteResponse(id, request.method(), payload);
+                if (options.isCore(id)) {
+                    events.coreFlow(response);
+                }
+                return response;
+            });
+        });
+        return call;
+    }
+
+    /**
+     * Starts a tool call of an MCP module on the same path as {@link #call}, answered with the whole result, and
+     * returns at once. {@code callOptions} is asked for the call's options when the call is sent (after a lazy start).
+     */
+    public RoutedToolCall startCall(McpModule module, String tool, JsonNode arguments,
+                                    Function<? super McpModule, CallOptions> callOptions) {
+        String id = module.moduleId();
+        RoutedToolCall call = new RoutedToolCall(id, tool);
+        start(new ModuleRouteRequest(id, tool, arguments), call.lifecycle(), RoutedToolCall::outcome, "call_tool:" + tool,
+                (slot, supervisor) -> {
+                    McpSession session = currentSession(slot, supervisor);
+                    CallOptions chosen = Objects.requireNonNull(callOptions.apply(module), "call options");
+                    Duration timeout = chosen.timeout().orElseGet(() -> options.callTimeoutFor(slot.module()));
+                    call.attach(session.startCall(tool, arguments, ProcessBoundaries.mcpCall(new CallSpec(timeout, chosen))));
+                });
+        return call;
+    }
+
+    /** What a call does once its module takes it: hands the call to the module's boundary. */
+    @FunctionalInterface
+    private interface Dispatch {
+        void send(ModuleSlot slot, ModuleSupervisor<ModuleChild> supervisor);
+    }
+
+    /**
+     * The one path of every call: the listener is told, the checks run with no I/O, a lazy module is started without
+     * blocking the caller's thread, then {@code dispatch} runs (on the thread that finished the start, or this one).
+     *
+     * @param mcpFlow null for any boundary; else the call needs an MCP module and this names it in {@code McpRequired}
+     */
+    private <T> void start(ModuleRouteRequest request, RoutedCall<T> call,
+                           Function<? super T, ModuleCallListener.Outcome> outcome, String mcpFlow, Dispatch dispatch) {
         String id = request.moduleId();
         ModuleCallListener.Ended ended = listening.started(id, request.method());
-        call.response().whenComplete((response, error) -> CallListening.end(ended, error));
-        inFlight.add(call);
-        call.settled().whenComplete((done, error) -> inFlight.remove(call));
+        call.result().whenComplete((value, error) -> {
+            if (error == null) {
+                ended.callEnded(outcome.apply(value), null);
+            } else {
+                CallListening.end(ended, error);
+            }
+        });
         try {
-            Duration timeout = callOptions.timeout().orElseGet(() -> defaultTimeout(id));
-            ModuleSlot slot = check(request);
+            ModuleSlot slot = mcpFlow == null ? check(request) : mcpSlot(id, mcpFlow);
             call.cancelledAs(slot.router().cancelled(request));
             CompletableFuture<Void> ready = lazy.admit(slot);
-            call.response().whenComplete((response, error) -> lazy.callEnded(slot));
+            call.finished().whenComplete((done, error) -> lazy.callEnded(slot));
             ready.whenComplete((started, startFailure) -> {
                 if (startFailure != null) {
                     call.fail(toRouteException(id, startFailure));
                 } else if (!call.isCancelled()) {
-                    dispatch(slot, request, new CallSpec(timeout, callOptions), call);
+                    dispatch(slot, call, dispatch);
                 }
             });
         } catch (RuntimeException e) {
             call.fail(toRouteException(id, e));
         }
-        return call;
     }
 
-    private void dispatch(ModuleSlot slot, ModuleRouteRequest request, CallSpec spec, RealModuleCall call) {
+    private static void dispatch(ModuleSlot slot, RoutedCall<?> call, Dispatch dispatch) {
         String id = slot.id();
         try {
             ModuleSupervisor<ModuleChild> supervisor = slot.membership().supervisor();
@@ -91,30 +145,28 @@ public final class CallRouter {
             if (!supervisor.acceptsCalls()) {
                 throw new ModuleRouteException(id, new ModuleRouteError.ModuleUnavailable(id, supervisor.state()));
             }
-            call.attach(slot.router().route(request, spec, supervisor), payload -> {
-                ModuleRouteResponse response = new ModuleRouteResponse(id, request.method(), payload);
-                if (options.isCore(id)) {
-                    events.coreFlow(response);
-                }
-                return response;
-            });
+            dispatch.send(slot, supervisor);
         } catch (RuntimeException e) {
             call.fail(toRouteException(id, e));
         }
     }
 
+    /** The MCP session of the module's current child. */
+    private static McpSession currentSession(ModuleSlot slot, ModuleSupervisor<ModuleChild> supervisor) {
+        return supervisor.currentChild().map(child -> ((McpChild) child).session())
+                .orElseThrow(() -> new ModuleRouteException(slot.id(),
+                        new ModuleRouteError.ModuleUnavailable(slot.id(), supervisor.state())));
+    }
+
     /**
-     * The current MCP session of {@code moduleId}, after the checks of a call; a lazy module is started first. The
-     * caller must hand the slot back to {@link #ended} once its operation completes.
+     * The current MCP session of {@code moduleId} for an operation that answers on the caller's thread (a list, a
+     * read, ...), after the checks of a call; a lazy module is started first. The caller must hand the slot back to
+     * {@link #ended} once its operation completes.
      *
      * @throws ModuleRouteException as a routed call would fail
      */
     public Session session(String moduleId, String flow) {
-        ModuleSlot slot = check(new ModuleRouteRequest(moduleId, flow, null));
-        if (!(slot.router() instanceof McpRouter router)) {
-            throw new ModuleRouteException(moduleId, new ModuleRouteError.ModuleRuntime(
-                    new RuntimeBoundaryError.Mcp(new McpBoundaryError.McpRequired(moduleId, flow))));
-        }
+        ModuleSlot slot = mcpSlot(moduleId, flow);
         try {
             lazy.admit(slot).join();
         } catch (RuntimeException e) {
@@ -127,19 +179,29 @@ public final class CallRouter {
                 throw new ModuleRouteException(moduleId, new ModuleRouteError.ModuleUnavailable(moduleId,
                         supervisor == null ? ModuleHealthState.STARTING : supervisor.state()));
             }
-            McpSession server = supervisor.currentChild().map(child -> ((McpChild) child).session())
-                    .orElseThrow(() -> new ModuleRouteException(moduleId,
-                            new ModuleRouteError.ModuleUnavailable(moduleId, supervisor.state())));
-            return new Session(slot, server, router.notifications(), options.callTimeoutFor(slot.module()));
+            return new Session(slot, currentSession(slot, supervisor), options.callTimeoutFor(slot.module()));
         } catch (RuntimeException e) {
             lazy.callEnded(slot);
             throw e;
         }
     }
 
-    /** Who is told of each call. */
-    public CallListening listening() {
-        return listening;
+    /**
+     * The notification listeners of the MCP module {@code moduleId}, kept across its processes; a lazy module is not
+     * started for them.
+     */
+    public McpNotifications notifications(String moduleId) {
+        return ((McpRouter) mcpSlot(moduleId, "subscribe_notifications").router()).notifications();
+    }
+
+    /** The checks of a call to an MCP module: {@link #check}, then {@code McpRequired} naming {@code flow}. */
+    private ModuleSlot mcpSlot(String moduleId, String flow) {
+        ModuleSlot slot = check(new ModuleRouteRequest(moduleId, flow, null));
+        if (!(slot.router() instanceof McpRouter)) {
+            throw new ModuleRouteException(moduleId, new ModuleRouteError.ModuleRuntime(
+                    new RuntimeBoundaryError.Mcp(new McpBoundaryError.McpRequired(moduleId, flow))));
+        }
+        return slot;
     }
 
     /** An operation on {@code session} ended. */
@@ -148,7 +210,7 @@ public final class CallRouter {
     }
 
     /** A module's MCP session as one operation uses it. */
-    public record Session(ModuleSlot slot, McpSession server, McpNotifications notifications, Duration timeout) {
+    public record Session(ModuleSlot slot, McpSession server, Duration timeout) {
     }
 
     /**
@@ -159,7 +221,7 @@ public final class CallRouter {
         List<CompletableFuture<Void>> settled = new java.util.ArrayList<>();
         for (RealModuleCall call : List.copyOf(inFlight)) {
             call.cancel();
-            settled.add(call.settled());
+            settled.add(call.finished());
         }
         return settled;
     }
@@ -209,6 +271,9 @@ public final class CallRouter {
         if (cause instanceof RejectedExecutionException) {
             return new ModuleRouteException(moduleId, new ModuleRouteError.UnloadedModule(moduleId,
                     ModuleRouteError.UnloadedReason.SHUT_DOWN, null), cause);
+        }
+        if (cause instanceof ModuleException || cause instanceof NormalizationException) {
+            return toRouteException(moduleId, ProcessBoundaries.failure(moduleId, cause));
         }
         String message = cause.getMessage() == null ? cause.getClass().getName() : cause.getMessage();
         return new ModuleRouteException(moduleId, new ModuleRouteError.ModuleRuntime(

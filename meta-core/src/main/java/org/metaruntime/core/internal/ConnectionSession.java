@@ -5,12 +5,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.metaruntime.mcp.McpCallOptions;
 import org.metaruntime.mcp.McpConnection;
+import org.metaruntime.mcp.McpSurfaceRequest;
 import org.metaruntime.mcp.McpToolCall;
 
 /** {@link McpSession} over a real {@link McpConnection} (a stdio server process, or a remote session). Thread-safe. */
@@ -61,43 +61,8 @@ record ConnectionSession(McpConnection connection) implements McpSession {
     }
 
     @Override
-    public List<McpSchema.Resource> listResources(Duration timeout) {
-        return connection.listResources(timeout);
-    }
-
-    @Override
-    public List<McpSchema.ResourceTemplate> listResourceTemplates(Duration timeout) {
-        return connection.listResourceTemplates(timeout);
-    }
-
-    @Override
-    public McpSchema.ReadResourceResult readResource(String uri, Duration timeout) {
-        return connection.readResource(uri, timeout);
-    }
-
-    @Override
-    public void subscribeResource(String uri, Duration timeout) {
-        connection.subscribeResource(uri, timeout);
-    }
-
-    @Override
-    public void unsubscribeResource(String uri, Duration timeout) {
-        connection.unsubscribeResource(uri, timeout);
-    }
-
-    @Override
-    public List<McpSchema.Prompt> listPrompts(Duration timeout) {
-        return connection.listPrompts(timeout);
-    }
-
-    @Override
-    public McpSchema.GetPromptResult getPrompt(String name, Map<String, Object> arguments, Duration timeout) {
-        return connection.getPrompt(name, arguments, timeout);
-    }
-
-    @Override
-    public McpSchema.CompleteResult complete(McpSchema.CompleteRequest request, Duration timeout) {
-        return connection.complete(request, timeout);
+    public <T> T surface(McpSurfaceRequest<T> request, Duration timeout) {
+        return connection.surface(request, timeout);
     }
 
     @Override

@@ -1,11 +1,10 @@
 package org.metaruntime.core.internal;
 
 import java.time.Duration;
-import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import org.metaruntime.core.ModuleBoundaryKind;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.UnifiedEvent;
+import org.metaruntime.supervisor.InFlight;
 
 /** The boundary of an event-line module: a kept child per start, a fresh process per routed call. Thread-safe. */
 public interface EventLineBoundary extends ModuleBoundary {
@@ -15,20 +14,9 @@ public interface EventLineBoundary extends ModuleBoundary {
         return ModuleBoundaryKind.EVENT_LINE;
     }
 
-    /** Starts a fresh one-shot run and returns at once. */
-    OneShot run(Duration timeout);
-
     /**
-     * A one-shot run in progress.
-     *
-     * @param event  completes with the normalised first event, or with a {@link BoundaryFailure}, once the run's
-     *               process tree is gone
-     * @param cancel stops the run's process tree; idempotent and non-blocking
+     * Starts a fresh one-shot run and returns at once: its result completes with the normalised first event, or with a
+     * {@link BoundaryFailure}, once the run's process tree is gone; its cancel stops that tree.
      */
-    record OneShot(CompletableFuture<EventEnvelope<UnifiedEvent>> event, Runnable cancel) {
-        public OneShot {
-            Objects.requireNonNull(event, "event");
-            Objects.requireNonNull(cancel, "cancel");
-        }
-    }
+    InFlight<EventEnvelope<UnifiedEvent>> run(Duration timeout);
 }

@@ -14,6 +14,7 @@ import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.ModuleEvent;
 import org.metaruntime.events.NormalizationError;
 import org.metaruntime.events.UnifiedEvent;
+import org.metaruntime.supervisor.InFlight;
 import org.metaruntime.supervisor.ProcessBoundaryError;
 import org.metaruntime.supervisor.RestartPolicy;
 import org.metaruntime.supervisor.StopLadder;
@@ -80,9 +81,9 @@ final class EventLineRouter implements ModuleRouter {
     }
 
     @Override
-    public BoundaryCall route(ModuleRouteRequest request, CallSpec call, ModuleSupervisor<ModuleChild> supervisor) {
-        EventLineBoundary.OneShot run = boundary.run(call.timeout());
-        return BoundaryCall.of(run.event().thenApply(event -> payload(module.id(), event)), run.cancel());
+    public InFlight<JsonNode> route(ModuleRouteRequest request, CallSpec call, ModuleSupervisor<ModuleChild> supervisor) {
+        InFlight<EventEnvelope<UnifiedEvent>> run = boundary.run(call.timeout());
+        return InFlight.of(run.result().thenApply(event -> payload(module.id(), event)), run::cancel, run.finished());
     }
 
     @Override

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import org.metaruntime.core.ModuleBoundaryKind;
+import org.metaruntime.supervisor.InFlight;
 
 /** The boundary of an MCP module: a connection per start, or a whole session per {@code PER_CALL} call. Thread-safe. */
 public interface McpBoundary extends ModuleBoundary {
@@ -20,5 +21,5 @@ public interface McpBoundary extends ModuleBoundary {
      * {@code PER_CALL}: spawn, initialize, list tools, call, close, off the caller's thread; a cancel stops the
      * server.
      */
-    BoundaryCall callOnce(String tool, JsonNode arguments, CallSpec call, Executor executor);
+    InFlight<JsonNode> callOnce(String tool, JsonNode arguments, CallSpec call, Executor executor);
 }

@@ -2,6 +2,7 @@ package org.metaruntime.core.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
+import org.metaruntime.supervisor.InFlight;
 
 /** An open MCP connection: its calls are multiplexed on the one server. Thread-safe. */
 public interface McpChild extends ModuleChild {
@@ -13,7 +14,7 @@ public interface McpChild extends ModuleChild {
     McpSession session();
 
     /** Starts a tool call on this connection, its failures mapped to {@link BoundaryFailure}s. */
-    default BoundaryCall call(String tool, JsonNode arguments, CallSpec call) {
+    default InFlight<JsonNode> call(String tool, JsonNode arguments, CallSpec call) {
         McpSession session = session();
         return ProcessBoundaries.handle(session.moduleId(),
                 session.startCall(tool, arguments, ProcessBoundaries.mcpCall(call)));

@@ -1,5 +1,6 @@
 package org.metaruntime.core.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -14,6 +15,7 @@ import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.UnifiedEvent;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpSessionMode;
+import org.metaruntime.supervisor.InFlight;
 import org.metaruntime.supervisor.RestartPolicy;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.internal.health.ModuleSupervisor;
@@ -85,7 +87,7 @@ final class McpRouter implements ModuleRouter {
     }
 
     @Override
-    public BoundaryCall route(ModuleRouteRequest request, CallSpec call, ModuleSupervisor<ModuleChild> supervisor) {
+    public InFlight<JsonNode> route(ModuleRouteRequest request, CallSpec call, ModuleSupervisor<ModuleChild> supervisor) {
         if (perCall) {
             return boundary.callOnce(request.method(), request.params(), call, executor);
         }

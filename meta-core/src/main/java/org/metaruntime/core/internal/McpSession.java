@@ -5,11 +5,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.metaruntime.mcp.McpCallOptions;
 import org.metaruntime.mcp.McpConnection;
+import org.metaruntime.mcp.McpSurfaceRequest;
 import org.metaruntime.mcp.McpToolCall;
 
 /**
@@ -47,21 +47,8 @@ public interface McpSession {
     /** {@code ping}: completes when the server answered (a JSON-RPC error is an answer). */
     CompletableFuture<Void> pingAsync(Duration timeout);
 
-    List<McpSchema.Resource> listResources(Duration timeout);
-
-    List<McpSchema.ResourceTemplate> listResourceTemplates(Duration timeout);
-
-    McpSchema.ReadResourceResult readResource(String uri, Duration timeout);
-
-    void subscribeResource(String uri, Duration timeout);
-
-    void unsubscribeResource(String uri, Duration timeout);
-
-    List<McpSchema.Prompt> listPrompts(Duration timeout);
-
-    McpSchema.GetPromptResult getPrompt(String name, Map<String, Object> arguments, Duration timeout);
-
-    McpSchema.CompleteResult complete(McpSchema.CompleteRequest request, Duration timeout);
+    /** One request of the surface beyond tools (see {@link McpConnection#surface}). */
+    <T> T surface(McpSurfaceRequest<T> request, Duration timeout);
 
     /** Forwards the server's notifications to {@code listener} for the rest of the session. */
     void forwardNotifications(Consumer<? super McpSchema.JSONRPCNotification> listener);

@@ -1,5 +1,6 @@
 package org.metaruntime.core.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import org.metaruntime.core.ModuleBoundaryKind;
@@ -8,6 +9,7 @@ import org.metaruntime.core.ModuleRouteRequest;
 import org.metaruntime.core.RuntimeBoundaryError;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.UnifiedEvent;
+import org.metaruntime.supervisor.InFlight;
 import org.metaruntime.supervisor.RestartPolicy;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.internal.health.ModuleSupervisor;
@@ -56,7 +58,7 @@ public interface ModuleRouter {
      *
      * @param supervisor the module's supervisor, which holds its kept child
      */
-    BoundaryCall route(ModuleRouteRequest request, CallSpec call, ModuleSupervisor<ModuleChild> supervisor);
+    InFlight<JsonNode> route(ModuleRouteRequest request, CallSpec call, ModuleSupervisor<ModuleChild> supervisor);
 
     /** The error of a cancelled call of this kind. */
     RuntimeBoundaryError cancelled(ModuleRouteRequest request);

@@ -48,6 +48,7 @@ import org.metaruntime.supervisor.StopReport;
 import org.metaruntime.supervisor.internal.Failures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.metaruntime.supervisor.InFlight;
 
 /**
  * The real boundaries: event-line modules run by meta-eventline's {@link EventLineRunner}, MCP modules reached
@@ -138,9 +139,9 @@ public final class ProcessBoundaries {
         RuntimeOptions defaults = RuntimeOptions.defaults();
         EventLineBoundary boundary = (EventLineBoundary) create(module, preSpawn, ModuleProtocol.eventLine(),
                 defaults);
-        EventLineBoundary.OneShot run = boundary.run(timeout);
+        InFlight<EventEnvelope<UnifiedEvent>> run = boundary.run(timeout);
         try {
-            return run.event().get();
+            return run.result().get();
         } catch (ExecutionException e) {
             BoundaryFailure failure = failure(module.id(), e);
             throw new RuntimeFromConfigException(module.id(), new RuntimeFromConfigError.Runtime(failure.error()),
@@ -164,14 +165,14 @@ public final class ProcessBoundaries {
     }
 
     /** An MCP tool call as a boundary call: its payload with failures mapped, its cancel, and its end. */
-    static BoundaryCall handle(String moduleId, McpToolCall call) {
+    static InFlight<JsonNode> handle(String moduleId, McpToolCall call) {
         CompletableFuture<JsonNode> payload = call.payload().handle((value, error) -> {
             if (error != null) {
                 throw failure(moduleId, error);
             }
             return value;
         });
-        return BoundaryCall.of(payload, call::cancel, call.finished());
+        return InFlight.of(payload, call::cancel, call.finished());
     }
 
     private static ChildExit exitOf(ProcessExit exit) {
@@ -236,7 +237,7 @@ public final class ProcessBoundaries {
         }
 
         @Override
-        public OneShot run(Duration timeout) {
+        public InFlight<EventEnvelope<UnifiedEvent>> run(Duration timeout) {
             EventLineCall call = runner.call(spec, timeout, exitGrace);
             CompletableFuture<EventEnvelope<UnifiedEvent>> event = call.result().handle((value, error) -> {
                 if (error != null) {
@@ -244,7 +245,7 @@ public final class ProcessBoundaries {
                 }
                 return value;
             });
-            return new OneShot(event, call::cancel);
+            return InFlight.of(event, call::cancel);
         }
 
         /** A kept event-line process after its first line. */
@@ -310,7 +311,7 @@ public final class ProcessBoundaries {
         }
 
         @Override
-        public BoundaryCall callOnce(String tool, JsonNode arguments, CallSpec call, Executor executor) {
+        public InFlight<JsonNode> callOnce(String tool, JsonNode arguments, CallSpec call, Executor executor) {
             return handle(spec.moduleId(), McpPerCall.start(spec, tool, arguments, mcpCall(call), options));
         }
 
@@ -340,7 +341,7 @@ public final class ProcessBoundaries {
         }
 
         @Override
-        public BoundaryCall callOnce(String tool, JsonNode arguments, CallSpec call, Executor executor) {
+        public InFlight<JsonNode> callOnce(String tool, JsonNode arguments, CallSpec call, Executor executor) {
             throw new IllegalStateException("module '" + endpoint.moduleId() + "' is remote: it keeps one session");
         }
     }

@@ -3,24 +3,19 @@ package org.metaruntime.core.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import org.metaruntime.core.ModuleCallListener;
 import org.metaruntime.core.CallOptions;
-import org.metaruntime.core.ModuleRouteException;
 import org.metaruntime.core.McpModule;
 import org.metaruntime.events.Subscription;
-import org.metaruntime.mcp.McpToolCall;
-import org.metaruntime.supervisor.internal.Failures;
+import org.metaruntime.mcp.McpSurfaceRequest;
 
 /**
- * {@link McpModule} over the runtime: each operation takes the module's current session through the checks of a
- * call ({@link CallRouter#session}) and maps failures like a routed call. Thread-safe.
+ * {@link McpModule} over the runtime: a tool call takes the path of every call ({@link CallRouter#startCall}); each
+ * other operation takes the module's current session through the checks of a call ({@link CallRouter#session}) and
+ * maps failures like a routed call. Thread-safe.
  */
 public final class RuntimeMcpModule implements McpModule {
 
@@ -37,7 +32,7 @@ public final class RuntimeMcpModule implements McpModule {
         try {
             return op.apply(session);
         } catch (RuntimeException e) {
-            throw CallRouter.toRouteException(moduleId, ProcessBoundaries.failure(moduleId, e));
+            throw CallRouter.toRouteException(moduleId, e);
         } finally {
             calls.ended(session);
         }
@@ -75,113 +70,27 @@ public final class RuntimeMcpModule implements McpModule {
 
     @Override
     public McpSchema.CallToolResult callTool(String tool, JsonNode arguments, CallOptions options) {
-        ModuleCallListener.Ended ended = calls.listening().started(moduleId, tool);
-        McpSchema.CallToolResult result;
-        try {
-            result = use("call_tool:" + tool, session -> {
-                try {
-                    return session.server().startCall(tool, arguments, mcpOptions(session, options)).result().join();
-                } catch (CompletionException e) {
-                    throw Failures.unwrap(e) instanceof RuntimeException cause ? cause : e;
-                }
-            });
-        } catch (RuntimeException e) {
-            CallListening.end(ended, e);
-            throw e;
-        }
-        ended.callEnded(outcome(result), null);
-        return result;
-    }
-
-    private static ModuleCallListener.Outcome outcome(McpSchema.CallToolResult result) {
-        return Boolean.TRUE.equals(result.isError()) ? ModuleCallListener.Outcome.TOOL_ERROR : ModuleCallListener.Outcome.SUCCESS;
+        Objects.requireNonNull(options, "options");
+        return startCall(tool, arguments, module -> options).await();
     }
 
     @Override
-    public McpToolCall startCall(String tool, JsonNode arguments, CallOptions options) {
-        ModuleCallListener.Ended ended = calls.listening().started(moduleId, tool);
-        CallRouter.Session session;
-        try {
-            session = calls.session(moduleId, "call_tool:" + tool);
-        } catch (RuntimeException e) {
-            CallListening.end(ended, e);
-            throw e;
-        }
-        McpToolCall call;
-        try {
-            call = session.server().startCall(tool, arguments, mcpOptions(session, options));
-        } catch (RuntimeException e) {
-            calls.ended(session);
-            ModuleRouteException failure = CallRouter.toRouteException(moduleId, ProcessBoundaries.failure(moduleId, e));
-            CallListening.end(ended, failure);
-            throw failure;
-        }
-        call.finished().whenComplete((done, error) -> calls.ended(session));
-        call.result().whenComplete((result, error) -> {
-            if (error == null) {
-                ended.callEnded(outcome(result), null);
-            } else {
-                CallListening.end(ended, error);
-            }
-        });
-        return call;
-    }
-
-    private static org.metaruntime.mcp.McpCallOptions mcpOptions(CallRouter.Session session, CallOptions options) {
-        Duration timeout = options.timeout().orElse(session.timeout());
-        return ProcessBoundaries.mcpCall(new CallSpec(timeout, options));
+    public RoutedToolCall startCall(String tool, JsonNode arguments, Function<? super McpModule, CallOptions> options) {
+        Objects.requireNonNull(tool, "tool");
+        Objects.requireNonNull(options, "options");
+        return calls.startCall(this, tool, arguments, options);
     }
 
     @Override
-    public List<McpSchema.Resource> listResources() {
-        return use("list_resources", s -> s.server().listResources(s.timeout()));
-    }
-
-    @Override
-    public List<McpSchema.ResourceTemplate> listResourceTemplates() {
-        return use("list_resource_templates", s -> s.server().listResourceTemplates(s.timeout()));
-    }
-
-    @Override
-    public McpSchema.ReadResourceResult readResource(String uri) {
-        return use("read_resource", s -> s.server().readResource(uri, s.timeout()));
-    }
-
-    @Override
-    public void subscribeResource(String uri) {
-        use("subscribe_resource", s -> {
-            s.server().subscribeResource(uri, s.timeout());
-            return null;
-        });
-    }
-
-    @Override
-    public void unsubscribeResource(String uri) {
-        use("unsubscribe_resource", s -> {
-            s.server().unsubscribeResource(uri, s.timeout());
-            return null;
-        });
-    }
-
-    @Override
-    public List<McpSchema.Prompt> listPrompts() {
-        return use("list_prompts", s -> s.server().listPrompts(s.timeout()));
-    }
-
-    @Override
-    public McpSchema.GetPromptResult getPrompt(String name, Map<String, Object> arguments) {
-        return use("get_prompt", s -> s.server().getPrompt(name, arguments, s.timeout()));
-    }
-
-    @Override
-    public McpSchema.CompleteResult complete(McpSchema.CompleteRequest request) {
-        return use("complete", s -> s.server().complete(request, s.timeout()));
+    public <T> T surface(McpSurfaceRequest<T> request) {
+        Objects.requireNonNull(request, "request");
+        return use(request.method().operation(), s -> s.server().surface(request, s.timeout()));
     }
 
     @Override
     public Subscription subscribeNotifications(Consumer<? super McpSchema.JSONRPCNotification> listener) {
         Objects.requireNonNull(listener, "listener");
-        return use("subscribe_notifications", s -> s.notifications().add(listener));
+        return calls.notifications(moduleId).add(listener);
     }
 
     @Override

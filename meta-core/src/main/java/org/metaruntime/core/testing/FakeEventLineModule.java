@@ -24,6 +24,7 @@ import org.metaruntime.core.internal.ModuleChild;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.NormalizationError;
 import org.metaruntime.events.UnifiedEvent;
+import org.metaruntime.supervisor.InFlight;
 import org.metaruntime.supervisor.ProcessBoundaryError;
 
 /**
@@ -146,10 +147,10 @@ public final class FakeEventLineModule implements FakeModule {
             }
 
             @Override
-            public OneShot run(Duration timeout) {
+            public InFlight<EventEnvelope<UnifiedEvent>> run(Duration timeout) {
                 CompletableFuture<EventEnvelope<UnifiedEvent>> event =
                         CompletableFuture.supplyAsync(FakeEventLineModule.this::spawn, executor);
-                return new OneShot(event, () -> event.cancel(false));
+                return InFlight.of(event, () -> event.cancel(false));
             }
         };
     }

@@ -20,6 +20,7 @@ import org.metaruntime.core.internal.McpSession;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
 import org.metaruntime.mcp.McpCallOptions;
+import org.metaruntime.mcp.McpSurfaceRequest;
 import org.metaruntime.mcp.McpToolCall;
 
 /**
@@ -117,43 +118,8 @@ final class FakeMcpConnection extends FakeChildren.Base implements McpChild, Mcp
     }
 
     @Override
-    public List<McpSchema.Resource> listResources(Duration timeout) {
-        throw notOffered("list_resources", McpSchema.METHOD_RESOURCES_LIST);
-    }
-
-    @Override
-    public List<McpSchema.ResourceTemplate> listResourceTemplates(Duration timeout) {
-        throw notOffered("list_resource_templates", McpSchema.METHOD_RESOURCES_TEMPLATES_LIST);
-    }
-
-    @Override
-    public McpSchema.ReadResourceResult readResource(String uri, Duration timeout) {
-        throw notOffered("read_resource", McpSchema.METHOD_RESOURCES_READ);
-    }
-
-    @Override
-    public void subscribeResource(String uri, Duration timeout) {
-        throw notOffered("subscribe_resource", McpSchema.METHOD_RESOURCES_SUBSCRIBE);
-    }
-
-    @Override
-    public void unsubscribeResource(String uri, Duration timeout) {
-        throw notOffered("unsubscribe_resource", McpSchema.METHOD_RESOURCES_UNSUBSCRIBE);
-    }
-
-    @Override
-    public List<McpSchema.Prompt> listPrompts(Duration timeout) {
-        throw notOffered("list_prompts", McpSchema.METHOD_PROMPT_LIST);
-    }
-
-    @Override
-    public McpSchema.GetPromptResult getPrompt(String name, Map<String, Object> arguments, Duration timeout) {
-        throw notOffered("get_prompt", McpSchema.METHOD_PROMPT_GET);
-    }
-
-    @Override
-    public McpSchema.CompleteResult complete(McpSchema.CompleteRequest request, Duration timeout) {
-        throw notOffered("complete", McpSchema.METHOD_COMPLETION_COMPLETE);
+    public <T> T surface(McpSurfaceRequest<T> request, Duration timeout) {
+        throw notOffered(request.method().operation(), request.method().wireName());
     }
 
     @Override

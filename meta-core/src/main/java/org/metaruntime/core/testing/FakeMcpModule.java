@@ -11,7 +11,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.metaruntime.core.ModuleBoundaryKind;
 import org.metaruntime.core.RuntimeBoundaryError;
-import org.metaruntime.core.internal.BoundaryCall;
 import org.metaruntime.core.internal.BoundaryFailure;
 import org.metaruntime.core.internal.CallSpec;
 import org.metaruntime.core.internal.InProcessBoundaries;
@@ -19,6 +18,7 @@ import org.metaruntime.core.internal.McpBoundary;
 import org.metaruntime.core.internal.McpChild;
 import org.metaruntime.core.internal.ModuleBoundary;
 import org.metaruntime.mcp.McpBoundaryError;
+import org.metaruntime.supervisor.InFlight;
 
 /**
  * A fake MCP module whose tools are Java lambdas. The runtime connects to it (the startup probe lists its tools in
@@ -157,16 +157,16 @@ public final class FakeMcpModule implements FakeModule {
             }
 
             @Override
-            public BoundaryCall callOnce(String tool, JsonNode arguments, CallSpec call, Executor callExecutor) {
+            public InFlight<JsonNode> callOnce(String tool, JsonNode arguments, CallSpec call, Executor callExecutor) {
                 FakeMcpConnection connection;
                 try {
                     connection = connect(executor);
                 } catch (BoundaryFailure e) {
-                    return BoundaryCall.failed(e);
+                    return InFlight.failed(e);
                 }
-                BoundaryCall started = connection.call(tool, arguments, call);
-                started.payload().whenComplete((value, error) -> connection.stop(null));
-                return BoundaryCall.of(started.payload(), () -> {
+                InFlight<JsonNode> started = connection.call(tool, arguments, call);
+                started.result().whenComplete((value, error) -> connection.stop(null));
+                return InFlight.of(started.result(), () -> {
                     started.cancel();
                     connection.stop(null);
                 });

@@ -18,6 +18,7 @@ import org.metaruntime.mcp.McpBoundaryException;
 import org.metaruntime.mcp.McpCallOptions;
 import org.metaruntime.mcp.McpProgress;
 import org.metaruntime.mcp.McpToolCall;
+import org.metaruntime.supervisor.internal.HandleFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,8 +39,8 @@ final class FakeToolCall implements McpToolCall, FakeToolContext {
     private final String tool;
     private final McpCallOptions options;
     private final BiConsumer<String, JsonNode> notifications;
-    private final Outcome<McpSchema.CallToolResult> result = new Outcome<>();
-    private final Outcome<JsonNode> payload = new Outcome<>();
+    private final HandleFuture<McpSchema.CallToolResult> result = new HandleFuture<>(this::cancel);
+    private final HandleFuture<JsonNode> payload = new HandleFuture<>(this::cancel);
     private final Object lock = new Object();
     private final Object progressLock = new Object();
     private boolean done;
@@ -113,8 +114,8 @@ final class FakeToolCall implements McpToolCall, FakeToolContext {
     private void succeed(JsonNode value) {
         McpSchema.CallToolResult answer = resultOf(value);
         if (finish()) {
-            result.completeAsCall(answer);
-            payload.completeAsCall(value);
+            result.complete(answer);
+            payload.complete(value);
         }
     }
 
@@ -123,8 +124,8 @@ final class FakeToolCall implements McpToolCall, FakeToolContext {
         McpSchema.CallToolResult answer = new McpSchema.CallToolResult(
                 List.of(new McpSchema.TextContent(message)), true, null, null);
         if (finish()) {
-            result.completeAsCall(answer);
-            payload.failAsCall(new McpBoundaryException(new McpBoundaryError.ToolReturnedError(moduleId, tool, answer)));
+            result.complete(answer);
+            payload.completeExceptionally(new McpBoundaryException(new McpBoundaryError.ToolReturnedError(moduleId, tool, answer)));
         }
     }
 
@@ -140,8 +141,8 @@ final class FakeToolCall implements McpToolCall, FakeToolContext {
 
     private void end(McpBoundaryException failure) {
         if (finish()) {
-            result.failAsCall(failure);
-            payload.failAsCall(failure);
+            result.completeExceptionally(failure);
+            payload.completeExceptionally(failure);
         }
     }
 
@@ -238,27 +239,6 @@ final class FakeToolCall implements McpToolCall, FakeToolContext {
             return !text.isBlank();
         } catch (java.io.IOException e) {
             return false;
-        }
-    }
-
-    /** One of the call's futures: cancelling it cancels the call. */
-    private final class Outcome<T> extends CompletableFuture<T> {
-
-        void completeAsCall(T value) {
-            super.complete(value);
-        }
-
-        void failAsCall(Throwable error) {
-            super.completeExceptionally(error);
-        }
-
-        @Override
-        public boolean cancel(boolean mayInterruptIfRunning) {
-            boolean cancelled = super.cancel(mayInterruptIfRunning);
-            if (cancelled) {
-                FakeToolCall.this.cancel();
-            }
-            return cancelled;
         }
     }
 }

@@ -10,6 +10,7 @@ import org.metaruntime.mcp.McpBoundaryException;
 import org.metaruntime.mcp.McpCallOptions;
 import org.metaruntime.mcp.McpToolCall;
 import org.metaruntime.supervisor.internal.Failures;
+import org.metaruntime.supervisor.internal.HandleFuture;
 
 /**
  * A {@code tools/call} on a persistent connection as a handle: one {@link Request} of kind {@code CALL}, whose answer

@@ -45,6 +45,7 @@ import org.metaruntime.gateway.internal.trace.GatewayTracer;
 import org.metaruntime.gateway.spi.AuthRequest;
 import org.metaruntime.gateway.spi.AuthResult;
 import org.metaruntime.gateway.spi.Principal;
+import org.metaruntime.supervisor.InFlight;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -173,21 +174,11 @@ public class PipelineBenchmark {
                 }
 
                 @Override
-                public PodCall call(String tool, JsonNode arguments, CallContext context) {
+                public InFlight<JsonNode> call(String tool, JsonNode arguments, CallContext context) {
                     ObjectNode result = JsonRpc.NODES.objectNode();
                     result.putArray("content").addObject().put("type", "text").put("text", "done");
-                    CompletableFuture<JsonNode> done = CompletableFuture.completedFuture(result);
                     context.scope().end();
-                    return new PodCall() {
-                        @Override
-                        public CompletableFuture<JsonNode> result() {
-                            return done;
-                        }
-
-                        @Override
-                        public void cancel() {
-                        }
-                    };
+                    return InFlight.of(CompletableFuture.completedFuture(result), () -> { });
                 }
 
                 @Override

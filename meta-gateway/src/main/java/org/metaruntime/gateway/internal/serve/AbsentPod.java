@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import org.metaruntime.supervisor.InFlight;
 
 /** A pod that is not served (any more): it has no tools, and every call and request fails with -32002. Immutable. */
 final class AbsentPod implements PodBackend.Pod {
@@ -43,8 +44,8 @@ final class AbsentPod implements PodBackend.Pod {
     }
 
     @Override
-    public PodBackend.PodCall call(String tool, JsonNode arguments, PodBackend.CallContext context) {
-        return FailedCall.of(gone());
+    public InFlight<JsonNode> call(String tool, JsonNode arguments, PodBackend.CallContext context) {
+        return InFlight.failed(gone());
     }
 
     @Override

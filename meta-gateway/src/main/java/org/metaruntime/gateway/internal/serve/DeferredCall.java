@@ -4,29 +4,30 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import org.metaruntime.supervisor.InFlight;
 
 /**
  * A call that starts later, on another thread (once its pod's backend is made): its result is the started call's;
  * cancelled before it starts, it never starts and fails as cancelled. Thread-safe.
  */
-final class DeferredCall implements PodBackend.PodCall {
+final class DeferredCall implements InFlight<JsonNode> {
 
     private final CompletableFuture<JsonNode> result = new CompletableFuture<>();
-    private PodBackend.PodCall started;
+    private InFlight<JsonNode> started;
     private boolean cancelled;
 
     /** Starts the call with {@code starter}, unless it was cancelled. */
-    void start(Supplier<PodBackend.PodCall> starter) {
+    void start(Supplier<InFlight<JsonNode>> starter) {
         synchronized (this) {
             if (cancelled) {
                 return;
             }
         }
-        PodBackend.PodCall call;
+        InFlight<JsonNode> call;
         try {
             call = starter.get();
         } catch (RuntimeException e) {
-            call = FailedCall.of(e);
+            call = InFlight.failed(e);
         }
         boolean cancelNow;
         synchronized (this) {
@@ -52,7 +53,7 @@ final class DeferredCall implements PodBackend.PodCall {
 
     @Override
     public void cancel() {
-        PodBackend.PodCall call;
+        InFlight<JsonNode> call;
         synchronized (this) {
             cancelled = true;
             call = started;

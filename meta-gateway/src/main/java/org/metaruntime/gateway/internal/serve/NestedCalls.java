@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
+import org.metaruntime.supervisor.InFlight;
 
 /**
  * The dispatch of a pod's call of another tool (the {@link CallPipeline}'s stage 8 for nested calls): a pod's
@@ -80,7 +81,7 @@ final class NestedCalls {
                         JsonRpc.METHOD_NOT_FOUND, "pod " + route.pod() + ": no client is behind this call")),
                 new CallScope(call.chain(), parent == null ? Long.MAX_VALUE : parent.scope().deadlineNanos(), call.principal,
                         call.span));
-        PodBackend.PodCall podCall = backend.pod(route.pod()).call(route.tool(), call.checkedArguments, context);
+        InFlight<JsonNode> podCall = backend.pod(route.pod()).call(route.tool(), call.checkedArguments, context);
         Runnable cancel = podCall::cancel;
         if (parent != null) {
             parent.scope().nested(cancel);

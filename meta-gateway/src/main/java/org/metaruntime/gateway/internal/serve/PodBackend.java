@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
+import org.metaruntime.supervisor.InFlight;
 
 /**
  * What the gateway needs of the runtime that runs its pods: start, call, ask, report. One implementation
@@ -73,10 +74,11 @@ public interface PodBackend extends AutoCloseable {
         List<ObjectNode> liveTools();
 
         /**
-         * Starts one {@code tools/call} (spawning the pod first when needed). The result future completes with the
-         * whole {@code CallToolResult}, or fails with a {@link PodFailure}.
+         * Starts one {@code tools/call} (spawning the pod first when needed) and returns at once. The result future
+         * completes with the whole {@code CallToolResult}, or fails with a {@link PodFailure}; a cancel sends the pod
+         * {@code notifications/cancelled}.
          */
-        PodCall call(String tool, JsonNode arguments, CallContext context);
+        InFlight<JsonNode> call(String tool, JsonNode arguments, CallContext context);
 
         /**
          * Sends a request of the MCP surface other than {@code tools/call} (resources, prompts, completion, ping, and
@@ -106,14 +108,6 @@ public interface PodBackend extends AutoCloseable {
         default boolean bare() {
             return false;
         }
-    }
-
-    /** A call in flight. */
-    interface PodCall {
-        CompletableFuture<JsonNode> result();
-
-        /** Cancels it: the pod gets {@code notifications/cancelled}; idempotent. */
-        void cancel();
     }
 
     /**

@@ -5,6 +5,7 @@ import java.util.concurrent.CancellationException;
 import org.metaruntime.core.ModuleRouteError;
 import org.metaruntime.core.ModuleRouteException;
 import org.metaruntime.core.RuntimeBoundaryError;
+import org.metaruntime.core.internal.BoundaryFailure;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
 import org.metaruntime.gateway.internal.serve.PodBackend.PodFailure;
 import org.metaruntime.gateway.internal.serve.PodBackend.PodFailure.Kind;
@@ -96,6 +97,20 @@ final class PodErrors {
             return new PodFailure(Kind.FAILED, reason, exitCode, stderrTail);
         }
         return new PodFailure(Kind.FAILED, reason, exitCode, stderrTail);
+    }
+
+    /**
+     * The failure of a call the runtime sent to a pod, as the MCP boundary reported it: the
+     * {@link McpBoundaryException} inside the call's {@link ModuleRouteException}, so that the reason a client reads
+     * is the pod's, not the route's; any other failure as it is.
+     */
+    static Throwable asSent(Throwable error) {
+        Throwable cause = Failures.unwrap(error);
+        if (cause instanceof ModuleRouteException route && route.getCause() instanceof BoundaryFailure boundary
+                && boundary.getCause() instanceof McpBoundaryException sent) {
+            return sent;
+        }
+        return cause;
     }
 
     /**

@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
+import org.metaruntime.supervisor.InFlight;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,14 +72,6 @@ public final class PodSet implements PodBackend {
             }
         });
         return out;
-    }
-
-    /** A call whose failure is redacted. */
-    private record RedactedCall(PodCall call, CompletableFuture<JsonNode> result) implements PodCall {
-        @Override
-        public void cancel() {
-            call.cancel();
-        }
     }
 
     /** Makes the backend that runs one pod. */
@@ -230,27 +223,27 @@ public final class PodSet implements PodBackend {
          * transport's reading thread) never waits for it.
          */
         @Override
-        public PodCall call(String tool, JsonNode arguments, CallContext context) {
+        public InFlight<JsonNode> call(String tool, JsonNode arguments, CallContext context) {
             inFlight.incrementAndGet();
-            PodCall call;
+            InFlight<JsonNode> call;
             if (existing() != null) {
                 try {
                     call = pod().call(tool, arguments, context);
                 } catch (RuntimeException e) {
-                    call = FailedCall.of(e);
+                    call = InFlight.failed(e);
                 }
             } else {
                 DeferredCall deferred = new DeferredCall();
                 try {
                     threads.tasks().execute(() -> deferred.start(() -> pod().call(tool, arguments, context)));
                 } catch (java.util.concurrent.RejectedExecutionException e) {
-                    deferred.start(() -> FailedCall.of(new PodFailure(PodFailure.Kind.UNAVAILABLE, "the gateway is closing",
+                    deferred.start(() -> InFlight.failed(new PodFailure(PodFailure.Kind.UNAVAILABLE, "the gateway is closing",
                             OptionalInt.empty(), "")));
                 }
                 call = deferred;
             }
             call.result().whenComplete((r, e) -> ended());
-            return new RedactedCall(call, redacted(call.result()));
+            return InFlight.of(redacted(call.result()), call::cancel, call.finished());
         }
 
         @Override

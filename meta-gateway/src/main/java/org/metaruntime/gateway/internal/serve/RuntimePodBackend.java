@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -14,7 +15,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import org.metaruntime.core.CallOptions;
 import org.metaruntime.core.McpModule;
 import org.metaruntime.core.MetaConfig;
@@ -32,7 +32,9 @@ import org.metaruntime.gateway.internal.manifest.PodModuleMapping;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.mcp.McpClientOptions;
 import org.metaruntime.mcp.McpClientRequestException;
+import org.metaruntime.mcp.McpSurfaceRequest;
 import org.metaruntime.mcp.McpToolCall;
+import org.metaruntime.supervisor.InFlight;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleSupervisorReport;
 import org.metaruntime.supervisor.RestartPolicy;
@@ -178,7 +180,7 @@ final class RuntimePodBackend implements PodBackend {
             this.manifest = manifest;
         }
 
-        /** The pod's MCP surface; the first use subscribes to its notifications (which starts a lazy pod). */
+        /** The pod's MCP surface; the first use subscribes to its notifications (a lazy pod is not started for that). */
         private McpModule module() {
             McpModule module = runtime.mcp(manifest.name());
             if (subscribed.compareAndSet(false, true)) {
@@ -310,30 +312,31 @@ final class RuntimePodBackend implements PodBackend {
             l.toolsChanged(name());
         }
 
+        /**
+         * Starts the call on the runtime's call path, which starts a lazy pod without blocking this thread. The call's
+         * time, its {@code _meta} for a modern pod and its scope's deadline are set when it is sent to the started pod.
+         */
         @Override
-        public PodCall call(String tool, JsonNode arguments, CallContext context) {
+        public InFlight<JsonNode> call(String tool, JsonNode arguments, CallContext context) {
             tried.set(true);
             Runnable unregister = requests.register(name(), context);
-            CompletableFuture<JsonNode> result = new CompletableFuture<>();
-            AtomicReference<McpToolCall> handle = new AtomicReference<>();
-            AtomicBoolean cancelled = new AtomicBoolean();
             ObjectNode meta = JsonRpc.NODES.objectNode().put(PodRequests.CALL_KEY, context.callId());
             context.scope().chain().forEach(meta.putArray(NestedCalls.CHAIN_KEY)::add);
             if (context.scope().span() != null) {
                 context.scope().span().stamp(meta);
             }
             boolean starting = !running() && !restarting;
-            Runnable start = () -> {
-                try {
-                    McpModule module = module();
-                    if (starting) {
-                        module.tools(); // the pod's start is not the call's time: its timeout runs from here
-                    }
+            AtomicBoolean sent = new AtomicBoolean();
+            AtomicBoolean noTimeLeft = new AtomicBoolean();
+            AtomicBoolean cancelled = new AtomicBoolean();
+            McpToolCall call;
+            try {
+                call = module().startCall(tool, arguments, module -> {
+                    sent.set(true);
                     Duration timeout = context.scope().start(System.nanoTime(), context.timeout());
                     if (timeout.isNegative() || timeout.isZero()) {
-                        result.completeExceptionally(new PodFailure(PodFailure.Kind.TIMEOUT,
-                                "the calling call has no time left", OptionalInt.empty(), ""));
-                        return;
+                        noTimeLeft.set(true);
+                        throw new IllegalStateException("the calling call has no time left");
                     }
                     if (ModernPods.speaksModern(module)) {
                         meta.setAll(ModernPods.podMeta(context.modernMeta(), taskCapable()));
@@ -342,49 +345,36 @@ final class RuntimePodBackend implements PodBackend {
                     if (context.onProgress() != null) {
                         options.onProgress(p -> context.onProgress().accept(progress(p)));
                     }
-                    McpToolCall call = module.startCall(tool, arguments, options.build());
-                    handle.set(call);
-                    if (cancelled.get()) {
-                        call.cancel();
-                    }
-                    call.resultJson().whenComplete((r, e) -> {
-                        if (e != null) {
-                            result.completeExceptionally(PodErrors.map(e, false));
-                        } else {
-                            result.complete(r);
-                        }
-                    });
-                } catch (RuntimeException e) {
-                    result.completeExceptionally(starting ? startFailed(e) : PodErrors.map(e, false));
-                }
-            };
-            if (starting) {
-                executor.execute(start);
-            } else {
-                start.run();
+                    return options.build();
+                });
+            } catch (RuntimeException e) {
+                unregister.run();
+                context.scope().end();
+                return InFlight.failed(starting ? startFailed(e) : PodErrors.map(e, false));
             }
+            CompletableFuture<JsonNode> result = call.resultJson().handle((r, e) -> {
+                if (e == null) {
+                    return r;
+                }
+                if (noTimeLeft.get()) {
+                    throw new PodFailure(PodFailure.Kind.TIMEOUT, "the calling call has no time left", OptionalInt.empty(), "");
+                }
+                if (!sent.get()) {
+                    throw cancelled.get() ? new PodFailure(PodFailure.Kind.CANCELLED, "cancelled", OptionalInt.empty(), "")
+                            : starting ? startFailed(e) : PodErrors.map(e, false);
+                }
+                throw PodErrors.map(PodErrors.asSent(e), false);
+            });
             result.whenComplete((r, e) -> {
                 unregister.run();
                 context.scope().end();
             });
-            return new PodCall() {
-                @Override
-                public CompletableFuture<JsonNode> result() {
-                    return result;
-                }
-
-                @Override
-                public void cancel() {
-                    cancelled.set(true);
-                    context.scope().end();
-                    McpToolCall call = handle.get();
-                    if (call != null) {
-                        call.cancel();
-                    } else {
-                        result.completeExceptionally(new PodFailure(PodFailure.Kind.CANCELLED, "cancelled", OptionalInt.empty(), ""));
-                    }
-                }
-            };
+            McpToolCall started = call;
+            return InFlight.of(result, () -> {
+                cancelled.set(true);
+                context.scope().end();
+                started.cancel();
+            }, call.finished());
         }
 
         private ObjectNode progress(ProgressUpdate update) {
@@ -409,49 +399,27 @@ final class RuntimePodBackend implements PodBackend {
         }
 
         private JsonNode surface(String method, JsonNode params) {
-            ObjectNode out = JsonRpc.NODES.objectNode();
+            Optional<McpSurfaceRequest.Method> surface = McpSurfaceRequest.Method.of(method);
             if (bare()) {
-                return bareSurface(method, out);
+                return bareSurface(method, surface);
             }
-            McpModule m = module();
-            switch (method) {
-                case "resources/list":
-                    out.set("resources", JsonRpc.MAPPER.valueToTree(m.listResources()));
-                    return out;
-                case "resources/templates/list":
-                    out.set("resourceTemplates", JsonRpc.MAPPER.valueToTree(m.listResourceTemplates()));
-                    return out;
-                case "resources/read":
-                    return JsonRpc.MAPPER.valueToTree(m.readResource(params.path("uri").asText()));
-                case "prompts/list":
-                    out.set("prompts", JsonRpc.MAPPER.valueToTree(m.listPrompts()));
-                    return out;
-                case "prompts/get": {
-                    @SuppressWarnings("unchecked")
-                    Map<String, Object> arguments = params.has("arguments")
-                            ? JsonRpc.MAPPER.convertValue(params.get("arguments"), Map.class) : Map.of();
-                    return JsonRpc.MAPPER.valueToTree(m.getPrompt(params.path("name").asText(), arguments));
-                }
-                case "tasks/get", "tasks/update", "tasks/cancel":
-                    return m.request(method, ((ObjectNode) params).deepCopy());
-                case "completion/complete":
-                    return JsonRpc.MAPPER.valueToTree(m.complete(JsonRpc.MAPPER.convertValue(params, McpSchema.CompleteRequest.class)));
-                default:
-                    throw new PodFailure(PodFailure.Kind.ERROR_ANSWER, "unknown method " + method, OptionalInt.empty(), "",
-                            JsonRpc.METHOD_NOT_FOUND, null);
+            if (surface.isPresent()) {
+                return module().surface(surface.get().fromWire(params));
             }
+            if (TaskRequests.POD_METHODS.contains(method)) {
+                return module().request(method, ((ObjectNode) params).deepCopy());
+            }
+            throw new PodFailure(PodFailure.Kind.ERROR_ANSWER, "unknown method " + method, OptionalInt.empty(), "",
+                    JsonRpc.METHOD_NOT_FOUND, null);
         }
 
         /** A bare JSON-RPC pod has tools only: its lists are empty and nothing else is sent to it. */
-        private JsonNode bareSurface(String method, ObjectNode out) {
-            switch (method) {
-                case "resources/list" -> out.putArray("resources");
-                case "resources/templates/list" -> out.putArray("resourceTemplates");
-                case "prompts/list" -> out.putArray("prompts");
-                default -> throw new PodFailure(PodFailure.Kind.ERROR_ANSWER, "pod " + name()
-                        + " speaks bare JSON-RPC: it serves tools only, not " + method,
-                        OptionalInt.empty(), "", JsonRpc.METHOD_NOT_FOUND, null);
-            }
+        private JsonNode bareSurface(String method, Optional<McpSurfaceRequest.Method> surface) {
+            String field = surface.flatMap(McpSurfaceRequest.Method::listField).orElseThrow(() -> new PodFailure(
+                    PodFailure.Kind.ERROR_ANSWER, "pod " + name() + " speaks bare JSON-RPC: it serves tools only, not "
+                    + method, OptionalInt.empty(), "", JsonRpc.METHOD_NOT_FOUND, null));
+            ObjectNode out = JsonRpc.NODES.objectNode();
+            out.putArray(field);
             return out;
         }
 

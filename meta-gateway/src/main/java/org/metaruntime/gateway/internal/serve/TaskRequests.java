@@ -19,6 +19,9 @@ final class TaskRequests {
     /** The extension's key in {@code capabilities.extensions}. */
     static final String EXTENSION = "io.modelcontextprotocol/tasks";
 
+    /** The extension's requests a task-capable pod is sent. */
+    static final java.util.Set<String> POD_METHODS = java.util.Set.of("tasks/get", "tasks/update", "tasks/cancel");
+
     private static final char SEPARATOR = '+';
 
     /** The started pods, as the task requests see them. */

@@ -16,6 +16,7 @@ import org.metaruntime.gateway.internal.rpc.LogLevel;
 import org.metaruntime.gateway.internal.rpc.Principals;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.RpcException;
+import org.metaruntime.supervisor.InFlight;
 import org.metaruntime.supervisor.internal.Failures;
 
 /**
@@ -92,7 +93,7 @@ final class ToolCalls {
                     podRequest -> clientRequest(session, request.id(), route, podRequest), scope,
                     ModernPods.callMeta(request));
         }
-        PodBackend.PodCall call = backend.pod(route.pod()).call(route.tool(), arguments, context);
+        InFlight<JsonNode> call = backend.pod(route.pod()).call(route.tool(), arguments, context);
         started.set(call);
         if (bridged == null) {
             request.onCancel(call::cancel);
@@ -134,10 +135,10 @@ final class ToolCalls {
 
     /** The pod call once started; a cancel asked for before is applied then. */
     private static final class Started {
-        private PodBackend.PodCall call;
+        private InFlight<JsonNode> call;
         private boolean cancelled;
 
-        void set(PodBackend.PodCall started) {
+        void set(InFlight<JsonNode> started) {
             boolean cancelNow;
             synchronized (this) {
                 call = started;
@@ -149,7 +150,7 @@ final class ToolCalls {
         }
 
         void cancel() {
-            PodBackend.PodCall now;
+            InFlight<JsonNode> now;
             synchronized (this) {
                 cancelled = true;
                 now = call;

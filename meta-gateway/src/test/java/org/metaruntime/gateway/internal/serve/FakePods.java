@@ -18,6 +18,7 @@ import org.metaruntime.gateway.internal.manifest.Catalog;
 import org.metaruntime.gateway.internal.manifest.DeclaredTool;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
+import org.metaruntime.supervisor.InFlight;
 
 /**
  * Pods that run no process: each answers {@code tools/call} with a function of the tool and its call context,
@@ -135,7 +136,7 @@ final class FakePods {
         }
 
         @Override
-        public PodBackend.PodCall call(String tool, JsonNode arguments, PodBackend.CallContext context) {
+        public InFlight<JsonNode> call(String tool, JsonNode arguments, PodBackend.CallContext context) {
             starts.computeIfAbsent(name(), n -> new AtomicInteger()).incrementAndGet();
             Got got = new Got(name(), tool, arguments, context);
             calls.add(got);
@@ -147,7 +148,7 @@ final class FakePods {
                 unregister.run();
                 context.scope().end();
             });
-            return new PodBackend.PodCall() {
+            return new InFlight<JsonNode>() {
                 @Override
                 public CompletableFuture<JsonNode> result() {
                     return result;

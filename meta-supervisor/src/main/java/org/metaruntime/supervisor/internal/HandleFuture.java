@@ -1,4 +1,4 @@
-package org.metaruntime.mcp.internal;
+package org.metaruntime.supervisor.internal;
 
 import java.util.concurrent.CompletableFuture;
 
