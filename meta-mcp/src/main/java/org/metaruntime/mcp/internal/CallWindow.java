@@ -303,6 +303,7 @@ public final class CallWindow {
         if (!terminated.compareAndSet(null, t)) {
             return false;
         }
+        deadlines.close();
         unknownAnswers.flush();
         List<Request> waiting;
         synchronized (slots) {

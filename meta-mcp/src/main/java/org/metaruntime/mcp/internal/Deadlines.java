@@ -23,6 +23,7 @@ final class Deadlines {
     private final Set<Request> watched = ConcurrentHashMap.newKeySet();
     private Scheduler.Cancellable task; // guarded by this
     private long armedFor; // the deadline task runs at, on the ticker; guarded by this
+    private boolean closed; // guarded by this
 
     /** Deadlines read on {@code ticker} (nanoseconds), enforced by tasks on {@code timer}. */
     Deadlines(Scheduler timer, LongSupplier ticker) {
@@ -35,7 +36,7 @@ final class Deadlines {
         watched.add(r);
         if (!armFor(r.deadline())) {
             watched.remove(r);
-            r.expire(); // the timer is gone: the connection is closing
+            r.expire(); // the window ended: the connection is closing
         }
     }
 
@@ -44,8 +45,23 @@ final class Deadlines {
         watched.remove(r);
     }
 
-    /** Makes sure the task runs no later than {@code deadline}; false when the timer refuses it. */
+    /**
+     * The window ended: the task is cancelled, so that nothing of this window is left on the shared timer, and a
+     * request watched from now on expires at once. Idempotent.
+     */
+    synchronized void close() {
+        closed = true;
+        if (task != null) {
+            task.cancel();
+            task = null;
+        }
+    }
+
+    /** Makes sure the task runs no later than {@code deadline}; false when the window ended or the timer refuses it. */
     private synchronized boolean armFor(long deadline) {
+        if (closed) {
+            return false;
+        }
         if (task != null && deadline - armedFor >= 0) {
             return true;
         }

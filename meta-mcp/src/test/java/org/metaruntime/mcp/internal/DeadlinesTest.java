@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -60,6 +61,18 @@ class DeadlinesTest {
         }
         assertThat(timer.getQueue()).hasSize(1);
         assertThat(timer.getCompletedTaskCount()).isZero();
+    }
+
+    @Test
+    void aWindowThatEndsLeavesNoTaskOnTheTimer() {
+        Request r = call(Duration.ofSeconds(60));
+        assertThat(timer.getQueue()).hasSize(1);
+
+        window.terminate(Termination.of("closed"));
+
+        assertThat(r.future()).isCompletedExceptionally();
+        assertThat(timer.getQueue()).as("the deadline task is cancelled with the window")
+                .allSatisfy(task -> assertThat(((Future<?>) task).isCancelled()).isTrue());
     }
 
     @Test
