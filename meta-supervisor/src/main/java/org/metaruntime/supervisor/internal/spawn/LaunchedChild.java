@@ -1,5 +1,6 @@
 package org.metaruntime.supervisor.internal.spawn;
 
+import java.io.FilterInputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Objects;
@@ -9,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A child started by the launcher, as a {@link Process}: its stdio are the JVM's ends of its FIFOs (unbuffered:
+ * A child started by the launcher, as a {@link Process}: its stdio are the JVM's ends of its FIFOs (without buffers:
  * the process layer reads and writes in chunks of its own), its exit is the one the launcher reported after
  * reaping it, and signals go to its pid through a {@link ProcessHandle} (which checks the start time, so a reused
  * pid is never signalled). Thread-safe.
@@ -28,9 +29,19 @@ final class LaunchedChild extends Process {
         this.pid = pid;
         this.handle = Objects.requireNonNull(handle, "handle");
         this.stdin = Objects.requireNonNull(stdin, "stdin");
-        this.stdout = Objects.requireNonNull(stdout, "stdout");
-        this.stderr = Objects.requireNonNull(stderr, "stderr");
+        this.stdout = new FifoInput(stdout);
+        this.stderr = new FifoInput(stderr);
         this.exit = Objects.requireNonNull(exit, "exit");
+    }
+
+    /**
+     * A FIFO's stream without a buffer of its own. {@link java.io.FileInputStream#readAllBytes()} asks the file for
+     * its length and position, which a FIFO does not have; this reads it like any stream.
+     */
+    private static final class FifoInput extends FilterInputStream {
+        FifoInput(InputStream in) {
+            super(Objects.requireNonNull(in, "in"));
+        }
     }
 
     @Override
