@@ -76,8 +76,9 @@ final class SpawnClient implements AutoCloseable {
                 "-cp", classes.toString(), SpawnServer.class.getName()));
         ProcessBuilder builder = new ProcessBuilder(command).directory(new File("/"))
                 .redirectError(ProcessBuilder.Redirect.DISCARD);
-        // The host watchdog kills the launcher too if this JVM dies without closing its stdin.
-        builder.environment().put(ProcessSpec.HOST_TOKEN_ENV, HostWatchdog.hostToken());
+        // Not the host token: the launcher ends by itself when this JVM does (its stdin ends), and removes its
+        // FIFOs; the host watchdog's SIGKILL would leave them behind.
+        builder.environment().remove(ProcessSpec.HOST_TOKEN_ENV);
         builder.environment().remove("JAVA_TOOL_OPTIONS");
         builder.environment().remove("JDK_JAVA_OPTIONS");
         HostWatchdog.ensureStarted();
@@ -107,6 +108,11 @@ final class SpawnClient implements AutoCloseable {
         } catch (URISyntaxException | RuntimeException e) {
             throw new IOException("the launcher's classes are not in a file or directory: " + e, e);
         }
+    }
+
+    /** The directory of the launcher's FIFOs (it removes it when it ends). */
+    Path fifoDir() {
+        return fifoDir.join();
     }
 
     /** The launcher's pid. */
@@ -243,7 +249,29 @@ final class SpawnClient implements AutoCloseable {
             exits.clear();
         }
         launcher.destroyForcibly();
+        if (!fifoDir.isCompletedExceptionally()) {
+            removeLeftovers(fifoDir.join());
+        }
         ended.complete(null);
+    }
+
+    /** Removes what a launcher that was killed left in its FIFO directory, and the directory. */
+    private void removeLeftovers(Path dir) {
+        try {
+            launcher.waitFor(ANSWER_SECONDS, TimeUnit.SECONDS);
+            if (Files.isDirectory(dir)) {
+                try (var files = Files.list(dir)) {
+                    for (Path file : files.toList()) {
+                        Files.deleteIfExists(file);
+                    }
+                }
+                Files.deleteIfExists(dir);
+            }
+        } catch (IOException e) {
+            LOG.warn("could not remove the launcher's FIFO directory {}: {}", dir, e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
