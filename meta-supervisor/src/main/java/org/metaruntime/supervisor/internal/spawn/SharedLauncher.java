@@ -73,11 +73,16 @@ public final class SharedLauncher {
     private static int descriptors() {
         long now = System.nanoTime();
         if (now - countedAt > TimeUnit.MILLISECONDS.toNanos(COUNT_EVERY_MS)) {
-            String[] names = new File("/proc/self/fd").list();
-            counted = names == null ? 0 : names.length;
+            counted = countDescriptors();
             countedAt = now;
         }
         return counted;
+    }
+
+    /** The descriptors this JVM holds now (the entries of {@code /proc/self/fd}), or 0 where that is unknown. */
+    static int countDescriptors() {
+        String[] names = new File("/proc/self/fd").list();
+        return names == null ? 0 : names.length;
     }
 
     /**
