@@ -12,13 +12,15 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The launcher: a small JVM that the runtime's JVM starts once, which starts the runtime's children for it. Its own
+ * The launcher: a small JVM that the runtime's JVM starts once, which starts the runtime's children for it, on up to {@value #SPAWNERS} threads. Its own
  * descriptor table stays small, so each of its spawns costs what a spawn costs a JVM holding nothing, however many
  * descriptors the runtime's JVM holds (the JDK's spawn closes every descriptor it inherits, one system call each).
  * A child's stdin, stdout and stderr are FIFOs in a private directory ({@code 0700}) that the launcher makes in
@@ -26,8 +28,8 @@ import java.util.concurrent.TimeUnit;
  * child on them, answers its pid, and lets go of them (and removes the FIFO files) once the runtime's JVM says it
  * opened its ends. It reports every child's exit after reaping it. It speaks {@link SpawnProtocol} on its stdin
  * and stdout and ends when its stdin does, removing its FIFOs and their directory; its children live on (the
- * runtime stops them, or its host watchdog kills them). It uses only the JDK. One thread reads requests; the
- * JDK's reaper threads report exits.
+ * runtime stops them, or its host watchdog kills them). It uses only the JDK. One thread reads requests, a few
+ * spawn, and the JDK's reaper threads report exits.
  */
 public final class SpawnServer {
 
@@ -35,12 +37,19 @@ public final class SpawnServer {
     private static final int BATCH = 32;
     private static final long MKFIFO_WAIT_SECONDS = 30;
     private static final String[] SUFFIXES = {".in", ".out", ".err"};
+    private static final int SPAWNERS = 4;
 
     private final Path dir;
     private final PrintStream out;
     private final ArrayDeque<Integer> ready = new ArrayDeque<>();
     /** The launcher's own ends of the FIFOs of children whose ends the runtime has not opened yet, by request. */
-    private final Map<Long, Held> held = new HashMap<>();
+    private final Map<Long, Held> held = new ConcurrentHashMap<>();
+    /** Spawns run on a few threads: a spawn blocks its thread until the child has executed its program. */
+    private final ExecutorService spawners = Executors.newFixedThreadPool(SPAWNERS, runnable -> {
+        Thread thread = new Thread(runnable, "spawner");
+        thread.setDaemon(true);
+        return thread;
+    });
     private int made;
 
     private record Held(int number, List<RandomAccessFile> ends) {
@@ -73,7 +82,10 @@ public final class SpawnServer {
         while ((line = in.readLine()) != null) {
             String[] words = line.split(" ");
             switch (words[0]) {
-                case SpawnProtocol.SPAWN -> spawn(SpawnProtocol.parseSpawn(words));
+                case SpawnProtocol.SPAWN -> {
+                    SpawnProtocol.SpawnRequest request = SpawnProtocol.parseSpawn(words);
+                    spawners.execute(() -> spawn(request));
+                }
                 case SpawnProtocol.OPENED -> release(Long.parseLong(words[1]));
                 default -> throw new IOException("unknown request " + words[0]);
             }
@@ -112,10 +124,13 @@ public final class SpawnServer {
 
     /** A ready FIFO set, opened read-write by the launcher so that neither side's open blocks. */
     private Held holdFifos() throws IOException {
-        if (ready.isEmpty()) {
-            makeFifos();
+        int number;
+        synchronized (ready) {
+            if (ready.isEmpty()) {
+                makeFifos();
+            }
+            number = ready.poll();
         }
-        int number = ready.poll();
         List<RandomAccessFile> ends = new ArrayList<>(3);
         try {
             for (int i = 0; i < 3; i++) {
@@ -177,14 +192,22 @@ public final class SpawnServer {
     }
 
     private void removeFifos() {
+        spawners.shutdown();
+        try {
+            spawners.awaitTermination(MKFIFO_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         held.values().forEach(this::closeAndRemove);
         held.clear();
-        for (int number : ready) {
-            for (int i = 0; i < 3; i++) {
-                fifo(number, i).delete();
+        synchronized (ready) {
+            for (int number : ready) {
+                for (int i = 0; i < 3; i++) {
+                    fifo(number, i).delete();
+                }
             }
+            ready.clear();
         }
-        ready.clear();
         dir.toFile().delete();
     }
 
