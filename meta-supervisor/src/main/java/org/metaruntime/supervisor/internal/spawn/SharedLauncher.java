@@ -34,8 +34,12 @@ public final class SharedLauncher {
 
     /** The system property that chooses how children are spawned: {@code auto}, {@code launcher} or {@code direct}. */
     public static final String MODE_PROPERTY = "metaruntime.spawn";
-    /** In {@code auto} mode, the descriptor count above which children are spawned through the launcher. */
-    static final int AUTO_DESCRIPTORS = 256;
+    /**
+     * In {@code auto} mode, the descriptor count above which children are spawned through the launcher: about where
+     * a direct spawn, which grows with the descriptors, costs what a spawn through the launcher costs (measured by
+     * the benchmark {@code LauncherSpawn}).
+     */
+    static final int AUTO_DESCRIPTORS = 1024;
     static final long COUNT_EVERY_MS = 250;
     /** How long the launcher stays without a live child before it is closed. */
     static final long IDLE_MS = 2000;
