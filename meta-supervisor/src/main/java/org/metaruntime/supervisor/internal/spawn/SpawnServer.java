@@ -62,6 +62,7 @@ public final class SpawnServer {
 
     /** Runs the launcher on this JVM's stdin and stdout until its stdin ends. */
     public static void main(String[] args) throws IOException {
+        ignoreGroupSignals();
         PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false,
                 StandardCharsets.US_ASCII);
         System.setOut(new PrintStream(PrintStream.nullOutputStream()));
@@ -75,6 +76,21 @@ public final class SpawnServer {
             server.removeFifos();
         }
         System.exit(0);
+    }
+
+    /**
+     * A terminal's Ctrl-C or a signal sent to the whole process group reaches the launcher too: it catches them and
+     * does nothing, so that it outlives the children the runtime is still stopping and reports their exits; it ends
+     * when its stdin does. Caught, not ignored: an ignored signal would stay ignored in every child it starts.
+     */
+    private static void ignoreGroupSignals() {
+        for (String name : new String[] {"INT", "HUP", "TERM"}) {
+            try {
+                sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> { });
+            } catch (IllegalArgumentException e) {
+                // not a signal on this platform, or one the JVM reserves
+            }
+        }
     }
 
     private void serve(BufferedReader in) throws IOException {

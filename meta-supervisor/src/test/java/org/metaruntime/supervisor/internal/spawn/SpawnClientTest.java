@@ -165,6 +165,26 @@ class SpawnClientTest {
     }
 
     @Test
+    void theLauncherOutlivesSignalsSentToTheWholeProcessGroup() throws Exception {
+        Process child = spawn("read -r _; exit 4");
+        for (String signal : List.of("INT", "HUP", "TERM")) {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(client.pid())).start();
+            assertThat(kill.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(kill.exitValue()).isZero();
+        }
+        // The launcher read and answered a spawn after the signals: it handled them by then, and is alive; its
+        // children still take the signals' default actions.
+        Process after = spawn("kill -TERM $$; sleep 30");
+        assertThat(after.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(after.exitValue()).isEqualTo(128 + 15);
+        assertThat(launcher.isAlive()).isTrue();
+
+        child.getOutputStream().close();
+        assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(child.exitValue()).isEqualTo(4);
+    }
+
+    @Test
     void aLauncherThatDiesTakesItsChildrenWithIt() throws Exception {
         Process child = spawn("exec sleep 600");
         ProcessHandle.of(client.pid()).orElseThrow().destroyForcibly();
