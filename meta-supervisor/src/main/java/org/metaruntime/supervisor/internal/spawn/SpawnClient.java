@@ -81,6 +81,7 @@ final class SpawnClient implements AutoCloseable {
         builder.environment().remove(ProcessSpec.HOST_TOKEN_ENV);
         builder.environment().remove("JAVA_TOOL_OPTIONS");
         builder.environment().remove("JDK_JAVA_OPTIONS");
+        builder.environment().remove("_JAVA_OPTIONS");
         HostWatchdog.ensureStarted();
         SpawnClient client = new SpawnClient(builder.start());
         Thread reader = DaemonThreads.named("meta-supervisor-launcher").newThread(client::readAnswers);
@@ -230,8 +231,13 @@ final class SpawnClient implements AutoCloseable {
     private void completePending(String id, Started started) {
         CompletableFuture<Started> answer = pending.get(Long.parseLong(id));
         if (answer == null || !answer.complete(started)) {
-            // Its requester gave up waiting: nobody will ever own this child.
+            // Its requester gave up waiting: nobody will ever own this child, and the launcher may let go of its FIFOs.
             started.handle().destroyForcibly();
+            try {
+                write(SpawnProtocol.OPENED + " " + id);
+            } catch (IOException e) {
+                LOG.debug("telling the launcher to let go of request {}: {}", id, e.toString());
+            }
         }
     }
 

@@ -20,9 +20,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The launcher: a small JVM that the runtime's JVM starts once, which starts the runtime's children for it, on up to {@value #SPAWNERS} threads. Its own
- * descriptor table stays small, so each of its spawns costs what a spawn costs a JVM holding nothing, however many
- * descriptors the runtime's JVM holds (the JDK's spawn closes every descriptor it inherits, one system call each).
+ * The launcher: a small JVM that the runtime's JVM starts once, which starts the runtime's children for it, on up
+ * to {@value #SPAWNERS} threads. Its own descriptor table stays small, so each of its spawns costs what a spawn
+ * costs a JVM holding nothing, however many descriptors the runtime's JVM holds (the JDK's spawn closes every
+ * descriptor it inherits, one system call each).
  * A child's stdin, stdout and stderr are FIFOs in a private directory ({@code 0700}) that the launcher makes in
  * batches with one {@code mkfifo}; the launcher opens each read-write (which never blocks on Linux), starts the
  * child on them, answers its pid, and lets go of them (and removes the FIFO files) once the runtime's JVM says it
@@ -134,7 +135,8 @@ public final class SpawnServer {
             if (fifos != null) {
                 closeAndRemove(fifos);
             }
-            send(SpawnProtocol.FAILED + " " + request.id() + " " + SpawnProtocol.encode(String.valueOf(e.getMessage())));
+            send(SpawnProtocol.FAILED + " " + request.id() + " "
+                    + SpawnProtocol.encode(String.valueOf(e.getMessage())));
         }
     }
 
