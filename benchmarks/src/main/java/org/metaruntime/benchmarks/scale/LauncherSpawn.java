@@ -1,11 +1,16 @@
 package org.metaruntime.benchmarks.scale;
 
 import java.io.FileInputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalLong;
 import org.metaruntime.supervisor.ProcessSpec;
 import org.metaruntime.supervisor.internal.ProcessLauncher;
+import org.metaruntime.supervisor.internal.spawn.SharedLauncher;
 
 /**
  * A spawn through the process layer ({@code ProcessLauncher.launch}, then the exit of {@code true}) directly and
@@ -18,6 +23,8 @@ import org.metaruntime.supervisor.internal.ProcessLauncher;
 public final class LauncherSpawn {
 
     private static final String[] MODES = {"direct", "launcher"};
+    /** Clock ticks per second of {@code /proc/<pid>/stat} (USER_HZ, 100 on Linux). */
+    private static final double TICKS_PER_SECOND = 100;
 
     private LauncherSpawn() {
     }
@@ -71,24 +78,21 @@ public final class LauncherSpawn {
                 cpu[0][0], cpu[1][0], cpu[0][1], cpu[1][1], descriptors, descriptors, cpu[1][1] / cpu[1][0]);
     }
 
-    /** Clock ticks per second of {@code /proc/<pid>/stat} (USER_HZ, 100 on Linux). */
-    private static final double TICKS_PER_SECOND = 100;
-
     /**
      * CPU ticks used by this JVM and by the launcher, each with its reaped children (so the spawned children and the
      * JDK's spawn helper in them are counted wherever they ran).
      */
-    private static long cpuTicks() throws java.io.IOException {
+    private static long cpuTicks() throws IOException {
         long ticks = cpuTicksOf("self");
-        java.util.OptionalLong launcher = org.metaruntime.supervisor.internal.spawn.SharedLauncher.pid();
+        OptionalLong launcher = SharedLauncher.pid();
         if (launcher.isPresent()) {
             ticks += cpuTicksOf(Long.toString(launcher.getAsLong()));
         }
         return ticks;
     }
 
-    private static long cpuTicksOf(String pid) throws java.io.IOException {
-        String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", pid, "stat"));
+    private static long cpuTicksOf(String pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc", pid, "stat"));
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         // utime, stime, cutime, cstime are fields 14 to 17; fields[0] is field 3
         return Long.parseLong(fields[11]) + Long.parseLong(fields[12]) + Long.parseLong(fields[13])
@@ -96,7 +100,7 @@ public final class LauncherSpawn {
     }
 
     /** Mean µs of a launch and the exit of {@code true}. */
-    private static double measure(ProcessSpec spec, int runs) throws InterruptedException, java.io.IOException {
+    private static double measure(ProcessSpec spec, int runs) throws InterruptedException, IOException {
         long sum = 0;
         for (int i = 0; i < runs; i++) {
             long t0 = System.nanoTime();

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import org.metaruntime.supervisor.internal.ProcessThreads;
@@ -96,7 +97,7 @@ public final class SharedLauncher {
      * @return the child, or empty when the launcher cannot be started and spawning is not {@link #forced()}
      * @throws IOException when the child cannot be started (or the launcher, when forced)
      */
-    public static java.util.Optional<Process> spawn(List<String> argv, Path workdir, Map<String, String> env)
+    public static Optional<Process> spawn(List<String> argv, Path workdir, Map<String, String> env)
             throws IOException {
         SpawnClient using;
         synchronized (LOCK) {
@@ -109,7 +110,7 @@ public final class SharedLauncher {
                     }
                     unavailable = true;
                     LOG.warn("could not start the launcher; children are spawned by this JVM: {}", e.getMessage());
-                    return java.util.Optional.empty();
+                    return Optional.empty();
                 }
                 SpawnClient started = client;
                 started.ended().thenRun(() -> forget(started));
@@ -125,7 +126,7 @@ public final class SharedLauncher {
             throw e;
         }
         child.onExit().whenComplete((exited, failure) -> release(using));
-        return java.util.Optional.of(child);
+        return Optional.of(child);
     }
 
     private static void release(SpawnClient released) {

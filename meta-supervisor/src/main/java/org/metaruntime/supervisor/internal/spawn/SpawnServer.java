@@ -2,6 +2,8 @@ package org.metaruntime.supervisor.internal.spawn;
 
 import java.io.BufferedReader;
 import java.io.File;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -63,8 +65,8 @@ public final class SpawnServer {
 
     /** Runs the launcher on this JVM's stdin and stdout until its stdin ends. */
     public static void main(String[] args) throws IOException {
-        ignoreGroupSignals();
-        PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false,
+        outliveGroupSignals();
+        PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false,
                 StandardCharsets.US_ASCII);
         System.setOut(new PrintStream(PrintStream.nullOutputStream()));
         Path dir = Files.createTempDirectory("meta-runtime-launcher",
@@ -84,7 +86,7 @@ public final class SpawnServer {
      * does nothing, so that it outlives the children the runtime is still stopping and reports their exits; it ends
      * when its stdin does. Caught, not ignored: an ignored signal would stay ignored in every child it starts.
      */
-    private static void ignoreGroupSignals() {
+    private static void outliveGroupSignals() {
         for (String name : new String[] {"INT", "HUP", "TERM"}) {
             try {
                 sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> { });
