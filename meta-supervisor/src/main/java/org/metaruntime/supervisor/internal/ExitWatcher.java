@@ -26,9 +26,9 @@ import org.slf4j.LoggerFactory;
  *       closes its pipes by exiting, so that reader waits at most {@value #EXIT_WATCH_MS} ms for the exit), or by
  *       a look every {@value #EXIT_WATCH_MS} ms on the timer, from {@value #EXIT_WATCH_MS} ms after
  *       {@link #start()} (its pipes may outlive it, held by a descendant). Whichever sees it first handles it. One
- *       look checks every child watched (a read of what the JDK's reaper recorded, no system call), so a thousand
- *       exits at once start no thread; {@link Process#onExit()} would start one per exit on a host with two
- *       cores or fewer.</li>
+ *       look checks every child watched (a read of what the JDK's reaper, or the launcher's exit report,
+ *       recorded: no system call), so a thousand exits at once start no thread; {@link Process#onExit()} would
+ *       start one per exit on a host with two cores or fewer.</li>
  *   <li>Once the child has exited, the watcher waits up to the drain timeout for stdout and stderr to reach end
  *       of file, then kills whatever is left of its tree (descendants, re-parented ones included), unless a stop
  *       is running ({@link #stopStarted()}), whose ladder owns the tree: a descendant holding the pipes can then

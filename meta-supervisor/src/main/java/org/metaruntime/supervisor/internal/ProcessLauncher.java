@@ -5,17 +5,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import org.metaruntime.supervisor.ProcessBoundaryError;
 import org.metaruntime.supervisor.ProcessBoundaryException;
 import org.metaruntime.supervisor.ProcessSpec;
 import org.metaruntime.supervisor.internal.proc.ProcessTree;
+import org.metaruntime.supervisor.internal.spawn.SharedLauncher;
 
 /**
  * Spawns a child from a {@link ProcessSpec}: the argv (no shell), the working directory, the environment (the
  * inherited one or only the pass-through names, then the ProcessSpec's variables, then
- * {@value ProcessSpec#TOKEN_ENV}{@code =<unique token>} and {@value ProcessSpec#HOST_TOKEN_ENV}), all three stdio streams as pipes. Stateless and
- * thread-safe.
+ * {@value ProcessSpec#TOKEN_ENV}{@code =<unique token>} and {@value ProcessSpec#HOST_TOKEN_ENV}), all three stdio streams as pipes. On Linux, once this JVM holds many
+ * descriptors, the child is started by the launcher ({@link SharedLauncher}) with FIFOs for its stdio instead, so
+ * that a spawn does not cost more as the JVM holds more. Stateless and thread-safe.
  */
 public final class ProcessLauncher {
 
@@ -74,6 +77,12 @@ public final class ProcessLauncher {
         HostWatchdog.ensureStarted();
         ProcessTree.SpawnMark beforeSpawn = ProcessTree.beforeSpawn();
         try {
+            if (SharedLauncher.wanted()) {
+                Optional<Process> launched = SharedLauncher.spawn(builder.command(), workdir, Map.copyOf(env));
+                if (launched.isPresent()) {
+                    return new Launched(launched.get(), token, beforeSpawn);
+                }
+            }
             return new Launched(builder.start(), token, beforeSpawn);
         } catch (IOException | RuntimeException e) {
             throw spawnFailed(spec, e.getMessage(), e);
