@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
-import org.metaruntime.supervisor.internal.ProcessThreads;
+import org.metaruntime.supervisor.internal.SharedTimer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -136,7 +136,7 @@ public final class SharedLauncher {
             }
             if (--live == 0) {
                 idleSince = System.nanoTime();
-                ProcessThreads.timer().schedule(() -> closeIfIdle(released), IDLE_MS, TimeUnit.MILLISECONDS);
+                SharedTimer.timer().schedule(() -> closeIfIdle(released), IDLE_MS, TimeUnit.MILLISECONDS);
             }
         }
     }
