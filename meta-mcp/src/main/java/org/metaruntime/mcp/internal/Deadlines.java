@@ -36,7 +36,7 @@ final class Deadlines {
         watched.add(r);
         if (!armFor(r.deadline())) {
             watched.remove(r);
-            r.expire(); // the window ended: the connection is closing
+            r.expire(); // the timer refused it
         }
     }
 
@@ -46,8 +46,8 @@ final class Deadlines {
     }
 
     /**
-     * The window ended: the task is cancelled, so that nothing of this window is left on the shared timer, and a
-     * request watched from now on expires at once. Idempotent.
+     * The window ended: the task is cancelled, so that nothing of this window is left on the shared timer; a request
+     * watched from now on is not armed (the window fails it with the reason it ended). Idempotent.
      */
     synchronized void close() {
         closed = true;
@@ -57,10 +57,10 @@ final class Deadlines {
         }
     }
 
-    /** Makes sure the task runs no later than {@code deadline}; false when the window ended or the timer refuses it. */
+    /** Makes sure the task runs no later than {@code deadline}; false when the timer refuses it. */
     private synchronized boolean armFor(long deadline) {
         if (closed) {
-            return false;
+            return true; // nothing to arm: the window's end settles every request
         }
         if (task != null && deadline - armedFor >= 0) {
             return true;

@@ -1,6 +1,7 @@
 package org.metaruntime.mcp.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
@@ -73,6 +74,17 @@ class DeadlinesTest {
         assertThat(r.future()).isCompletedExceptionally();
         assertThat(timer.getQueue()).as("the deadline task is cancelled with the window")
                 .allSatisfy(task -> assertThat(((Future<?>) task).isCancelled()).isTrue());
+    }
+
+    @Test
+    void aRequestMadeAfterTheWindowEndedFailsWithWhyItEndedNotATimeout() {
+        window.terminate(Termination.of("module 'm' exited with code 9"));
+
+        Request late = call(Duration.ofSeconds(60));
+
+        assertThat(late.future()).isCompletedExceptionally();
+        assertThatThrownBy(() -> late.future().join()).hasMessageContaining("exited with code 9")
+                .hasMessageNotContaining("did not complete");
     }
 
     @Test
