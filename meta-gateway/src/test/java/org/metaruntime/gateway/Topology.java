@@ -303,9 +303,12 @@ final class Topology implements AutoCloseable {
     /** Kills a replica at once (SIGKILL) and returns the processes it had started (its pods), as they were. */
     List<ProcessHandle> kill(int index) throws InterruptedException {
         HttpGateway replica = replicas.get(index);
-        List<ProcessHandle> children = ProcessHandle.of(replica.pid()).map(p -> p.descendants().toList()).orElse(List.of());
-        ProcessHandle.of(replica.pid()).ifPresent(ProcessHandle::destroyForcibly);
-        ProcessLeaks.assertDead(ProcessHandle.of(replica.pid()).orElseThrow());
+        // the handle is taken first: once killed and reaped, the pid no longer names a process
+        ProcessHandle process = ProcessHandle.of(replica.pid())
+                .orElseThrow(() -> new AssertionError("replica " + index + " is not running"));
+        List<ProcessHandle> children = process.descendants().toList();
+        process.destroyForcibly();
+        ProcessLeaks.assertDead(process);
         return children;
     }
 
