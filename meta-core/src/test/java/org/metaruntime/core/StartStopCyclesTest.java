@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
  * is gone after each stop, and the JVM has no live descendant at the end), and the threads and file descriptors
  * after the last cycle are those before the first.
  *
- * <p>CI sizes: {@code soak.cycles} (default 500) process cycles and {@code soak.runtimeCycles} (default 60) runtime
- * cycles. The hand-run size: {@code mvn -B -q -pl meta-core -am verify -Dtest=StartStopCyclesTest
+ * <p>Sizes: {@code soak.cycles} process cycles and {@code soak.runtimeCycles} runtime cycles, 150 and 20 in the build
+ * (meta-core's pom; 500 and 60 when the properties are not set). The hand-run size: {@code mvn -B -q -pl meta-core -am verify -Dtest=StartStopCyclesTest
  * -Dsurefire.failIfNoSpecifiedTests=false -Dsoak.cycles=10000 -Dsoak.runtimeCycles=10000
  * -Djunit.jupiter.execution.timeout.mode=disabled}.
  */
