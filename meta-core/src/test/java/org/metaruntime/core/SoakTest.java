@@ -55,7 +55,7 @@ import org.slf4j.LoggerFactory;
  * transitions are legal and the restart intensity holds; and that nothing is left after close.
  *
  * <p>The run is bounded by calls, not by time, so a loaded host makes it slower, never thinner: it makes
- * {@code soak.calls} calls (600 in the build, 6000 with {@code -Psoak}), and goes on (up to four times as many) until
+ * {@code soak.calls} calls (300 in the build, 6000 with {@code -Psoak}), and goes on (up to four times as many) until
  * it has seen every outcome it checks. A child is killed after every {@link #KILL_EVERY_CALLS} calls; the runtime's
  * restarts run on an injected {@link ManualScheduler}, which the test runs as soon as one is pending; the health
  * transitions come from {@code subscribeHealth}. A long run by hand: {@code mvn -B -q -pl meta-core -am verify
@@ -187,7 +187,7 @@ class SoakTest {
 
     @Test
     void callsUnderKillsHangsAndGarbageAllCompleteAndNothingIsLeft() throws Exception {
-        long calls = Long.getLong("soak.calls", 600);
+        long calls = Long.getLong("soak.calls", 300);
         long seed = Long.getLong("soak.seed", System.nanoTime());
         LOG.info("soak: {} calls, seed {}", calls, seed);
         String python = Fixtures.python();
