@@ -418,12 +418,7 @@ class SoakTest {
                 LOG.info("soak: restarting '{}' by hand: {}", victim, runtime.restartModule(victim));
                 break;
             }
-            kill(runtime, victim, kills);
-            // the kill is seen once the module leaves this incarnation
-            assertThat(signals.await(() -> {
-                ModuleSupervisorReport now = runtime.supervisorReport().get(victim);
-                return now.state() != ModuleHealthState.HEALTHY || !now.pid().equals(before.pid());
-            }, TRANSITION_WAIT)).as("kill of %s seen", victim).isTrue();
+            kill(runtime, signals, victim, kills);
         }
         victimDone.set(true);
         Map<String, Integer> stoppedAt = new TreeMap<>();
@@ -433,7 +428,7 @@ class SoakTest {
             signals.await(() -> callersDone.get() || coverage.completed() >= killAt
                     || anyStoppedLongEnough(runtime, stoppedAt, coverage), TRANSITION_WAIT);
             if (coverage.completed() >= nextKill) {
-                kill(runtime, ids.get(random.nextInt(ids.size())), kills);
+                kill(runtime, signals, ids.get(random.nextInt(ids.size())), kills);
                 nextKill = coverage.completed() + KILL_EVERY_CALLS;
             }
             for (Map.Entry<String, ModuleSupervisorReport> entry : runtime.supervisorReport().entrySet()) {
@@ -463,15 +458,25 @@ class SoakTest {
         return due;
     }
 
-    private static void kill(UnifiedRuntime runtime, String id, Map<String, AtomicInteger> kills) {
-        ModuleSupervisorReport report = runtime.supervisorReport().get(id);
-        if (report.state() == ModuleHealthState.HEALTHY && report.pid().isPresent()) {
-            ProcessHandle.of(report.pid().getAsLong()).ifPresent(process -> {
-                if (process.destroyForcibly()) {
-                    kills.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet();
-                }
-            });
+    /**
+     * Kills {@code id}'s process if it is healthy, and waits until the runtime has seen the kill (the module left
+     * that incarnation), so that no kill is still unseen when the chaos ends.
+     */
+    private static void kill(UnifiedRuntime runtime, Signals signals, String id, Map<String, AtomicInteger> kills)
+            throws InterruptedException {
+        ModuleSupervisorReport before = runtime.supervisorReport().get(id);
+        if (before.state() != ModuleHealthState.HEALTHY || before.pid().isEmpty()) {
+            return;
         }
+        ProcessHandle.of(before.pid().getAsLong()).ifPresent(process -> {
+            if (process.destroyForcibly()) {
+                kills.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet();
+            }
+        });
+        assertThat(signals.await(() -> {
+            ModuleSupervisorReport now = runtime.supervisorReport().get(id);
+            return now.state() != ModuleHealthState.HEALTHY || !now.pid().equals(before.pid());
+        }, TRANSITION_WAIT)).as("kill of %s seen", id).isTrue();
     }
 
     // ------------------------------------------------------------------------------------------------ checks
