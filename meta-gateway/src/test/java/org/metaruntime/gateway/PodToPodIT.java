@@ -5,11 +5,17 @@ import static org.metaruntime.gateway.NodeClient.step;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.gateway.internal.contract.CanonicalJson;
@@ -17,22 +23,49 @@ import org.metaruntime.gateway.internal.contract.CanonicalJson;
 /**
  * Pods calling each other through a real gateway process ({@code __mcp_meta_call__}), driven by the TypeScript SDK
  * client: python pods (alpha, beta, gamma; delta with a 4 s call timeout) whose {@code call}/{@code relay}/{@code forward}
- * tools call any tool and return the answers they got. Cycles, depth, contracts, deadlines and cancellation.
+ * tools call any tool and return the answers they got. Cycles, depth, contracts, deadlines and cancellation. The
+ * scenarios on the default command line share one session ({@link SharedSession}), each reading back its own steps
+ * and the counters it changed.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PodToPodIT {
 
     private static final String ECHO_SCHEMA = "{\"type\":\"object\",\"required\":[\"text\"],\"properties\":{\"text\":{\"type\":\"string\"}}}";
 
-    @TempDir
-    Path dir;
+    /** The folder of the shared session: its manifests, pid files and the pods' record. */
+    private Path shared;
+    private final SharedSession pods = new SharedSession();
 
     /** The transport the client uses; {@link PodToPodHttpIT} runs every scenario over Streamable HTTP. */
     NodeClient.Transport transport() {
         return NodeClient.Transport.STDIO;
     }
 
-    private JsonNode session(List<ObjectNode> steps, String... options) throws Exception {
+    @BeforeAll
+    @Timeout(value = 300, unit = TimeUnit.SECONDS)
+    void runTheSharedSession() throws Exception {
+        shared = Files.createTempDirectory("pod-to-pod");
+        pods.part("fanOut", fanOutSteps())
+                .part("cycles", cycleSteps())
+                .part("depth", List.of(via("alpha__call", DEEP[0], deepArgs())))
+                .part("contracts", contractSteps())
+                .part("cancel", cancelSteps(shared));
+        pods.ran(session(shared, pods.steps()));
+    }
+
+    @AfterAll
+    void deleteTheSharedFolder() throws Exception {
+        if (shared != null) {
+            try (Stream<Path> files = Files.walk(shared)) {
+                for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(file);
+                }
+            }
+        }
+    }
+
+    private JsonNode session(Path dir, List<ObjectNode> steps, String... options) throws Exception {
         Path pids = dir.resolve("pids");
         Path manifests = NodeClient.manifests(dir, pids, "alpha", "beta", "gamma", "delta");
         List<String> args = new ArrayList<>(List.of("--manifests", manifests.toString()));
@@ -40,6 +73,10 @@ class PodToPodIT {
         JsonNode session = NodeClient.session(transport(), args, steps);
         NodeClient.assertAllGone(session, pids);
         return session;
+    }
+
+    private static long served(JsonNode status, String pod) {
+        return status.at("/structuredContent/pods/" + pod + "/callsServed").asLong();
     }
 
     /** {@code outward} called with {"tool": target, "args": args, ...extra}. */
@@ -79,31 +116,24 @@ class PodToPodIT {
         return at;
     }
 
-    /** The session with its first {@code n} steps left out. */
-    private static JsonNode stepsFrom(JsonNode session, int n) {
-        ObjectNode copy = session.deepCopy();
-        com.fasterxml.jackson.databind.node.ArrayNode steps = copy.putArray("steps");
-        for (int i = n; i < session.get("steps").size(); i++) {
-            steps.add(session.get("steps").get(i));
-        }
-        return copy;
-    }
-
     private static List<String> strings(JsonNode array) {
         List<String> out = new ArrayList<>();
         array.forEach(n -> out.add(n.asText()));
         return out;
     }
 
-    @Test
-    void aPodCallsAnotherPodsToolSeveralAtOnceUnderItsOwnIdsWithTheChainInMeta() throws Exception {
+    private static List<ObjectNode> fanOutSteps() {
         ObjectNode same = via("alpha__call", "beta.echo", text("日本語 🎉"));
         same.with("arguments").put("ids", "same");
         ObjectNode many = via("alpha__call", "beta.echo", text("many"));
         many.with("arguments").put("count", 8).put("ids", "small");
         ObjectNode sample = via("alpha__call", "beta.sample", NodeClient.JSON.createObjectNode().put("prompt", "two pods deep"));
-        JsonNode session = session(List.of(same, via("alpha__call", "beta.meta", null), many, sample,
-                NodeClient.call("meta__status", "{}")));
+        return List.of(same, via("alpha__call", "beta.meta", null), many, sample, NodeClient.call("meta__status", "{}"));
+    }
+
+    @Test
+    void aPodCallsAnotherPodsToolSeveralAtOnceUnderItsOwnIdsWithTheChainInMeta() throws Exception {
+        JsonNode session = pods.of("fanOut");
         JsonNode echoed = answer(ok(session, 0), 1);
         assertThat(echoed.at("/result/structuredContent/echo").asText()).as(echoed.toString()).isEqualTo("日本語 🎉");
         assertThat(echoed.at("/result/content/0/text").asText()).isEqualTo("日本語 🎉");
@@ -116,22 +146,26 @@ class PodToPodIT {
         JsonNode sampled = answer(ok(session, 3), 1);
         assertThat(sampled.at("/result/content/0/text").asText()).as("a nested pod's sampling reaches the client: %s", sampled)
                 .isEqualTo("sampled: two pods deep");
-        assertThat(session.get("sampled").asInt()).isEqualTo(1);
-        JsonNode status = ok(session, 4).get("structuredContent");
-        assertThat(status.at("/pods/beta/callsServed").asInt()).isEqualTo(11);
-        assertThat(status.at("/pods/alpha/callsServed").asInt()).isEqualTo(4);
+        assertThat(session.get("sampled").asInt()).as("sampling requests in the whole session").isEqualTo(1);
+        JsonNode status = ok(session, 4);
+        assertThat(served(status, "beta")).as("the session's first calls").isEqualTo(11);
+        assertThat(served(status, "alpha")).isEqualTo(4);
     }
 
-    @Test
-    void cyclesFailWithTheChainWhetherOrNotPodsForwardIt() throws Exception {
+    private static List<ObjectNode> cycleSteps() {
         ObjectNode unforwarded = via("alpha__call", "beta.call", nested("alpha.call", null).put("forward_chain", false));
         unforwarded.with("arguments").put("forward_chain", false);
-        JsonNode session = session(List.of(
+        return List.of(
                 via("alpha__call", "alpha.call", null),
                 via("alpha__call", "beta.call", nested("alpha.call", null)),
                 via("alpha__call", "beta.call", nested("gamma.call", nested("alpha.call", null))),
                 unforwarded,
-                via("alpha__call", "beta.call", nested("gamma.call", nested("alpha.echo", text("no cycle"))))));
+                via("alpha__call", "beta.call", nested("gamma.call", nested("alpha.echo", text("no cycle")))));
+    }
+
+    @Test
+    void cyclesFailWithTheChainWhetherOrNotPodsForwardIt() throws Exception {
+        JsonNode session = pods.of("cycles");
         JsonNode self = answer(ok(session, 0), 1).get("error");
         assertThat(self.get("code").asInt()).as(self.toString()).isEqualTo(-32004);
         assertThat(strings(self.at("/data/chain"))).containsExactly("alpha.call", "alpha.call");
@@ -148,16 +182,21 @@ class PodToPodIT {
         assertThat(answer(ok(session, 4), 3).at("/result/structuredContent/echo").asText()).isEqualTo("no cycle");
     }
 
+    private static final String[] DEEP = {"beta.call", "gamma.call", "alpha.relay", "beta.relay", "gamma.relay",
+            "alpha.forward", "beta.forward", "gamma.forward"};
+
+    /** The arguments of a chain through every target of {@link #DEEP}, nine calls deep with the client's. */
+    private static ObjectNode deepArgs() {
+        ObjectNode args = null;
+        for (int i = DEEP.length - 1; i >= 1; i--) {
+            args = nested(DEEP[i], args);
+        }
+        return args;
+    }
+
     @Test
     void aChainLongerThanTheMaximumDepthFails() throws Exception {
-        String[] targets = {"beta.call", "gamma.call", "alpha.relay", "beta.relay", "gamma.relay", "alpha.forward",
-                "beta.forward", "gamma.forward"};
-        ObjectNode args = null;
-        for (int i = targets.length - 1; i >= 1; i--) {
-            args = nested(targets[i], args);
-        }
-        JsonNode session = session(List.of(via("alpha__call", targets[0], args)));
-        JsonNode deepest = answer(ok(session, 0), 8).get("error");
+        JsonNode deepest = answer(ok(pods.of("depth"), 0), 8).get("error");
         assertThat(deepest.get("code").asInt()).as(deepest.toString()).isEqualTo(-32004);
         assertThat(deepest.at("/data/chain")).hasSize(9);
         assertThat(deepest.at("/data/maxDepth").asInt()).isEqualTo(8);
@@ -165,8 +204,8 @@ class PodToPodIT {
     }
 
     @Test
-    void theMaximumDepthIsSetOnTheCommandLine() throws Exception {
-        JsonNode session = session(List.of(via("alpha__call", "beta.echo", text("two deep")),
+    void theMaximumDepthIsSetOnTheCommandLine(@TempDir Path dir) throws Exception {
+        JsonNode session = session(dir, List.of(via("alpha__call", "beta.echo", text("two deep")),
                 via("alpha__call", "beta.call", nested("gamma.echo", text("three deep")))), "--max-call-depth", "2");
         assertThat(answer(ok(session, 0), 1).at("/result/structuredContent/echo").asText()).isEqualTo("two deep");
         JsonNode refused = answer(ok(session, 1), 2).get("error");
@@ -174,35 +213,50 @@ class PodToPodIT {
         assertThat(refused.at("/data/maxDepth").asInt()).isEqualTo(2);
     }
 
-    @Test
-    void contractsAreCheckedBeforeTheTargetIsCalled() throws Exception {
-        String hash = CanonicalJson.schemaHash(NodeClient.JSON.readTree(ECHO_SCHEMA));
-        JsonNode session = session(List.of(
+    private static List<ObjectNode> contractSteps() {
+        String hash = schemaHash();
+        return List.of(
+                NodeClient.call("meta__status", "{}"),
                 expecting("fixture.echo", "^1.2.0 || ^2", hash),
                 expecting("other.echo", null, null),
                 expecting(null, "<1.4.2", null),
                 expecting(null, ">=1.4.2-rc.1 <1.5.0", "sha256:" + "0".repeat(64)),
                 expecting(null, "~1.4", null),
-                NodeClient.call("meta__status", "{}")));
-        assertThat(answer(ok(session, 0), 1).at("/result/structuredContent/echo").asText()).isEqualTo("contract");
-        JsonNode id = answer(ok(session, 1), 1).get("error");
+                NodeClient.call("meta__status", "{}"));
+    }
+
+    private static String schemaHash() {
+        try {
+            return CanonicalJson.schemaHash(NodeClient.JSON.readTree(ECHO_SCHEMA));
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void contractsAreCheckedBeforeTheTargetIsCalled() throws Exception {
+        String hash = schemaHash();
+        JsonNode session = pods.of("contracts");
+        long servedBefore = served(ok(session, 0), "beta");
+        assertThat(answer(ok(session, 1), 1).at("/result/structuredContent/echo").asText()).isEqualTo("contract");
+        JsonNode id = answer(ok(session, 2), 1).get("error");
         assertThat(id.get("code").asInt()).as(id.toString()).isEqualTo(-32005);
         assertThat(id.at("/data/expected/id").asText()).isEqualTo("other.echo");
         assertThat(id.at("/data/found/id").asText()).isEqualTo("fixture.echo");
         assertThat(id.get("message").asText()).contains("pod beta tool echo: contract mismatch (id)");
-        JsonNode version = answer(ok(session, 2), 1).get("error");
+        JsonNode version = answer(ok(session, 3), 1).get("error");
         assertThat(version.get("code").asInt()).isEqualTo(-32005);
         assertThat(version.at("/data/expected/version").asText()).isEqualTo("<1.4.2");
         assertThat(version.at("/data/found/version").asText()).isEqualTo("1.4.2");
-        JsonNode schema = answer(ok(session, 3), 1).get("error");
+        JsonNode schema = answer(ok(session, 4), 1).get("error");
         assertThat(schema.get("code").asInt()).isEqualTo(-32005);
         assertThat(strings(schema.at("/data/mismatch"))).containsExactly("schema_hash");
         assertThat(schema.at("/data/found/schema_hash").asText()).isEqualTo(hash);
-        assertThat(answer(ok(session, 4), 1).at("/result/structuredContent/echo").asText()).isEqualTo("contract");
-        JsonNode status = ok(session, 5).get("structuredContent");
-        assertThat(status.at("/pods/beta/callsServed").asInt()).as("mismatched calls never reach the target").isEqualTo(2);
+        assertThat(answer(ok(session, 5), 1).at("/result/structuredContent/echo").asText()).isEqualTo("contract");
+        JsonNode status = ok(session, 6);
+        assertThat(served(status, "beta") - servedBefore).as("mismatched calls never reach the target").isEqualTo(2);
         JsonNode echoTool = null;
-        for (JsonNode tool : status.at("/pods/beta/tools")) {
+        for (JsonNode tool : status.at("/structuredContent/pods/beta/tools")) {
             if (tool.get("name").asText().equals("echo")) {
                 echoTool = tool;
             }
@@ -227,8 +281,7 @@ class PodToPodIT {
         return step;
     }
 
-    @Test
-    void cancellingTheOuterCallOrItsDeadlineEndsTheNestedOne() throws Exception {
+    private static List<ObjectNode> cancelSteps(Path dir) {
         ObjectNode cancelled = via("alpha__call", "beta.slow", NodeClient.JSON.createObjectNode().put("seconds", 20).put("steps", 40))
                 .put("cancelAfterMs", 1500);
         ObjectNode bounded = via("delta__call", "gamma.slow", NodeClient.JSON.createObjectNode().put("seconds", 25).put("steps", 50));
@@ -238,15 +291,19 @@ class PodToPodIT {
         }
         steps.addAll(List.of(cancelled, bounded, step("waitLines").put("path", dir.resolve("record.txt").toString())
                 .put("prefix", "cancelled ").put("count", 2)));
-        JsonNode session = session(steps);
+        return steps;
+    }
+
+    @Test
+    void cancellingTheOuterCallOrItsDeadlineEndsTheNestedOne() throws Exception {
+        JsonNode session = pods.of("cancel");
         for (int i = 0; i < 4; i++) {
             assertThat(ok(session, i).at("/structuredContent/echo").asText()).isEqualTo("started");
         }
-        session = stepsFrom(session, 4);
-        assertThat(session.at("/steps/0/error").isObject()).as(session.get("steps").get(0).toString()).isTrue();
+        assertThat(session.at("/steps/4/error").isObject()).as(session.get("steps").get(4).toString()).isTrue();
         // gamma's own bound is 60 s; delta's call has 4 s: the nested call ends with delta's time, whichever of the
         // two answers is first (delta's own time out, or the nested call's, which delta passes on)
-        JsonNode bound = session.get("steps").get(1);
+        JsonNode bound = session.get("steps").get(5);
         if (bound.has("error")) {
             assertThat(bound.at("/error/code").asInt()).as(bound.toString()).isEqualTo(-32001);
             assertThat(bound.at("/error/message").asText()).contains("pod delta tool call: the call timed out after 4000 ms");
@@ -255,7 +312,8 @@ class PodToPodIT {
             assertThat(nested.get("code").asInt()).as(nested.toString()).isEqualTo(-32001);
             assertThat(nested.at("/data/timeoutMs").asLong()).isLessThanOrEqualTo(4000);
         }
-        assertThat(ok(session, 2)).as("beta's and gamma's slow calls were cancelled").hasSize(2);
-        assertThat(NodeClient.recorded(dir)).filteredOn(line -> line.startsWith("cancelled ")).hasSize(2);
+        assertThat(ok(session, 6)).as("beta's and gamma's slow calls were cancelled").hasSize(2);
+        assertThat(NodeClient.recorded(shared)).as("cancellations in the whole session")
+                .filteredOn(line -> line.startsWith("cancelled ")).hasSize(2);
     }
 }
