@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import org.metaruntime.events.Subscription;
 import org.metaruntime.supervisor.ModuleHealthTransition;
+import org.metaruntime.supervisor.internal.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -85,8 +86,7 @@ public final class HealthFeed {
             this.listener = listener;
             this.onMissed = onMissed;
             this.capacity = capacity;
-            this.thread = new Thread(this::deliver, "meta-core-health-" + IDS.incrementAndGet());
-            thread.setDaemon(true);
+            this.thread = DaemonThreads.thread("meta-core-health-" + IDS.incrementAndGet(), this::deliver);
         }
 
         synchronized void offer(ModuleHealthTransition transition) {

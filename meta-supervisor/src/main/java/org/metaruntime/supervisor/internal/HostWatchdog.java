@@ -103,9 +103,7 @@ public final class HostWatchdog {
             }
             attempted = true;
         }
-        Thread starter = new Thread(HostWatchdog::startNow, "meta-supervisor-watchdog-start");
-        starter.setDaemon(true);
-        starter.start();
+        DaemonThreads.thread("meta-supervisor-watchdog-start", HostWatchdog::startNow).start();
     }
 
     private static void startNow() {

@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import org.metaruntime.supervisor.internal.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,9 +80,7 @@ public final class IssuerKeys {
 
     /** Starts the first discovery on a thread of its own (the gateway does not wait for the issuer to start). */
     public void discoverInBackground() {
-        Thread t = new Thread(this::refresh, "meta-gateway-oauth-discovery");
-        t.setDaemon(true);
-        t.start();
+        DaemonThreads.thread("meta-gateway-oauth-discovery", this::refresh).start();
     }
 
     /** Whether the keys were fetched at least once. */

@@ -13,6 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.metaruntime.supervisor.Scheduler;
+import org.metaruntime.supervisor.internal.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,8 +54,7 @@ final class ManifestWatcher implements AutoCloseable {
             close();
             throw e;
         }
-        this.thread = new Thread(this::run, "meta-gateway-watch");
-        thread.setDaemon(true);
+        this.thread = DaemonThreads.thread("meta-gateway-watch", this::run);
     }
 
     /** Watches {@code manifestFolders} and {@code config} (may be null) and calls {@code reload} after changes. */

@@ -1,5 +1,6 @@
 package org.metaruntime.gateway.internal.cli;
 
+import org.metaruntime.supervisor.internal.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
@@ -28,9 +29,7 @@ final class Signals {
         try {
             Signal.handle(new Signal(name), signal -> {
                 log.info("SIG{}: {}", name, "HUP".equals(name) ? "reloading the manifests" : "stopping");
-                Thread thread = new Thread(action, threadName);
-                thread.setDaemon(true);
-                thread.start();
+                DaemonThreads.thread(threadName, action).start();
             });
         } catch (IllegalArgumentException unavailable) {
             log.debug("SIG{} keeps its default: {}", name, unavailable.getMessage());

@@ -22,6 +22,7 @@ import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.metaruntime.gateway.internal.rpc.Principals;
 import org.metaruntime.gateway.internal.serve.ServedView;
 import org.metaruntime.gateway.spi.Principal;
+import org.metaruntime.supervisor.internal.DaemonThreads;
 
 /**
  * The console's JSON endpoints, {@code GET /console/api/<name>}: {@code me}, {@code pods}, {@code tools},
@@ -67,15 +68,13 @@ public final class ConsoleApi extends Handler.Abstract {
         observe.accept(windows);
         ConsoleApi api = new ConsoleApi(ConsoleSource.of(view), log, windows, replicas, System::currentTimeMillis);
         if (api.audit != null) {
-            Thread warm = new Thread(() -> {
+            DaemonThreads.thread("meta-gateway-console-audit", () -> {
                 try {
                     api.audit.warm();
                 } catch (RuntimeException e) {
                     LOG.warn("the console could not read the audit yet: {}", e.toString());
                 }
-            }, "meta-gateway-console-audit");
-            warm.setDaemon(true);
-            warm.start();
+            }).start();
         }
         return api;
     }

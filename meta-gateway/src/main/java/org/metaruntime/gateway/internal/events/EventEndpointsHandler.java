@@ -29,6 +29,7 @@ import org.metaruntime.events.MobStructuralEventEnvelope;
 import org.metaruntime.events.Subscription;
 import org.metaruntime.gateway.internal.http.ConnectionWatch;
 import org.metaruntime.gateway.internal.http.SseStream;
+import org.metaruntime.supervisor.internal.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,11 +80,8 @@ public final class EventEndpointsHandler extends Handler.Abstract implements Gra
 
     @Override
     protected void doStart() throws Exception {
-        ScheduledExecutorService t = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "meta-gateway-event-streams");
-            thread.setDaemon(true);
-            return thread;
-        });
+        ScheduledExecutorService t = Executors.newSingleThreadScheduledExecutor(
+                DaemonThreads.named("meta-gateway-event-streams"));
         long period = Math.max(1_000_000, keepAliveNanos / 2);
         t.scheduleWithFixedDelay(this::keepAlive, period, period, TimeUnit.NANOSECONDS);
         timer = t;

@@ -17,6 +17,7 @@ import java.util.function.Consumer;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.server.Request;
+import org.metaruntime.supervisor.internal.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,8 +51,7 @@ public final class ConnectionWatch implements AutoCloseable {
     ConnectionWatch(Executor executor) throws IOException {
         this.selector = Selector.open();
         this.executor = executor;
-        this.thread = new Thread(this::run, "meta-gateway-http-disconnects");
-        thread.setDaemon(true);
+        this.thread = DaemonThreads.thread("meta-gateway-http-disconnects", this::run);
     }
 
     /** Starts its thread. */

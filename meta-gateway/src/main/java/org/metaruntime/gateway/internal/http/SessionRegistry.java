@@ -10,6 +10,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.metaruntime.gateway.internal.cluster.DatabaseUnreachable;
 import org.metaruntime.gateway.internal.cluster.SharedSessions;
+import org.metaruntime.supervisor.internal.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,11 +37,8 @@ final class SessionRegistry implements AutoCloseable {
     SessionRegistry(Duration idleTimeout, Duration keepAlive) {
         this.idleNanos = idleTimeout.toNanos();
         this.keepAliveNanos = keepAlive.toNanos();
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "meta-gateway-http-sessions");
-            t.setDaemon(true);
-            return t;
-        });
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1,
+                DaemonThreads.named("meta-gateway-http-sessions"));
         executor.setRemoveOnCancelPolicy(true);
         this.timer = executor;
         long tick = Math.max(20, Math.min(keepAlive.toMillis(), idleTimeout.toMillis()) / 4);

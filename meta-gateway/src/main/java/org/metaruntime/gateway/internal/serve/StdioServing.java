@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import org.metaruntime.gateway.internal.rpc.ClientSession;
 import org.metaruntime.gateway.internal.rpc.StdioTransport;
+import org.metaruntime.supervisor.internal.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +28,7 @@ public final class StdioServing extends ServingBase {
         this.in = in;
         StdioTransport transport = new StdioTransport(in, out);
         this.session = server.openSession(transport);
-        this.reader = new Thread(() -> {
+        this.reader = DaemonThreads.thread("meta-gateway-stdin", () -> {
             try {
                 transport.run(server.dispatcher(), session);
                 log.info("the client closed stdin");
@@ -37,8 +38,7 @@ public final class StdioServing extends ServingBase {
                 server.closeSession(session);
                 ended();
             }
-        }, "meta-gateway-stdin");
-        reader.setDaemon(true);
+        });
     }
 
     /** Serves {@code server} to the client on {@code in} / {@code out}, on a thread of its own. */

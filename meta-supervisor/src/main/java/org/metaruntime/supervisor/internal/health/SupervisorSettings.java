@@ -8,6 +8,7 @@ import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 import org.metaruntime.supervisor.Scheduler;
 import org.metaruntime.supervisor.SupervisionOptions;
+import org.metaruntime.supervisor.internal.DaemonThreads;
 
 /**
  * The settings of one module's supervisor, as its builder collects them, validated, the listeners copied. A
@@ -48,9 +49,7 @@ public record SupervisorSettings<C>(String moduleId, StartAttempt<? extends C> r
      */
     public static Executor threadPerAttempt(String moduleId) {
         return attempt -> {
-            Thread thread = new Thread(attempt, "meta-supervisor-restart-" + moduleId);
-            thread.setDaemon(true);
-            thread.start();
+            DaemonThreads.thread("meta-supervisor-restart-" + moduleId, attempt).start();
         };
     }
 }

@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.metaruntime.supervisor.internal.DaemonThreads;
 
 /**
  * The launcher: a small JVM that the runtime's JVM starts once, which starts the runtime's children for it, on up
@@ -48,11 +49,8 @@ public final class SpawnServer {
     /** The launcher's own ends of the FIFOs of children whose ends the runtime has not opened yet, by request. */
     private final Map<Long, Held> held = new ConcurrentHashMap<>();
     /** Spawns run on a few threads: a spawn blocks its thread until the child has executed its program. */
-    private final ExecutorService spawners = Executors.newFixedThreadPool(SPAWNERS, runnable -> {
-        Thread thread = new Thread(runnable, "spawner");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ExecutorService spawners = Executors.newFixedThreadPool(SPAWNERS,
+            DaemonThreads.named("spawner"));
     private int made;
 
     private record Held(int number, List<RandomAccessFile> ends) {
