@@ -355,9 +355,9 @@ class SoakTest {
     private static Outcome callMcp(UnifiedRuntime runtime, String id, String op, String token) {
         boolean answers = op.equals("whoami") || op.equals("garbage");
         Duration timeout = answers ? CALL_TIMEOUT : HANG_TIMEOUT;
-        // slow answers after the caller's timeout, cancelled or not: the late answer must be dropped
+        // slow answers once the caller's timeout has cancelled it: the late answer must be dropped
         JsonNode params = MAPPER.createObjectNode().put("token", token)
-                .put("ms", HANG_TIMEOUT.toMillis() + 400).put("answer_even_if_cancelled", true);
+                .put("until_cancelled", true).put("answer_even_if_cancelled", true);
         return routeAndWait(runtime, new ModuleRouteRequest(id, op, params), timeout, op, token);
     }
 
