@@ -11,7 +11,7 @@ import java.util.Objects;
  * }
  * }</pre>
  */
-public sealed interface ProcessBoundaryError {
+public sealed interface ProcessBoundaryError extends ModuleError {
 
     /** One readable sentence describing the error. */
     String message();

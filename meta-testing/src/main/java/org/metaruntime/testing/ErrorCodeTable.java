@@ -3,6 +3,7 @@ package org.metaruntime.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -11,9 +12,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The check of a sealed error interface's table of codes: every record of the interface gets its code from the
- * table, or (a record that wraps another error and reports that error's code) declares its own {@code code()},
- * never both and never neither; the codes are stable names (lower case, dotted, like {@code mcp.tool_not_found})
+ * The check of a sealed error interface's table of codes, which the interface's {@code code()} reads: every record
+ * of the interface takes that {@code code()} and has a line in the table, or (a record that wraps another error and
+ * reports that error's code) has a {@code code()} of its own and no line, never both and never neither; the codes are stable names (lower case, dotted, like {@code mcp.tool_not_found})
  * and no two records share one; a record with a {@code CODE} constant is paired with that constant. Each module
  * runs it on its own families:
  *
@@ -35,17 +36,17 @@ public final class ErrorCodeTable {
 
     /**
      * Fails, naming each record at fault, unless {@code codes} gives every record of the sealed interface
-     * {@code family} that does not declare its own {@code code()} a code of its own, as described above.
+     * {@code family} that takes {@code family}'s own {@code code()} a code of its own, as described above.
      */
     public static void assertWhole(Class<?> family, Map<? extends Class<?>, String> codes) {
         assertThat(family.isSealed()).as("%s is a sealed interface", family.getName()).isTrue();
         List<String> faults = new ArrayList<>();
         for (Class<?> record : family.getPermittedSubclasses()) {
             boolean inTable = codes.containsKey(record);
-            boolean ownCode = declaresCode(record);
+            boolean ownCode = codeOf(record).getDeclaringClass() != family;
             if (inTable == ownCode) {
-                faults.add(record.getSimpleName() + (inTable ? " is in the table and declares code() too"
-                        : " is not in the table and declares no code()"));
+                faults.add(record.getSimpleName() + (inTable ? " is in the table but has a code() of its own"
+                        : " is not in the table but takes the code() that reads it"));
             }
         }
         for (Class<?> record : codes.keySet()) {
@@ -69,12 +70,11 @@ public final class ErrorCodeTable {
         assertThat(faults).as("the table of codes of %s", family.getName()).isEmpty();
     }
 
-    private static boolean declaresCode(Class<?> record) {
+    private static Method codeOf(Class<?> record) {
         try {
-            record.getDeclaredMethod("code");
-            return true;
+            return record.getMethod("code");
         } catch (NoSuchMethodException e) {
-            return false;
+            throw new AssertionError(record.getName() + " has no code()", e);
         }
     }
 
