@@ -64,6 +64,7 @@ public sealed interface McpBoundaryError extends ModuleError {
      * The stable code of this kind of error, e.g. {@value #CODE_TIMEOUT}: the {@code CODE_*} constant that
      * {@code McpBoundaryErrorCodes}, the one table of this interface's codes, pairs with the record.
      */
+    @Override
     default String code() {
         return McpBoundaryErrorCodes.BY_RECORD.get(getClass());
     }

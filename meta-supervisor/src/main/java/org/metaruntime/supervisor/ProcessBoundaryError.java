@@ -21,6 +21,7 @@ public sealed interface ProcessBoundaryError extends ModuleError {
      * releases: the record's {@code CODE} constant, which {@code ProcessBoundaryErrorCodes}, the one table of this
      * interface's codes, pairs with the record.
      */
+    @Override
     default String code() {
         return ProcessBoundaryErrorCodes.BY_RECORD.get(getClass());
     }
