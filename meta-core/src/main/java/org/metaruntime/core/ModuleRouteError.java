@@ -110,7 +110,7 @@ public sealed interface ModuleRouteError extends ModuleError {
             Objects.requireNonNull(error, "error");
         }
 
-        // ModuleRouteError's own code() reads the table, which has no line for a wrapper: the Wrapper's apply.
+        // ModuleRouteError and Wrapper both give code() and message(); a wrapper has no line in the table: Wrapper's.
         @Override
         public String code() {
             return Wrapper.super.code();
