@@ -1,13 +1,14 @@
 package org.metaruntime.core;
 
 import java.util.Objects;
+import org.metaruntime.supervisor.ModuleError;
 
 /**
  * A module id that cannot be resolved against a {@link MetaConfig}. A value: match on the record.
  *
  * <p>Immutable and thread-safe.
  */
-public sealed interface ConfigResolutionError {
+public sealed interface ConfigResolutionError extends ModuleError {
 
     /** The module the error is about. */
     String moduleId();
@@ -15,21 +16,24 @@ public sealed interface ConfigResolutionError {
     /** One readable sentence describing the error. */
     String message();
 
-    /** A stable code naming this error, e.g. {@code config.module_not_configured}. */
-    String code();
+    /**
+     * A stable code naming this error, e.g. {@code config.module_not_configured}: the record's {@code CODE}
+     * constant, which {@code ConfigResolutionErrorCodes}, the one table of this interface's codes, pairs with the
+     * record.
+     */
+    @Override
+    default String code() {
+        return ConfigResolutionErrorCodes.BY_RECORD.get(getClass());
+    }
 
     /** No {@link ModuleConfig} has this id. */
     record ModuleNotConfigured(String moduleId) implements ConfigResolutionError {
         /** This error's {@link #code()}. */
         public static final String CODE = "config.module_not_configured";
 
+        /** Validates the error. */
         public ModuleNotConfigured {
             Objects.requireNonNull(moduleId, "moduleId");
-        }
-
-        @Override
-        public String code() {
-            return CODE;
         }
 
         @Override
@@ -43,13 +47,9 @@ public sealed interface ConfigResolutionError {
         /** This error's {@link #code()}. */
         public static final String CODE = "config.module_not_discovered";
 
+        /** Validates the error. */
         public ModuleNotDiscovered {
             Objects.requireNonNull(moduleId, "moduleId");
-        }
-
-        @Override
-        public String code() {
-            return CODE;
         }
 
         @Override

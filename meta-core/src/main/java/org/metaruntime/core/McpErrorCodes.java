@@ -2,14 +2,10 @@ package org.metaruntime.core;
 
 import org.metaruntime.mcp.McpBoundaryError;
 
-/** The stable codes of the MCP boundary's errors, one written next to each record. */
+/** Which errors of the MCP boundary are timeouts, for {@link RuntimeBoundaryError#isTimeout()}. */
 final class McpErrorCodes {
 
     private McpErrorCodes() {
-    }
-
-    static String of(McpBoundaryError error) {
-        return error.code();
     }
 
     static boolean isTimeout(McpBoundaryError error) {

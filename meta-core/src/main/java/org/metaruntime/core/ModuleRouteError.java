@@ -2,6 +2,7 @@ package org.metaruntime.core;
 
 import java.util.Objects;
 import java.util.Optional;
+import org.metaruntime.supervisor.ModuleError;
 import org.metaruntime.supervisor.ModuleHealthState;
 
 /**
@@ -21,13 +22,20 @@ import org.metaruntime.supervisor.ModuleHealthState;
  *
  * <p>Immutable and thread-safe.
  */
-public sealed interface ModuleRouteError {
+public sealed interface ModuleRouteError extends ModuleError {
 
     /** One readable sentence describing the error. */
     String message();
 
-    /** A stable code naming the innermost error, e.g. {@code route.unloaded_module} or {@code mcp.timeout}. */
-    String code();
+    /**
+     * A stable code naming the innermost error, e.g. {@code route.unloaded_module} or {@code mcp.timeout}: the
+     * record's {@code CODE} constant, which {@code ModuleRouteErrorCodes}, the one table of this interface's codes,
+     * pairs with the record; {@link ModuleRuntime} reports the code of the error it wraps.
+     */
+    @Override
+    default String code() {
+        return ModuleRouteErrorCodes.BY_RECORD.get(getClass());
+    }
 
     /** The boundary error, when the module's boundary failed. */
     default Optional<RuntimeBoundaryError> boundaryError() {
@@ -47,6 +55,7 @@ public sealed interface ModuleRouteError {
         /** This error's {@link #code()}. */
         public static final String CODE = "route.unloaded_module";
 
+        /** Validates the error. */
         public UnloadedModule {
             Objects.requireNonNull(moduleId, "moduleId");
             Objects.requireNonNull(reason, "reason");
@@ -60,11 +69,6 @@ public sealed interface ModuleRouteError {
         /** The startup's error, for a module whose startup failed. */
         public Optional<RuntimeBoundaryError> startupErrorIfAny() {
             return Optional.ofNullable(startupError);
-        }
-
-        @Override
-        public String code() {
-            return CODE;
         }
 
         @Override
@@ -99,20 +103,22 @@ public sealed interface ModuleRouteError {
         }
     }
 
-    /** The module's boundary failed. */
-    record ModuleRuntime(RuntimeBoundaryError error) implements ModuleRouteError {
+    /** The module's boundary failed; its code and message are the boundary error's. */
+    record ModuleRuntime(RuntimeBoundaryError error) implements ModuleRouteError, ModuleError.Wrapper {
+        /** Validates the error. */
         public ModuleRuntime {
             Objects.requireNonNull(error, "error");
         }
 
+        // ModuleRouteError and Wrapper both give code() and message(); a wrapper has no line in the table: Wrapper's.
         @Override
         public String code() {
-            return error.code();
+            return Wrapper.super.code();
         }
 
         @Override
         public String message() {
-            return error.message();
+            return Wrapper.super.message();
         }
     }
 
@@ -121,14 +127,10 @@ public sealed interface ModuleRouteError {
         /** This error's {@link #code()}. */
         public static final String CODE = "route.unexpected_response";
 
+        /** Validates the error. */
         public UnexpectedRouteResponse {
             Objects.requireNonNull(moduleId, "moduleId");
             Objects.requireNonNull(detail, "detail");
-        }
-
-        @Override
-        public String code() {
-            return CODE;
         }
 
         @Override
@@ -146,14 +148,10 @@ public sealed interface ModuleRouteError {
         /** This error's {@link #code()}. */
         public static final String CODE = "route.module_unavailable";
 
+        /** Validates the error. */
         public ModuleUnavailable {
             Objects.requireNonNull(moduleId, "moduleId");
             Objects.requireNonNull(state, "state");
-        }
-
-        @Override
-        public String code() {
-            return CODE;
         }
 
         @Override

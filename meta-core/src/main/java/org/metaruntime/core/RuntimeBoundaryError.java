@@ -4,10 +4,13 @@ import java.util.Objects;
 import java.util.Optional;
 import org.metaruntime.events.NormalizationError;
 import org.metaruntime.mcp.McpBoundaryError;
+import org.metaruntime.supervisor.ModuleError;
 import org.metaruntime.supervisor.ProcessBoundaryError;
 
 /**
- * Which boundary failed, wrapping that boundary's own error. A value: match on the record.
+ * Which boundary failed, wrapping that boundary's own error. A value: match on the record. Its {@link #message()}
+ * is one readable sentence, its {@link #code()} the stable code of the wrapped error, e.g. {@code process.timeout}
+ * or {@code mcp.tool_not_found}.
  *
  * <pre>{@code
  * if (error instanceof RuntimeBoundaryError.Mcp mcp
@@ -18,13 +21,7 @@ import org.metaruntime.supervisor.ProcessBoundaryError;
  *
  * <p>Immutable and thread-safe.
  */
-public sealed interface RuntimeBoundaryError {
-
-    /** One readable sentence describing the error. */
-    String message();
-
-    /** The stable code of the wrapped error, e.g. {@code process.timeout} or {@code mcp.tool_not_found}. */
-    String code();
+public sealed interface RuntimeBoundaryError extends ModuleError {
 
     /**
      * {@link #message()}, followed by how to fix it when the cause is a usual mistake: a module that exits without
@@ -68,53 +65,37 @@ public sealed interface RuntimeBoundaryError {
     }
 
     /** The module's process failed (spawn, I/O, timeout, no output, line too long, exit). */
-    record Process(ProcessBoundaryError error) implements RuntimeBoundaryError {
+    record Process(ProcessBoundaryError error) implements RuntimeBoundaryError, ModuleError.Wrapper {
+        /** Validates the error. */
         public Process {
             Objects.requireNonNull(error, "error");
-        }
-
-        @Override
-        public String code() {
-            return error.code();
-        }
-
-        @Override
-        public String message() {
-            return error.message();
         }
     }
 
     /** The module's first line is not a valid event. */
     record Normalize(NormalizationError error) implements RuntimeBoundaryError {
+        /** Validates the error. */
         public Normalize {
             Objects.requireNonNull(error, "error");
-        }
-
-        @Override
-        public String code() {
-            return error.code();
         }
 
         @Override
         public String message() {
             return "the module's output is not a valid event (" + error + ")";
         }
+
+        /** The normalisation error's code. */
+        @Override
+        public String code() {
+            return error.code();
+        }
     }
 
     /** The MCP boundary failed. */
-    record Mcp(McpBoundaryError error) implements RuntimeBoundaryError {
+    record Mcp(McpBoundaryError error) implements RuntimeBoundaryError, ModuleError.Wrapper {
+        /** Validates the error. */
         public Mcp {
             Objects.requireNonNull(error, "error");
-        }
-
-        @Override
-        public String code() {
-            return McpErrorCodes.of(error);
-        }
-
-        @Override
-        public String message() {
-            return error.message();
         }
     }
 }

@@ -1,20 +1,16 @@
 package org.metaruntime.core;
 
 import java.util.Objects;
+import org.metaruntime.supervisor.ModuleError;
 
 /**
  * Why running a module straight from a configuration failed ({@code runDiscoveredModuleOnce},
- * {@code spawnMember}, {@code reconcileModules}). A value: match on the record.
+ * {@code spawnMember}, {@code reconcileModules}). A value: match on the record. Both records wrap the error of the
+ * step that failed: {@link #message()} is its sentence and {@link #code()} the stable code of the innermost error.
  *
  * <p>Immutable and thread-safe.
  */
-public sealed interface RuntimeFromConfigError {
-
-    /** One readable sentence describing the error. */
-    String message();
-
-    /** The stable code of the innermost error. */
-    String code();
+public sealed interface RuntimeFromConfigError extends ModuleError {
 
     /** The boundary error, when the module ran and failed. */
     default java.util.Optional<RuntimeBoundaryError> boundaryError() {
@@ -22,36 +18,18 @@ public sealed interface RuntimeFromConfigError {
     }
 
     /** The module id could not be resolved against the configuration. */
-    record Config(ConfigResolutionError error) implements RuntimeFromConfigError {
+    record Config(ConfigResolutionError error) implements RuntimeFromConfigError, ModuleError.Wrapper {
+        /** Validates the error. */
         public Config {
             Objects.requireNonNull(error, "error");
-        }
-
-        @Override
-        public String code() {
-            return error.code();
-        }
-
-        @Override
-        public String message() {
-            return error.message();
         }
     }
 
     /** The module's boundary failed. */
-    record Runtime(RuntimeBoundaryError error) implements RuntimeFromConfigError {
+    record Runtime(RuntimeBoundaryError error) implements RuntimeFromConfigError, ModuleError.Wrapper {
+        /** Validates the error. */
         public Runtime {
             Objects.requireNonNull(error, "error");
-        }
-
-        @Override
-        public String code() {
-            return error.code();
-        }
-
-        @Override
-        public String message() {
-            return error.message();
         }
     }
 }

@@ -7,10 +7,45 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.metaruntime.events.NormalizationError;
 import org.metaruntime.mcp.McpBoundaryError;
+import org.metaruntime.supervisor.ModuleError;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ProcessBoundaryError;
+import org.metaruntime.testing.ErrorCodeTable;
 
 class ErrorsTest {
+
+    @Test
+    void everyRecordOfTheComposedErrorsHasItsOwnCodeOrWrapsOne() {
+        ErrorCodeTable.assertWhole(ModuleRouteError.class, ModuleRouteErrorCodes.BY_RECORD);
+        ErrorCodeTable.assertWhole(ConfigResolutionError.class, ConfigResolutionErrorCodes.BY_RECORD);
+        assertThat(new ConfigResolutionError.ModuleNotConfigured("x").code()).isEqualTo("config.module_not_configured");
+    }
+
+    @Test
+    void aWrapperTakesTheCodeAndMessageOfTheErrorItWraps() {
+        McpBoundaryError timeout = new McpBoundaryError.Timeout("m", "call_tool:t", 250);
+        RuntimeBoundaryError mcp = new RuntimeBoundaryError.Mcp(timeout);
+        List<ModuleError> wrappers = List.of(mcp, new ModuleRouteError.ModuleRuntime(mcp),
+                new RuntimeFromConfigError.Runtime(mcp));
+        for (ModuleError wrapper : wrappers) {
+            assertThat(wrapper).isInstanceOf(ModuleError.Wrapper.class);
+            assertThat(wrapper.code()).isEqualTo("mcp.timeout");
+            assertThat(wrapper.message()).isEqualTo("module 'm' did not complete call_tool:t within 250 ms");
+        }
+        RuntimeBoundaryError exited = new RuntimeBoundaryError.Process(new ProcessBoundaryError.Exited(2, ""));
+        assertThat(exited.code()).isEqualTo("process.exited");
+        assertThat(exited.message()).isEqualTo("the process exited with code 2");
+        RuntimeFromConfigError config = new RuntimeFromConfigError.Config(
+                new ConfigResolutionError.ModuleNotConfigured("x"));
+        assertThat(config.code()).isEqualTo("config.module_not_configured");
+        assertThat(config.message()).isEqualTo("module 'x' is not configured");
+        assertThatThrownBy(() -> new RuntimeBoundaryError.Mcp(null)).isInstanceOf(NullPointerException.class)
+                .hasMessage("error");
+        assertThatThrownBy(() -> new McpBoundaryError.ToolCallFailed("m", "t", null))
+                .isInstanceOf(NullPointerException.class).hasMessage("reason");
+        assertThatThrownBy(() -> new McpBoundaryError.ToolCallFailed("m", null, null))
+                .isInstanceOf(NullPointerException.class).hasMessage("tool");
+    }
 
     @Test
     void composedPathsCompareByValue() {

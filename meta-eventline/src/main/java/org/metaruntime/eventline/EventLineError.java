@@ -2,11 +2,13 @@ package org.metaruntime.eventline;
 
 import java.util.Objects;
 import org.metaruntime.events.NormalizationError;
+import org.metaruntime.supervisor.ModuleError;
 import org.metaruntime.supervisor.ProcessBoundaryError;
 
 /**
  * Why an event-line run or startup attempt failed: either the process boundary (spawn, read, timeout,
- * empty output, over-long line) or the normalisation of the first line. An immutable value (thread-safe);
+ * empty output, over-long line) or the normalisation of the first line. Its {@link #message()} is one readable
+ * sentence (without the module id), its {@link #code()} the wrapped error's. An immutable value (thread-safe);
  * the two cases map one to one onto the runtime's {@code RuntimeBoundaryError.Process} and
  * {@code RuntimeBoundaryError.Normalize}.
  *
@@ -21,29 +23,13 @@ import org.metaruntime.supervisor.ProcessBoundaryError;
  * }
  * }</pre>
  */
-public sealed interface EventLineError {
-
-    /** One readable sentence describing the error (without the module id). */
-    String message();
-
-    /** The stable code of the error it wraps: {@code error().code()} of the process or normalisation error. */
-    String code();
+public sealed interface EventLineError extends ModuleError {
 
     /** The process boundary failed: spawn, read, timeout, empty output or an over-long line. */
-    record Process(ProcessBoundaryError error) implements EventLineError {
+    record Process(ProcessBoundaryError error) implements EventLineError, ModuleError.Wrapper {
         /** Validates the error. */
         public Process {
             Objects.requireNonNull(error, "error");
-        }
-
-        @Override
-        public String message() {
-            return error.message();
-        }
-
-        @Override
-        public String code() {
-            return error.code();
         }
     }
 
@@ -59,6 +45,7 @@ public sealed interface EventLineError {
             return "the first stdout line is not a valid event: " + error.message();
         }
 
+        /** The normalisation error's code. */
         @Override
         public String code() {
             return error.code();

@@ -20,18 +20,18 @@ public sealed interface NormalizationError {
     /** One readable sentence describing the error. */
     String message();
 
-    /** The error's stable code; each record names it in its {@code CODE} constant. */
-    String code();
+    /**
+     * The error's stable code: the record's {@code CODE} constant, which {@code NormalizationErrorCodes}, the one
+     * table of this interface's codes, pairs with the record.
+     */
+    default String code() {
+        return NormalizationErrorCodes.BY_RECORD.get(getClass());
+    }
 
     /** The line is not JSON. */
     record InvalidJson() implements NormalizationError {
         /** This error's {@link #code()}. */
         public static final String CODE = "normalize.invalid_json";
-
-        @Override
-        public String code() {
-            return CODE;
-        }
 
         @Override
         public String message() {
@@ -45,11 +45,6 @@ public sealed interface NormalizationError {
         public static final String CODE = "normalize.invalid_schema";
 
         @Override
-        public String code() {
-            return CODE;
-        }
-
-        @Override
         public String message() {
             return "the line is JSON but not an event object";
         }
@@ -59,11 +54,6 @@ public sealed interface NormalizationError {
     record MissingField(String field) implements NormalizationError {
         /** This error's {@link #code()}. */
         public static final String CODE = "normalize.missing_field";
-
-        @Override
-        public String code() {
-            return CODE;
-        }
 
         /** Validates the record. */
         public MissingField {
@@ -81,11 +71,6 @@ public sealed interface NormalizationError {
         /** This error's {@link #code()}. */
         public static final String CODE = "normalize.invalid_field_type";
 
-        @Override
-        public String code() {
-            return CODE;
-        }
-
         /** Validates the record. */
         public InvalidFieldType {
             Objects.requireNonNull(field, "field");
@@ -101,11 +86,6 @@ public sealed interface NormalizationError {
     record SourceMismatch(String expected, String got) implements NormalizationError {
         /** This error's {@link #code()}. */
         public static final String CODE = "normalize.source_mismatch";
-
-        @Override
-        public String code() {
-            return CODE;
-        }
 
         /** Validates the record. */
         public SourceMismatch {

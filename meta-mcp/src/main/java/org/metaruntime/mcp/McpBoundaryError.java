@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.List;
 import java.util.Objects;
+import org.metaruntime.supervisor.ModuleError;
 
 /**
  * Why an MCP call failed. A value (immutable, thread-safe): match on the record to handle each case, or on its
@@ -19,7 +20,7 @@ import java.util.Objects;
  * }
  * }</pre>
  */
-public sealed interface McpBoundaryError {
+public sealed interface McpBoundaryError extends ModuleError {
 
     /** {@link McpRequired}. */
     String CODE_MCP_REQUIRED = "mcp.mcp_required";
@@ -59,28 +60,41 @@ public sealed interface McpBoundaryError {
     /** One readable sentence describing the error. */
     String message();
 
-    /** The stable code of this kind of error, e.g. {@value #CODE_TIMEOUT}. */
-    String code();
+    /**
+     * The stable code of this kind of error, e.g. {@value #CODE_TIMEOUT}: the {@code CODE_*} constant that
+     * {@code McpBoundaryErrorCodes}, the one table of this interface's codes, pairs with the record.
+     */
+    @Override
+    default String code() {
+        return McpBoundaryErrorCodes.BY_RECORD.get(getClass());
+    }
 
     /** The module the error is about. */
     String moduleId();
+
+    /** Throws a {@link NullPointerException} naming the first of two fields that is null. */
+    private static void requireNonNull(Object first, String firstName, Object second, String secondName) {
+        Objects.requireNonNull(first, firstName);
+        Objects.requireNonNull(second, secondName);
+    }
+
+    /** Throws a {@link NullPointerException} naming the first of three fields that is null. */
+    private static void requireNonNull(Object first, String firstName, Object second, String secondName,
+                                       Object third, String thirdName) {
+        requireNonNull(first, firstName, second, secondName);
+        Objects.requireNonNull(third, thirdName);
+    }
 
     /** A core module id was routed without the MCP boundary marker. */
     record McpRequired(String moduleId, String flow) implements McpBoundaryError {
         /** Validates the error. */
         public McpRequired {
-            Objects.requireNonNull(moduleId, "moduleId");
-            Objects.requireNonNull(flow, "flow");
+            requireNonNull(moduleId, "moduleId", flow, "flow");
         }
 
         @Override
         public String message() {
             return "module '" + moduleId + "' is a core module and requires the MCP boundary for flow '" + flow + "'";
-        }
-
-        @Override
-        public String code() {
-            return CODE_MCP_REQUIRED;
         }
     }
 
@@ -92,9 +106,7 @@ public sealed interface McpBoundaryError {
     record Timeout(String moduleId, String operation, long timeoutMs, String detail) implements McpBoundaryError {
         /** Validates the error. */
         public Timeout {
-            Objects.requireNonNull(moduleId, "moduleId");
-            Objects.requireNonNull(operation, "operation");
-            Objects.requireNonNull(detail, "detail");
+            requireNonNull(moduleId, "moduleId", operation, "operation", detail, "detail");
         }
 
         /** A timeout without detail. */
@@ -108,29 +120,18 @@ public sealed interface McpBoundaryError {
                     + (timeoutMs > 0 ? timeoutMs + " ms" : "less than 1 ms");
             return detail.isEmpty() ? base : base + " (" + detail + ")";
         }
-
-        @Override
-        public String code() {
-            return CODE_TIMEOUT;
-        }
     }
 
     /** Spawning the server or {@code initialize} failed. */
     record ConnectionFailed(String moduleId, String reason) implements McpBoundaryError {
         /** Validates the error. */
         public ConnectionFailed {
-            Objects.requireNonNull(moduleId, "moduleId");
-            Objects.requireNonNull(reason, "reason");
+            requireNonNull(moduleId, "moduleId", reason, "reason");
         }
 
         @Override
         public String message() {
             return "could not connect to module '" + moduleId + "': " + reason;
-        }
-
-        @Override
-        public String code() {
-            return CODE_CONNECTION_FAILED;
         }
     }
 
@@ -144,8 +145,7 @@ public sealed interface McpBoundaryError {
             implements McpBoundaryError {
         /** Validates the error and copies the versions. */
         public UnsupportedProtocol {
-            Objects.requireNonNull(moduleId, "moduleId");
-            Objects.requireNonNull(era, "era");
+            requireNonNull(moduleId, "moduleId", era, "era");
             serverVersions = List.copyOf(serverVersions);
         }
 
@@ -156,29 +156,18 @@ public sealed interface McpBoundaryError {
                     + (serverVersions.isEmpty() ? " (it named no protocol version)"
                     : " (it offers " + String.join(", ", serverVersions) + ")");
         }
-
-        @Override
-        public String code() {
-            return CODE_UNSUPPORTED_PROTOCOL;
-        }
     }
 
     /** {@code tools/list} failed. */
     record ToolListFailed(String moduleId, String reason) implements McpBoundaryError {
         /** Validates the error. */
         public ToolListFailed {
-            Objects.requireNonNull(moduleId, "moduleId");
-            Objects.requireNonNull(reason, "reason");
+            requireNonNull(moduleId, "moduleId", reason, "reason");
         }
 
         @Override
         public String message() {
             return "module '" + moduleId + "' failed to list its tools: " + reason;
-        }
-
-        @Override
-        public String code() {
-            return CODE_TOOL_LIST_FAILED;
         }
     }
 
@@ -186,19 +175,13 @@ public sealed interface McpBoundaryError {
     record ToolNotFound(String moduleId, String tool, List<String> availableTools) implements McpBoundaryError {
         /** Validates the error and copies the tool list. */
         public ToolNotFound {
-            Objects.requireNonNull(moduleId, "moduleId");
-            Objects.requireNonNull(tool, "tool");
+            requireNonNull(moduleId, "moduleId", tool, "tool");
             availableTools = List.copyOf(availableTools);
         }
 
         @Override
         public String message() {
             return "module '" + moduleId + "' has no tool '" + tool + "' (available: " + availableTools + ")";
-        }
-
-        @Override
-        public String code() {
-            return CODE_TOOL_NOT_FOUND;
         }
     }
 
@@ -210,19 +193,12 @@ public sealed interface McpBoundaryError {
     record ToolCallFailed(String moduleId, String tool, String reason) implements McpBoundaryError {
         /** Validates the error. */
         public ToolCallFailed {
-            Objects.requireNonNull(moduleId, "moduleId");
-            Objects.requireNonNull(tool, "tool");
-            Objects.requireNonNull(reason, "reason");
+            requireNonNull(moduleId, "moduleId", tool, "tool", reason, "reason");
         }
 
         @Override
         public String message() {
             return "tool '" + tool + "' of module '" + moduleId + "' failed: " + reason;
-        }
-
-        @Override
-        public String code() {
-            return CODE_TOOL_CALL_FAILED;
         }
     }
 
@@ -233,9 +209,7 @@ public sealed interface McpBoundaryError {
     record ToolReturnedError(String moduleId, String tool, McpSchema.CallToolResult result) implements McpBoundaryError {
         /** Validates the error. */
         public ToolReturnedError {
-            Objects.requireNonNull(moduleId, "moduleId");
-            Objects.requireNonNull(tool, "tool");
-            Objects.requireNonNull(result, "result");
+            requireNonNull(moduleId, "moduleId", tool, "tool", result, "result");
         }
 
         /** The concatenated text blocks of the result (empty when it has none). */
@@ -257,11 +231,6 @@ public sealed interface McpBoundaryError {
             return "tool '" + tool + "' of module '" + moduleId + "' reported an error: "
                     + (text.isEmpty() ? "(no text)" : text);
         }
-
-        @Override
-        public String code() {
-            return CODE_TOOL_RETURNED_ERROR;
-        }
     }
 
     /**
@@ -272,9 +241,7 @@ public sealed interface McpBoundaryError {
             implements McpBoundaryError {
         /** Validates the error and copies {@code data}. */
         public JsonRpcError {
-            Objects.requireNonNull(moduleId, "moduleId");
-            Objects.requireNonNull(operation, "operation");
-            Objects.requireNonNull(errorMessage, "errorMessage");
+            requireNonNull(moduleId, "moduleId", operation, "operation", errorMessage, "errorMessage");
             data = data == null ? com.fasterxml.jackson.databind.node.NullNode.getInstance() : data.deepCopy();
         }
 
@@ -282,11 +249,6 @@ public sealed interface McpBoundaryError {
         public String message() {
             return "module '" + moduleId + "' answered " + operation + " with JSON-RPC error " + errorCode + ": "
                     + errorMessage;
-        }
-
-        @Override
-        public String code() {
-            return CODE_JSON_RPC_ERROR;
         }
     }
 
@@ -297,19 +259,12 @@ public sealed interface McpBoundaryError {
     record RequestFailed(String moduleId, String operation, String reason) implements McpBoundaryError {
         /** Validates the error. */
         public RequestFailed {
-            Objects.requireNonNull(moduleId, "moduleId");
-            Objects.requireNonNull(operation, "operation");
-            Objects.requireNonNull(reason, "reason");
+            requireNonNull(moduleId, "moduleId", operation, "operation", reason, "reason");
         }
 
         @Override
         public String message() {
             return "module '" + moduleId + "' failed " + operation + ": " + reason;
-        }
-
-        @Override
-        public String code() {
-            return CODE_REQUEST_FAILED;
         }
     }
 
@@ -322,19 +277,12 @@ public sealed interface McpBoundaryError {
     record SessionLost(String moduleId, String operation, String reason) implements McpBoundaryError {
         /** Validates the error. */
         public SessionLost {
-            Objects.requireNonNull(moduleId, "moduleId");
-            Objects.requireNonNull(operation, "operation");
-            Objects.requireNonNull(reason, "reason");
+            requireNonNull(moduleId, "moduleId", operation, "operation", reason, "reason");
         }
 
         @Override
         public String message() {
             return "module '" + moduleId + "' lost its session during " + operation + ": " + reason;
-        }
-
-        @Override
-        public String code() {
-            return CODE_SESSION_LOST;
         }
     }
 
@@ -342,8 +290,7 @@ public sealed interface McpBoundaryError {
     record CallRefused(String moduleId, String tool, int maxInFlight, int maxQueued) implements McpBoundaryError {
         /** Validates the error. */
         public CallRefused {
-            Objects.requireNonNull(moduleId, "moduleId");
-            Objects.requireNonNull(tool, "tool");
+            requireNonNull(moduleId, "moduleId", tool, "tool");
         }
 
         @Override
@@ -351,29 +298,18 @@ public sealed interface McpBoundaryError {
             return "module '" + moduleId + "' refused a call of tool '" + tool + "': " + maxInFlight
                     + " calls are in flight and " + maxQueued + " are queued";
         }
-
-        @Override
-        public String code() {
-            return CODE_CALL_REFUSED;
-        }
     }
 
     /** The host cancelled the call of {@code tool}. */
     record Cancelled(String moduleId, String tool) implements McpBoundaryError {
         /** Validates the error. */
         public Cancelled {
-            Objects.requireNonNull(moduleId, "moduleId");
-            Objects.requireNonNull(tool, "tool");
+            requireNonNull(moduleId, "moduleId", tool, "tool");
         }
 
         @Override
         public String message() {
             return "the call of tool '" + tool + "' of module '" + moduleId + "' was cancelled";
-        }
-
-        @Override
-        public String code() {
-            return CODE_CANCELLED;
         }
     }
 
@@ -381,18 +317,12 @@ public sealed interface McpBoundaryError {
     record Interrupted(String moduleId, String operation) implements McpBoundaryError {
         /** Validates the error. */
         public Interrupted {
-            Objects.requireNonNull(moduleId, "moduleId");
-            Objects.requireNonNull(operation, "operation");
+            requireNonNull(moduleId, "moduleId", operation, "operation");
         }
 
         @Override
         public String message() {
             return "the thread waiting for " + operation + " of module '" + moduleId + "' was interrupted";
-        }
-
-        @Override
-        public String code() {
-            return CODE_INTERRUPTED;
         }
     }
 
@@ -400,8 +330,7 @@ public sealed interface McpBoundaryError {
     record LineTooLong(String moduleId, String operation, int limit) implements McpBoundaryError {
         /** Validates the error. */
         public LineTooLong {
-            Objects.requireNonNull(moduleId, "moduleId");
-            Objects.requireNonNull(operation, "operation");
+            requireNonNull(moduleId, "moduleId", operation, "operation");
         }
 
         @Override
@@ -409,29 +338,18 @@ public sealed interface McpBoundaryError {
             return "module '" + moduleId + "' answered " + operation + " with a line longer than " + limit
                     + " bytes, which was skipped";
         }
-
-        @Override
-        public String code() {
-            return CODE_LINE_TOO_LONG;
-        }
     }
 
     /** Closing the connection failed. */
     record CloseFailed(String moduleId, String reason) implements McpBoundaryError {
         /** Validates the error. */
         public CloseFailed {
-            Objects.requireNonNull(moduleId, "moduleId");
-            Objects.requireNonNull(reason, "reason");
+            requireNonNull(moduleId, "moduleId", reason, "reason");
         }
 
         @Override
         public String message() {
             return "could not close the connection to module '" + moduleId + "': " + reason;
-        }
-
-        @Override
-        public String code() {
-            return CODE_CLOSE_FAILED;
         }
     }
 
@@ -439,18 +357,12 @@ public sealed interface McpBoundaryError {
     record OperationFailedWithCloseFailure(McpBoundaryError primary, McpBoundaryError close) implements McpBoundaryError {
         /** Validates the error. */
         public OperationFailedWithCloseFailure {
-            Objects.requireNonNull(primary, "primary");
-            Objects.requireNonNull(close, "close");
+            requireNonNull(primary, "primary", close, "close");
         }
 
         @Override
         public String message() {
             return primary.message() + ", and then " + close.message();
-        }
-
-        @Override
-        public String code() {
-            return CODE_OPERATION_FAILED_WITH_CLOSE_FAILURE;
         }
 
         @Override

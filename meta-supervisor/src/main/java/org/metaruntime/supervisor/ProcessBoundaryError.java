@@ -11,27 +11,27 @@ import java.util.Objects;
  * }
  * }</pre>
  */
-public sealed interface ProcessBoundaryError {
+public sealed interface ProcessBoundaryError extends ModuleError {
 
     /** One readable sentence describing the error. */
     String message();
 
     /**
      * The error's stable code, for logs, metrics and matching without {@code instanceof}; never changes between
-     * releases. Each record names its code in its {@code CODE} constant.
+     * releases: the record's {@code CODE} constant, which {@code ProcessBoundaryErrorCodes}, the one table of this
+     * interface's codes, pairs with the record.
      */
-    String code();
+    @Override
+    default String code() {
+        return ProcessBoundaryErrorCodes.BY_RECORD.get(getClass());
+    }
 
     /** The process could not be started (missing executable, bad working directory, ...). */
     record SpawnFailed(String message) implements ProcessBoundaryError {
         /** This error's {@link #code()}. */
         public static final String CODE = "process.spawn_failed";
 
-        @Override
-        public String code() {
-            return CODE;
-        }
-
+        /** Validates the error. */
         public SpawnFailed {
             Objects.requireNonNull(message, "message");
         }
@@ -42,11 +42,7 @@ public sealed interface ProcessBoundaryError {
         /** This error's {@link #code()}. */
         public static final String CODE = "process.io";
 
-        @Override
-        public String code() {
-            return CODE;
-        }
-
+        /** Validates the error. */
         public Io {
             Objects.requireNonNull(message, "message");
         }
@@ -61,11 +57,6 @@ public sealed interface ProcessBoundaryError {
         public static final String CODE = "process.timeout";
 
         @Override
-        public String code() {
-            return CODE;
-        }
-
-        @Override
         public String message() {
             return timeoutMs == 0 ? "the process did not answer within its timeout (under 1 ms)"
                     : "the process did not answer within " + timeoutMs + " ms";
@@ -76,11 +67,6 @@ public sealed interface ProcessBoundaryError {
     record EmptyOutput() implements ProcessBoundaryError {
         /** This error's {@link #code()}. */
         public static final String CODE = "process.empty_output";
-
-        @Override
-        public String code() {
-            return CODE;
-        }
 
         @Override
         public String message() {
@@ -94,11 +80,6 @@ public sealed interface ProcessBoundaryError {
         public static final String CODE = "process.line_too_long";
 
         @Override
-        public String code() {
-            return CODE;
-        }
-
-        @Override
         public String message() {
             return "the process wrote a stdout line longer than " + limit + " bytes";
         }
@@ -109,11 +90,7 @@ public sealed interface ProcessBoundaryError {
         /** This error's {@link #code()}. */
         public static final String CODE = "process.exited";
 
-        @Override
-        public String code() {
-            return CODE;
-        }
-
+        /** Validates the error. */
         public Exited {
             Objects.requireNonNull(stderrTail, "stderrTail");
         }
@@ -129,11 +106,6 @@ public sealed interface ProcessBoundaryError {
     record Cancelled() implements ProcessBoundaryError {
         /** This error's {@link #code()}. */
         public static final String CODE = "process.cancelled";
-
-        @Override
-        public String code() {
-            return CODE;
-        }
 
         @Override
         public String message() {
