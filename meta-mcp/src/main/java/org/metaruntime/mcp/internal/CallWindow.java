@@ -104,7 +104,10 @@ public final class CallWindow {
         return timer;
     }
 
-    /** The window's clock now (its timer's {@link Scheduler#nanoTime()}): the time base of every {@link Request#deadline()}. */
+    /**
+     * The window's clock now (its timer's {@link Scheduler#nanoTime()}): the time base of every
+     * {@link Request#deadline()}.
+     */
     public long now() {
         return timer.nanoTime();
     }
