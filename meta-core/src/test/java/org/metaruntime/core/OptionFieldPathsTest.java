@@ -7,10 +7,14 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
+import org.metaruntime.eventlog.EventLogOptions;
+import org.metaruntime.mcp.McpCallOptions;
 import org.metaruntime.mcp.McpClientOptions;
 import org.metaruntime.supervisor.InvalidOptionException;
+import org.metaruntime.supervisor.ProcessSpec;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.SupervisionOptions;
 
@@ -40,6 +44,36 @@ class OptionFieldPathsTest {
         refusedAt("maxQueued", () -> McpClientOptions.builder().maxQueued(-1));
         refusedAt("requestHandlers", () -> McpClientOptions.builder().requestHandler("ping", (id, params) -> null));
         refusedAt("timeout", () -> CallOptions.builder().timeout(Duration.ZERO));
+    }
+
+    @Test
+    void theProcessTheCallAndTheEventLogGroupsNameTheirFieldsToo() {
+        refusedAt("moduleId", () -> ProcessSpec.builder(" ").command("python3").build());
+        refusedAt("command", () -> ProcessSpec.builder("weather").build());
+        refusedAt("env", () -> ProcessSpec.builder("weather").command("python3").env("A=B", "x").build());
+        refusedAt("env", () -> ProcessSpec.builder("weather").command("python3").env(ProcessSpec.TOKEN_ENV, "x")
+                .build());
+        refusedAt("passThroughEnv", () -> ProcessSpec.builder("weather").command("python3").passThroughEnv(Set.of(""))
+                .build());
+        refusedAt("maxLineBytes", () -> ProcessSpec.builder("weather").command("python3").maxLineBytes(0).build());
+        refusedAt("stderrTailBytes", () -> ProcessSpec.builder("weather").command("python3").stderrTailBytes(-1)
+                .build());
+        refusedAt("stdinQueueBytes", () -> ProcessSpec.builder("weather").command("python3").stdinQueueBytes(0)
+                .build());
+        refusedAt("exitDrainTimeout", () -> ProcessSpec.builder("weather").command("python3")
+                .exitDrainTimeout(Duration.ofMillis(-1)).build());
+
+        refusedAt("timeout", () -> McpCallOptions.builder(Duration.ZERO));
+        refusedAt("timeout", () -> McpCallOptions.of(Duration.ofSeconds(1)).toBuilder().timeout(Duration.ofMillis(-1)));
+
+        refusedAt("instanceId", () -> EventLogOptions.builder().instanceId(" ").build());
+        refusedAt("queueCapacity", () -> EventLogOptions.builder().queueCapacity(0).build());
+        refusedAt("maxBatch", () -> EventLogOptions.builder().maxBatch(0).build());
+        refusedAt("retentionMaxAge", () -> EventLogOptions.builder().retentionMaxAge(Duration.ofSeconds(-1)).build());
+        refusedAt("retentionMaxRows", () -> EventLogOptions.builder().retentionMaxRows(-1).build());
+        refusedAt("retentionInterval", () -> EventLogOptions.builder().retentionInterval(Duration.ZERO).build());
+        refusedAt("tailPollInterval", () -> EventLogOptions.builder().tailPollInterval(Duration.ofNanos(1)).build());
+        refusedAt("closeTimeout", () -> EventLogOptions.builder().closeTimeout(Duration.ofMillis(-1)).build());
     }
 
     @Test

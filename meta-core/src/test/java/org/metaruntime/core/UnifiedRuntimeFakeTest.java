@@ -211,6 +211,20 @@ class UnifiedRuntimeFakeTest {
     }
 
     @Test
+    void aStartupBackoffIsTimedByTheLibrarysTimerSoAHostsManualSchedulerNeverHoldsStart() {
+        FakeEventLineModule flaky = FakeEventLineModule.builder("flaky").build()
+                .failNextSpawns(1, new ProcessBoundaryError.EmptyOutput());
+        MetaConfig config = MetaConfig.builder().module(module("flaky")).discover("flaky").build();
+        runtime = UnifiedRuntime.builder(config).clock(CLOCK).scheduler(manual).fakeModule(flaky)
+                .options(RuntimeOptions.builder().restartBackoff(Duration.ofMillis(20)).shutdownHook(false).build())
+                .start();
+        assertThat(runtime.moduleHealthTransitions()).containsExactly(t("flaky", null, STARTING, 0),
+                t("flaky", STARTING, FAILED, 1), t("flaky", FAILED, RESTARTING, 1), t("flaky", RESTARTING, HEALTHY, 2));
+        assertThat(manual.requestedDelays()).as("nothing of the startup waits on the host's scheduler")
+                .doesNotContain(Duration.ofMillis(20));
+    }
+
+    @Test
     void alwaysRestartsWithinItsBudgetAndKeepsTheLastChild() {
         FakeEventLineModule always = FakeEventLineModule.builder("always").build();
         MetaConfig config = MetaConfig.builder().module(module("always", RestartPolicy.ALWAYS)).discover("always").build();

@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.UUID;
+import org.metaruntime.supervisor.InvalidOptionException;
 
 /**
  * How an event log behaves: who it writes as, its queue and batches, retention, how often a tail looks for
@@ -36,7 +37,11 @@ public record EventLogOptions(String instanceId, int queueCapacity, int maxBatch
                               long retentionMaxRows, Duration retentionInterval, Duration tailPollInterval,
                               Duration closeTimeout, Clock clock) {
 
-    /** Validates the options. */
+    /**
+     * Validates the options.
+     *
+     * @throws InvalidOptionException naming the refused field ({@code queueCapacity}, {@code retentionMaxAge}, ...)
+     */
     public EventLogOptions {
         Objects.requireNonNull(instanceId, "instanceId");
         Objects.requireNonNull(retentionMaxAge, "retentionMaxAge");
@@ -45,19 +50,32 @@ public record EventLogOptions(String instanceId, int queueCapacity, int maxBatch
         Objects.requireNonNull(closeTimeout, "closeTimeout");
         Objects.requireNonNull(clock, "clock");
         if (instanceId.isBlank()) {
-            throw new IllegalArgumentException("instanceId must not be blank");
+            throw new InvalidOptionException("instanceId", "must not be blank");
         }
-        if (queueCapacity < 1 || maxBatch < 1) {
-            throw new IllegalArgumentException("queueCapacity and maxBatch must be at least 1: "
-                    + queueCapacity + ", " + maxBatch);
+        atLeastOne("queueCapacity", queueCapacity);
+        atLeastOne("maxBatch", maxBatch);
+        if (retentionMaxAge.isNegative()) {
+            throw new InvalidOptionException("retentionMaxAge", "must not be negative, got " + retentionMaxAge);
         }
-        if (retentionMaxAge.isNegative() || retentionMaxRows < 0) {
-            throw new IllegalArgumentException("retention must not be negative: " + retentionMaxAge + ", "
-                    + retentionMaxRows);
+        if (retentionMaxRows < 0) {
+            throw new InvalidOptionException("retentionMaxRows", "must not be negative, got " + retentionMaxRows);
         }
-        if (retentionInterval.toMillis() < 1 || tailPollInterval.toMillis() < 1 || closeTimeout.isNegative()) {
-            throw new IllegalArgumentException("retentionInterval and tailPollInterval must be at least 1 ms,"
-                    + " closeTimeout not negative");
+        atLeastOneMs("retentionInterval", retentionInterval);
+        atLeastOneMs("tailPollInterval", tailPollInterval);
+        if (closeTimeout.isNegative()) {
+            throw new InvalidOptionException("closeTimeout", "must not be negative, got " + closeTimeout);
+        }
+    }
+
+    private static void atLeastOne(String field, int value) {
+        if (value < 1) {
+            throw new InvalidOptionException(field, "must be at least 1, got " + value);
+        }
+    }
+
+    private static void atLeastOneMs(String field, Duration value) {
+        if (value.toMillis() < 1) {
+            throw new InvalidOptionException(field, "must be at least 1 ms, got " + value);
         }
     }
 

@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.metaruntime.supervisor.Deadline;
+import org.metaruntime.supervisor.InvalidOptionException;
 
 /**
  * How one {@code tools/call} runs: its timeout, a progress listener, and handlers for the requests the server
@@ -125,9 +127,17 @@ public final class McpCallOptions {
             timeout(timeout);
         }
 
-        /** The call's timeout; must be positive; one over 100 years counts as 100 years. */
+        /**
+         * The call's timeout; must be positive; one over 100 years counts as 100 years.
+         *
+         * @throws InvalidOptionException at {@code timeout} when it is zero or negative
+         */
         public Builder timeout(Duration timeout) {
-            this.timeout = Waits.validated(timeout);
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new InvalidOptionException("timeout", "must be positive, got " + timeout);
+            }
+            this.timeout = Deadline.clamp(timeout);
             return this;
         }
 

@@ -107,7 +107,7 @@ public final class McpConnection implements AutoCloseable {
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(options, "options");
         Duration bounded = Waits.validated(timeout);
-        return SessionOpener.stdio(spec, options, bounded.toMillis(), deadline(bounded), McpConnection::new);
+        return SessionOpener.stdio(spec, options, bounded, McpConnection::new);
     }
 
     /**
@@ -135,7 +135,7 @@ public final class McpConnection implements AutoCloseable {
         Objects.requireNonNull(endpoint, "endpoint");
         Objects.requireNonNull(options, "options");
         Duration bounded = Waits.validated(timeout);
-        return SessionOpener.http(endpoint, options, bounded.toMillis(), deadline(bounded), McpConnection::new);
+        return SessionOpener.http(endpoint, options, bounded, McpConnection::new);
     }
 
     /** Waits for an opening connection; on an interrupt the connection is closed once it has opened. */
@@ -496,8 +496,9 @@ public final class McpConnection implements AutoCloseable {
 
     // ---- helpers
 
-    private static long deadline(Duration timeout) {
-        return Waits.deadline(timeout);
+    /** The deadline {@code timeout} from now, on the window's clock. */
+    private long deadline(Duration timeout) {
+        return window.now() + Waits.validated(timeout).toNanos();
     }
 
 }

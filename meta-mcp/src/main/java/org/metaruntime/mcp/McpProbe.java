@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import org.metaruntime.supervisor.Deadline;
 import org.metaruntime.supervisor.ProcessSpec;
 
 /**
@@ -34,7 +35,7 @@ public final class McpProbe {
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(options, "options");
         timeout = Waits.validated(timeout);
-        long deadline = System.nanoTime() + timeout.toNanos();
+        Deadline deadline = Deadline.after(timeout);
         return listed(McpConnection.open(spec, options, timeout), timeout, deadline);
     }
 
@@ -47,15 +48,14 @@ public final class McpProbe {
         Objects.requireNonNull(endpoint, "endpoint");
         Objects.requireNonNull(options, "options");
         timeout = Waits.validated(timeout);
-        long deadline = System.nanoTime() + timeout.toNanos();
+        Deadline deadline = Deadline.after(timeout);
         return listed(McpConnection.open(endpoint, options, timeout), timeout, deadline);
     }
 
-    private static McpProbeResult listed(McpConnection connection, Duration timeout, long deadline) {
+    private static McpProbeResult listed(McpConnection connection, Duration timeout, Deadline deadline) {
         List<String> tools;
         try {
-            long remaining = Math.max(1, deadline - System.nanoTime());
-            tools = connection.listTools(Duration.ofNanos(remaining));
+            tools = connection.listTools(Duration.ofNanos(Math.max(1, deadline.remainingNanos())));
         } catch (McpBoundaryException e) {
             McpBoundaryError closeError = connection.closeQuietly(timeout);
             throw new McpBoundaryException(McpPerCall.compose(e.error(), closeError), e);

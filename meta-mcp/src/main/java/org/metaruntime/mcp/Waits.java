@@ -24,7 +24,7 @@ final class Waits {
     static <T> T call(CompletableFuture<T> future, Request request) {
         try {
             while (true) {
-                long remaining = request.deadline() - System.nanoTime();
+                long remaining = request.nanosLeft();
                 if (remaining <= 0) {
                     request.expire();
                     return future.get();
@@ -76,9 +76,5 @@ final class Waits {
             throw new IllegalArgumentException("timeout must be positive, got " + timeout);
         }
         return Deadline.clamp(timeout);
-    }
-
-    static long deadline(Duration timeout) {
-        return System.nanoTime() + validated(timeout).toNanos();
     }
 }

@@ -50,6 +50,12 @@ public final class ManualScheduler implements Scheduler {
         return tasks.schedule(task, delay);
     }
 
+    /** The clock's monotonic reading: nanoseconds advanced since the clock was made. */
+    @Override
+    public long nanoTime() {
+        return tasks.nanoTime();
+    }
+
     /**
      * Moves the clock forward by {@code duration}, running each task whose due time is reached, in due order (then
      * in the order they were scheduled), on the calling thread; tasks that those tasks schedule within the window run

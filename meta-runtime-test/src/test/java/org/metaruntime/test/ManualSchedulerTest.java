@@ -45,6 +45,7 @@ class ManualSchedulerTest {
         scheduler.advance(Duration.ofMillis(150));
         assertThat(ran).containsExactly("a@100 " + START.plusMillis(100), "c@100 " + START.plusMillis(100));
         assertThat(scheduler.clock().instant()).isEqualTo(START.plusMillis(150));
+        assertThat(asScheduler.nanoTime()).as("its clock, monotonic").isEqualTo(Duration.ofMillis(150).toNanos());
         assertThat(scheduler.pendingDelays()).containsExactly(Duration.ofMillis(50));
 
         scheduler.advance(Duration.ofMillis(50));

@@ -63,48 +63,53 @@ public record ProcessSpec(String moduleId, List<String> command, Path workdir, M
     /** Default {@link #exitDrainTimeout()}: 500 ms. */
     public static final Duration DEFAULT_EXIT_DRAIN_TIMEOUT = Duration.ofMillis(500);
 
+    /**
+     * Validates the spec and copies its collections.
+     *
+     * @throws InvalidOptionException naming the refused field ({@code command}, {@code env}, {@code maxLineBytes}, ...)
+     */
     public ProcessSpec {
         Objects.requireNonNull(moduleId, "moduleId");
         if (moduleId.isBlank()) {
-            throw new IllegalArgumentException("moduleId must not be blank");
+            throw new InvalidOptionException("moduleId", "must not be blank");
         }
         command = List.copyOf(Objects.requireNonNull(command, "command"));
         if (command.isEmpty() || command.get(0).isBlank()) {
-            throw new IllegalArgumentException("command of module '" + moduleId + "' must name an executable");
+            throw new InvalidOptionException("command", "module '" + moduleId + "' must name an executable");
         }
         env = Map.copyOf(Objects.requireNonNull(env, "env"));
         for (Map.Entry<String, String> e : env.entrySet()) {
             requireVariableName(e.getKey(), "env");
             if (e.getValue().indexOf('\0') >= 0) {
-                throw new IllegalArgumentException("env value of " + e.getKey() + " contains a NUL character");
+                throw new InvalidOptionException("env", "the value of " + e.getKey() + " contains a NUL character");
             }
         }
         for (String owned : List.of(TOKEN_ENV, HOST_TOKEN_ENV)) {
             if (env.containsKey(owned)) {
-                throw new IllegalArgumentException("env must not set " + owned + ": the runtime owns it");
+                throw new InvalidOptionException("env", "must not set " + owned + ": the runtime owns it");
             }
         }
         passThroughEnv = Set.copyOf(Objects.requireNonNull(passThroughEnv, "passThroughEnv"));
         passThroughEnv.forEach(name -> requireVariableName(name, "passThroughEnv"));
         if (maxLineBytes < 1) {
-            throw new IllegalArgumentException("maxLineBytes must be at least 1, got " + maxLineBytes);
+            throw new InvalidOptionException("maxLineBytes", "must be at least 1, got " + maxLineBytes);
         }
         if (stderrTailBytes < 0) {
-            throw new IllegalArgumentException("stderrTailBytes must not be negative, got " + stderrTailBytes);
+            throw new InvalidOptionException("stderrTailBytes", "must not be negative, got " + stderrTailBytes);
         }
         if (stdinQueueBytes < 1) {
-            throw new IllegalArgumentException("stdinQueueBytes must be at least 1, got " + stdinQueueBytes);
+            throw new InvalidOptionException("stdinQueueBytes", "must be at least 1, got " + stdinQueueBytes);
         }
         Objects.requireNonNull(exitDrainTimeout, "exitDrainTimeout");
         if (exitDrainTimeout.isNegative()) {
-            throw new IllegalArgumentException("exitDrainTimeout must not be negative, got " + exitDrainTimeout);
+            throw new InvalidOptionException("exitDrainTimeout", "must not be negative, got " + exitDrainTimeout);
         }
         exitDrainTimeout = Deadline.clamp(exitDrainTimeout);
     }
 
     private static void requireVariableName(String name, String field) {
         if (name.isEmpty() || name.indexOf('=') >= 0 || name.indexOf('\0') >= 0) {
-            throw new IllegalArgumentException(field + " has an invalid variable name: '" + name + "'");
+            throw new InvalidOptionException(field, "has an invalid variable name: '" + name + "'");
         }
     }
 

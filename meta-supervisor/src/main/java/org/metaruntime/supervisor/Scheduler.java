@@ -26,6 +26,15 @@ public interface Scheduler extends AutoCloseable {
      */
     Cancellable schedule(Runnable task, Duration delay);
 
+    /**
+     * The scheduler's monotonic clock in nanoseconds, in the manner of {@link System#nanoTime()} (only differences
+     * mean anything): the time its delays run on, which code that schedules on it reads to measure elapsed time and
+     * deadlines, so that a test's manual scheduler drives both. {@link System#nanoTime()} by default.
+     */
+    default long nanoTime() {
+        return System.nanoTime();
+    }
+
     /** Releases the scheduler's threads; pending tasks do not run. Does nothing by default. */
     @Override
     default void close() {

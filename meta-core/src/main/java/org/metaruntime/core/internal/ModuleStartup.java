@@ -18,12 +18,12 @@ import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.UnifiedEvent;
 import org.metaruntime.supervisor.ModuleHealthTransition;
 import org.metaruntime.supervisor.ProcessBoundaryError;
+import org.metaruntime.supervisor.Scheduler;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.internal.DaemonThreads;
 import org.metaruntime.supervisor.internal.Failures;
 import org.metaruntime.supervisor.internal.health.ChildFailure;
 import org.metaruntime.supervisor.internal.health.ModuleSupervisor;
-import org.metaruntime.supervisor.internal.health.Sleeper;
 import org.metaruntime.supervisor.internal.health.StartAttempt;
 import org.metaruntime.supervisor.internal.health.StartupOutcome;
 import org.metaruntime.supervisor.internal.health.StartupPolicy;
@@ -124,8 +124,10 @@ public final class ModuleStartup {
         LOG.info("module '{}': starting ({} boundary, restart policy {}{})", id, router.kind(),
                 slot.module().restartPolicy().jsonName(), router.restartable() ? "" : ", not restarted after a failure");
         StartAttempt<ModuleChild> attempt = n -> router.start(timeout);
+        // the startup's backoff blocks start() (or restartModule), so it is timed by the library's own timer: a host's
+        // manual scheduler could only be advanced by the thread that start() holds
         StartupOutcome<ModuleChild> outcome = StartupProcedure.run(id, policy, attempt, child -> child.stop(graces),
-                t -> slot.transition(t, events::appendTransition), Sleeper.SYSTEM, clock);
+                t -> slot.transition(t, events::appendTransition), Scheduler.shared(), clock);
         Watcher watcher = new Watcher(slot);
         ModuleSupervisor<ModuleChild> supervisor = ModuleSupervisor.builder(id, attempt, child -> child.stop(graces))
                 .restartable(router.restartable())

@@ -9,12 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.LongSupplier;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
 import org.metaruntime.mcp.McpCallOptions;
@@ -29,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * here by id), the window of at most {@code maxInFlight} {@code tools/call} requests on the wire with its FIFO
  * queue of at most {@code maxQueued} more, the late answers to drop, the progress tokens, and the end of the
  * session. A call whose deadline passed or that was cancelled is never sent: the deadline is read on the window's
- * ticker when the call is submitted and again when a queued call takes a freed slot, so a call that fell due together
+ * clock when the call is submitted and again when a queued call takes a freed slot, so a call that fell due together
  * with the one ahead of it times out unsent whatever order the timer handles them in. Thread-safe.
  */
 public final class CallWindow {
@@ -66,7 +62,7 @@ public final class CallWindow {
     private final String moduleId;
     private final int maxInFlight;
     private final int maxQueued;
-    private final LongSupplier ticker;
+    private final Scheduler timer;
     private final Deadlines deadlines;
     private final Wire wire;
     private final ConcurrentHashMap<String, Request> onTheWire = new ConcurrentHashMap<>();
@@ -89,42 +85,35 @@ public final class CallWindow {
     private final SkippedMessages unknownAnswers;
 
     /**
-     * A window for {@code moduleId}'s connection writing to {@code wire}, with deadlines on {@code timer} and
-     * {@link System#nanoTime()}.
+     * A window for {@code moduleId}'s connection writing to {@code wire}, whose deadlines are read on
+     * {@code timer}'s {@link Scheduler#nanoTime() clock} and enforced by tasks on it.
      */
-    public CallWindow(String moduleId, int maxInFlight, int maxQueued, ScheduledExecutorService timer, Wire wire) {
-        this(moduleId, maxInFlight, maxQueued, on(timer), System::nanoTime, wire);
-    }
-
-    /**
-     * A window whose deadlines are read on {@code ticker} (nanoseconds, in the manner of {@link System#nanoTime()})
-     * and enforced by tasks on {@code timer}.
-     */
-    public CallWindow(String moduleId, int maxInFlight, int maxQueued, Scheduler timer, LongSupplier ticker, Wire wire) {
+    public CallWindow(String moduleId, int maxInFlight, int maxQueued, Scheduler timer, Wire wire) {
         this.moduleId = moduleId;
         this.maxInFlight = maxInFlight;
         this.maxQueued = maxQueued;
-        this.ticker = ticker;
-        this.deadlines = new Deadlines(timer, ticker);
+        this.timer = timer;
+        this.deadlines = new Deadlines(timer);
         this.wire = wire;
         this.unknownAnswers = new SkippedMessages(moduleId, "an answer to an unknown request id",
-                "answers to unknown request ids", ticker, SkippedMessages.INTERVAL);
+                "answers to unknown request ids", timer::nanoTime, SkippedMessages.INTERVAL);
     }
 
-    private static Scheduler on(ScheduledExecutorService timer) {
-        return (task, delay) -> {
-            ScheduledFuture<?> scheduled = timer.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
-            return () -> scheduled.cancel(false);
-        };
-    }
-
-    /** The window's ticker now: the time base of every {@link Request#deadline()}. */
-    public long now() {
-        return ticker.getAsLong();
+    /** The scheduler the window's deadlines run on: its timer and its clock. */
+    public Scheduler timer() {
+        return timer;
     }
 
     /**
-     * A new request whose deadline runs from now: {@code deadlineNanos} (on the window's {@link #now() ticker}), enforced
+     * The window's clock now (its timer's {@link Scheduler#nanoTime()}): the time base of every
+     * {@link Request#deadline()}.
+     */
+    public long now() {
+        return timer.nanoTime();
+    }
+
+    /**
+     * A new request whose deadline runs from now: {@code deadlineNanos} (on the window's {@link #now() clock}), enforced
      * by the shared timer. With a progress listener in {@code callOptions}, {@code params} gets a
      * {@code _meta.progressToken} unique to it.
      */

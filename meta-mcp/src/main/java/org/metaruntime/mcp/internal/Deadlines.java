@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.function.LongSupplier;
 import org.metaruntime.supervisor.Scheduler;
 
 /**
@@ -19,16 +18,14 @@ import org.metaruntime.supervisor.Scheduler;
 final class Deadlines {
 
     private final Scheduler timer;
-    private final LongSupplier ticker;
     private final Set<Request> watched = ConcurrentHashMap.newKeySet();
     private Scheduler.Cancellable task; // guarded by this
-    private long armedFor; // the deadline task runs at, on the ticker; guarded by this
+    private long armedFor; // the deadline task runs at, on the timer's clock; guarded by this
     private boolean closed; // guarded by this
 
-    /** Deadlines read on {@code ticker} (nanoseconds), enforced by tasks on {@code timer}. */
-    Deadlines(Scheduler timer, LongSupplier ticker) {
+    /** Deadlines read on {@code timer}'s {@link Scheduler#nanoTime() clock}, enforced by tasks on it. */
+    Deadlines(Scheduler timer) {
         this.timer = timer;
-        this.ticker = ticker;
     }
 
     /** Expires {@code r} at its {@link Request#deadline()} unless it finishes first; again after a later deadline. */
@@ -70,7 +67,7 @@ final class Deadlines {
         }
         armedFor = deadline;
         try {
-            task = timer.schedule(this::run, Duration.ofNanos(Math.max(0, deadline - ticker.getAsLong())));
+            task = timer.schedule(this::run, Duration.ofNanos(Math.max(0, deadline - timer.nanoTime())));
             return true;
         } catch (RejectedExecutionException e) {
             task = null;
@@ -82,7 +79,7 @@ final class Deadlines {
         synchronized (this) {
             task = null;
         }
-        long now = ticker.getAsLong();
+        long now = timer.nanoTime();
         List<Request> due = new ArrayList<>();
         Request earliest = null;
         for (Request r : watched) {

@@ -87,7 +87,7 @@ public final class Handshake {
     public static CompletableFuture<Outcome> runOrBareWithin(CallWindow window, CallWindow.Wire wire,
                                                              McpClientOptions options, long bound, long deadline) {
         return negotiate(window, wire, options, bound,
-                Math.min(deadline, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(bound)), true);
+                Math.min(deadline, window.now() + TimeUnit.MILLISECONDS.toNanos(bound)), true);
     }
 
     /**

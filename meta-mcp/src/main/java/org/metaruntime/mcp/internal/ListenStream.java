@@ -2,8 +2,8 @@ package org.metaruntime.mcp.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.metaruntime.mcp.McpConnection;
 import org.metaruntime.supervisor.internal.Failures;
@@ -30,20 +30,18 @@ public final class ListenStream {
     private static final long OPEN_FOR_NANOS = TimeUnit.DAYS.toNanos(365L * 100);
 
     private final CallWindow window;
-    private final ScheduledExecutorService timer;
     private final ObjectNode filter;
 
-    private ListenStream(CallWindow window, ScheduledExecutorService timer, ObjectNode filter) {
+    private ListenStream(CallWindow window, ObjectNode filter) {
         this.window = window;
-        this.timer = timer;
         this.filter = filter;
     }
 
     /**
      * Opens the stream for a server whose {@code DiscoverResult} is {@code discovered}, when its capabilities mark a
-     * list {@code listChanged}; else does nothing.
+     * list {@code listChanged}; else does nothing. The backoff runs on the window's timer and clock.
      */
-    public static void open(CallWindow window, ScheduledExecutorService timer, JsonNode discovered) {
+    public static void open(CallWindow window, JsonNode discovered) {
         JsonNode capabilities = discovered.path("capabilities");
         ObjectNode filter = Json.MAPPER.createObjectNode();
         if (capabilities.path("tools").path("listChanged").asBoolean(false)) {
@@ -56,7 +54,7 @@ public final class ListenStream {
             filter.put("resourcesListChanged", true);
         }
         if (!filter.isEmpty()) {
-            new ListenStream(window, timer, filter).listen(FIRST_BACKOFF_MS);
+            new ListenStream(window, filter).listen(FIRST_BACKOFF_MS);
         }
     }
 
@@ -69,19 +67,19 @@ public final class ListenStream {
         // open for the life of the session: no deadline is ever reached, no timer is armed
         Request r = window.create(Request.Kind.SURFACE, METHOD, "listen", null, params, 0,
                 window.now() + OPEN_FOR_NANOS, null, false);
-        long opened = System.nanoTime();
+        long opened = window.now();
         window.submit(r);
         r.future().whenComplete((ended, e) -> {
             if (window.termination() != null) {
                 return;
             }
             // a stream that stayed open longer than the longest backoff starts the backoff over
-            long wait = System.nanoTime() - opened > TimeUnit.MILLISECONDS.toNanos(MAX_BACKOFF_MS) ? FIRST_BACKOFF_MS
+            long wait = window.now() - opened > TimeUnit.MILLISECONDS.toNanos(MAX_BACKOFF_MS) ? FIRST_BACKOFF_MS
                     : backoffMs;
             LOG.debug("module '{}': the subscriptions/listen stream ended ({}); opening it again in {} ms",
                     window.moduleId(), e == null ? "answered" : Failures.unwrap(e).getMessage(), wait);
             try {
-                timer.schedule(() -> listen(Math.min(MAX_BACKOFF_MS, wait * 2)), wait, TimeUnit.MILLISECONDS);
+                window.timer().schedule(() -> listen(Math.min(MAX_BACKOFF_MS, wait * 2)), Duration.ofMillis(wait));
             } catch (RejectedExecutionException closing) {
                 // the connection is closing
             }

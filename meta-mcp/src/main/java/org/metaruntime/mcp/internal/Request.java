@@ -54,7 +54,7 @@ public final class Request {
     private final SerialLane lane = new SerialLane();
     private final AtomicBoolean finished = new AtomicBoolean();
     private volatile String requestId;
-    /** The deadline (on the window's ticker); a request without a timer is expired by its waiting caller. */
+    /** The deadline (on the window's clock); a request without a timer is expired by its waiting caller. */
     private volatile long deadline;
     private final boolean timed;
     /** Guarded by the window's slot lock. */
@@ -124,14 +124,19 @@ public final class Request {
     }
 
     /**
-     * The deadline, on the window's ticker ({@link System#nanoTime()} unless a test injects another; moved on by
+     * The deadline, on the window's {@link CallWindow#now() clock} (its timer's; moved on by
      * progress when the call asks for it).
      */
     public long deadline() {
         return deadline;
     }
 
-    /** Whether the deadline has passed at {@code now} (a reading of the window's ticker). */
+    /** The nanoseconds until the deadline on the window's clock now: zero or less once it has passed. */
+    public long nanosLeft() {
+        return deadline - window.now();
+    }
+
+    /** Whether the deadline has passed at {@code now} (a reading of the window's clock). */
     boolean dueBy(long now) {
         return deadline - now <= 0;
     }

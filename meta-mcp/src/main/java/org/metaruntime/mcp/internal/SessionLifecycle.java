@@ -67,11 +67,6 @@ public final class SessionLifecycle implements ProcessClientTransport.Inbound {
         this.session = session;
     }
 
-    /** The shared timer the connection holds a lease on. */
-    public ScheduledExecutorService timer() {
-        return timer;
-    }
-
     /** Completes with why the session ended, once it has, for whatever reason. */
     public CompletableFuture<Termination> ended() {
         return ended;

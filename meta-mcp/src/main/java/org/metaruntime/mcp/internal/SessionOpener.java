@@ -19,6 +19,7 @@ import org.metaruntime.mcp.McpHttpEndpoint;
 import org.metaruntime.mcp.McpProtocolEra;
 import org.metaruntime.supervisor.ProcessBoundaryException;
 import org.metaruntime.supervisor.ProcessSpec;
+import org.metaruntime.supervisor.Scheduler;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.internal.Failures;
 import org.metaruntime.supervisor.internal.SharedTimer;
@@ -36,9 +37,7 @@ import reactor.core.publisher.Mono;
  * failure names what the server wrote to stderr. Stateless.
  *
  * <pre>{@code
- * long timeoutMs = 10_000;
- * long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
- * SessionParts parts = SessionOpener.stdio(spec, options, timeoutMs, deadline, Function.identity()).join();
+ * SessionParts parts = SessionOpener.stdio(spec, options, Duration.ofSeconds(10), Function.identity()).join();
  * // ... parts.window(), parts.catalog(), parts.peer() ...
  * parts.lifecycle().close(SessionOpener.CLOSE_TIMEOUT, options.stopLadder()).join();
  * }</pre>
@@ -50,17 +49,27 @@ public final class SessionOpener {
     private static final Duration SESSION_REQUEST_TIMEOUT = Duration.ofDays(1);
     /** How long closing a session that failed to open may take. */
     public static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * What every session's window runs on: the library's one timer ({@link Scheduler#shared()}), whose clock its
+     * deadlines are read on.
+     */
+    private static final Scheduler TIMER = Scheduler.shared();
 
     private SessionOpener() {
     }
 
     /**
-     * Spawns {@code spec}'s server and runs the handshake within {@code timeoutMs} (by {@code deadline}, a
-     * {@link System#nanoTime()} value); completes with {@code connection} applied to the parts, or fails with
-     * {@code ConnectionFailed} or {@code Timeout} with operation {@code connect}.
+     * Spawns {@code spec}'s server and runs the handshake within {@code timeout}; completes with {@code connection}
+     * applied to the parts, or fails with {@code ConnectionFailed} or {@code Timeout} with operation {@code connect}.
      */
-    public static <C> CompletableFuture<C> stdio(ProcessSpec spec, McpClientOptions options, long timeoutMs, long deadline,
+    public static <C> CompletableFuture<C> stdio(ProcessSpec spec, McpClientOptions options, Duration timeout,
                                                  Function<SessionParts, C> connection) {
+        return stdio(spec, options, timeout.toMillis(), TIMER.nanoTime() + timeout.toNanos(), connection);
+    }
+
+    /** {@link #stdio(ProcessSpec, McpClientOptions, Duration, Function)} by {@code deadline}, on the timer's clock. */
+    private static <C> CompletableFuture<C> stdio(ProcessSpec spec, McpClientOptions options, long timeoutMs,
+                                                  long deadline, Function<SessionParts, C> connection) {
         String moduleId = spec.moduleId();
         ScheduledExecutorService timer = SharedTimer.acquire();
         ProcessClientTransport transport = new ProcessClientTransport(moduleId);
@@ -73,7 +82,7 @@ public final class SessionOpener {
                     new McpBoundaryError.ConnectionFailed(moduleId, e.error().message()), e));
         }
         return handshake(parts, timeoutMs, deadline, connection, () -> {
-            long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+            long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - TIMER.nanoTime()));
             return stdio(spec, options.toBuilder().protocolEra(McpProtocolEra.LEGACY).build(), left, deadline, connection);
         });
     }
@@ -83,8 +92,8 @@ public final class SessionOpener {
      *
      * @throws IllegalArgumentException when {@code options} declare the tools of a bare server
      */
-    public static <C> CompletableFuture<C> http(McpHttpEndpoint endpoint, McpClientOptions options, long timeoutMs,
-                                                long deadline, Function<SessionParts, C> connection) {
+    public static <C> CompletableFuture<C> http(McpHttpEndpoint endpoint, McpClientOptions options, Duration timeout,
+                                                Function<SessionParts, C> connection) {
         if (options.bareTools().isPresent() || options.bareUnlessMcp().isPresent()) {
             throw new IllegalArgumentException("module '" + endpoint.moduleId()
                     + "': a remote server must speak MCP (declared tools for a bare server apply to stdio servers only)");
@@ -94,13 +103,13 @@ public final class SessionOpener {
                 SharedHttpClient.executor());
         SessionParts parts = parts(endpoint.moduleId(), options, timer, new SessionPeer.Http(endpoint, http));
         http.bind(parts.lifecycle(), parts.lifecycle()::lost);
-        return handshake(parts, timeoutMs, deadline, connection, null);
+        return handshake(parts, timeout.toMillis(), TIMER.nanoTime() + timeout.toNanos(), connection, null);
     }
 
     /** The parts of a session with {@code peer}. */
     private static SessionParts parts(String moduleId, McpClientOptions options, ScheduledExecutorService timer,
                                       SessionPeer peer) {
-        CallWindow window = new CallWindow(moduleId, options.maxInFlight(), options.maxQueued(), timer, peer.wire());
+        CallWindow window = new CallWindow(moduleId, options.maxInFlight(), options.maxQueued(), TIMER, peer.wire());
         ToolCatalog catalog = new ToolCatalog(window, options.bareTools().orElse(null));
         Surface surface = new Surface(window);
         NotificationHub notifications = new NotificationHub(moduleId);
@@ -143,7 +152,7 @@ public final class SessionOpener {
             } else if (outcome instanceof Discovery.Modern m) {
                 parts.window().speaksModern(modern, new InputRounds(requests));
                 parts.peer().speaksModern();
-                ListenStream.open(parts.window(), parts.lifecycle().timer(), m.result());
+                ListenStream.open(parts.window(), m.result());
                 LOG.debug("module '{}' speaks MCP {}", parts.moduleId(), Envelope.MODERN_VERSION);
                 opened.complete(connection.apply(parts.discovered(m.result())));
             } else if (outcome instanceof Discovery.Legacy l) {

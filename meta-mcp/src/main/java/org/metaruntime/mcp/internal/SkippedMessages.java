@@ -3,6 +3,7 @@ package org.metaruntime.mcp.internal;
 import java.time.Duration;
 import java.util.function.LongSupplier;
 import org.metaruntime.mcp.McpConnection;
+import org.metaruntime.supervisor.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,7 +49,7 @@ public final class SkippedMessages {
      * {@code many} (plural) in the log.
      */
     public SkippedMessages(String moduleId, String one, String many) {
-        this(moduleId, one, many, System::nanoTime, INTERVAL);
+        this(moduleId, one, many, Scheduler.shared()::nanoTime, INTERVAL);
     }
 
     /** Like {@link #SkippedMessages(String, String, String)}, with time read on {@code ticker} (nanoseconds). */

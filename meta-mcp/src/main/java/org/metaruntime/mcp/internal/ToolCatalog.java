@@ -109,7 +109,7 @@ public final class ToolCatalog {
             refreshAgain.set(true);
             return;
         }
-        fetch(REFRESH_TIMEOUT.toMillis(), System.nanoTime() + REFRESH_TIMEOUT.toNanos()).whenComplete((list, e) -> {
+        fetch(REFRESH_TIMEOUT.toMillis(), window.now() + REFRESH_TIMEOUT.toNanos()).whenComplete((list, e) -> {
             if (e != null) {
                 LOG.debug("module '{}': refreshing the tool list failed: {}", window.moduleId(), e.toString());
             }

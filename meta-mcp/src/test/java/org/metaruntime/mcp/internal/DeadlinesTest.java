@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
+import org.metaruntime.supervisor.Scheduler;
 
 /** A window's deadlines: one timer task for all its requests, answered requests cost the timer nothing. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -24,7 +25,7 @@ class DeadlinesTest {
 
     private final ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1);
     private final List<String> written = new ArrayList<>();
-    private final CallWindow window = new CallWindow("m", 1000, 1000, timer, new CallWindow.Wire() {
+    private final CallWindow window = new CallWindow("m", 1000, 1000, on(timer), new CallWindow.Wire() {
         @Override
         public synchronized long write(String json) {
             written.add(json);
@@ -37,6 +38,13 @@ class DeadlinesTest {
         }
     });
 
+    private static Scheduler on(ScheduledThreadPoolExecutor timer) {
+        return (task, delay) -> {
+            Future<?> scheduled = timer.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
+            return () -> scheduled.cancel(false);
+        };
+    }
+
     @AfterEach
     void stop() {
         timer.shutdownNow();
@@ -44,7 +52,7 @@ class DeadlinesTest {
 
     private Request call(Duration timeout) {
         Request r = window.create(Request.Kind.CALL, "tools/call", "call", "echo", Json.MAPPER.createObjectNode(),
-                timeout.toMillis(), System.nanoTime() + timeout.toNanos(), null);
+                timeout.toMillis(), window.now() + timeout.toNanos(), null);
         window.submit(r);
         return r;
     }

@@ -17,7 +17,7 @@ import org.metaruntime.mcp.McpBoundaryException;
 import org.metaruntime.supervisor.internal.manual.ManualScheduler;
 
 /**
- * The deadline of a queued call is read when it would take a freed slot, on the window's ticker: a call that fell
+ * The deadline of a queued call is read when it would take a freed slot, on the window's clock: a call that fell
  * due together with the call ahead of it, or that nobody expired yet, times out unsent. Driven by a manual clock and
  * scheduler, so the order in which the timer handles deadlines is the test's choice.
  */
@@ -27,8 +27,7 @@ class QueuedDeadlinesTest {
     private final List<JsonNode> written = new CopyOnWriteArrayList<>();
 
     private CallWindow window(int maxInFlight) {
-        return new CallWindow("m", maxInFlight, 1000, scheduler,
-                scheduler.clock()::nanoTime, new CallWindow.Wire() {
+        return new CallWindow("m", maxInFlight, 1000, scheduler, new CallWindow.Wire() {
                     @Override
                     public long write(String json) {
                         try {

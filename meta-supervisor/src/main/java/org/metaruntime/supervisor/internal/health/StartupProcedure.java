@@ -5,9 +5,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleHealthTransition;
+import org.metaruntime.supervisor.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,9 +35,12 @@ import org.slf4j.LoggerFactory;
  *   </li>
  * </ol>
  *
- * <p>When the calling thread is interrupted (during an attempt or the backoff), the procedure stops any child it
- * holds, records {@code (prev → Stopped, n)}, returns an {@linkplain StartupOutcome#interrupted() interrupted}
- * outcome and leaves the interrupt flag set.
+ * <p>The backoff is waited through a {@link Scheduler}: a task on it completes the future the calling thread waits
+ * on, so the procedure waits the way every other timer of the library does, and a test drives it with a manual
+ * scheduler. When the calling thread is interrupted (during an attempt or the backoff), the procedure cancels the
+ * backoff's task, stops any child it holds, records {@code (prev → Stopped, n)}, returns an
+ * {@linkplain StartupOutcome#interrupted() interrupted} outcome and leaves the interrupt flag set. A scheduler that
+ * refuses the backoff's task (it was closed) ends the startup as a failure: {@code (Restarting → Stopped, n)}.
  *
  * <p>Stateless and thread-safe; each call runs on the calling thread.
  *
@@ -51,19 +58,19 @@ public final class StartupProcedure {
     }
 
     /**
-     * {@link #run(String, StartupPolicy, StartAttempt, Consumer, Consumer, Sleeper, Clock)} sleeping with
-     * {@link Sleeper#SYSTEM}, on {@link Clock#systemUTC()}.
+     * {@link #run(String, StartupPolicy, StartAttempt, Consumer, Consumer, Scheduler, Clock)} waiting on
+     * {@link Scheduler#shared()}, on {@link Clock#systemUTC()}.
      */
     public static <C> StartupOutcome<C> run(String moduleId, StartupPolicy policy, StartAttempt<? extends C> attempt,
                                             Consumer<? super C> stopChild, Consumer<? super ModuleHealthTransition> sink) {
-        return run(moduleId, policy, attempt, stopChild, sink, Sleeper.SYSTEM, Clock.systemUTC());
+        return run(moduleId, policy, attempt, stopChild, sink, Scheduler.shared(), Clock.systemUTC());
     }
 
-    /** {@link #run(String, StartupPolicy, StartAttempt, Consumer, Consumer, Sleeper, Clock)} on {@link Clock#systemUTC()}. */
+    /** {@link #run(String, StartupPolicy, StartAttempt, Consumer, Consumer, Scheduler, Clock)} on {@link Clock#systemUTC()}. */
     public static <C> StartupOutcome<C> run(String moduleId, StartupPolicy policy, StartAttempt<? extends C> attempt,
                                             Consumer<? super C> stopChild, Consumer<? super ModuleHealthTransition> sink,
-                                            Sleeper sleeper) {
-        return run(moduleId, policy, attempt, stopChild, sink, sleeper, Clock.systemUTC());
+                                            Scheduler scheduler) {
+        return run(moduleId, policy, attempt, stopChild, sink, scheduler, Clock.systemUTC());
     }
 
     /**
@@ -76,21 +83,22 @@ public final class StartupProcedure {
      *                  an exception it throws is logged and ignored
      * @param sink      receives every transition, in order, after it is checked against {@link HealthTransitions};
      *                  an exception it throws is logged and ignored
-     * @param sleeper   waits the backoff between attempts (not called when the backoff is zero)
+     * @param scheduler times the backoff between attempts, which the calling thread waits (nothing is scheduled when
+     *                  the backoff is zero)
      * @param clock     gives each transition's {@code atMs}
      * @return the final healthy child, or the failure that left the module stopped
      */
     public static <C> StartupOutcome<C> run(String moduleId, StartupPolicy policy, StartAttempt<? extends C> attempt,
                                             Consumer<? super C> stopChild, Consumer<? super ModuleHealthTransition> sink,
-                                            Sleeper sleeper, Clock clock) {
+                                            Scheduler scheduler, Clock clock) {
         Objects.requireNonNull(moduleId, "moduleId");
         Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(attempt, "attempt");
         Objects.requireNonNull(stopChild, "stopChild");
         Objects.requireNonNull(sink, "sink");
-        Objects.requireNonNull(sleeper, "sleeper");
+        Objects.requireNonNull(scheduler, "scheduler");
         Objects.requireNonNull(clock, "clock");
-        return new Run<C>(moduleId, policy, attempt, stopChild, sink, sleeper, clock).execute();
+        return new Run<C>(moduleId, policy, attempt, stopChild, sink, scheduler, clock).execute();
     }
 
     private static final class Run<C> {
@@ -98,19 +106,19 @@ public final class StartupProcedure {
         private final StartupPolicy policy;
         private final StartAttempt<? extends C> attempt;
         private final Consumer<? super C> stopChild;
-        private final Sleeper sleeper;
+        private final Scheduler scheduler;
         private final HealthMachine machine;
         private final List<ModuleHealthTransition> transitions = new ArrayList<>();
         private int n;
         private Exception lastFailure;
 
         Run(String moduleId, StartupPolicy policy, StartAttempt<? extends C> attempt, Consumer<? super C> stopChild,
-            Consumer<? super ModuleHealthTransition> sink, Sleeper sleeper, Clock clock) {
+            Consumer<? super ModuleHealthTransition> sink, Scheduler scheduler, Clock clock) {
             this.moduleId = moduleId;
             this.policy = policy;
             this.attempt = attempt;
             this.stopChild = stopChild;
-            this.sleeper = sleeper;
+            this.scheduler = scheduler;
             this.machine = new HealthMachine(moduleId, clock, sink);
         }
 
@@ -133,8 +141,9 @@ public final class StartupProcedure {
                         return outcome(null, false);
                     }
                     record(ModuleHealthState.RESTARTING);
-                    if (!backoff()) {
-                        return interrupted(null);
+                    Waited waited = backoff();
+                    if (waited != Waited.DONE) {
+                        return waited == Waited.INTERRUPTED ? interrupted(null) : refused();
                     }
                     continue;
                 }
@@ -144,23 +153,41 @@ public final class StartupProcedure {
                 }
                 record(ModuleHealthState.RESTARTING);
                 stop(result.child());
-                if (!backoff()) {
-                    return interrupted(null);
+                Waited waited = backoff();
+                if (waited != Waited.DONE) {
+                    return waited == Waited.INTERRUPTED ? interrupted(null) : refused();
                 }
             }
         }
 
-        private boolean backoff() {
+        /** Waits the backoff: a task on the scheduler completes the future this thread waits on. */
+        private Waited backoff() {
             Duration backoff = policy.restartBackoff();
             if (backoff.isZero()) {
-                return !Thread.currentThread().isInterrupted();
+                return Thread.currentThread().isInterrupted() ? Waited.INTERRUPTED : Waited.DONE;
+            }
+            CompletableFuture<Void> due = new CompletableFuture<>();
+            Scheduler.Cancellable task;
+            try {
+                task = scheduler.schedule(() -> due.complete(null), backoff);
+            } catch (RejectedExecutionException closed) {
+                return Waited.REFUSED;
             }
             try {
-                sleeper.sleep(backoff);
-                return true;
+                due.get();
+                return Waited.DONE;
             } catch (InterruptedException interrupted) {
-                return false;
+                task.cancel();
+                return Waited.INTERRUPTED;
+            } catch (ExecutionException impossible) {
+                throw new IllegalStateException(impossible);
             }
+        }
+
+        private StartupOutcome<C> refused() {
+            LOG.info("module '{}': startup ended at attempt {}: the scheduler refused the backoff", moduleId, n);
+            record(ModuleHealthState.STOPPED);
+            return outcome(null, false);
         }
 
         private StartupOutcome<C> interrupted(C child) {
@@ -190,4 +217,7 @@ public final class StartupProcedure {
             return new StartupOutcome<>(moduleId, machine.state(), child, n, lastFailure, interrupted, transitions);
         }
     }
+
+    /** How a backoff's wait ended. */
+    private enum Waited { DONE, INTERRUPTED, REFUSED }
 }

@@ -47,6 +47,12 @@ public final class ManualScheduler implements Scheduler {
         return clock;
     }
 
+    /** The clock's {@link ManualClock#nanoTime()}: nanoseconds advanced since the clock was made. */
+    @Override
+    public long nanoTime() {
+        return clock.nanoTime();
+    }
+
     /** Keeps {@code task} to run once the clock has moved {@code delay} from now (zero or less: at the next advance). */
     @Override
     public synchronized Cancellable schedule(Runnable task, Duration delay) {

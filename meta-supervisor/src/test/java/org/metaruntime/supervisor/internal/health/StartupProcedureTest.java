@@ -2,6 +2,7 @@ package org.metaruntime.supervisor.internal.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 import static org.metaruntime.supervisor.ModuleHealthState.FAILED;
 import static org.metaruntime.supervisor.ModuleHealthState.HEALTHY;
 import static org.metaruntime.supervisor.ModuleHealthState.RESTARTING;
@@ -14,14 +15,21 @@ import static org.metaruntime.supervisor.RestartPolicy.ON_FAILURE;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleHealthTransition;
 import org.metaruntime.supervisor.ProcessBoundaryError;
 import org.metaruntime.supervisor.ProcessBoundaryException;
 import org.metaruntime.supervisor.RestartPolicy;
+import org.metaruntime.supervisor.Scheduler;
 import org.metaruntime.supervisor.internal.manual.ManualClock;
+import org.metaruntime.supervisor.internal.manual.ManualScheduler;
 
 class StartupProcedureTest {
 
@@ -72,6 +80,17 @@ class StartupProcedureTest {
         }
     };
     private final List<Duration> slept = new ArrayList<>();
+    /** Records each backoff and lets it pass at once. */
+    private final Scheduler recording = passing(slept::add);
+
+    /** A scheduler that hands each delay to {@code delays} and runs the task at once, on the waiting thread. */
+    private static Scheduler passing(Consumer<Duration> delays) {
+        return (task, delay) -> {
+            delays.accept(delay);
+            task.run();
+            return () -> false;
+        };
+    }
 
     @AfterEach
     void clearInterruptFlag() {
@@ -80,7 +99,7 @@ class StartupProcedureTest {
 
     private StartupOutcome<Child> run(StartupPolicy policy, Script script) {
         StartupOutcome<Child> outcome =
-                StartupProcedure.run(ID, policy, script, script.stopped::add, log::add, slept::add);
+                StartupProcedure.run(ID, policy, script, script.stopped::add, log::add, recording);
         assertThat(outcome.transitions()).map(StartupProcedureTest::untimed).isEqualTo(log);
         assertThat(log).allSatisfy(t -> assertThat(HealthTransitions.isLegal(t.from(), t.to())).isTrue());
         return outcome;
@@ -104,7 +123,7 @@ class StartupProcedureTest {
         List<ModuleHealthTransition> timed = new ArrayList<>();
         Script script = new Script(false, true);
         StartupProcedure.run(ID, new StartupPolicy(ON_FAILURE, 1, 1, Duration.ofMillis(250)), script,
-                script.stopped::add, timed::add, clock::advance, clock);
+                script.stopped::add, timed::add, passing(clock::advance), clock);
 
         assertThat(timed).containsExactly(new ModuleHealthTransition(ID, null, STARTING, 0, 5_000),
                 new ModuleHealthTransition(ID, STARTING, FAILED, 1, 5_000),
@@ -326,7 +345,7 @@ class StartupProcedureTest {
                 },
                 child -> order.add("stop " + child.attempt),
                 log::add,
-                d -> order.add("sleep " + d));
+                passing(d -> order.add("sleep " + d)));
 
         assertThat(order).containsExactly("start 1", "stop 1", "sleep PT2S", "start 2");
     }
@@ -351,7 +370,7 @@ class StartupProcedureTest {
                 n -> {
                     throw new ProcessBoundaryException(ID, new ProcessBoundaryError.Exited(3, "Traceback: boom"));
                 },
-                c -> { }, log::add, slept::add);
+                c -> { }, log::add, recording);
 
         ChildFailure failure = outcome.failure().orElseThrow();
         assertThat(failure.exitCode()).hasValue(3);
@@ -363,7 +382,7 @@ class StartupProcedureTest {
     @Test
     void aNullChildIsAFailedAttempt() {
         StartupOutcome<Child> outcome = StartupProcedure.run(ID, StartupPolicy.of(NEVER), n -> null,
-                c -> { }, log::add, slept::add);
+                c -> { }, log::add, recording);
 
         assertThat(outcome.state()).isEqualTo(STOPPED);
         assertThat(outcome.lastFailure()).isInstanceOf(IllegalStateException.class);
@@ -371,16 +390,58 @@ class StartupProcedureTest {
 
     @Test
     void interruptedBackoffStopsCleanlyAndRestoresTheFlag() {
+        List<Duration> cancelled = new ArrayList<>();
         Script script = new Script(false, true);
         StartupOutcome<Child> outcome = StartupProcedure.run(ID, new StartupPolicy(ON_FAILURE, 1, 1,
-                Duration.ofSeconds(1)), script, script.stopped::add, log::add, d -> {
-                    throw new InterruptedException();
+                Duration.ofSeconds(1)), script, script.stopped::add, log::add, (task, delay) -> {
+                    Thread.currentThread().interrupt(); // interrupted while the backoff waits
+                    return () -> cancelled.add(delay);
                 });
 
         assertThat(Thread.currentThread().isInterrupted()).isTrue();
         assertThat(outcome.interrupted()).isTrue();
         assertThat(outcome.state()).isEqualTo(STOPPED);
         assertThat(outcome.lastFailure()).hasMessage("attempt 1 failed");
+        assertThat(script.attempts).containsExactly(1);
+        assertThat(log).containsExactly(t(null, STARTING, 0), t(STARTING, FAILED, 1), t(FAILED, RESTARTING, 1),
+                t(RESTARTING, STOPPED, 1));
+        assertThat(cancelled).as("the backoff's task is cancelled").containsExactly(Duration.ofSeconds(1));
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void theBackoffWaitsForTheSchedulerToFireIt() throws Exception {
+        ManualScheduler scheduler = new ManualScheduler();
+        Script script = new Script(false, true);
+        CompletableFuture<StartupOutcome<Child>> outcome = new CompletableFuture<>();
+        Thread starting = new Thread(() -> outcome.complete(StartupProcedure.run(ID,
+                new StartupPolicy(ON_FAILURE, 1, 1, Duration.ofMillis(250)), script, script.stopped::add, log::add,
+                scheduler)), "startup-procedure-test");
+        starting.start();
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> scheduler.pendingCount() == 1);
+        assertThat(scheduler.pendingDelay()).isEqualTo(Duration.ofMillis(250));
+        assertThat(outcome).isNotDone();
+        assertThat(script.attempts).containsExactly(1);
+
+        scheduler.advance(Duration.ofMillis(250));
+
+        assertThat(outcome.get(20, TimeUnit.SECONDS).loaded()).isTrue();
+        assertThat(script.attempts).containsExactly(1, 2);
+        starting.join();
+    }
+
+    @Test
+    void aSchedulerThatRefusesTheBackoffEndsTheStartupStopped() {
+        Script script = new Script(false, true);
+        StartupOutcome<Child> outcome = StartupProcedure.run(ID, new StartupPolicy(ON_FAILURE, 1, 1,
+                Duration.ofSeconds(1)), script, script.stopped::add, log::add, (task, delay) -> {
+                    throw new RejectedExecutionException("closed");
+                });
+
+        assertThat(outcome.interrupted()).isFalse();
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+        assertThat(outcome.state()).isEqualTo(STOPPED);
         assertThat(script.attempts).containsExactly(1);
         assertThat(log).containsExactly(t(null, STARTING, 0), t(STARTING, FAILED, 1), t(FAILED, RESTARTING, 1),
                 t(RESTARTING, STOPPED, 1));
@@ -394,7 +455,7 @@ class StartupProcedureTest {
                 throw new InterruptedException();
             }
             return new Child(n);
-        }, stopped::add, log::add, slept::add);
+        }, stopped::add, log::add, recording);
 
         assertThat(Thread.currentThread().isInterrupted()).isTrue();
         assertThat(outcome.interrupted()).isTrue();
@@ -409,7 +470,7 @@ class StartupProcedureTest {
         StartupOutcome<Child> outcome = StartupProcedure.run(ID, StartupPolicy.of(ON_FAILURE), n -> {
             Thread.currentThread().interrupt();
             return new Child(n);
-        }, stopped::add, log::add, slept::add);
+        }, stopped::add, log::add, recording);
 
         assertThat(Thread.currentThread().isInterrupted()).isTrue();
         assertThat(outcome.interrupted()).isTrue();
@@ -428,7 +489,7 @@ class StartupProcedureTest {
                 tr -> {
                     seen.add(tr);
                     throw new IllegalStateException("sink failed");
-                }, slept::add);
+                }, recording);
 
         assertThat(outcome.loaded()).isTrue();
         assertThat(seen).hasSize(4).isEqualTo(outcome.transitions());
@@ -453,7 +514,7 @@ class StartupProcedureTest {
         Script script = new Script(true);
         assertThatThrownBy(() -> StartupProcedure.run(null, StartupPolicy.of(NEVER), script, c -> { }, log::add))
                 .isInstanceOf(NullPointerException.class).hasMessage("moduleId");
-        assertThatThrownBy(() -> StartupProcedure.run(ID, StartupPolicy.of(NEVER), script, c -> { }, log::add, null))
-                .isInstanceOf(NullPointerException.class).hasMessage("sleeper");
+        assertThatThrownBy(() -> StartupProcedure.run(ID, StartupPolicy.of(NEVER), script, c -> { }, log::add,
+                (Scheduler) null)).isInstanceOf(NullPointerException.class).hasMessage("scheduler");
     }
 }

@@ -27,6 +27,8 @@ class ManualSchedulerTest {
 
         assertThat(ran).containsExactly("a@100", "b@200");
         assertThat(scheduler.clock().nanoTime()).isEqualTo(Duration.ofMillis(200).toNanos());
+        assertThat(scheduler.nanoTime()).as("the scheduler's clock is its manual clock")
+                .isEqualTo(scheduler.clock().nanoTime());
         assertThat(scheduler.requestedDelays()).hasSize(3);
     }
 
