@@ -26,6 +26,7 @@ import org.metaruntime.events.MobEventQuery;
 import org.metaruntime.events.MobStructuralEventEnvelope;
 import org.metaruntime.events.Subscription;
 import org.metaruntime.events.UnifiedEvent;
+import org.metaruntime.supervisor.internal.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,8 +70,7 @@ public final class JdbcEventLog implements EventLog {
         }
         this.readers = new ConnectionPool(dataSource, 4);
         this.writer = new LogWriter(dataSource, options, progress, schema);
-        this.writerThread = new Thread(writer, "meta-eventlog-writer");
-        writerThread.setDaemon(true);
+        this.writerThread = DaemonThreads.thread("meta-eventlog-writer", writer);
         writerThread.start();
     }
 

@@ -8,6 +8,7 @@ import org.metaruntime.events.EventPage;
 import org.metaruntime.events.EventQuery;
 import org.metaruntime.events.LoggedEvent;
 import org.metaruntime.events.Subscription;
+import org.metaruntime.supervisor.internal.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,8 +42,7 @@ public final class TailSubscription implements Subscription {
         this.pollMillis = pollMillis;
         this.listener = listener;
         this.next = from;
-        this.thread = new Thread(this::run, "meta-eventlog-tail-" + THREADS.incrementAndGet());
-        thread.setDaemon(true);
+        this.thread = DaemonThreads.thread("meta-eventlog-tail-" + THREADS.incrementAndGet(), this::run);
         thread.start();
     }
 

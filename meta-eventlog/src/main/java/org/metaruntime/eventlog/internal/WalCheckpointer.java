@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Locale;
 import javax.sql.DataSource;
+import org.metaruntime.supervisor.internal.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,8 +61,7 @@ public final class WalCheckpointer implements AutoCloseable {
         }
         synchronized (this) {
             if (thread == null && !stopping) {
-                thread = new Thread(this::run, "meta-eventlog-checkpoint");
-                thread.setDaemon(true);
+                thread = DaemonThreads.thread("meta-eventlog-checkpoint", this::run);
                 thread.start();
             }
         }
