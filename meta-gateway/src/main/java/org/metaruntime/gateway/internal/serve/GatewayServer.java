@@ -294,7 +294,7 @@ public final class GatewayServer implements AutoCloseable {
      * must equal; null when unknown.
      */
     public String definitionHash(String pod, String tool) {
-        return table.manifest(pod).map(manifest -> pins.definitionHash(manifest, tool)).orElse(null);
+        return table.catalog().pod(pod).map(manifest -> pins.definitionHash(manifest, tool)).orElse(null);
     }
 
     private static CompletableFuture<JsonNode> done(JsonNode result) {
@@ -434,7 +434,7 @@ public final class GatewayServer implements AutoCloseable {
         @Override
         public void toolsChanged(String pod) {
             PodBackend.Pod served = backend.pod(pod);
-            Optional<PodManifest> manifest = table.manifest(pod);
+            Optional<PodManifest> manifest = table.catalog().pod(pod);
             if (served != null && manifest.isPresent() && served.running() && !served.bare()) {
                 pins.observe(manifest.get(), served.liveTools());
             }

@@ -64,7 +64,7 @@ final class NestedCalls {
     CompletableFuture<JsonNode> dispatch(PipelineCall call) {
         ToolTable.Route route = call.route;
         PodBackend.CallContext parent = call.outer;
-        PodManifest manifest = table.manifest(route.pod()).orElseThrow(() -> ToolCalls.failure(route, JsonRpc.INVALID_PARAMS,
+        PodManifest manifest = table.catalog().pod(route.pod()).orElseThrow(() -> ToolCalls.failure(route, JsonRpc.INVALID_PARAMS,
                 "the pod is not served any more", null));
         long now = System.nanoTime();
         long bound = manifest.callTimeout().toNanos();

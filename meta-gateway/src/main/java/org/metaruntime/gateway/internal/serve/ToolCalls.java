@@ -65,7 +65,7 @@ final class ToolCalls {
         Dispatcher.Request request = pipelineCall.request;
         ToolTable.Route route = pipelineCall.route;
         JsonNode arguments = pipelineCall.checkedArguments;
-        PodManifest manifest = table.manifest(route.pod()).orElseThrow(() -> ResolveTool.unknownTool(pipelineCall.name));
+        PodManifest manifest = table.catalog().pod(route.pod()).orElseThrow(() -> ResolveTool.unknownTool(pipelineCall.name));
         ClientSession session = request.session();
         JsonNode token = request.progressToken();
         Duration timeout = manifest.callTimeout();
