@@ -71,14 +71,14 @@ final class ToolCalls {
         Duration timeout = manifest.callTimeout();
         String callId = pipelineCall.callId;
         CompletableFuture<JsonNode> answer = new CompletableFuture<>();
-        Started started = new Started();
+        DeferredCall call = new DeferredCall();
         CallScope scope = new CallScope(List.of(route.chainName()), Long.MAX_VALUE, pipelineCall.principal, pipelineCall.span);
         BridgedCall bridged = null;
         CompletableFuture<JsonNode> firstRound = null;
         PodBackend.CallContext context;
         if (request.isModern()) {
             bridged = new BridgedCall(parked, callId, route, arguments, Principals.key(session.caller()), timeout,
-                    new Bridging(callId, answer, started), scope);
+                    new Bridging(callId, answer, call), scope);
             scope.onStart(bridged::sent);
             context = new PodBackend.CallContext(callId, BridgedCall.LIFETIME, token == null ? null : bridged::progress,
                     bridged::podAsks, scope, ModernPods.callMeta(request));
@@ -93,8 +93,7 @@ final class ToolCalls {
                     podRequest -> clientRequest(session, request.id(), route, podRequest), scope,
                     ModernPods.callMeta(request));
         }
-        InFlight<JsonNode> call = backend.pod(route.pod()).call(route.tool(), arguments, context);
-        started.set(call);
+        call.attach(backend.pod(route.pod()).call(route.tool(), arguments, context));
         if (bridged == null) {
             request.onCancel(call::cancel);
         }
@@ -133,44 +132,16 @@ final class ToolCalls {
                 || cause instanceof PodBackend.PodFailure failure && failure.kind() == PodBackend.PodFailure.Kind.CANCELLED;
     }
 
-    /** The pod call once started; a cancel asked for before is applied then. */
-    private static final class Started {
-        private InFlight<JsonNode> call;
-        private boolean cancelled;
-
-        void set(InFlight<JsonNode> started) {
-            boolean cancelNow;
-            synchronized (this) {
-                call = started;
-                cancelNow = cancelled;
-            }
-            if (cancelNow) {
-                started.cancel();
-            }
-        }
-
-        void cancel() {
-            InFlight<JsonNode> now;
-            synchronized (this) {
-                cancelled = true;
-                now = call;
-            }
-            if (now != null) {
-                now.cancel();
-            }
-        }
-    }
-
     /** What a bridged call does to the call it bridges: fails its outcome, cancels it, points its log lines. */
     private final class Bridging implements BridgedCall.Call {
         private final String callId;
         private final CompletableFuture<JsonNode> answer;
-        private final Started started;
+        private final InFlight<JsonNode> call;
 
-        Bridging(String callId, CompletableFuture<JsonNode> answer, Started started) {
+        Bridging(String callId, CompletableFuture<JsonNode> answer, InFlight<JsonNode> call) {
             this.callId = callId;
             this.answer = answer;
-            this.started = started;
+            this.call = call;
         }
 
         @Override
@@ -180,7 +151,7 @@ final class ToolCalls {
 
         @Override
         public void cancel() {
-            started.cancel();
+            call.cancel();
         }
 
         @Override
