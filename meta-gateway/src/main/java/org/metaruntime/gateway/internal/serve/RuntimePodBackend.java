@@ -51,12 +51,15 @@ final class RuntimePodBackend implements PodBackend {
     private static final Logger log = LoggerFactory.getLogger(RuntimePodBackend.class);
     /** How long a pod's refreshed tool list is awaited after its {@code notifications/tools/list_changed}. */
     private static final long TOOLS_REFRESH_WAIT_MS = 2000;
+    /** How often the runtime's copy of a pod's tool list is read meanwhile. */
+    private static final Duration TOOLS_REFRESH_POLL = Duration.ofMillis(20);
 
     private final Catalog catalog;
     private final UnifiedRuntime runtime;
     private final PodRequests requests = new PodRequests();
     private final Map<String, RuntimePod> pods = new LinkedHashMap<>();
     private final Executor executor;
+    private final org.metaruntime.supervisor.Scheduler scheduler;
     private final List<Subscription> subscriptions = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile PodListener listener;
     private volatile PodCallHandler podCalls;
@@ -70,6 +73,7 @@ final class RuntimePodBackend implements PodBackend {
                       Set<String> withheld, PodThreads threads) {
         this.catalog = catalog;
         this.executor = threads.tasks();
+        this.scheduler = threads.scheduler();
         MetaConfig.Builder config = MetaConfig.builder();
         for (PodManifest pod : catalog.pods()) {
             ModuleConfig.Builder module = PodModuleMapping.module(pod).startMode(StartMode.LAZY);
@@ -108,7 +112,7 @@ final class RuntimePodBackend implements PodBackend {
             }
             l.stateChanged(pod.name());
             if (transition.to() == ModuleHealthState.HEALTHY) {
-                executor.execute(() -> l.toolsChanged(pod.name()));
+                pod.refreshIfRunning().whenCompleteAsync((done, error) -> l.toolsChanged(pod.name()), executor);
             }
         }));
     }
@@ -230,10 +234,20 @@ final class RuntimePodBackend implements PodBackend {
             return healthy;
         }
 
+        /**
+         * Starts it without blocking this thread: the runtime starts a lazy pod off it, and the future completes on a
+         * pod task thread once its tools are read, or fails with why it could not start.
+         */
         @Override
         public CompletableFuture<Void> start() {
             tried.set(true);
-            return CompletableFuture.runAsync(this::refreshTools, executor).handle((ok, error) -> {
+            CompletableFuture<Void> refreshed;
+            try {
+                refreshed = refresh();
+            } catch (RuntimeException e) {
+                refreshed = CompletableFuture.failedFuture(e);
+            }
+            return refreshed.handle((ok, error) -> {
                 if (error != null) {
                     throw startFailed(error);
                 }
@@ -241,13 +255,38 @@ final class RuntimePodBackend implements PodBackend {
             });
         }
 
-        private void refreshTools() {
+        /**
+         * Reads its tools, era and capabilities from the runtime once it runs (a lazy pod is started for that, off this
+         * thread); completes on a pod task thread.
+         */
+        private CompletableFuture<Void> refresh() {
             McpModule module = module();
-            tools = module.tools().stream().map(t -> (ObjectNode) JsonRpc.MAPPER.valueToTree(t)).toList();
-            era = module.protocolVersion();
-            McpSchema.ServerCapabilities capabilities = ModernPods.speaksModern(module) ? module.serverCapabilities() : null;
-            offersTasks = capabilities != null && capabilities.extensions() != null
-                    && capabilities.extensions().containsKey(TaskRequests.EXTENSION);
+            return module.toolsAsync().thenAcceptAsync(listed -> {
+                tools = listed.stream().map(t -> (ObjectNode) JsonRpc.MAPPER.valueToTree(t)).toList();
+                era = module.protocolVersion();
+                McpSchema.ServerCapabilities capabilities = ModernPods.speaksModern(module) ? module.serverCapabilities() : null;
+                offersTasks = capabilities != null && capabilities.extensions() != null
+                        && capabilities.extensions().containsKey(TaskRequests.EXTENSION);
+            }, executor);
+        }
+
+        /** {@link #refresh()} when it runs (a pod that does not run is not started for it); never fails. */
+        CompletableFuture<Void> refreshIfRunning() {
+            if (!running()) {
+                return CompletableFuture.completedFuture(null);
+            }
+            CompletableFuture<Void> refreshed;
+            try {
+                refreshed = refresh();
+            } catch (RuntimeException e) {
+                refreshed = CompletableFuture.failedFuture(e);
+            }
+            return refreshed.handle((ok, error) -> {
+                if (error != null) {
+                    log.debug("pod {}: reading its tools failed: {}", name(), error.toString());
+                }
+                return null;
+            });
         }
 
         @Override
@@ -260,15 +299,12 @@ final class RuntimePodBackend implements PodBackend {
             return healthy && offersTasks && !bare();
         }
 
+        /**
+         * The tools it listed when they were last read (when it started or came up, and after it announced a change),
+         * without asking the runtime on the caller's thread.
+         */
         @Override
         public List<ObjectNode> liveTools() {
-            if (running()) {
-                try {
-                    refreshTools();
-                } catch (RuntimeException e) {
-                    log.debug("pod {}: reading its tools failed: {}", name(), e.toString());
-                }
-            }
             return tools;
         }
 
@@ -286,7 +322,7 @@ final class RuntimePodBackend implements PodBackend {
                     break;
                 }
                 case "notifications/tools/list_changed":
-                    executor.execute(() -> awaitNewTools(l));
+                    awaitNewTools(l, tools, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TOOLS_REFRESH_WAIT_MS));
                     break;
                 case "notifications/resources/list_changed":
                 case "notifications/prompts/list_changed":
@@ -297,19 +333,23 @@ final class RuntimePodBackend implements PodBackend {
             }
         }
 
-        /** The runtime refreshes its copy of the list after the pod's announcement: wait (bounded) for the new one. */
-        private void awaitNewTools(PodListener l) {
-            List<ObjectNode> before = tools;
-            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TOOLS_REFRESH_WAIT_MS);
-            while (System.nanoTime() < end && liveTools().equals(before)) {
-                try {
-                    Thread.sleep(20);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+        /**
+         * The runtime refreshes its copy of the list after the pod's announcement: reads it again every
+         * {@link #TOOLS_REFRESH_POLL} until it differs from {@code before} or {@code end} (a {@link System#nanoTime()})
+         * has passed, then tells {@code l} on a pod task thread; no thread waits meanwhile.
+         */
+        private void awaitNewTools(PodListener l, List<ObjectNode> before, long end) {
+            refreshIfRunning().whenCompleteAsync((done, error) -> {
+                if (!tools.equals(before) || System.nanoTime() - end >= 0) {
+                    l.toolsChanged(name());
                     return;
                 }
-            }
-            l.toolsChanged(name());
+                try {
+                    scheduler.schedule(() -> awaitNewTools(l, before, end), TOOLS_REFRESH_POLL);
+                } catch (RuntimeException closing) {
+                    log.debug("pod {}: the gateway is closing: its new tools are not awaited", name());
+                }
+            }, executor);
         }
 
         /**
