@@ -106,12 +106,12 @@ public final class GatewayServer implements AutoCloseable {
         this.table = new ToolTable(catalog, StatusReport.toolDefinition(), pins::blocked);
         this.parked = new ParkedCalls(new RequestStates(new SecureRandom(), Clock.systemUTC()),
                 new EarliestFirstScheduler(pods.scheduler(), System::nanoTime));
-        this.calls = new ToolCalls(table, backend, parked);
+        this.calls = new ToolCalls(table, backend, parked, settings.nanoClock());
         this.recorder = new CallRecorder(settings.listeners());
         this.pipeline = new CallPipeline(List.of(new ResolveProfile(access), new ResolveTool(table), new Authorize(access, table),
                 new LimitRate(new RateLimiter(access, settings.nanoClock())),
                 validation, new CheckCall(maxCallDepth, settings.definitions())),
-                calls, new NestedCalls(table, backend), this::status, settings.tracer(),
+                calls, new NestedCalls(table, backend, settings.nanoClock()), this::status, settings.tracer(),
                 new RecordCall(stats, recorder, settings.auditArguments(), settings.nanoClock()), access, settings.nanoClock());
         this.surface = new Surface(table::catalog, backend, this::status);
         this.executor = new ThreadPoolExecutor(0, 256, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),

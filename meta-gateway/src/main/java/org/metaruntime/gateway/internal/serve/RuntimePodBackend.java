@@ -13,7 +13,6 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.metaruntime.core.CallOptions;
 import org.metaruntime.core.McpModule;
@@ -49,10 +48,10 @@ import org.slf4j.LoggerFactory;
 final class RuntimePodBackend implements PodBackend {
 
     private static final Logger log = LoggerFactory.getLogger(RuntimePodBackend.class);
-    /** How long a pod's refreshed tool list is awaited after its {@code notifications/tools/list_changed}. */
-    private static final long TOOLS_REFRESH_WAIT_MS = 2000;
-    /** How often the runtime's copy of a pod's tool list is read meanwhile. */
+    /** How often the runtime's copy of a pod's tool list is read after its {@code notifications/tools/list_changed}. */
     private static final Duration TOOLS_REFRESH_POLL = Duration.ofMillis(20);
+    /** How many times, at most: the refreshed list is awaited for 2 s of the scheduler's time. */
+    private static final int TOOLS_REFRESH_POLLS = 100;
 
     private final Catalog catalog;
     private final UnifiedRuntime runtime;
@@ -322,7 +321,7 @@ final class RuntimePodBackend implements PodBackend {
                     break;
                 }
                 case "notifications/tools/list_changed":
-                    awaitNewTools(l, tools, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TOOLS_REFRESH_WAIT_MS));
+                    awaitNewTools(l, tools, TOOLS_REFRESH_POLLS);
                     break;
                 case "notifications/resources/list_changed":
                 case "notifications/prompts/list_changed":
@@ -334,18 +333,18 @@ final class RuntimePodBackend implements PodBackend {
         }
 
         /**
-         * The runtime refreshes its copy of the list after the pod's announcement: reads it again every
-         * {@link #TOOLS_REFRESH_POLL} until it differs from {@code before} or {@code end} (a {@link System#nanoTime()})
-         * has passed, then tells {@code l} on a pod task thread; no thread waits meanwhile.
+         * The runtime refreshes its copy of the list after the pod's announcement: reads it now and then again every
+         * {@link #TOOLS_REFRESH_POLL} on the scheduler until it differs from {@code before} or it was read
+         * {@code reads} times, then tells {@code l} on a pod task thread; no thread waits meanwhile.
          */
-        private void awaitNewTools(PodListener l, List<ObjectNode> before, long end) {
+        private void awaitNewTools(PodListener l, List<ObjectNode> before, int reads) {
             refreshIfRunning().whenCompleteAsync((done, error) -> {
-                if (!tools.equals(before) || System.nanoTime() - end >= 0) {
+                if (!tools.equals(before) || reads <= 1) {
                     l.toolsChanged(name());
                     return;
                 }
                 try {
-                    scheduler.schedule(() -> awaitNewTools(l, before, end), TOOLS_REFRESH_POLL);
+                    scheduler.schedule(() -> awaitNewTools(l, before, reads - 1), TOOLS_REFRESH_POLL);
                 } catch (RuntimeException closing) {
                     log.debug("pod {}: the gateway is closing: its new tools are not awaited", name());
                 }
@@ -373,7 +372,7 @@ final class RuntimePodBackend implements PodBackend {
             try {
                 call = module().startCall(tool, arguments, module -> {
                     sent.set(true);
-                    Duration timeout = context.scope().start(System.nanoTime(), context.timeout());
+                    Duration timeout = context.scope().start(context.timeout());
                     if (timeout.isNegative() || timeout.isZero()) {
                         noTimeLeft.set(true);
                         throw new IllegalStateException("the calling call has no time left");

@@ -35,6 +35,7 @@ final class ToolCalls {
     private final PodBackend backend;
     private final Map<String, LogSink> logSinks = new ConcurrentHashMap<>();
     private final ParkedCalls parked;
+    private final java.util.function.LongSupplier nanoClock;
 
     /** Where the log lines of a modern request's call go, from which level. */
     private record LogSink(LogLevel level, Consumer<ObjectNode> send) {
@@ -48,9 +49,11 @@ final class ToolCalls {
     }
 
     /**
-     * @param parked the modern calls waiting for their client's input, which retries reach
+     * @param parked    the modern calls waiting for their client's input, which retries reach
+     * @param nanoClock the gateway's monotonic clock of calls, in nanoseconds (their deadlines)
      */
-    ToolCalls(ToolTable table, PodBackend backend, ParkedCalls parked) {
+    ToolCalls(ToolTable table, PodBackend backend, ParkedCalls parked, java.util.function.LongSupplier nanoClock) {
+        this.nanoClock = nanoClock;
         this.parked = parked;
         this.table = table;
         this.backend = backend;
@@ -72,7 +75,8 @@ final class ToolCalls {
         String callId = pipelineCall.callId;
         CompletableFuture<JsonNode> answer = new CompletableFuture<>();
         DeferredCall call = new DeferredCall();
-        CallScope scope = new CallScope(List.of(route.chainName()), Long.MAX_VALUE, pipelineCall.principal, pipelineCall.span);
+        CallScope scope = new CallScope(List.of(route.chainName()), Long.MAX_VALUE, pipelineCall.principal, pipelineCall.span,
+                nanoClock);
         BridgedCall bridged = null;
         CompletableFuture<JsonNode> firstRound = null;
         PodBackend.CallContext context;
