@@ -1,6 +1,6 @@
 // A modern pod (MCP 2026-07-28 only) on the TypeScript SDK v2 server, for the gateway's tests of modern pods. It
-// writes its pid as a file named by it into $FIXTURE_PID_DIR and appends to $FIXTURE_RECORD a line per message it
-// reads ("method <method>"), per request the client capabilities it declares ("capabilities <method> <JSON>") and
+// writes its pid as a file named by it (holding "<pid> <META_PROCESS_TOKEN>") into $FIXTURE_PID_DIR and appends to
+// $FIXTURE_RECORD a line per message it reads ("method <method>"), per request the client capabilities it declares ("capabilities <method> <JSON>") and
 // per cancelled call ("cancelled <tool>").
 // Tools: echo {text}; ask (input_required: an elicitation, then "answered: <content as JSON>"); whoami (the request's
 // _meta and envelope as JSON text); slow {steps, delayMs} (progress per step); log {level, text} (a log line
@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import * as z from 'zod/v4';
 
 const record = (line) => { if (process.env.FIXTURE_RECORD) appendFileSync(process.env.FIXTURE_RECORD, line + '\n'); };
-if (process.env.FIXTURE_PID_DIR) writeFileSync(join(process.env.FIXTURE_PID_DIR, String(process.pid)), '');
+if (process.env.FIXTURE_PID_DIR) writeFileSync(join(process.env.FIXTURE_PID_DIR, String(process.pid)),
+    `${process.pid} ${process.env.META_PROCESS_TOKEN ?? ''}\n`);
 
 const sleep = (ms, signal) => new Promise((resolve, reject) => {
   const t = setTimeout(resolve, ms);

@@ -7,7 +7,8 @@ round to the client at once (elicitation/create, sampling/createMessage, roots/l
 _meta["mcp-meta/call"] unless meta is false) and waits for all their answers; then sleeps `sleep` seconds (a
 cancellation ends the call unanswered) and returns every answer (the whole JSON-RPC response, result or error) as
 structuredContent {"answers": [[...], ...]}.
-Environment: FIXTURE_PID_DIR (writes <pid> there), FIXTURE_RECORD (appends "answered <method> <ok|code>" and
+Environment: FIXTURE_PID_DIR (writes there a file named by its pid holding the line
+"<pid> <META_PROCESS_TOKEN>"), FIXTURE_RECORD (appends "answered <method> <ok|code>" and
 "cancelled <id>" lines).
 """
 import json
@@ -111,7 +112,8 @@ def handle(message):
 def main():
     pid_dir = os.environ.get("FIXTURE_PID_DIR")
     if pid_dir:
-        open(os.path.join(pid_dir, str(os.getpid())), "w").close()
+        with open(os.path.join(pid_dir, str(os.getpid())), "w") as pid_file:
+            pid_file.write("%d %s\n" % (os.getpid(), os.environ.get("META_PROCESS_TOKEN", "")))
     for line in sys.stdin:
         line = line.strip()
         if not line:

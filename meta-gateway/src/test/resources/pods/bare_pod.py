@@ -5,7 +5,8 @@ Each request line gets {"jsonrpc","id","result"} for tools/call, an error -32601
 id, and no answer at all for a notification. Tools: "add" answers a plain object ({"sum": a + b}); "shout" answers a
 whole CallToolResult; "fail" answers a JSON-RPC error.
 
-Environment: FIXTURE_PID_DIR (writes <pid> there), FIXTURE_RECORD (appends every line read from stdin).
+Environment: FIXTURE_PID_DIR (writes there a file named by its pid holding the line
+"<pid> <META_PROCESS_TOKEN>"), FIXTURE_RECORD (appends every line read from stdin).
 """
 import json
 import os
@@ -40,7 +41,8 @@ def call(message_id, params):
 def main():
     pid_dir = os.environ.get("FIXTURE_PID_DIR")
     if pid_dir:
-        open(os.path.join(pid_dir, str(os.getpid())), "w").close()
+        with open(os.path.join(pid_dir, str(os.getpid())), "w") as pid_file:
+            pid_file.write("%d %s\n" % (os.getpid(), os.environ.get("META_PROCESS_TOKEN", "")))
     record = os.environ.get("FIXTURE_RECORD")
     for line in sys.stdin:
         line = line.strip()

@@ -9,7 +9,8 @@ count requests at once, forwarding the call's _meta["mcp-meta/chain"] unless for
 ("own"), the id of the tools/call it serves for the first ("same"), or 1..count ("small"); returns every answer
 as structuredContent {"responses": [...]}.
 Also resources (fixture://greeting, template fixture://items/{id}; fixture://items/missing is -32002), prompts (greet), completion.
-Environment: FIXTURE_PID_DIR (writes <pid> there), FIXTURE_RECORD (appends "cancelled <id>" lines),
+Environment: FIXTURE_PID_DIR (writes there a file named by its pid holding the line
+"<pid> <META_PROCESS_TOKEN>"), FIXTURE_RECORD (appends "cancelled <id>" lines),
 FIXTURE_STDERR (writes that text to stderr at start).
 """
 import json
@@ -203,7 +204,8 @@ def handle(message):
 def main():
     pid_dir = os.environ.get("FIXTURE_PID_DIR")
     if pid_dir:
-        open(os.path.join(pid_dir, str(os.getpid())), "w").close()
+        with open(os.path.join(pid_dir, str(os.getpid())), "w") as pid_file:
+            pid_file.write("%d %s\n" % (os.getpid(), os.environ.get("META_PROCESS_TOKEN", "")))
     if os.environ.get("FIXTURE_STDERR"):
         sys.stderr.write(os.environ["FIXTURE_STDERR"] + "\n")
         sys.stderr.flush()

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.metaruntime.events.Subscription;
 import org.metaruntime.mcp.McpSurfaceRequest;
@@ -70,6 +71,24 @@ public interface McpModule {
 
     /** The tools in server order, as sent (name, title, description, schemas, annotations, {@code _meta}). */
     List<McpSchema.Tool> tools();
+
+    /**
+     * The tools like {@link #tools()}, without blocking the caller: a lazy module is started off the caller's thread
+     * (a pre-warm), as for {@link #startCall}, and the future completes with the tools once it runs, or exceptionally
+     * with the {@link ModuleRouteException} {@link #tools()} would throw. Dependent stages may run on the runtime's
+     * thread that finished the start: they must not block. By default, {@link #tools()} on the caller's thread.
+     *
+     * <pre>{@code
+     * module.toolsAsync().thenAccept(tools -> log.info("{} is up with {} tools", module.moduleId(), tools.size()));
+     * }</pre>
+     */
+    default CompletableFuture<List<McpSchema.Tool>> toolsAsync() {
+        try {
+            return CompletableFuture.completedFuture(tools());
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
 
     /**
      * What the tool named {@code tool} is for: {@code SeatVerb(seat, verb)} for a name {@code <seat>.<verb>}, else

@@ -9,11 +9,13 @@ import static org.metaruntime.supervisor.ModuleHealthState.STARTING;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -29,6 +31,7 @@ import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleHealthTransition;
 import org.metaruntime.supervisor.ProcessBoundaryError;
+import org.metaruntime.supervisor.internal.Failures;
 import org.metaruntime.supervisor.internal.manual.ManualScheduler;
 import org.metaruntime.testing.FixtureScripts;
 import org.metaruntime.testing.LeakCheck;
@@ -203,6 +206,33 @@ class CallsTest {
                 .isEqualTo(List.of(block.get(0), block.get(1), block.get(0), block.get(1)));
         assertThat(readyEvents(runtime)).hasSize(2);
         health.close();
+    }
+
+    @Test
+    void toolsAsyncStartsALazyModuleWithoutBlockingTheCaller() throws Exception {
+        MetaConfig config = MetaConfig.builder()
+                .module(mcp("tools").startMode(StartMode.LAZY).build())
+                .module(mcp("hanging", "--hang-at", "initialize").startMode(StartMode.LAZY)
+                        .startupTimeout(Duration.ofSeconds(10)).build())
+                .module(mcp("refusing", "--fail-at", "initialize").startMode(StartMode.LAZY).build())
+                .discover("tools", "hanging", "refusing").preSpawn(PreSpawnData.mcp("tools"))
+                .preSpawn(PreSpawnData.mcp("hanging")).preSpawn(PreSpawnData.mcp("refusing")).build();
+        UnifiedRuntime runtime = start(config);
+
+        CompletableFuture<List<McpSchema.Tool>> hanging = runtime.mcp("hanging").toolsAsync();
+        assertThat(hanging).as("the start goes on off the caller's thread").isNotDone();
+        assertThat(runtime.supervisorReport().get("hanging").state()).isEqualTo(STARTING);
+
+        List<McpSchema.Tool> tools = runtime.mcp("tools").toolsAsync().get(30, TimeUnit.SECONDS);
+        assertThat(tools).extracting(McpSchema.Tool::name).isEqualTo(runtime.mcp("tools").tools().stream()
+                .map(McpSchema.Tool::name).toList()).contains("echo");
+        assertThat(runtime.supervisorReport().get("tools").state()).isEqualTo(HEALTHY);
+
+        Throwable refused = runtime.mcp("refusing").toolsAsync().handle((value, error) -> error).get(30, TimeUnit.SECONDS);
+        assertThat(Failures.unwrap(refused)).isInstanceOf(ModuleRouteException.class);
+        assertThat(((ModuleRouteException) Failures.unwrap(refused)).error()).isInstanceOf(ModuleRouteError.ModuleRuntime.class);
+        Throwable timedOut = hanging.handle((value, error) -> error).get(60, TimeUnit.SECONDS);
+        assertThat(Failures.unwrap(timedOut)).as("its startup timed out").isInstanceOf(ModuleRouteException.class);
     }
 
     @Test

@@ -19,7 +19,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * The bridge over Streamable HTTP, raw: each modern POST stands alone, so the retry of an {@code input_required} round
@@ -39,6 +41,9 @@ class BridgeHttpIT {
     private Serving serving;
     private String url;
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().pidFilesIn(() -> dir.resolve("pids"), "");
+
     @AfterEach
     void stop() throws Exception {
         if (serving != null) {
@@ -48,7 +53,6 @@ class BridgeHttpIT {
         if (gateway != null) {
             gateway.close();
         }
-        NodeClient.assertAllGone(NodeClient.JSON.createObjectNode(), dir.resolve("pids"));
     }
 
     private void start(HttpOptions options) throws Exception {

@@ -16,7 +16,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * The bridge on the stdio pipe, raw: a real legacy python pod asks for elicitation, sampling and roots while it serves
@@ -41,12 +43,14 @@ class BridgeStdioIT {
     private PipedGateway client;
     private int ids;
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().pidFilesIn(() -> dir.resolve("pids"), "");
+
     @AfterEach
     void stop() throws Exception {
         if (client != null) {
             client.close();
         }
-        NodeClient.assertAllGone(NodeClient.JSON.createObjectNode(), dir.resolve("pids"));
     }
 
     private void start(String callTimeout) throws IOException {

@@ -19,8 +19,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.metaruntime.testing.ProcessLeaks;
+import org.metaruntime.testing.LeakCheck;
 import org.metaruntime.testing.Tools;
 
 /**
@@ -62,6 +63,9 @@ class ConsoleIT {
     @TempDir
     Path dir;
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().pidFilesIn(() -> dir.resolve("pids"), "");
+
     @Test
     void theConsoleShowsWhatRunsToEachPrincipal() throws Exception {
         String chromium = Tools.required("chromium");
@@ -85,10 +89,9 @@ class ConsoleIT {
         List<String> args = List.of("--manifests", manifests.toString(), "--policy", policy.toString(),
                 "--tokens", tokens.toString(), "--state", dir.resolve("state").toString());
         Map<String, String> env = Map.of("CONSOLE_OPS_TOKEN", ops, "CONSOLE_GUEST_TOKEN", guest);
-        List<Long> started = new ArrayList<>();
         JsonNode seen;
         try (HttpGateway gateway = HttpGateway.start(args, env)) {
-            started.add(gateway.pid());
+            ProcessHandle.of(gateway.pid()).ifPresent(leaks::watch);
             ObjectNode script = NodeClient.JSON.createObjectNode().put("base", gateway.base()).put("chromium", chromium)
                     .put("shots", SHOTS.toString()).put("opsToken", ops).put("guestToken", guest)
                     .put("echoTool", "alpha__echo").put("hiddenTool", "beta__echo").put("gatewayPid", gateway.pid())
@@ -97,7 +100,7 @@ class ConsoleIT {
             List<String> samePort = List.of("--manifests", manifests.toString(), "--state", dir.resolve("state").toString(), "--port", String.valueOf(URI.create(gateway.base()).getPort()));
             seen = drive(script, gateway, () -> {
                 HttpGateway again = HttpGateway.start(samePort, env);
-                started.add(again.pid());
+                ProcessHandle.of(again.pid()).ifPresent(leaks::watch);
                 return again;
             });
         }
@@ -188,13 +191,8 @@ class ConsoleIT {
                         "console-events.png", "console-replicas.png", "console-phone.png", "console-guest.png", "console-disconnected.png");
 
         if (seen.hasNonNull("browserPid")) {
-            started.add(seen.get("browserPid").asLong());
+            ProcessHandle.of(seen.get("browserPid").asLong()).ifPresent(leaks::watch);
         }
-        try (var files = Files.list(pids)) {
-            files.forEach(f -> started.add(Long.parseLong(f.getFileName().toString())));
-        }
-        ProcessLeaks.assertAllGone(started);
-        Repo.assertNoProcessLeft();
     }
 
     /**

@@ -8,8 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.Socket;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -27,6 +27,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.eventlog.EventLogs;
 import org.metaruntime.events.EventEnvelope;
@@ -34,6 +35,7 @@ import org.metaruntime.events.EventLog;
 import org.metaruntime.events.EventQuery;
 import org.metaruntime.events.LoggedEvent;
 import org.metaruntime.events.MobStructuralEventEnvelope;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * The event endpoints on a gateway serving HTTP, driven by the JDK's HTTP client over a real socket, on a real
@@ -63,12 +65,13 @@ class EventEndpointsTest {
         serve();
     }
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().threads("meta-eventlog-tail-");
+
     @AfterEach
     void stop() {
         stopServing();
         log.close();
-        Repo.assertNoProcessLeft();
-        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(tailThreads()).isZero());
     }
 
     private void serve() throws IOException {

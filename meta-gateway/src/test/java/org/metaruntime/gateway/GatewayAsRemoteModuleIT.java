@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,10 +17,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.core.CallOptions;
 import org.metaruntime.core.MetaConfig;
@@ -35,9 +34,9 @@ import org.metaruntime.core.RuntimeOptions;
 import org.metaruntime.core.UnifiedRuntime;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.supervisor.ModuleHealthState;
-import org.metaruntime.testing.ListeningServer;
 import org.metaruntime.supervisor.internal.manual.ManualScheduler;
-import org.metaruntime.testing.ProcessLeaks;
+import org.metaruntime.testing.LeakCheck;
+import org.metaruntime.testing.ListeningServer;
 
 /**
  * A runtime whose module is a second meta-gateway, a separate process serving its own pods over Streamable HTTP:
@@ -56,6 +55,9 @@ class GatewayAsRemoteModuleIT {
     private ListeningServer gateway;
     private UnifiedRuntime runtime;
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().pidFilesIn(() -> dir.resolve("pids"), "");
+
     @AfterEach
     void nothingLeft() throws Exception {
         if (runtime != null) {
@@ -64,13 +66,6 @@ class GatewayAsRemoteModuleIT {
         if (gateway != null) {
             gateway.close();
         }
-        Path pids = dir.resolve("pids");
-        if (Files.isDirectory(pids)) {
-            try (Stream<Path> files = Files.list(pids)) {
-                ProcessLeaks.assertAllGone(files.map(f -> Long.parseLong(f.getFileName().toString())).toList());
-            }
-        }
-        ProcessLeaks.assertNoChildProcess();
     }
 
     private void startGateway() throws Exception {

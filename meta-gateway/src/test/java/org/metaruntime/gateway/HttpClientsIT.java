@@ -13,10 +13,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * Several TypeScript SDK clients on one gateway over HTTP: each has its own session on the pods' one session, a
@@ -29,10 +30,8 @@ class HttpClientsIT {
     @TempDir
     Path dir;
 
-    @AfterEach
-    void nothingLeft() {
-        Repo.assertNoProcessLeft();
-    }
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
 
     private HttpGateway gateway() throws Exception {
         Path manifests = NodeClient.manifests(dir, dir.resolve("pids"), "fixture");

@@ -25,7 +25,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * Clients that go away: a client whose connection closes while its call runs gets the call cancelled at its pod at
@@ -69,10 +71,12 @@ class HttpDisconnectsIT {
         gateway = HttpGateway.start(List.of("--manifests", manifests.toString()));
     }
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().pidFilesIn(() -> dir.resolve("pids"), "");
+
     @AfterEach
     void stop() throws Exception {
         gateway.close();
-        Repo.assertNoProcessLeft();
     }
 
     private String initialize() throws Exception {

@@ -16,10 +16,11 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * A bounded load on loopback: 16 TypeScript SDK clients over Streamable HTTP, 64 calls in flight each, on one pod;
@@ -38,10 +39,8 @@ class HttpLoadIT {
 
     private final HttpClient http = HttpClient.newHttpClient();
 
-    @AfterEach
-    void nothingLeft() {
-        Repo.assertNoProcessLeft();
-    }
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
 
     private JsonNode load(HttpGateway gateway, int calls) throws Exception {
         ObjectNode spec = NodeClient.JSON.createObjectNode().put("url", gateway.url()).put("tool", "fixture__echo")

@@ -13,14 +13,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.eventlog.EventLogs;
 import org.metaruntime.events.EventLog;
 import org.metaruntime.gateway.spi.AuthResult;
 import org.metaruntime.gateway.spi.Principal;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * The embedded gateway with several principals: {@code /metrics} and the event log only for admins (the profile
@@ -38,10 +39,8 @@ class HttpPrincipalsTest {
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-    @AfterEach
-    void nothingLeft() {
-        Repo.assertNoProcessLeft();
-    }
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
 
     private HttpResponse<String> get(String url, String... headers) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET();

@@ -11,7 +11,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * The embedded gateway serves HTTP without a credential on a loopback address only, and OAuth on a wildcard address
@@ -31,10 +33,12 @@ class HttpTokenRuleTest {
         gateway = MetaGateway.builder().manifests(NodeClient.manifests(dir, dir.resolve("pids"), "fixture")).build();
     }
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
+
     @AfterEach
     void close() {
         gateway.close();
-        Repo.assertNoProcessLeft();
     }
 
     @Test

@@ -10,12 +10,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * The MCP Inspector's command-line mode ({@code @modelcontextprotocol/inspector --cli}, on the Node 22 that the
@@ -44,10 +45,8 @@ class InspectorIT {
     @TempDir
     Path dir;
 
-    @AfterEach
-    void nothingLeft() {
-        Repo.assertNoProcessLeft();
-    }
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
 
     private JsonNode inspector(String... method) throws IOException, InterruptedException {
         return inspector(STDIO_TARGET, method);

@@ -9,7 +9,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * {@code includeTools} / {@code excludeTools} of a pod that lists its tools live: a tool left out is neither listed
@@ -23,12 +25,14 @@ class LiveToolFilterTest {
 
     private PipedGateway client;
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
+
     @AfterEach
     void stop() throws Exception {
         if (client != null) {
             client.close();
         }
-        Repo.assertNoProcessLeft();
     }
 
     @Test

@@ -18,7 +18,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * Requests of MCP 2026-07-28 over HTTP at the wire: the header rules ({@code MCP-Protocol-Version}, {@code Mcp-Method},
@@ -61,6 +63,9 @@ class ModernHttpTest {
         serving = gateway.serveHttp(new InetSocketAddress("127.0.0.1", 0), options);
         return "http://127.0.0.1:" + serving.port() + "/mcp";
     }
+
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
 
     @AfterEach
     void stop() throws Exception {

@@ -15,7 +15,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * {@code bin/meta-gateway} over stdio, raw, with requests of MCP 2026-07-28 and real python pods: nothing but answers
@@ -35,6 +37,9 @@ class ModernStdioIT {
     private OutputStream in;
     private BufferedReader out;
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().pidFilesIn(() -> dir.resolve("pids"), "");
+
     @AfterEach
     void stop() throws Exception {
         if (gateway != null) {
@@ -45,7 +50,6 @@ class ModernStdioIT {
                 throw new AssertionError("the gateway did not end when its input closed");
             }
         }
-        NodeClient.assertAllGone(NodeClient.JSON.createObjectNode(), dir.resolve("pids"));
     }
 
     private void start(Path manifests) throws IOException {

@@ -13,7 +13,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * Requests of MCP 2026-07-28 on the stdio pipe, raw: {@code server/discover} and the other methods without a
@@ -50,6 +52,9 @@ class ModernStdioTest {
         gateway = MetaGateway.builder().manifests(dir).build();
         client = PipedGateway.serve(gateway);
     }
+
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
 
     @AfterEach
     void stop() throws Exception {

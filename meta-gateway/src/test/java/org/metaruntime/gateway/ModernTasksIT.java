@@ -12,7 +12,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * The tasks extension through the gateway over stdio, raw: a modern pod offering it ({@code task_pod.py}) answers
@@ -31,12 +33,14 @@ class ModernTasksIT {
 
     private PipedGateway client;
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
+
     @AfterEach
     void stop() throws Exception {
         if (client != null) {
             client.close();
         }
-        Repo.assertNoProcessLeft();
     }
 
     private void serve() throws Exception {

@@ -1,7 +1,6 @@
 package org.metaruntime.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,11 +10,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * A real MCP client session: {@code client.mjs} runs the TypeScript SDK's {@code Client} over its
@@ -243,20 +240,15 @@ final class NodeClient {
         return Files.exists(file) ? Files.readAllLines(file) : List.of();
     }
 
-    /** Checks that the gateway and every pod it started are gone, and nothing else this JVM started is left. */
-    static void assertAllGone(JsonNode session, Path pids) throws IOException {
-        List<Long> all = new ArrayList<>();
+    /**
+     * Checks with the test kit's leak check, now, that the gateway of {@code session} and every pod whose pid file is
+     * in {@code pids} are gone, and that nothing else this JVM started is left.
+     */
+    static void assertAllGone(JsonNode session, Path pids) {
+        LeakCheck left = LeakCheck.processes().pidFilesIn(() -> pids, "");
         if (session.hasNonNull("gatewayPid")) {
-            all.add(session.get("gatewayPid").asLong());
+            ProcessHandle.of(session.get("gatewayPid").asLong()).ifPresent(left::watch);
         }
-        if (Files.isDirectory(pids)) {
-            try (Stream<Path> files = Files.list(pids)) {
-                files.forEach(f -> all.add(Long.parseLong(f.getFileName().toString())));
-            }
-        }
-        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(all.stream()
-                .filter(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)))
-                .as("processes still alive after the session").isEmpty());
-        Repo.assertNoProcessLeft();
+        left.assertNothingLeft();
     }
 }

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * {@code bin/meta-gateway --transport http} as an OAuth 2.1 resource server of a real OpenID provider
@@ -150,7 +151,7 @@ class OAuthIT {
                 }
             }
         }
-        Repo.assertNoProcessLeft();
+        LeakCheck.processes().assertNothingLeft();
     }
 
     private HttpResponse<String> post(String url, String body, String... headers) throws Exception {

@@ -8,15 +8,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.eventlog.EventLogs;
 import org.metaruntime.events.EventLog;
 import org.metaruntime.events.EventQuery;
 import org.metaruntime.events.LoggedEvent;
 import org.metaruntime.events.UnifiedEvent;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * Pinned tool definitions through {@code bin/meta-gateway --state DIR} with the TypeScript SDK client: a real Python
@@ -30,10 +31,8 @@ class PinnedDefinitionsIT {
     @TempDir
     Path dir;
 
-    @AfterEach
-    void nothingLeft() {
-        Repo.assertNoProcessLeft();
-    }
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
 
     private Path manifests;
     private Path description;

@@ -9,7 +9,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.LeakCheck;
 
 /** A pod's {@code env} from its manifest, with {@code ${NAME}} taken from the gateway's environment. Real process. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -25,12 +27,14 @@ class PodEnvironmentTest {
 
     private PipedGateway client;
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
+
     @AfterEach
     void stop() throws Exception {
         if (client != null) {
             client.close();
         }
-        Repo.assertNoProcessLeft();
     }
 
     @Test

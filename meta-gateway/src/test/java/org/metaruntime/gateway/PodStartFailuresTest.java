@@ -10,7 +10,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * Why a pod failed to start is in the status report ({@code meta__status}, {@code meta://status}): a pod that exits at
@@ -30,12 +32,14 @@ class PodStartFailuresTest {
 
     private PipedGateway client;
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
+
     @AfterEach
     void stop() throws Exception {
         if (client != null) {
             client.close();
         }
-        Repo.assertNoProcessLeft();
     }
 
     static String manifest(String name, String command, String more) {

@@ -13,7 +13,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * Pod-to-pod calls under the embedded gateway ({@link PipedGateway}) with real python pods, and the maximum depth
@@ -39,10 +41,12 @@ class PodToPodEmbeddedTest {
         request("initialize", "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}");
     }
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
+
     @AfterEach
     void stop() throws Exception {
         client.close();
-        Repo.assertNoProcessLeft();
     }
 
     /** Sends a request and reads lines until its answer (skipping notifications). */

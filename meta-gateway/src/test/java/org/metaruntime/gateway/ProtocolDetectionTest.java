@@ -11,7 +11,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * Pods whose manifests do not say what they speak: served as bare JSON-RPC when they declare their tools and do not
@@ -34,12 +36,14 @@ class ProtocolDetectionTest {
         Repo.tool("python3");
     }
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
+
     @AfterEach
     void stop() throws Exception {
         if (client != null) {
             client.close();
         }
-        Repo.assertNoProcessLeft();
     }
 
     private void serve(String spec) throws IOException {

@@ -21,9 +21,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.LeakCheck;
 import org.metaruntime.testing.ListeningServer;
-import org.metaruntime.testing.ProcessLeaks;
 
 /**
  * Remote pods: a manifest (or a Claude Desktop config) names a {@code url} instead of a command, and the gateway
@@ -41,12 +42,14 @@ class RemotePodIT {
     Path dir;
     private ListeningServer server;
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
+
     @AfterEach
     void nothingLeft() {
         if (server != null) {
             server.close();
         }
-        ProcessLeaks.assertNoChildProcess();
     }
 
     private void startServer() {

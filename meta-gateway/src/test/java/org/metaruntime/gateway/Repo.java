@@ -1,19 +1,15 @@
 package org.metaruntime.gateway;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.metaruntime.testing.Tools;
 
-/** The repository's paths, tools on PATH, and process checks shared by the gateway's tests. */
+/** The repository's paths and tools on PATH, shared by the gateway's tests (their leak check is {@code LeakCheck}). */
 final class Repo {
 
     /** The repository root (the module's parent folder). */
@@ -57,12 +53,5 @@ final class Repo {
     /** The absolute path of {@code name} on PATH; fails when it is missing. */
     static String tool(String name) {
         return Tools.required(name);
-    }
-
-    /** Waits until no process started by this JVM is alive (children, grandchildren). */
-    static void assertNoProcessLeft() {
-        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(ProcessHandle.current().descendants()
-                .filter(ProcessHandle::isAlive).map(h -> h.pid() + " " + h.info().commandLine().orElse("?")))
-                .as("processes started by the tests").isEmpty());
     }
 }

@@ -6,10 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * A pod that writes its secret (a manifest {@code env} value) to stderr: the status's {@code stderrTail} and the
@@ -24,10 +25,8 @@ class SecretsIT {
     @TempDir
     Path dir;
 
-    @AfterEach
-    void nothingLeft() {
-        Repo.assertNoProcessLeft();
-    }
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
 
     @Test
     void aPodsSecretNeverLeavesTheGatewayInItsStderrTail() throws Exception {

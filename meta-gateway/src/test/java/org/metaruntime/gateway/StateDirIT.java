@@ -17,10 +17,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * {@code bin/meta-gateway --transport http --state DIR}: the pods' events go to {@code DIR/event_log.sqlite3} and are
@@ -37,10 +38,8 @@ class StateDirIT {
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-    @AfterEach
-    void nothingLeft() {
-        Repo.assertNoProcessLeft();
-    }
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
 
     @Test
     void theEventLogOutlivesARestartAndTheStreamResumesWithNothingLostOrRepeated() throws Exception {

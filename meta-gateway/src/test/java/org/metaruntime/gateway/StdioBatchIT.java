@@ -10,9 +10,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * JSON-RPC batches over stdio, with {@code bin/meta-gateway} as a process: a session of MCP 2025-03-26 (the one
@@ -27,12 +29,14 @@ class StdioBatchIT {
 
     private StdioGateway gateway;
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().pidFilesIn(() -> dir.resolve("pids"), "");
+
     @AfterEach
     void stop() throws Exception {
         if (gateway != null) {
             gateway.close();
         }
-        NodeClient.assertAllGone(NodeClient.JSON.createObjectNode(), dir.resolve("pids"));
     }
 
     private void start() throws Exception {

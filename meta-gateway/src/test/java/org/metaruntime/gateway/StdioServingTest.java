@@ -12,7 +12,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * The embedded gateway over piped streams: JSON-RPC framing and the answers that need no pod (initialize,
@@ -46,6 +48,9 @@ class StdioServingTest {
         gateway = MetaGateway.builder().manifests(dir).build();
         client = PipedGateway.serve(gateway);
     }
+
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
 
     @AfterEach
     void stop() throws Exception {

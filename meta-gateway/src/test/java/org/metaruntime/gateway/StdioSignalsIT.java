@@ -9,9 +9,11 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * Signals to {@code bin/meta-gateway} serving stdio, as a process: SIGTERM and SIGINT stop every pod and end it with
@@ -25,12 +27,14 @@ class StdioSignalsIT {
 
     private StdioGateway gateway;
 
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes().pidFilesIn(() -> dir.resolve("pids"), "");
+
     @AfterEach
     void stop() throws Exception {
         if (gateway != null) {
             gateway.close();
         }
-        NodeClient.assertAllGone(NodeClient.JSON.createObjectNode(), dir.resolve("pids"));
     }
 
     /** A gateway whose fixture pod runs (a call spawned it). */

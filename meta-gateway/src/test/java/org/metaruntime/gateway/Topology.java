@@ -25,6 +25,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
+import org.metaruntime.testing.LeakCheck;
 import org.metaruntime.testing.PostgresServer;
 import org.metaruntime.testing.ProcessLeaks;
 
@@ -372,7 +373,7 @@ final class Topology implements AutoCloseable {
             failures.add(e);
         }
         try {
-            Repo.assertNoProcessLeft();
+            LeakCheck.processes().assertNothingLeft();
         } catch (Throwable e) {
             failures.add(e);
         }

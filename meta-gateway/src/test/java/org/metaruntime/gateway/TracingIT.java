@@ -9,11 +9,12 @@ import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.gateway.internal.trace.OtlpReceiver;
+import org.metaruntime.testing.LeakCheck;
 
 /**
  * Traces through {@code bin/meta-gateway --otlp-endpoint URL} with the TypeScript SDK client: a pod that answers the
@@ -29,10 +30,8 @@ class TracingIT {
     @TempDir
     Path dir;
 
-    @AfterEach
-    void nothingLeft() {
-        Repo.assertNoProcessLeft();
-    }
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
 
     private static ObjectNode request(String tool, String traceparent) {
         ObjectNode step = NodeClient.step("request").put("method", "tools/call").put("schema", "any");

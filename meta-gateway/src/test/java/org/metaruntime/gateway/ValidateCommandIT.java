@@ -5,10 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.testing.LeakCheck;
 
 /** {@code bin/meta-gateway --validate} and the command line's exit codes, run as a user runs them. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -17,10 +18,8 @@ class ValidateCommandIT {
     @TempDir
     Path dir;
 
-    @AfterEach
-    void nothingLeft() {
-        Repo.assertNoProcessLeft();
-    }
+    @RegisterExtension
+    final LeakCheck leaks = LeakCheck.processes();
 
     @Test
     void theExampleManifestsAreValid() throws Exception {

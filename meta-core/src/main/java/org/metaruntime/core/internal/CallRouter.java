@@ -173,6 +173,35 @@ public final class CallRouter {
             lazy.callEnded(slot);
             throw toRouteException(moduleId, e);
         }
+        return admitted(slot);
+    }
+
+    /**
+     * Like {@link #session}, without blocking the caller: a lazy module is started off its thread, and the session
+     * comes on the thread that finished the start (or this one, when the module runs). Fails with the
+     * {@link ModuleRouteException} {@link #session} throws.
+     */
+    public CompletableFuture<Session> sessionAsync(String moduleId, String flow) {
+        ModuleSlot slot;
+        CompletableFuture<Void> ready;
+        try {
+            slot = mcpSlot(moduleId, flow);
+            ready = lazy.admit(slot);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(toRouteException(moduleId, e));
+        }
+        return ready.handle((started, failure) -> {
+            if (failure != null) {
+                lazy.callEnded(slot);
+                throw toRouteException(moduleId, failure);
+            }
+            return admitted(slot);
+        });
+    }
+
+    /** The session of a module admitted by its lazy start, once it runs; the slot is handed back when it fails. */
+    private Session admitted(ModuleSlot slot) {
+        String moduleId = slot.id();
         try {
             ModuleSupervisor<ModuleChild> supervisor = slot.membership().supervisor();
             if (supervisor == null || !supervisor.acceptsCalls()) {

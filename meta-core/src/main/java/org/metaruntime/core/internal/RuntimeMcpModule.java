@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.metaruntime.core.CallOptions;
@@ -61,6 +62,19 @@ public final class RuntimeMcpModule implements McpModule {
     @Override
     public List<McpSchema.Tool> tools() {
         return use("tools", session -> session.server().toolDescriptors());
+    }
+
+    @Override
+    public CompletableFuture<List<McpSchema.Tool>> toolsAsync() {
+        return calls.sessionAsync(moduleId, "tools").thenApply(session -> {
+            try {
+                return session.server().toolDescriptors();
+            } catch (RuntimeException e) {
+                throw CallRouter.toRouteException(moduleId, e);
+            } finally {
+                calls.ended(session);
+            }
+        });
     }
 
     @Override

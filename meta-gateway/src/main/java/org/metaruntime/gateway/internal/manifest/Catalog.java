@@ -7,26 +7,58 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.metaruntime.gateway.ManifestProblem;
 
 /**
  * Every pod of a gateway, read from manifest folders and an optional Claude Desktop config, with the
- * problems found in each file and across files (duplicate pod names, outward name collisions). Immutable.
- *
- * @param pods      the valid pods, in name order
- * @param problems  every problem, in file and line order; the gateway serves only when there is none
+ * problems found in each file and across files (duplicate pod names, outward name collisions), and the one index
+ * of its pods by name ({@link #pod(String)}): every part of the gateway that asks which pods there are asks it.
+ * An immutable value; thread-safe.
  */
-public record Catalog(List<PodManifest> pods, List<ManifestProblem> problems, String separator) {
+public final class Catalog {
 
     /** The name of the gateway's own status tool, without the pod part. */
     public static final String STATUS_TOOL = "status";
 
-    public Catalog {
-        pods = List.copyOf(pods);
-        problems = List.copyOf(problems);
+    private final List<PodManifest> pods;
+    private final List<ManifestProblem> problems;
+    private final String separator;
+    private final Map<String, PodManifest> byName;
+
+    /**
+     * @param pods      the valid pods, in name order (a second pod of the same name is not indexed)
+     * @param problems  every problem, in file and line order; the gateway serves only when there is none
+     * @param separator what joins a pod's name and a tool's name in an outward name
+     */
+    public Catalog(List<PodManifest> pods, List<ManifestProblem> problems, String separator) {
+        this.pods = List.copyOf(pods);
+        this.problems = List.copyOf(problems);
+        this.separator = separator;
+        Map<String, PodManifest> index = new LinkedHashMap<>();
+        for (PodManifest pod : this.pods) {
+            index.putIfAbsent(pod.name(), pod);
+        }
+        this.byName = java.util.Collections.unmodifiableMap(index);
+    }
+
+    /** The valid pods, in name order. */
+    public List<PodManifest> pods() {
+        return pods;
+    }
+
+    /** Every problem, in file and line order; the gateway serves only when there is none. */
+    public List<ManifestProblem> problems() {
+        return problems;
+    }
+
+    /** What joins a pod's name and a tool's name in an outward name. */
+    public String separator() {
+        return separator;
     }
 
     /** Reads every {@code *.yaml} / {@code *.yml} file of {@code folders} and the {@code claudeConfig} (may be null). */
@@ -66,7 +98,28 @@ public record Catalog(List<PodManifest> pods, List<ManifestProblem> problems, St
 
     /** The pod called {@code name}. */
     public Optional<PodManifest> pod(String name) {
-        return pods.stream().filter(p -> p.name().equals(name)).findFirst();
+        return Optional.ofNullable(byName.get(name));
+    }
+
+    /** Whether a pod called {@code name} is declared. */
+    public boolean has(String name) {
+        return byName.containsKey(name);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof Catalog that && pods.equals(that.pods) && problems.equals(that.problems)
+                && Objects.equals(separator, that.separator);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(pods, problems, separator);
+    }
+
+    @Override
+    public String toString() {
+        return "Catalog[pods=" + byName.keySet() + ", problems=" + problems.size() + ", separator=" + separator + "]";
     }
 
     private static List<Path> manifestFiles(Path folder, Problems problems) {

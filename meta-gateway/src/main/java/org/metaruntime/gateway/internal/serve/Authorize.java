@@ -32,6 +32,6 @@ final class Authorize implements CallStage {
 
     /** The tags of the pod {@code pod} (none for the gateway's own tool). */
     static Set<String> tagsOf(ToolTable table, String pod) {
-        return table.manifest(pod).map(PodManifest::tags).orElse(Set.of());
+        return table.catalog().pod(pod).map(PodManifest::tags).orElse(Set.of());
     }
 }

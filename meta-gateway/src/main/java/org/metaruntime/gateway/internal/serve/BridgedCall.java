@@ -387,7 +387,7 @@ final class BridgedCall {
      * makes from now on get no later deadline. Under the lock.
      */
     private void armDeadline(Runnable action) {
-        scope.restart(System.nanoTime(), callTimeout);
+        scope.restart(callTimeout);
         timer.arm(callTimeout, action);
     }
 

@@ -4,13 +4,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 import org.metaruntime.supervisor.Deadline;
 
 /**
  * What the pod-to-pod calls made during one call inherit from it: the call chain its pod got (every call from the
  * client's down to this one, as {@code pod.tool}), its deadline (its timeout from the moment it is sent to the pod,
  * a lazy pod's start not counted, and never later than the deadline of the call it was made for), and its end: when
- * the call ends, in any way, the nested calls still in flight are cancelled. Thread-safe.
+ * the call ends, in any way, the nested calls still in flight are cancelled. Its times are read from the gateway's one
+ * clock of calls ({@code CallSettings.nanoClock}). Thread-safe.
  */
 final class CallScope {
 
@@ -18,6 +20,7 @@ final class CallScope {
     private final org.metaruntime.gateway.spi.Principal principal;
     private final org.metaruntime.gateway.internal.pipeline.CallSpan span;
     private final long boundNanos;
+    private final LongSupplier nanoClock;
     private volatile long deadlineNanos;
     private final Set<Runnable> nested = ConcurrentHashMap.newKeySet();
     private volatile boolean ended;
@@ -25,13 +28,15 @@ final class CallScope {
 
     /**
      * @param chain      the chain the call's pod gets, this call included
-     * @param boundNanos the latest its deadline may be, on the {@link System#nanoTime()} clock (the deadline of the
-     *                   call it was made for), or {@link Long#MAX_VALUE} for no bound
+     * @param boundNanos the latest its deadline may be, on {@code nanoClock} (the deadline of the call it was made
+     *                   for), or {@link Long#MAX_VALUE} for no bound
      * @param principal  who made the call (the nested calls made for it run as this principal)
      * @param span       the call's span (the parent of its nested calls' spans)
+     * @param nanoClock  the gateway's monotonic clock of calls, in nanoseconds
      */
     CallScope(List<String> chain, long boundNanos, org.metaruntime.gateway.spi.Principal principal,
-              org.metaruntime.gateway.internal.pipeline.CallSpan span) {
+              org.metaruntime.gateway.internal.pipeline.CallSpan span, LongSupplier nanoClock) {
+        this.nanoClock = nanoClock;
         this.chain = List.copyOf(chain);
         this.principal = principal;
         this.span = span;
@@ -58,8 +63,8 @@ final class CallScope {
      *
      * @return the time the call has (zero or negative when the bound has passed)
      */
-    Duration start(long nowNanos, Duration timeout) {
-        Duration left = restart(nowNanos, timeout);
+    Duration start(Duration timeout) {
+        Duration left = restart(timeout);
         onStart.run();
         return left;
     }
@@ -75,7 +80,8 @@ final class CallScope {
      *
      * @return the time the call has (zero or negative when the bound has passed)
      */
-    Duration restart(long nowNanos, Duration timeout) {
+    Duration restart(Duration timeout) {
+        long nowNanos = nanoClock.getAsLong();
         long end = nowNanos + Deadline.clamp(timeout).toNanos();
         deadlineNanos = Math.min(end, boundNanos);
         return Duration.ofNanos(deadlineNanos - nowNanos);
@@ -86,9 +92,9 @@ final class CallScope {
         return deadlineNanos;
     }
 
-    /** Nanoseconds left until the deadline (negative when it has passed). */
-    long remainingNanos(long nowNanos) {
-        return deadlineNanos - nowNanos;
+    /** Nanoseconds left until the deadline now (negative when it has passed). */
+    long remainingNanos() {
+        return deadlineNanos - nanoClock.getAsLong();
     }
 
     /** Registers a nested call's cancel; it runs at once when this call has already ended. */

@@ -113,7 +113,7 @@ final class ClusterHooks implements AutoCloseable {
 
         @Override
         public boolean taskCapable(String pod) {
-            return table.catalog().pod(pod).isPresent() && backend.pod(pod).taskCapable();
+            return table.catalog().has(pod) && backend.pod(pod).taskCapable();
         }
 
         @Override

@@ -106,12 +106,12 @@ public final class GatewayServer implements AutoCloseable {
         this.table = new ToolTable(catalog, StatusReport.toolDefinition(), pins::blocked);
         this.parked = new ParkedCalls(new RequestStates(new SecureRandom(), Clock.systemUTC()),
                 new EarliestFirstScheduler(pods.scheduler(), System::nanoTime));
-        this.calls = new ToolCalls(table, backend, parked);
+        this.calls = new ToolCalls(table, backend, parked, settings.nanoClock());
         this.recorder = new CallRecorder(settings.listeners());
         this.pipeline = new CallPipeline(List.of(new ResolveProfile(access), new ResolveTool(table), new Authorize(access, table),
                 new LimitRate(new RateLimiter(access, settings.nanoClock())),
                 validation, new CheckCall(maxCallDepth, settings.definitions())),
-                calls, new NestedCalls(table, backend), this::status, settings.tracer(),
+                calls, new NestedCalls(table, backend, settings.nanoClock()), this::status, settings.tracer(),
                 new RecordCall(stats, recorder, settings.auditArguments(), settings.nanoClock()), access, settings.nanoClock());
         this.surface = new Surface(table::catalog, backend, this::status);
         this.executor = new ThreadPoolExecutor(0, 256, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
@@ -294,7 +294,7 @@ public final class GatewayServer implements AutoCloseable {
      * must equal; null when unknown.
      */
     public String definitionHash(String pod, String tool) {
-        return table.manifest(pod).map(manifest -> pins.definitionHash(manifest, tool)).orElse(null);
+        return table.catalog().pod(pod).map(manifest -> pins.definitionHash(manifest, tool)).orElse(null);
     }
 
     private static CompletableFuture<JsonNode> done(JsonNode result) {
@@ -434,7 +434,7 @@ public final class GatewayServer implements AutoCloseable {
         @Override
         public void toolsChanged(String pod) {
             PodBackend.Pod served = backend.pod(pod);
-            Optional<PodManifest> manifest = table.manifest(pod);
+            Optional<PodManifest> manifest = table.catalog().pod(pod);
             if (served != null && manifest.isPresent() && served.running() && !served.bare()) {
                 pins.observe(manifest.get(), served.liveTools());
             }

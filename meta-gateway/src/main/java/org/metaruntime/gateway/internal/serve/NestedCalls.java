@@ -28,10 +28,13 @@ final class NestedCalls {
 
     private final ToolTable table;
     private final PodBackend backend;
+    private final java.util.function.LongSupplier nanoClock;
 
-    NestedCalls(ToolTable table, PodBackend backend) {
+    /** @param nanoClock the gateway's monotonic clock of calls, in nanoseconds (their deadlines) */
+    NestedCalls(ToolTable table, PodBackend backend, java.util.function.LongSupplier nanoClock) {
         this.table = table;
         this.backend = backend;
+        this.nanoClock = nanoClock;
     }
 
     /** The target a pod's request names ({@code params.tool}, {@code pod-name.tool-name}); -32602 when it names none. */
@@ -64,12 +67,11 @@ final class NestedCalls {
     CompletableFuture<JsonNode> dispatch(PipelineCall call) {
         ToolTable.Route route = call.route;
         PodBackend.CallContext parent = call.outer;
-        PodManifest manifest = table.manifest(route.pod()).orElseThrow(() -> ToolCalls.failure(route, JsonRpc.INVALID_PARAMS,
+        PodManifest manifest = table.catalog().pod(route.pod()).orElseThrow(() -> ToolCalls.failure(route, JsonRpc.INVALID_PARAMS,
                 "the pod is not served any more", null));
-        long now = System.nanoTime();
         long bound = manifest.callTimeout().toNanos();
         if (parent != null) {
-            long left = parent.scope().remainingNanos(now);
+            long left = parent.scope().remainingNanos();
             if (left <= 0) {
                 throw ToolCalls.failure(route, JsonRpc.TIMEOUT, "the calling call has no time left", null);
             }
@@ -80,7 +82,7 @@ final class NestedCalls {
                 parent != null ? parent.clientRequest() : request -> CompletableFuture.failedFuture(new RpcException(
                         JsonRpc.METHOD_NOT_FOUND, "pod " + route.pod() + ": no client is behind this call")),
                 new CallScope(call.chain(), parent == null ? Long.MAX_VALUE : parent.scope().deadlineNanos(), call.principal,
-                        call.span));
+                        call.span, nanoClock));
         InFlight<JsonNode> podCall = backend.pod(route.pod()).call(route.tool(), call.checkedArguments, context);
         Runnable cancel = podCall::cancel;
         if (parent != null) {

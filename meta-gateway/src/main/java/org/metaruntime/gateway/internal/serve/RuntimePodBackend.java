@@ -13,7 +13,6 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.metaruntime.core.CallOptions;
 import org.metaruntime.core.McpModule;
@@ -49,14 +48,17 @@ import org.slf4j.LoggerFactory;
 final class RuntimePodBackend implements PodBackend {
 
     private static final Logger log = LoggerFactory.getLogger(RuntimePodBackend.class);
-    /** How long a pod's refreshed tool list is awaited after its {@code notifications/tools/list_changed}. */
-    private static final long TOOLS_REFRESH_WAIT_MS = 2000;
+    /** How often the runtime's copy of a pod's tool list is read after its {@code notifications/tools/list_changed}. */
+    private static final Duration TOOLS_REFRESH_POLL = Duration.ofMillis(20);
+    /** How many times, at most: the refreshed list is awaited for 2 s of the scheduler's time. */
+    private static final int TOOLS_REFRESH_POLLS = 100;
 
     private final Catalog catalog;
     private final UnifiedRuntime runtime;
     private final PodRequests requests = new PodRequests();
     private final Map<String, RuntimePod> pods = new LinkedHashMap<>();
     private final Executor executor;
+    private final org.metaruntime.supervisor.Scheduler scheduler;
     private final List<Subscription> subscriptions = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile PodListener listener;
     private volatile PodCallHandler podCalls;
@@ -70,6 +72,7 @@ final class RuntimePodBackend implements PodBackend {
                       Set<String> withheld, PodThreads threads) {
         this.catalog = catalog;
         this.executor = threads.tasks();
+        this.scheduler = threads.scheduler();
         MetaConfig.Builder config = MetaConfig.builder();
         for (PodManifest pod : catalog.pods()) {
             ModuleConfig.Builder module = PodModuleMapping.module(pod).startMode(StartMode.LAZY);
@@ -108,7 +111,7 @@ final class RuntimePodBackend implements PodBackend {
             }
             l.stateChanged(pod.name());
             if (transition.to() == ModuleHealthState.HEALTHY) {
-                executor.execute(() -> l.toolsChanged(pod.name()));
+                pod.refreshIfRunning().whenCompleteAsync((done, error) -> l.toolsChanged(pod.name()), executor);
             }
         }));
     }
@@ -230,10 +233,20 @@ final class RuntimePodBackend implements PodBackend {
             return healthy;
         }
 
+        /**
+         * Starts it without blocking this thread: the runtime starts a lazy pod off it, and the future completes on a
+         * pod task thread once its tools are read, or fails with why it could not start.
+         */
         @Override
         public CompletableFuture<Void> start() {
             tried.set(true);
-            return CompletableFuture.runAsync(this::refreshTools, executor).handle((ok, error) -> {
+            CompletableFuture<Void> refreshed;
+            try {
+                refreshed = refresh();
+            } catch (RuntimeException e) {
+                refreshed = CompletableFuture.failedFuture(e);
+            }
+            return refreshed.handle((ok, error) -> {
                 if (error != null) {
                     throw startFailed(error);
                 }
@@ -241,13 +254,38 @@ final class RuntimePodBackend implements PodBackend {
             });
         }
 
-        private void refreshTools() {
+        /**
+         * Reads its tools, era and capabilities from the runtime once it runs (a lazy pod is started for that, off this
+         * thread); completes on a pod task thread.
+         */
+        private CompletableFuture<Void> refresh() {
             McpModule module = module();
-            tools = module.tools().stream().map(t -> (ObjectNode) JsonRpc.MAPPER.valueToTree(t)).toList();
-            era = module.protocolVersion();
-            McpSchema.ServerCapabilities capabilities = ModernPods.speaksModern(module) ? module.serverCapabilities() : null;
-            offersTasks = capabilities != null && capabilities.extensions() != null
-                    && capabilities.extensions().containsKey(TaskRequests.EXTENSION);
+            return module.toolsAsync().thenAcceptAsync(listed -> {
+                tools = listed.stream().map(t -> (ObjectNode) JsonRpc.MAPPER.valueToTree(t)).toList();
+                era = module.protocolVersion();
+                McpSchema.ServerCapabilities capabilities = ModernPods.speaksModern(module) ? module.serverCapabilities() : null;
+                offersTasks = capabilities != null && capabilities.extensions() != null
+                        && capabilities.extensions().containsKey(TaskRequests.EXTENSION);
+            }, executor);
+        }
+
+        /** {@link #refresh()} when it runs (a pod that does not run is not started for it); never fails. */
+        CompletableFuture<Void> refreshIfRunning() {
+            if (!running()) {
+                return CompletableFuture.completedFuture(null);
+            }
+            CompletableFuture<Void> refreshed;
+            try {
+                refreshed = refresh();
+            } catch (RuntimeException e) {
+                refreshed = CompletableFuture.failedFuture(e);
+            }
+            return refreshed.handle((ok, error) -> {
+                if (error != null) {
+                    log.debug("pod {}: reading its tools failed: {}", name(), error.toString());
+                }
+                return null;
+            });
         }
 
         @Override
@@ -260,15 +298,12 @@ final class RuntimePodBackend implements PodBackend {
             return healthy && offersTasks && !bare();
         }
 
+        /**
+         * The tools it listed when they were last read (when it started or came up, and after it announced a change),
+         * without asking the runtime on the caller's thread.
+         */
         @Override
         public List<ObjectNode> liveTools() {
-            if (running()) {
-                try {
-                    refreshTools();
-                } catch (RuntimeException e) {
-                    log.debug("pod {}: reading its tools failed: {}", name(), e.toString());
-                }
-            }
             return tools;
         }
 
@@ -286,7 +321,7 @@ final class RuntimePodBackend implements PodBackend {
                     break;
                 }
                 case "notifications/tools/list_changed":
-                    executor.execute(() -> awaitNewTools(l));
+                    awaitNewTools(l, tools, TOOLS_REFRESH_POLLS);
                     break;
                 case "notifications/resources/list_changed":
                 case "notifications/prompts/list_changed":
@@ -297,19 +332,23 @@ final class RuntimePodBackend implements PodBackend {
             }
         }
 
-        /** The runtime refreshes its copy of the list after the pod's announcement: wait (bounded) for the new one. */
-        private void awaitNewTools(PodListener l) {
-            List<ObjectNode> before = tools;
-            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TOOLS_REFRESH_WAIT_MS);
-            while (System.nanoTime() < end && liveTools().equals(before)) {
-                try {
-                    Thread.sleep(20);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+        /**
+         * The runtime refreshes its copy of the list after the pod's announcement: reads it now and then again every
+         * {@link #TOOLS_REFRESH_POLL} on the scheduler until it differs from {@code before} or it was read
+         * {@code reads} times, then tells {@code l} on a pod task thread; no thread waits meanwhile.
+         */
+        private void awaitNewTools(PodListener l, List<ObjectNode> before, int reads) {
+            refreshIfRunning().whenCompleteAsync((done, error) -> {
+                if (!tools.equals(before) || reads <= 1) {
+                    l.toolsChanged(name());
                     return;
                 }
-            }
-            l.toolsChanged(name());
+                try {
+                    scheduler.schedule(() -> awaitNewTools(l, before, reads - 1), TOOLS_REFRESH_POLL);
+                } catch (RuntimeException closing) {
+                    log.debug("pod {}: the gateway is closing: its new tools are not awaited", name());
+                }
+            }, executor);
         }
 
         /**
@@ -333,7 +372,7 @@ final class RuntimePodBackend implements PodBackend {
             try {
                 call = module().startCall(tool, arguments, module -> {
                     sent.set(true);
-                    Duration timeout = context.scope().start(System.nanoTime(), context.timeout());
+                    Duration timeout = context.scope().start(context.timeout());
                     if (timeout.isNegative() || timeout.isZero()) {
                         noTimeLeft.set(true);
                         throw new IllegalStateException("the calling call has no time left");

@@ -84,7 +84,7 @@ public final class ServedView {
             if (access.allowing(profiles, route.outward(), tags).isEmpty()) {
                 continue;
             }
-            Optional<PodManifest> manifest = table.manifest(route.pod());
+            Optional<PodManifest> manifest = table.catalog().pod(route.pod());
             DeclaredTool declared = manifest.flatMap(m -> m.tools().stream().filter(t -> t.name().equals(route.tool())).findFirst())
                     .orElse(null);
             DefinitionPins.Seen seen = manifest.map(m -> pins.seen(m, route.tool(), declared)).orElse(null);

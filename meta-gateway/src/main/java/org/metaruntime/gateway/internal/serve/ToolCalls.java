@@ -35,6 +35,7 @@ final class ToolCalls {
     private final PodBackend backend;
     private final Map<String, LogSink> logSinks = new ConcurrentHashMap<>();
     private final ParkedCalls parked;
+    private final java.util.function.LongSupplier nanoClock;
 
     /** Where the log lines of a modern request's call go, from which level. */
     private record LogSink(LogLevel level, Consumer<ObjectNode> send) {
@@ -48,9 +49,11 @@ final class ToolCalls {
     }
 
     /**
-     * @param parked the modern calls waiting for their client's input, which retries reach
+     * @param parked    the modern calls waiting for their client's input, which retries reach
+     * @param nanoClock the gateway's monotonic clock of calls, in nanoseconds (their deadlines)
      */
-    ToolCalls(ToolTable table, PodBackend backend, ParkedCalls parked) {
+    ToolCalls(ToolTable table, PodBackend backend, ParkedCalls parked, java.util.function.LongSupplier nanoClock) {
+        this.nanoClock = nanoClock;
         this.parked = parked;
         this.table = table;
         this.backend = backend;
@@ -65,20 +68,21 @@ final class ToolCalls {
         Dispatcher.Request request = pipelineCall.request;
         ToolTable.Route route = pipelineCall.route;
         JsonNode arguments = pipelineCall.checkedArguments;
-        PodManifest manifest = table.manifest(route.pod()).orElseThrow(() -> ResolveTool.unknownTool(pipelineCall.name));
+        PodManifest manifest = table.catalog().pod(route.pod()).orElseThrow(() -> ResolveTool.unknownTool(pipelineCall.name));
         ClientSession session = request.session();
         JsonNode token = request.progressToken();
         Duration timeout = manifest.callTimeout();
         String callId = pipelineCall.callId;
         CompletableFuture<JsonNode> answer = new CompletableFuture<>();
-        Started started = new Started();
-        CallScope scope = new CallScope(List.of(route.chainName()), Long.MAX_VALUE, pipelineCall.principal, pipelineCall.span);
+        DeferredCall call = new DeferredCall();
+        CallScope scope = new CallScope(List.of(route.chainName()), Long.MAX_VALUE, pipelineCall.principal, pipelineCall.span,
+                nanoClock);
         BridgedCall bridged = null;
         CompletableFuture<JsonNode> firstRound = null;
         PodBackend.CallContext context;
         if (request.isModern()) {
             bridged = new BridgedCall(parked, callId, route, arguments, Principals.key(session.caller()), timeout,
-                    new Bridging(callId, answer, started), scope);
+                    new Bridging(callId, answer, call), scope);
             scope.onStart(bridged::sent);
             context = new PodBackend.CallContext(callId, BridgedCall.LIFETIME, token == null ? null : bridged::progress,
                     bridged::podAsks, scope, ModernPods.callMeta(request));
@@ -93,8 +97,7 @@ final class ToolCalls {
                     podRequest -> clientRequest(session, request.id(), route, podRequest), scope,
                     ModernPods.callMeta(request));
         }
-        InFlight<JsonNode> call = backend.pod(route.pod()).call(route.tool(), arguments, context);
-        started.set(call);
+        call.attach(backend.pod(route.pod()).call(route.tool(), arguments, context));
         if (bridged == null) {
             request.onCancel(call::cancel);
         }
@@ -133,44 +136,16 @@ final class ToolCalls {
                 || cause instanceof PodBackend.PodFailure failure && failure.kind() == PodBackend.PodFailure.Kind.CANCELLED;
     }
 
-    /** The pod call once started; a cancel asked for before is applied then. */
-    private static final class Started {
-        private InFlight<JsonNode> call;
-        private boolean cancelled;
-
-        void set(InFlight<JsonNode> started) {
-            boolean cancelNow;
-            synchronized (this) {
-                call = started;
-                cancelNow = cancelled;
-            }
-            if (cancelNow) {
-                started.cancel();
-            }
-        }
-
-        void cancel() {
-            InFlight<JsonNode> now;
-            synchronized (this) {
-                cancelled = true;
-                now = call;
-            }
-            if (now != null) {
-                now.cancel();
-            }
-        }
-    }
-
     /** What a bridged call does to the call it bridges: fails its outcome, cancels it, points its log lines. */
     private final class Bridging implements BridgedCall.Call {
         private final String callId;
         private final CompletableFuture<JsonNode> answer;
-        private final Started started;
+        private final InFlight<JsonNode> call;
 
-        Bridging(String callId, CompletableFuture<JsonNode> answer, Started started) {
+        Bridging(String callId, CompletableFuture<JsonNode> answer, InFlight<JsonNode> call) {
             this.callId = callId;
             this.answer = answer;
-            this.started = started;
+            this.call = call;
         }
 
         @Override
@@ -180,7 +155,7 @@ final class ToolCalls {
 
         @Override
         public void cancel() {
-            started.cancel();
+            call.cancel();
         }
 
         @Override

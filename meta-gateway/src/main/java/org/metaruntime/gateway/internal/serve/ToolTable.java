@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiPredicate;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 import org.metaruntime.gateway.internal.manifest.Catalog;
 import org.metaruntime.gateway.internal.contract.CanonicalJson;
 import org.metaruntime.gateway.internal.manifest.DeclaredTool;
@@ -44,13 +43,8 @@ final class ToolTable {
         return schema == null ? null : JsonRpc.MAPPER.convertValue(schema, Map.class);
     }
 
-    /** What is served: the catalog, its pods and routes by name, and the {@code tools/list} array. */
-    private record Served(Catalog catalog, Map<String, PodManifest> pods, Map<String, Route> routes, ArrayNode listed) {
-        Served(Catalog catalog, Map<String, Route> routes, ArrayNode listed) {
-            this(catalog, catalog.pods().stream()
-                    .collect(Collectors.toUnmodifiableMap(PodManifest::name, pod -> pod, (first, second) -> first)),
-                    routes, listed);
-        }
+    /** What is served: the catalog (which pods there are), the routes by name, and the {@code tools/list} array. */
+    private record Served(Catalog catalog, Map<String, Route> routes, ArrayNode listed) {
     }
 
     private final ObjectNode statusTool;
@@ -76,14 +70,9 @@ final class ToolTable {
         this.served = new Served(catalog, Map.of(), JsonRpc.NODES.arrayNode());
     }
 
-    /** The pods served now. */
+    /** The pods served now: {@code catalog().pod(name)} is the manifest of the pod {@code name} served now. */
     Catalog catalog() {
         return served.catalog();
-    }
-
-    /** The manifest of the pod {@code name} served now. */
-    Optional<PodManifest> manifest(String name) {
-        return Optional.ofNullable(served.pods().get(name));
     }
 
     String statusName() {
