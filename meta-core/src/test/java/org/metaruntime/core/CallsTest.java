@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Path;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -233,6 +234,21 @@ class CallsTest {
         assertThat(((ModuleRouteException) Failures.unwrap(refused)).error()).isInstanceOf(ModuleRouteError.ModuleRuntime.class);
         Throwable timedOut = hanging.handle((value, error) -> error).get(60, TimeUnit.SECONDS);
         assertThat(Failures.unwrap(timedOut)).as("its startup timed out").isInstanceOf(ModuleRouteException.class);
+    }
+
+    @Test
+    void closingTheRuntimeDuringALazyStartEndsTheStartingModule() throws Exception {
+        MetaConfig config = MetaConfig.builder()
+                .module(mcp("hanging", "--hang-at", "initialize").startMode(StartMode.LAZY)
+                        .startupTimeout(Duration.ofSeconds(120)).build())
+                .discover("hanging").preSpawn(PreSpawnData.mcp("hanging")).build();
+        UnifiedRuntime runtime = start(config);
+        CompletableFuture<List<McpSchema.Tool>> hanging = runtime.mcp("hanging").toolsAsync();
+        Path pids = dir.resolve("pids");
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
+                .until(() -> Files.exists(pids) && Files.size(pids) > 0);   // spawned, and waiting in initialize
+        runtime.close();   // the leak check after the test finds the process if close() left it
+        assertThat(hanging.handle((value, error) -> error).get(30, TimeUnit.SECONDS)).isNotNull();
     }
 
     @Test

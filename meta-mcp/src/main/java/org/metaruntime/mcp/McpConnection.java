@@ -138,13 +138,18 @@ public final class McpConnection implements AutoCloseable {
         return SessionOpener.http(endpoint, options, bounded, McpConnection::new);
     }
 
-    /** Waits for an opening connection; on an interrupt the connection is closed once it has opened. */
+    /**
+     * Waits for an opening connection; on an interrupt the opening is cancelled, which stops the server at once, or,
+     * when it has opened already, the connection is closed.
+     */
     private static McpConnection await(CompletableFuture<McpConnection> opening, String moduleId) {
         try {
             return opening.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            opening.thenAccept(c -> c.closeAsync(DEFAULT_CLOSE_TIMEOUT, StopLadder.immediate()));
+            if (!opening.cancel(false)) {
+                opening.thenAccept(c -> c.closeAsync(DEFAULT_CLOSE_TIMEOUT, StopLadder.immediate()));
+            }
             throw new McpBoundaryException(new McpBoundaryError.Interrupted(moduleId, "connect"));
         } catch (ExecutionException e) {
             throw Waits.rethrow(e);

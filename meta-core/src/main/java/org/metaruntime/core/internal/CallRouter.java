@@ -243,11 +243,12 @@ public final class CallRouter {
     }
 
     /**
-     * Cancels every call in flight (the runtime is shutting down): event-line calls stop their process tree,
-     * {@code PER_CALL} calls stop their server. Each future completes when that call's boundary work has ended.
+     * Cancels every call in flight and every lazy startup in progress (the runtime is shutting down): event-line calls
+     * stop their process tree, {@code PER_CALL} calls stop their server, a startup stops the child it started. Each
+     * future completes when that call's or startup's boundary work has ended.
      */
     public List<CompletableFuture<Void>> cancelAll() {
-        List<CompletableFuture<Void>> settled = new java.util.ArrayList<>();
+        List<CompletableFuture<Void>> settled = new java.util.ArrayList<>(lazy.interruptStartups());
         for (RealModuleCall call : List.copyOf(inFlight)) {
             call.cancel();
             settled.add(call.finished());

@@ -1,6 +1,9 @@
 package org.metaruntime.core.internal;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -29,6 +32,9 @@ public final class LazyModules {
     private final Scheduler scheduler;
     private final Executor executor;
     private final Map<String, State> states = new ConcurrentHashMap<>();
+    /** The threads running a startup, with the startup's future; guarded by itself. */
+    private final Map<Thread, CompletableFuture<Void>> running = new HashMap<>();
+    private boolean shuttingDown; // guarded by running
 
     public LazyModules(ModuleStartup startup, RuntimeOptions options, Scheduler scheduler, Executor executor) {
         this.startup = Objects.requireNonNull(startup, "startup");
@@ -80,6 +86,14 @@ public final class LazyModules {
     }
 
     private void runStartup(ModuleSlot slot, State state, CompletableFuture<Void> start) {
+        Thread thread = Thread.currentThread();
+        synchronized (running) {
+            if (shuttingDown) {
+                finish(state, start, new IllegalStateException("the runtime is shutting down"));
+                return;
+            }
+            running.put(thread, start);
+        }
         Exception failure = null;
         try {
             synchronized (slot.lifecycleLock()) {
@@ -97,8 +111,32 @@ public final class LazyModules {
             }
         } catch (RuntimeException e) {
             failure = e;
+        } finally {
+            synchronized (running) {
+                running.remove(thread);
+                if (shuttingDown) {
+                    Thread.interrupted();   // the interrupt was the shutdown's, not the executor's owner's
+                }
+            }
         }
         finish(state, start, failure);
+    }
+
+    /**
+     * The runtime is shutting down: interrupts every startup in progress, which cancels its attempt and stops the
+     * child it started, and refuses the startups not yet running. Returns a future per interrupted startup that
+     * completes (normally) when it has ended.
+     */
+    public List<CompletableFuture<Void>> interruptStartups() {
+        synchronized (running) {
+            shuttingDown = true;
+            List<CompletableFuture<Void>> ended = new ArrayList<>();
+            running.forEach((thread, start) -> {
+                thread.interrupt();
+                ended.add(start.handle((done, failure) -> null));
+            });
+            return ended;
+        }
     }
 
     private static void finish(State state, CompletableFuture<Void> start, Exception failure) {

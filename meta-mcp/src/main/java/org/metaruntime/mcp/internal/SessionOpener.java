@@ -34,7 +34,7 @@ import reactor.core.publisher.Mono;
  * server; for a server that may be bare, the handshake finds out). A modern server gets no handshake: its session is
  * ready once the probe is answered, and keeps a {@code subscriptions/listen} stream open.
  * A session that fails to open is closed before its future fails, with a process tree stopped at once, and the
- * failure names what the server wrote to stderr. Stateless.
+ * failure names what the server wrote to stderr; so is one whose future the caller cancels. Stateless.
  *
  * <pre>{@code
  * SessionParts parts = SessionOpener.stdio(spec, options, Duration.ofSeconds(10), Function.identity()).join();
@@ -134,6 +134,11 @@ public final class SessionOpener {
             return CompletableFuture.completedFuture(connection.apply(parts)); // a bare server: no handshake
         }
         CompletableFuture<C> opened = new CompletableFuture<>();
+        opened.whenComplete((c, e) -> {
+            if (opened.isCancelled()) {   // the caller gave up: the server is stopped at once
+                parts.lifecycle().close(CLOSE_TIMEOUT, StopLadder.immediate());
+            }
+        });
         McpProtocolEra era = options.protocolEra();
         if (era == McpProtocolEra.LEGACY) {
             legacy(parts, timeoutMs, 0, deadline, connection, opened);
@@ -171,14 +176,21 @@ public final class SessionOpener {
                 }
                 LOG.debug("module '{}' exited on server/discover; starting it again as a legacy MCP server: {}",
                         parts.moduleId(), gone.getMessage());
-                parts.lifecycle().close(CLOSE_TIMEOUT, StopLadder.immediate()).whenComplete((ignored, x) ->
-                        restart.get().whenComplete((c, again) -> {
-                            if (again == null) {
-                                opened.complete(c);
-                            } else {
-                                opened.completeExceptionally(again);
-                            }
-                        }));
+                parts.lifecycle().close(CLOSE_TIMEOUT, StopLadder.immediate()).whenComplete((ignored, x) -> {
+                    CompletableFuture<C> restarted = restart.get();
+                    opened.whenComplete((c, cancelled) -> {
+                        if (opened.isCancelled()) {
+                            restarted.cancel(false);
+                        }
+                    });
+                    restarted.whenComplete((c, again) -> {
+                        if (again == null) {
+                            opened.complete(c);
+                        } else {
+                            opened.completeExceptionally(again);
+                        }
+                    });
+                });
             }
         });
         return opened;
