@@ -222,7 +222,8 @@ class CallsTest {
 
         CompletableFuture<List<McpSchema.Tool>> hanging = runtime.mcp("hanging").toolsAsync();
         assertThat(hanging).as("the start goes on off the caller's thread").isNotDone();
-        assertThat(runtime.supervisorReport().get("hanging").state()).isEqualTo(STARTING);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
+                .until(() -> runtime.supervisorReport().get("hanging").state() == STARTING);
 
         List<McpSchema.Tool> tools = runtime.mcp("tools").toolsAsync().get(30, TimeUnit.SECONDS);
         assertThat(tools).extracting(McpSchema.Tool::name).isEqualTo(runtime.mcp("tools").tools().stream()
