@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.metaruntime.mcp.internal.CallMeta;
 
 /**
  * How one {@code tools/call} runs: its timeout, a progress listener, and handlers for the requests the server
@@ -35,6 +36,20 @@ import java.util.function.Consumer;
  * }</pre>
  */
 public final class McpCallOptions {
+
+    static {
+        CallMeta.grant(new CallMeta.Access() {
+            @Override
+            public ObjectNode held(McpCallOptions options) {
+                return options.meta;
+            }
+
+            @Override
+            public void hold(Builder builder, ObjectNode meta) {
+                builder.meta = Objects.requireNonNull(meta, "meta");
+            }
+        });
+    }
 
     private final Duration timeout;
     private final Consumer<McpProgress> onProgress;
