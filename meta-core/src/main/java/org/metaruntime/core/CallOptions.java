@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.metaruntime.core.internal.CallOptionsMeta;
 import org.metaruntime.supervisor.Deadline;
 import org.metaruntime.supervisor.InvalidOptionException;
 
@@ -29,6 +30,10 @@ public final class CallOptions {
      * library; a longer one is shortened to it.
      */
     public static final Duration MAX_TIMEOUT = Deadline.MAX_TIMEOUT;
+
+    static {
+        CallOptionsMeta.grant(options -> options.meta);
+    }
 
     private static final CallOptions DEFAULTS = builder().build();
 

@@ -469,6 +469,15 @@ class CallsTest {
         io.modelcontextprotocol.spec.McpSchema.CallToolResult withMeta = tools.callTool("echo_arguments",
                 MAPPER.createObjectNode().put("with_meta", true), CallOptions.builder().timeout(T).meta(meta).build());
         assertThat(MAPPER.valueToTree(withMeta.structuredContent()).get("meta")).as("the call's _meta").isEqualTo(meta);
+        CallOptions withProgress = CallOptions.builder().timeout(T).meta(meta).onProgress(update -> { }).build();
+        for (int i = 0; i < 2; i++) {
+            JsonNode sent = MAPPER.valueToTree(tools.callTool("echo_arguments",
+                    MAPPER.createObjectNode().put("with_meta", true), withProgress).structuredContent()).get("meta");
+            assertThat(sent.get("host/trace").asText()).isEqualTo("t-1");
+            assertThat(sent.get("host/chain")).isEqualTo(meta.get("host/chain"));
+            assertThat(sent.has("progressToken")).as("the call's own progress token").isTrue();
+        }
+        assertThat(withProgress.meta()).as("the options' entries, unchanged by the calls").contains(meta);
         assertThat(tools.startCall("add", MAPPER.createObjectNode().put("a", 2).put("b", 2), CallOptions.defaults())
                 .result().get(30, TimeUnit.SECONDS).content()).hasSize(1);
 

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.metaruntime.mcp.internal.CallMeta;
 import org.metaruntime.supervisor.Deadline;
 import org.metaruntime.supervisor.InvalidOptionException;
 
@@ -37,6 +38,20 @@ import org.metaruntime.supervisor.InvalidOptionException;
  * }</pre>
  */
 public final class McpCallOptions {
+
+    static {
+        CallMeta.grant(new CallMeta.Access() {
+            @Override
+            public ObjectNode held(McpCallOptions options) {
+                return options.meta;
+            }
+
+            @Override
+            public void hold(Builder builder, ObjectNode meta) {
+                builder.meta = Objects.requireNonNull(meta, "meta");
+            }
+        });
+    }
 
     private final Duration timeout;
     private final Consumer<McpProgress> onProgress;

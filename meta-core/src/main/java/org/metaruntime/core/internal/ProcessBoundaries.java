@@ -1,6 +1,7 @@
 package org.metaruntime.core.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -35,6 +36,7 @@ import org.metaruntime.mcp.McpBoundaryException;
 import org.metaruntime.mcp.McpCallOptions;
 import org.metaruntime.mcp.McpClientOptions;
 import org.metaruntime.mcp.McpToolCall;
+import org.metaruntime.mcp.internal.CallMeta;
 import org.metaruntime.mcp.McpConnection;
 import org.metaruntime.mcp.McpPerCall;
 import org.metaruntime.mcp.McpProbe;
@@ -158,7 +160,10 @@ public final class ProcessBoundaries {
     static McpCallOptions mcpCall(CallSpec call) {
         McpCallOptions.Builder options = McpCallOptions.builder(call.timeout())
                 .resetTimeoutOnProgress(call.options().resetTimeoutOnProgress());
-        call.options().meta().ifPresent(options::meta);
+        ObjectNode meta = CallOptionsMeta.held(call.options());
+        if (meta != null) {
+            CallMeta.hold(options, meta);
+        }
         call.options().onProgress().ifPresent(listener -> options.onProgress(
                 p -> listener.accept(new ProgressUpdate(p.progress(), p.total(), p.message()))));
         return options.build();

@@ -92,7 +92,10 @@ public final class ToolCallHandle implements McpToolCall {
         long deadline = window.now() + timeoutNanos;
         ObjectNode params = Json.MAPPER.createObjectNode();
         params.put("name", tool);
-        options.meta().ifPresent(meta -> params.set("_meta", meta));
+        ObjectNode meta = CallMeta.held(options);
+        if (meta != null) {
+            params.putObject("_meta").setAll(meta); // a call adds its own entries at the top only
+        }
         Request r = window.create(Request.Kind.CALL, McpSchema.METHOD_TOOLS_CALL, "call_tool:" + tool,
                 tool, params, options.timeout().toMillis(), deadline, options, timed);
         ToolCallHandle handle = new ToolCallHandle(moduleId, tool, r, bare);

@@ -8,25 +8,50 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.metaruntime.gateway.internal.pipeline.CallSpan;
 import org.metaruntime.gateway.spi.CallOutcome;
 
-/** One call's span, and the trace context its pod gets. Thread-safe; ended once (later ends are ignored). */
+/**
+ * One call's span, and the trace context its pod gets: an OpenTelemetry span when spans are exported, else only its
+ * ids and sampling flag. Thread-safe; ended once (later ends are ignored).
+ */
 final class GatewaySpan implements CallSpan {
 
+    /** The SDK's span; null when spans are not exported. */
     private final Span span;
+    private final String traceId;
+    private final String spanId;
+    private final boolean sampled;
     private final String tracestate;
     private final String baggage;
     private final String traceparent;
     private final AtomicBoolean ended = new AtomicBoolean();
 
-    GatewaySpan(Span span, String tracestate, String baggage) {
+    private GatewaySpan(Span span, String traceId, String spanId, boolean sampled, String tracestate, String baggage) {
         this.span = span;
+        this.traceId = traceId;
+        this.spanId = spanId;
+        this.sampled = sampled;
         this.tracestate = tracestate;
         this.baggage = baggage;
-        SpanContext context = span.getSpanContext();
-        this.traceparent = "00-" + context.getTraceId() + "-" + context.getSpanId() + (context.isSampled() ? "-01" : "-00");
+        this.traceparent = "00-" + traceId + "-" + spanId + (sampled ? "-01" : "-00");
     }
 
+    /** The span of an exported call. */
+    static GatewaySpan exported(Span span, String tracestate, String baggage) {
+        SpanContext context = span.getSpanContext();
+        return new GatewaySpan(span, context.getTraceId(), context.getSpanId(), context.isSampled(), tracestate, baggage);
+    }
+
+    /** The span of a call whose span goes nowhere: its ids only. */
+    static GatewaySpan unexported(String traceId, String spanId, boolean sampled, String tracestate, String baggage) {
+        return new GatewaySpan(null, traceId, spanId, sampled, tracestate, baggage);
+    }
+
+    /** The SDK's span; null when spans are not exported. */
     Span span() {
         return span;
+    }
+
+    boolean sampled() {
+        return sampled;
     }
 
     String tracestate() {
@@ -39,12 +64,12 @@ final class GatewaySpan implements CallSpan {
 
     @Override
     public String traceId() {
-        return span.getSpanContext().getTraceId();
+        return traceId;
     }
 
     @Override
     public String spanId() {
-        return span.getSpanContext().getSpanId();
+        return spanId;
     }
 
     @Override
@@ -64,7 +89,7 @@ final class GatewaySpan implements CallSpan {
 
     @Override
     public void end(CallOutcome outcome, Integer errorCode, boolean toolError) {
-        if (!ended.compareAndSet(false, true)) {
+        if (span == null || !ended.compareAndSet(false, true)) {
             return;
         }
         if (errorCode != null) {

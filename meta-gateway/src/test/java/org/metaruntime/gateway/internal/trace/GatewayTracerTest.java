@@ -139,4 +139,24 @@ class GatewayTracerTest {
         assertThat(podOwn.getParentSpanId()).isEqualTo("2".repeat(16));
         assertThat(podOwn.getAttributes().get(GatewayTracer.ERROR_TYPE)).isEqualTo("tool_error");
     }
+
+    @Test
+    void withNothingExportedANestedCallKeepsTheOuterCallsTraceFlagAndContext() {
+        try (GatewayTracer tracer = GatewayTracer.unexported()) {
+            assertThat(tracer.exporting()).isFalse();
+            CallSpan outer = tracer.start("a__x", "c1", new TraceHeaders("00-" + TRACE + "-" + PARENT + "-00", "vendor=x", "k=v"),
+                    null, null);
+            CallSpan inherited = tracer.start("b__y", "c2", TraceHeaders.NONE, outer, null);
+            assertThat(inherited.traceId()).isEqualTo(TRACE);
+            assertThat(inherited.spanId()).isNotEqualTo(outer.spanId()).matches("[0-9a-f]{16}");
+            ObjectNode meta = stamped(inherited);
+            assertThat(meta.get("traceparent").asText()).isEqualTo("00-" + TRACE + "-" + inherited.spanId() + "-00");
+            assertThat(meta.get("tracestate").asText()).isEqualTo("vendor=x");
+            assertThat(meta.get("baggage").asText()).isEqualTo("k=v");
+            CallSpan ownBaggage = tracer.start("b__y", "c3", new TraceHeaders(null, null, "own=1"), outer, null);
+            assertThat(stamped(ownBaggage).get("baggage").asText()).isEqualTo("own=1");
+            inherited.end(CallOutcome.ERROR, -32602, false);
+            outer.end(CallOutcome.OK, null, false);
+        }
+    }
 }
