@@ -9,11 +9,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -32,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 class GatewaySessionIT {
 
     /** The folder of the shared session: its manifests, pid files and the pod's record. */
-    private Path shared;
+    @TempDir
+    static Path shared;
     private final SharedSession fixture = new SharedSession();
 
     /** The transport the client uses; the HTTP subclasses run every scenario over their transport. */
@@ -43,7 +41,6 @@ class GatewaySessionIT {
     @BeforeAll
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void runTheSharedSession() throws Exception {
-        shared = Files.createTempDirectory("gateway-session");
         fixture.part("initialize", List.of(step("info"), step("listTools"), call("meta__status", "{}"),
                         step("readResource").put("uri", "meta://status"), step("ping")))
                 .part("spawn", List.of(echo(UNICODE), call("meta__status", "{}"), call("fixture__image", "{}")))
@@ -62,17 +59,6 @@ class GatewaySessionIT {
                         call("fixture__log", "{\"level\": \"debug\", \"text\": \"chatty\"}"),
                         step("waitLogs").put("count", 2)));
         fixture.ran(session(shared, NodeClient.manifests(shared, shared.resolve("pids"), "fixture"), fixture.steps()));
-    }
-
-    @AfterAll
-    void deleteTheSharedFolder() throws Exception {
-        if (shared != null) {
-            try (Stream<Path> files = Files.walk(shared)) {
-                for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(file);
-                }
-            }
-        }
     }
 
     private JsonNode session(Path dir, List<ObjectNode> steps, String... pods) throws Exception {

@@ -5,14 +5,10 @@ import static org.metaruntime.gateway.NodeClient.step;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -34,7 +30,8 @@ class PodToPodIT {
     private static final String ECHO_SCHEMA = "{\"type\":\"object\",\"required\":[\"text\"],\"properties\":{\"text\":{\"type\":\"string\"}}}";
 
     /** The folder of the shared session: its manifests, pid files and the pods' record. */
-    private Path shared;
+    @TempDir
+    static Path shared;
     private final SharedSession pods = new SharedSession();
 
     /** The transport the client uses; {@link PodToPodHttpIT} runs every scenario over Streamable HTTP. */
@@ -45,24 +42,12 @@ class PodToPodIT {
     @BeforeAll
     @Timeout(value = 300, unit = TimeUnit.SECONDS)
     void runTheSharedSession() throws Exception {
-        shared = Files.createTempDirectory("pod-to-pod");
         pods.part("fanOut", fanOutSteps())
                 .part("cycles", cycleSteps())
                 .part("depth", List.of(via("alpha__call", DEEP[0], deepArgs())))
                 .part("contracts", contractSteps())
                 .part("cancel", cancelSteps(shared));
         pods.ran(session(shared, pods.steps()));
-    }
-
-    @AfterAll
-    void deleteTheSharedFolder() throws Exception {
-        if (shared != null) {
-            try (Stream<Path> files = Files.walk(shared)) {
-                for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(file);
-                }
-            }
-        }
     }
 
     private JsonNode session(Path dir, List<ObjectNode> steps, String... options) throws Exception {

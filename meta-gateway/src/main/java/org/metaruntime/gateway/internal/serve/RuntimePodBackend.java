@@ -240,13 +240,7 @@ final class RuntimePodBackend implements PodBackend {
         @Override
         public CompletableFuture<Void> start() {
             tried.set(true);
-            CompletableFuture<Void> refreshed;
-            try {
-                refreshed = refresh();
-            } catch (RuntimeException e) {
-                refreshed = CompletableFuture.failedFuture(e);
-            }
-            return refreshed.handle((ok, error) -> {
+            return refresh().handle((ok, error) -> {
                 if (error != null) {
                     throw startFailed(error);
                 }
@@ -256,11 +250,18 @@ final class RuntimePodBackend implements PodBackend {
 
         /**
          * Reads its tools, era and capabilities from the runtime once it runs (a lazy pod is started for that, off this
-         * thread); completes on a pod task thread.
+         * thread); completes on a pod task thread, or fails (never throws).
          */
         private CompletableFuture<Void> refresh() {
-            McpModule module = module();
-            return module.toolsAsync().thenAcceptAsync(listed -> {
+            McpModule module;
+            CompletableFuture<List<McpSchema.Tool>> listing;
+            try {
+                module = module();
+                listing = module.toolsAsync();
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+            return listing.thenAcceptAsync(listed -> {
                 tools = listed.stream().map(t -> (ObjectNode) JsonRpc.MAPPER.valueToTree(t)).toList();
                 era = module.protocolVersion();
                 McpSchema.ServerCapabilities capabilities = ModernPods.speaksModern(module) ? module.serverCapabilities() : null;
@@ -274,13 +275,7 @@ final class RuntimePodBackend implements PodBackend {
             if (!running()) {
                 return CompletableFuture.completedFuture(null);
             }
-            CompletableFuture<Void> refreshed;
-            try {
-                refreshed = refresh();
-            } catch (RuntimeException e) {
-                refreshed = CompletableFuture.failedFuture(e);
-            }
-            return refreshed.handle((ok, error) -> {
+            return refresh().handle((ok, error) -> {
                 if (error != null) {
                     log.debug("pod {}: reading its tools failed: {}", name(), error.toString());
                 }
