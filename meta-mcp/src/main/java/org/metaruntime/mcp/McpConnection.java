@@ -99,7 +99,7 @@ public final class McpConnection implements AutoCloseable {
      *                              with operation {@code connect}; the process is stopped before it is thrown
      */
     public static McpConnection open(ProcessSpec spec, McpClientOptions options, Duration timeout) {
-        return await(openAsync(spec, options, timeout), spec.moduleId());
+        return Waits.opened(openAsync(spec, options, timeout), spec.moduleId());
     }
 
     /** {@link #open} without blocking on {@code initialize}; a failed open has stopped the process first. */
@@ -126,7 +126,7 @@ public final class McpConnection implements AutoCloseable {
      *                              {@code Timeout} with operation {@code connect}
      */
     public static McpConnection open(McpHttpEndpoint endpoint, McpClientOptions options, Duration timeout) {
-        return await(openAsync(endpoint, options, timeout), endpoint.moduleId());
+        return Waits.opened(openAsync(endpoint, options, timeout), endpoint.moduleId());
     }
 
     /** {@link #open(McpHttpEndpoint, McpClientOptions, Duration)} without blocking on {@code initialize}. */
@@ -136,24 +136,6 @@ public final class McpConnection implements AutoCloseable {
         Objects.requireNonNull(options, "options");
         Duration bounded = Waits.validated(timeout);
         return SessionOpener.http(endpoint, options, bounded, McpConnection::new);
-    }
-
-    /**
-     * Waits for an opening connection; on an interrupt the opening is cancelled, which stops the server at once, or,
-     * when it has opened already, the connection is closed.
-     */
-    private static McpConnection await(CompletableFuture<McpConnection> opening, String moduleId) {
-        try {
-            return opening.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            if (!opening.cancel(false)) {
-                opening.thenAccept(c -> c.closeAsync(DEFAULT_CLOSE_TIMEOUT, StopLadder.immediate()));
-            }
-            throw new McpBoundaryException(new McpBoundaryError.Interrupted(moduleId, "connect"));
-        } catch (ExecutionException e) {
-            throw Waits.rethrow(e);
-        }
     }
 
     // ---- what the connection is
@@ -482,11 +464,6 @@ public final class McpConnection implements AutoCloseable {
     /** Closes with {@code ladder} fitted to {@code timeout}; completes with the close error, or null when ok. */
     CompletableFuture<McpBoundaryError> closeAsync(Duration timeout, StopLadder ladder) {
         return lifecycle.close(timeout, ladder);
-    }
-
-    /** {@code ladder} with its graces shortened in proportion so that they add up to at most 90% of {@code timeout}. */
-    static StopLadder fit(StopLadder ladder, Duration timeout) {
-        return SessionPeer.Stdio.fit(ladder, timeout);
     }
 
     /** How many late answers to timed-out or cancelled requests were dropped. */

@@ -8,7 +8,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.metaruntime.mcp.internal.Request;
+import org.metaruntime.mcp.internal.SessionOpener;
 import org.metaruntime.supervisor.Deadline;
+import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.internal.Failures;
 
 /** How the blocking forms of this package wait: deadlines, interrupts, and the exception rethrown. Stateless. */
@@ -40,6 +42,24 @@ final class Waits {
             McpBoundaryError error = new McpBoundaryError.Interrupted(request.moduleId(), request.operation());
             request.cancel(error, "the host's calling thread was interrupted");
             throw new McpBoundaryException(error);
+        } catch (ExecutionException e) {
+            throw rethrow(e);
+        }
+    }
+
+    /**
+     * Waits for an opening connection; on an interrupt the opening is cancelled, which stops the server at once, or,
+     * when it has opened already, the connection is closed.
+     */
+    static McpConnection opened(CompletableFuture<McpConnection> opening, String moduleId) {
+        try {
+            return opening.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            if (!opening.cancel(false)) {
+                opening.thenAccept(c -> c.closeAsync(SessionOpener.CLOSE_TIMEOUT, StopLadder.immediate()));
+            }
+            throw new McpBoundaryException(new McpBoundaryError.Interrupted(moduleId, "connect"));
         } catch (ExecutionException e) {
             throw rethrow(e);
         }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.metaruntime.mcp.internal.SessionPeer;
 import org.metaruntime.supervisor.StopLadder;
 
 class CloseCompositionTest {
@@ -22,8 +23,8 @@ class CloseCompositionTest {
     @Test
     void theStopLadderIsShortenedToFitTheCloseTimeout() {
         StopLadder ladder = StopLadder.defaults();
-        assertThat(McpConnection.fit(ladder, Duration.ofSeconds(10))).isEqualTo(ladder);
-        StopLadder fitted = McpConnection.fit(ladder, Duration.ofSeconds(3));
+        assertThat(SessionPeer.Stdio.fit(ladder, Duration.ofSeconds(10))).isEqualTo(ladder);
+        StopLadder fitted = SessionPeer.Stdio.fit(ladder, Duration.ofSeconds(3));
         long total = fitted.stdinGrace().toMillis() + fitted.termGrace().toMillis() + fitted.killWait().toMillis();
         assertThat(total).isLessThanOrEqualTo(2700);
         assertThat(fitted.stdinGrace()).isEqualTo(fitted.termGrace());
