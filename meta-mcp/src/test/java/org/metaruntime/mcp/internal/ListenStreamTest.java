@@ -4,11 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.metaruntime.supervisor.internal.manual.ManualScheduler;
 
@@ -20,23 +17,8 @@ import org.metaruntime.supervisor.internal.manual.ManualScheduler;
 class ListenStreamTest {
 
     private final ManualScheduler scheduler = new ManualScheduler();
-    private final List<JsonNode> written = new CopyOnWriteArrayList<>();
-    private final CallWindow window = new CallWindow("m", 4, 16, scheduler, new CallWindow.Wire() {
-        @Override
-        public long write(String json) {
-            try {
-                written.add(Json.MAPPER.readTree(json));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            return 0;
-        }
-
-        @Override
-        public boolean alive() {
-            return true;
-        }
-    });
+    private final RecordingWire wire = new RecordingWire();
+    private final CallWindow window = new CallWindow("m", 4, 16, scheduler, wire);
 
     @Test
     void anEndedStreamIsSentAgainAfterABackoffThatDoublesAndStartsOverAfterALongStream() {
@@ -78,7 +60,7 @@ class ListenStreamTest {
     }
 
     private List<JsonNode> listens() {
-        return written.stream().filter(m -> ListenStream.METHOD.equals(m.path("method").asText())).toList();
+        return wire.method(ListenStream.METHOD);
     }
 
     private void endLast() {

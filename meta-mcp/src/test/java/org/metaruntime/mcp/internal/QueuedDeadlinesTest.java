@@ -4,13 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
@@ -24,25 +21,10 @@ import org.metaruntime.supervisor.internal.manual.ManualScheduler;
 class QueuedDeadlinesTest {
 
     private final ManualScheduler scheduler = new ManualScheduler();
-    private final List<JsonNode> written = new CopyOnWriteArrayList<>();
+    private final RecordingWire wire = new RecordingWire();
 
     private CallWindow window(int maxInFlight) {
-        return new CallWindow("m", maxInFlight, 1000, scheduler, new CallWindow.Wire() {
-                    @Override
-                    public long write(String json) {
-                        try {
-                            written.add(Json.MAPPER.readTree(json));
-                        } catch (IOException e) {
-                            throw new UncheckedIOException(e);
-                        }
-                        return 0;
-                    }
-
-                    @Override
-                    public boolean alive() {
-                        return true;
-                    }
-                });
+        return new CallWindow("m", maxInFlight, 1000, scheduler, wire);
     }
 
     private static Request call(CallWindow window, int n, Duration timeout, boolean timed) {
@@ -54,7 +36,7 @@ class QueuedDeadlinesTest {
     }
 
     private List<JsonNode> sent(String method) {
-        return written.stream().filter(m -> method.equals(m.path("method").asText())).toList();
+        return wire.method(method);
     }
 
     @Test
@@ -114,7 +96,7 @@ class QueuedDeadlinesTest {
         scheduler.advance(Duration.ofMillis(300));
         window.submit(r);
         assertTimedOut(r);
-        assertThat(written).isEmpty();
+        assertThat(wire.written()).isEmpty();
         assertThat(window.callsInFlight()).isZero();
     }
 
