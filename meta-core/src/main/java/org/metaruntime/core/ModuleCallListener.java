@@ -16,8 +16,10 @@ package org.metaruntime.core;
  * }</pre>
  *
  * <p>Implementations must be thread-safe, fast and must not throw: both methods run on the runtime's threads (the
- * caller's thread for {@code callStarted}, whichever thread completes the call for {@code callEnded}). A listener
- * that throws is logged and never hurts the call.
+ * caller's thread for {@code callStarted}, whichever thread completes the call for {@code callEnded}).
+ * {@code callEnded} runs before the call's result completes, so once a caller has its answer (or its failure), the
+ * listener has been told; the one exception is a call whose result future the host cancels itself, told just after. A
+ * listener that throws is logged and never hurts the call.
  */
 @FunctionalInterface
 public interface ModuleCallListener {

@@ -111,7 +111,7 @@ public final class CallRouter {
                            Function<? super T, ModuleCallListener.Outcome> outcome, String mcpFlow, Dispatch dispatch) {
         String id = request.moduleId();
         ModuleCallListener.Ended ended = listening.started(id, request.method());
-        call.result().whenComplete((value, error) -> {
+        call.onEnd((value, error) -> {
             if (error == null) {
                 ended.callEnded(outcome.apply(value), null);
             } else {

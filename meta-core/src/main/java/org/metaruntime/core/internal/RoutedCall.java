@@ -3,6 +3,8 @@ package org.metaruntime.core.internal;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.metaruntime.core.ModuleRouteError;
 import org.metaruntime.core.ModuleRouteException;
@@ -15,7 +17,8 @@ import org.metaruntime.supervisor.internal.HandleFuture;
  * {@link ModuleRouteException}. Once the call knows its module's boundary ({@link #cancelledAs}), a cancel completes
  * the result at once with that boundary's {@code Cancelled} error and reaches whatever the call is waiting on (a lazy
  * startup, the boundary's own call); a later answer is dropped. {@code result().cancel(true)} cancels the call too.
- * Thread-safe.
+ * What {@link #onEnd} was given is told of the end before the result completes, so a caller that saw the answer knows
+ * the end was told. Thread-safe.
  *
  * @param <T> what the call answers with
  */
@@ -24,12 +27,53 @@ public class RoutedCall<T> implements InFlight<T> {
     private final String moduleId;
     private final HandleFuture<T> response = new HandleFuture<>(this::stop);
     private final CompletableFuture<Void> settled = new CompletableFuture<>();
+    private final AtomicBoolean told = new AtomicBoolean();
+    private volatile BiConsumer<? super T, ? super Throwable> onEnd = (value, error) -> { };
     private InFlight<?> boundary;
     private RuntimeBoundaryError cancelledError;
     private boolean cancelled;
+    private boolean ending;
 
     public RoutedCall(String moduleId) {
         this.moduleId = Objects.requireNonNull(moduleId, "moduleId");
+    }
+
+    /**
+     * Tells {@code onEnd} once how the call ended, before its result completes (after, when the result future itself
+     * is cancelled). Set it before the call can end.
+     */
+    public void onEnd(BiConsumer<? super T, ? super Throwable> onEnd) {
+        this.onEnd = Objects.requireNonNull(onEnd, "onEnd");
+        response.whenComplete(this::tell);
+    }
+
+    private void tell(T value, Throwable error) {
+        if (told.compareAndSet(false, true)) {
+            onEnd.accept(value, error);
+        }
+    }
+
+    /** Whether this is the one completion of the response; the caller then tells the end and completes it. */
+    private synchronized boolean ends() {
+        if (ending || response.isDone()) {
+            return false;
+        }
+        ending = true;
+        return true;
+    }
+
+    private void answer(T value) {
+        if (ends()) {
+            tell(value, null);
+            response.complete(value);
+        }
+    }
+
+    private void failWith(Throwable error) {
+        if (ends()) {
+            tell(null, error);
+            response.completeExceptionally(error);
+        }
     }
 
     @Override
@@ -84,7 +128,7 @@ public class RoutedCall<T> implements InFlight<T> {
                 return;
             }
             try {
-                response.complete(answer.apply(value));
+                answer(answer.apply(value));
             } catch (RuntimeException e) {
                 fail(CallRouter.toRouteException(moduleId, e));
             }
@@ -119,7 +163,7 @@ public class RoutedCall<T> implements InFlight<T> {
 
     /** Fails the call before it reached a boundary (a check, a failed startup, ...). */
     public void fail(ModuleRouteException error) {
-        response.completeExceptionally(error);
+        failWith(error);
         synchronized (this) {
             if (boundary == null) {
                 settled.complete(null);
@@ -156,7 +200,6 @@ public class RoutedCall<T> implements InFlight<T> {
     }
 
     private void completeCancelled(RuntimeBoundaryError error) {
-        response.completeExceptionally(new ModuleRouteException(moduleId,
-                new ModuleRouteError.ModuleRuntime(error)));
+        failWith(new ModuleRouteException(moduleId, new ModuleRouteError.ModuleRuntime(error)));
     }
 }
