@@ -35,7 +35,7 @@ class PodModuleMappingTest {
         return new PodManifest("p", "", FILE, 3, List.of("python3", "p.py"), null, Path.of("/tmp"),
                 Map.of("A", "1"), Duration.ofSeconds(7), Duration.ofSeconds(4), Duration.ofSeconds(6), false,
                 PodManifest.HealthCheck.DISABLED, tools, Map.of(), protocol, ToolFilter.ALL, null,
-                McpProtocolEra.LEGACY);
+                McpProtocolEra.LEGACY, null, null);
     }
 
     @Test
@@ -68,7 +68,7 @@ class PodModuleMappingTest {
         ModuleConfig remote = PodModuleMapping.module(new PodManifest("r", "", FILE, 3, null,
                 URI.create("https://tools.example/mcp"), null, null, Duration.ofSeconds(7), Duration.ofSeconds(4),
                 Duration.ofSeconds(6), false, PodManifest.HealthCheck.REMOTE_DEFAULT, List.of(),
-                Map.of("X-Key", "k"))).build();
+                Map.of("X-Key", "k"), null, null, null, null, null, null)).build();
         assertThat(remote.source()).isEqualTo(new ModuleSource.Remote(URI.create("https://tools.example/mcp"),
                 Map.of("X-Key", "k")));
         assertThat(remote.healthCheckInterval()).contains(PodManifest.HealthCheck.DEFAULT_INTERVAL);
@@ -78,7 +78,7 @@ class PodModuleMappingTest {
     void aShortShutdownTimeoutStillGivesEachStepItsFloor() {
         PodManifest pod = new PodManifest("p", "", FILE, 3, List.of("python3", "p.py"), null, null, null,
                 Duration.ofSeconds(7), Duration.ofSeconds(4), Duration.ofMillis(150), false,
-                PodManifest.HealthCheck.DISABLED, List.of());
+                PodManifest.HealthCheck.DISABLED, List.of(), null, null, null, null, null, null, null);
         StopLadder ladder = RuntimeOptions.defaults().stopLadderFor(PodModuleMapping.module(pod).build());
         assertThat(ladder.stdinGrace()).isEqualTo(RuntimeOptions.MIN_STOP_STEP);
         assertThat(ladder.termGrace()).isEqualTo(RuntimeOptions.MIN_STOP_STEP);

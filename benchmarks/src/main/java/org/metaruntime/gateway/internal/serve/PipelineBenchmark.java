@@ -103,7 +103,7 @@ public class PipelineBenchmark {
             PodManifest pod = new PodManifest("files", null, Path.of("files.yaml"), 1, List.of("true"), null, Path.of("."),
                     Map.of(), Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(1), false,
                     PodManifest.HealthCheck.DISABLED, List.of(tool("read")), Map.of(), PodManifest.Protocol.MCP, null,
-                    Set.of(), null, Set.of("fs"));
+                    Set.of(), null, Set.of("fs"), null);
             Catalog catalog = new Catalog(List.of(pod), List.of(), "__");
             server = new GatewayServer(catalog, new PodSet(catalog.pods(), (manifest, threads, withheld) ->
                     new AnsweringPods(manifest)), 4, settings);

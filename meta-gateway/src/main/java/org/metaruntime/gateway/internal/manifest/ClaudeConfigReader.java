@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.metaruntime.mcp.McpProtocolEra;
 
 /**
  * Reads a Claude Desktop config ({@code {"mcpServers": {"name": {"command", "args", "env"} | {"url"}}}}):
@@ -137,7 +138,7 @@ final class ClaudeConfigReader {
                         tree.file().toAbsolutePath().getParent(), env, PodManifest.DEFAULT_CALL_TIMEOUT,
                         PodManifest.DEFAULT_STARTUP_TIMEOUT, PodManifest.DEFAULT_SHUTDOWN_TIMEOUT, false,
                         url == null ? PodManifest.HealthCheck.DISABLED : PodManifest.HealthCheck.REMOTE_DEFAULT, List.of(),
-                        headers, PodManifest.Protocol.DETECT, ToolFilter.ALL, headerVariables));
+                        headers, PodManifest.Protocol.DETECT, ToolFilter.ALL, headerVariables, McpProtocolEra.AUTO, null, null));
             }
         }
         return pods;

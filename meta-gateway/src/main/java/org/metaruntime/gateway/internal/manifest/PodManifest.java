@@ -12,7 +12,8 @@ import org.metaruntime.mcp.McpProtocolEra;
 
 /**
  * One pod as its manifest (or Claude Desktop config entry) declares it, validated. Exactly one of
- * {@code command} (non-empty) and {@code url} is set.
+ * {@code command} (non-empty) and {@code url} is set. A null collection, {@code protocol}, {@code toolFilter} or
+ * {@code protocolEra} takes its default (empty, {@code MCP}, all tools, {@code AUTO}).
  *
  * @param file          the file it was read from
  * @param line          the line of its name
@@ -100,16 +101,6 @@ public record PodManifest(String name, String description, Path file, int line, 
         }
     }
 
-    /** A pod whose tools drift by the default rule. */
-    public PodManifest(String name, String description, Path file, int line, List<String> command, URI url,
-                       Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
-                       Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck, List<DeclaredTool> tools,
-                       Map<String, String> headers, Protocol protocol, ToolFilter toolFilter, Set<String> headerVariables,
-                       McpProtocolEra protocolEra, Set<String> tags) {
-        this(name, description, file, line, command, url, workdir, env, callTimeout, startupTimeout, shutdownTimeout,
-                preWarm, healthCheck, tools, headers, protocol, toolFilter, headerVariables, protocolEra, tags, null);
-    }
-
     /** What a drift of its tool {@code tool} from its pin does: the tool's {@code onDrift}, else the pod's, else the default. */
     public OnDrift onDrift(String tool, boolean explicitPin) {
         for (DeclaredTool declared : tools) {
@@ -131,60 +122,6 @@ public record PodManifest(String name, String description, Path file, int line, 
             }
         }
         return null;
-    }
-
-    /** A pod without tags. */
-    public PodManifest(String name, String description, Path file, int line, List<String> command, URI url,
-                       Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
-                       Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck, List<DeclaredTool> tools,
-                       Map<String, String> headers, Protocol protocol, ToolFilter toolFilter, Set<String> headerVariables,
-                       McpProtocolEra protocolEra) {
-        this(name, description, file, line, command, url, workdir, env, callTimeout, startupTimeout, shutdownTimeout,
-                preWarm, healthCheck, tools, headers, protocol, toolFilter, headerVariables, protocolEra, Set.of());
-    }
-
-    /** A pod of either era ({@code AUTO}). */
-    public PodManifest(String name, String description, Path file, int line, List<String> command, URI url,
-                       Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
-                       Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck, List<DeclaredTool> tools,
-                       Map<String, String> headers, Protocol protocol, ToolFilter toolFilter, Set<String> headerVariables) {
-        this(name, description, file, line, command, url, workdir, env, callTimeout, startupTimeout, shutdownTimeout,
-                preWarm, healthCheck, tools, headers, protocol, toolFilter, headerVariables, McpProtocolEra.AUTO);
-    }
-
-    /** A pod whose headers read none of the gateway's environment variables. */
-    public PodManifest(String name, String description, Path file, int line, List<String> command, URI url,
-                       Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
-                       Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck, List<DeclaredTool> tools,
-                       Map<String, String> headers, Protocol protocol, ToolFilter toolFilter) {
-        this(name, description, file, line, command, url, workdir, env, callTimeout, startupTimeout, shutdownTimeout,
-                preWarm, healthCheck, tools, headers, protocol, toolFilter, Set.of());
-    }
-
-    /** An MCP pod with request headers. */
-    public PodManifest(String name, String description, Path file, int line, List<String> command, URI url,
-                       Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
-                       Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck, List<DeclaredTool> tools,
-                       Map<String, String> headers) {
-        this(name, description, file, line, command, url, workdir, env, callTimeout, startupTimeout, shutdownTimeout,
-                preWarm, healthCheck, tools, headers, Protocol.MCP, ToolFilter.ALL);
-    }
-
-    /** A pod whose tools, if listed live, are all served. */
-    public PodManifest(String name, String description, Path file, int line, List<String> command, URI url,
-                       Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
-                       Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck, List<DeclaredTool> tools,
-                       Map<String, String> headers, Protocol protocol) {
-        this(name, description, file, line, command, url, workdir, env, callTimeout, startupTimeout, shutdownTimeout,
-                preWarm, healthCheck, tools, headers, protocol, ToolFilter.ALL);
-    }
-
-    /** A pod without request headers (a local process, or a remote server that needs none). */
-    public PodManifest(String name, String description, Path file, int line, List<String> command, URI url,
-                       Path workdir, Map<String, String> env, Duration callTimeout, Duration startupTimeout,
-                       Duration shutdownTimeout, boolean preWarm, HealthCheck healthCheck, List<DeclaredTool> tools) {
-        this(name, description, file, line, command, url, workdir, env, callTimeout, startupTimeout, shutdownTimeout,
-                preWarm, healthCheck, tools, Map.of(), Protocol.MCP, ToolFilter.ALL);
     }
 
     /** Whether the pod is a remote MCP server (it has a url) rather than a local process. */

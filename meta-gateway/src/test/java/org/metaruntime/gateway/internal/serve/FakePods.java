@@ -41,7 +41,7 @@ final class FakePods {
     static PodManifest pod(String name, Set<String> tags, List<DeclaredTool> tools) {
         return new PodManifest(name, null, Path.of(name + ".yaml"), 1, List.of("true"), null, Path.of("."), Map.of(),
                 Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(1), false, PodManifest.HealthCheck.DISABLED,
-                tools, Map.of(), PodManifest.Protocol.MCP, null, Set.of(), null, tags);
+                tools, Map.of(), PodManifest.Protocol.MCP, null, Set.of(), null, tags, null);
     }
 
     /** A declared tool with {@code inputSchema}. */
