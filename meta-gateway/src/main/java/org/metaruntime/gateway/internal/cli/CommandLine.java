@@ -160,14 +160,7 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                     host = value;
                     break;
                 case "--port":
-                    try {
-                        port = Integer.parseInt(value);
-                    } catch (NumberFormatException e) {
-                        port = -1;
-                    }
-                    if (port < 0 || port > 65535) {
-                        throw new UsageException("--port must be 0 to 65535, not " + value);
-                    }
+                    port = wholeNumber(value, 0, 65535, "--port must be 0 to 65535, not ");
                     break;
                 case "--token-file":
                     tokenFile = Path.of(value);
@@ -197,14 +190,8 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                     separator = value;
                     break;
                 case "--max-call-depth":
-                    try {
-                        maxCallDepth = Integer.parseInt(value);
-                    } catch (NumberFormatException e) {
-                        maxCallDepth = 0;
-                    }
-                    if (maxCallDepth < 1) {
-                        throw new UsageException("--max-call-depth must be a whole number of at least 1, not " + value);
-                    }
+                    maxCallDepth = wholeNumber(value, 1, Integer.MAX_VALUE,
+                            "--max-call-depth must be a whole number of at least 1, not ");
                     break;
                 case "--policy":
                     policy = Path.of(value);
@@ -304,6 +291,19 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
     }
 
     /** The duration {@code value} of {@code option}, more than zero. */
+    /** {@code value} as a whole number from {@code min} to {@code max}, else a usage error {@code problem + value}. */
+    private static int wholeNumber(String value, int min, int max, String problem) throws UsageException {
+        try {
+            int number = Integer.parseInt(value);
+            if (number >= min && number <= max) {
+                return number;
+            }
+        } catch (NumberFormatException e) {
+            // the usage error below
+        }
+        throw new UsageException(problem + value);
+    }
+
     private static Duration positive(String option, String value) throws UsageException {
         Duration duration = Durations.parse(value).orElse(null);
         if (duration == null || duration.isZero() || duration.isNegative()) {
