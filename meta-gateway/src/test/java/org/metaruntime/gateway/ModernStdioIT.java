@@ -185,7 +185,8 @@ class ModernStdioIT {
         start(manifests);
         JsonNode startup = exchange(modern(1, "tools/call", "\"name\":\"broken__echo\""));
         assertThat(startup.at("/error/code").asInt()).as("%s", startup).isEqualTo(-32003);
-        assertThat(startup.at("/error/data/reason").asText()).isEqualTo("startup");
+        assertThat(startup.at("/error/data/reason").asText()).as("%s; the gateway's stderr: %s", startup,
+                Files.readString(dir.resolve("stderr.txt"))).isEqualTo("startup");
         assertThat(exchange(modern(5, "tools/call", "\"name\":\"fixture__echo\",\"arguments\":{\"text\":\"up\"}")).at("/result/content/0/text")
                 .asText()).isEqualTo("up");
         JsonNode missing = exchange(modern(6, "resources/read", "\"uri\":\"fixture://items/missing\""));
