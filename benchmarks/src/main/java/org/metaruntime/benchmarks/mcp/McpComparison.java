@@ -17,6 +17,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -46,9 +47,16 @@ import org.metaruntime.supervisor.ProcessSpec;
  * One run, interleaved: every round runs each path once (starting with a different path each round), and the
  * table reports the median over rounds.
  *
+ * <p>{@code --era} picks the protocol era: {@code legacy} (2025-11-25: the server as the tests start it, which the
+ * library's probe finds legacy; the TypeScript SDK 1.x client), {@code modern} (2026-07-28: the server started with
+ * {@code --modern}, which the library's probe finds modern; the TypeScript SDK v2 client pinned to 2026-07-28; the
+ * Java SDK client still speaks 2025-11-25 to it, as it has no other era), or {@code both} (each round runs the legacy
+ * round and the modern round, in turn first; one table per era). Every answer is checked; a wrong or failed one
+ * counts as lost.
+ *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar org.metaruntime.benchmarks.mcp.McpComparison [--rounds 7] [--warm-calls 20000]
- *      [--inflight-calls 20000] [--cold-runs 5] [--repo .]
+ *      [--inflight-calls 20000] [--cold-runs 5] [--era legacy|modern|both] [--repo .]
  * </pre>
  */
 public final class McpComparison {
@@ -64,15 +72,18 @@ public final class McpComparison {
 
     private final String python;
     private final Path server;
+    private final boolean modern;
     private final NodeBench nodeClient;
     private final Rounds rounds = new Rounds();
     private final int warmCalls;
     private final int inflightCalls;
     private final int coldRuns;
 
-    private McpComparison(String python, Path server, NodeBench node, int warmCalls, int inflightCalls, int coldRuns) {
+    private McpComparison(String python, Path server, boolean modern, NodeBench node, int warmCalls, int inflightCalls,
+                          int coldRuns) {
         this.python = python;
         this.server = server;
+        this.modern = modern;
         this.nodeClient = node;
         this.warmCalls = warmCalls;
         this.inflightCalls = inflightCalls;
@@ -81,21 +92,47 @@ public final class McpComparison {
 
     public static void main(String[] args) throws Exception {
         Options opts = Options.parse(McpComparison.class, args, "rounds", "7", "warm-calls", "20000",
-                "inflight-calls", "20000", "cold-runs", "5", "repo", ".");
+                "inflight-calls", "20000", "cold-runs", "5", "era", "legacy", "repo", ".");
         Path repo = opts.path("repo");
-        McpComparison bench = new McpComparison(NodeBench.realPython(),
-                repo.resolve("meta-testing/src/main/resources/org/metaruntime/testing/mcp_server.py"),
-                new NodeBench(repo.resolve("benchmarks/node")), opts.integer("warm-calls"), opts.integer("inflight-calls"),
-                opts.integer("cold-runs"));
-        bench.nodeClient.ensureNodeModules("@modelcontextprotocol/sdk");
-        System.out.println("python: " + bench.python + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
+        String python = NodeBench.realPython();
+        Path server = repo.resolve("meta-testing/src/main/resources/org/metaruntime/testing/mcp_server.py");
+        NodeBench node = new NodeBench(repo.resolve("benchmarks/node"));
+        List<McpComparison> benches = new ArrayList<>();
+        String era = opts.value("era");
+        if (!List.of("legacy", "modern", "both").contains(era)) {
+            throw new IllegalArgumentException("--era must be legacy, modern or both, not " + era);
+        }
+        for (boolean modern : new boolean[] {false, true}) {
+            if (era.equals("both") || era.equals(modern ? "modern" : "legacy")) {
+                benches.add(new McpComparison(python, server, modern, node, opts.integer("warm-calls"),
+                        opts.integer("inflight-calls"), opts.integer("cold-runs")));
+            }
+        }
+        node.ensureNodeModules("@modelcontextprotocol/sdk");
+        if (!era.equals("legacy")) {
+            node.ensureNodeModules("@modelcontextprotocol/client");
+        }
+        System.out.println("python: " + python + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
                 + System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         for (int round = 1; round <= opts.integer("rounds"); round++) {
-            bench.round(round);
-            System.out.println("round " + round + ": " + bench.rounds.lastRound());
+            List<Rounds.Step> eras = new ArrayList<>();
+            for (McpComparison bench : benches) {
+                int r = round;
+                eras.add(() -> {
+                    bench.round(r);
+                    System.out.println("round " + r + " (" + bench.eraName() + "): " + bench.rounds.lastRound());
+                });
+            }
+            Rounds.rotated(round, eras);
         }
-        System.out.println();
-        System.out.println(bench.table());
+        for (McpComparison bench : benches) {
+            System.out.println();
+            System.out.println(bench.table());
+        }
+    }
+
+    private String eraName() {
+        return modern ? "2026-07-28" : "2025-11-25";
     }
 
     private void round(int round) throws Exception {
@@ -130,12 +167,35 @@ public final class McpComparison {
 
     // ---- (a) our PERSISTENT session and PER_CALL path
 
+    /** The server's command: with {@code --modern} in the modern era. */
+    private List<String> serverCommand() {
+        return modern ? List.of(python, server.toString(), "--modern") : List.of(python, server.toString());
+    }
+
     private ProcessSpec spec() {
-        return ProcessSpec.builder("bench").command(python, server.toString()).build();
+        return ProcessSpec.builder("bench").command(serverCommand()).build();
+    }
+
+    /** Throws unless the library speaks this era's protocol version ({@code version}) with the server. */
+    private void expectEra(String version) {
+        if (!eraName().equals(version)) {
+            throw new IllegalStateException("the library spoke " + version + " in the " + eraName() + " run");
+        }
+    }
+
+    private McpConnection connection() throws Exception {
+        McpConnection c = McpProbe.probe(spec(), McpClientOptions.defaults(), T).connection();
+        try {
+            expectEra(c.protocolVersion());
+        } catch (IllegalStateException e) {
+            c.close(T);
+            throw e;
+        }
+        return c;
     }
 
     private double oursWarm() throws Exception {
-        McpConnection c = McpProbe.probe(spec(), McpClientOptions.defaults(), T).connection();
+        McpConnection c = connection();
         try {
             return Timing.sequential(Math.min(warmCalls, WARMUP), warmCalls,
                     text -> Timing.expect(text, c.callTool("echo", args(text), T).textValue()));
@@ -145,7 +205,7 @@ public final class McpComparison {
     }
 
     private Timing.InFlight oursInFlight() throws Exception {
-        McpConnection c = McpProbe.probe(spec(), McpClientOptions.defaults(), T).connection();
+        McpConnection c = connection();
         try {
             Timing.warmUp(WARMUP, text -> c.callTool("echo", args(text), T));
             return Timing.inFlight(inflightCalls,
@@ -164,11 +224,19 @@ public final class McpComparison {
 
     private UnifiedRuntime runtime() {
         MetaConfig config = MetaConfig.builder()
-                .module(ModuleConfig.builder("bench").command(python, server.toString()).build())
+                .module(ModuleConfig.builder("bench").command(serverCommand()).build())
                 .discover("bench")
                 .preSpawn(new PreSpawnData("bench", List.of(Map.entry("META_MODULE_BOUNDARY", "mcp"))))
                 .build();
-        return UnifiedRuntime.builder(config).options(RuntimeOptions.builder().shutdownHook(false).build()).start();
+        UnifiedRuntime runtime = UnifiedRuntime.builder(config).options(RuntimeOptions.builder().shutdownHook(false).build())
+                .start();
+        try {
+            expectEra(runtime.mcp("bench").protocolVersion());
+        } catch (RuntimeException e) {
+            runtime.close();
+            throw e;
+        }
+        return runtime;
     }
 
     private static ModuleRouteRequest routed(String text) {
@@ -193,7 +261,8 @@ public final class McpComparison {
     // ---- (b) the MCP Java SDK client with its own StdioClientTransport
 
     private StdioClientTransport sdkTransport() {
-        return new StdioClientTransport(ServerParameters.builder(python).args(server.toString()).build(),
+        List<String> command = serverCommand();
+        return new StdioClientTransport(ServerParameters.builder(python).args(command.subList(1, command.size())).build(),
                 new JacksonMcpJsonMapper(JSON));
     }
 
@@ -286,8 +355,10 @@ public final class McpComparison {
 
     // ---- (d) the MCP TypeScript SDK client (node)
 
+    /** bench-client.mjs: the SDK 1.x client, or in the modern era the SDK v2 client pinned to 2026-07-28. */
     private JsonNode node(String mode, int count) throws IOException, InterruptedException {
-        return nodeClient.run("bench-client.mjs", mode, count, python, server.toString());
+        return modern ? nodeClient.run("bench-client.mjs", mode, count, python, server.toString(), "--modern")
+                : nodeClient.run("bench-client.mjs", mode, count, python, server.toString());
     }
 
     // ---- helpers
@@ -314,6 +385,9 @@ public final class McpComparison {
         double c = median("c.floor.us");
         double d = median("d.warm.us");
         StringBuilder sb = new StringBuilder();
+        sb.append(modern ? "era 2026-07-28: (r), (a) found modern by server/discover; (d) the TypeScript SDK v2 client pinned to "
+                + "2026-07-28; (b) speaks 2025-11-25 to the same server (it has no other era)\n"
+                : "era 2025-11-25: (r), (a) found legacy by server/discover, then initialize; (d) the TypeScript SDK 1.x client\n");
         sb.append("| path | (r) UnifiedRuntime | (a) meta-mcp | (b) Java SDK client | (d) TypeScript SDK client | (c) floor |\n");
         sb.append("|---|---|---|---|---|---|\n");
         sb.append(String.format(Locale.ROOT, "| warm sequential tools/call, µs/call | %.1f | %.1f | %.1f | %.1f | %.1f (process layer: %.1f) |%n",
@@ -325,11 +399,11 @@ public final class McpComparison {
                 median("a.cold.ms"), median("b.cold.ms"), median("d.cold.ms")));
         sb.append('\n');
         sb.append("ratios, median over rounds of the per-round ratio:\n");
-        sb.append(String.format(Locale.ROOT, "warm: r/b = %.2f (target <= 0.8), r/d = %.2f (target <= 1.0), r/c = %.1f (target <= 4)%n",
+        sb.append(String.format(Locale.ROOT, "warm: r/b = %.2f (target <= 0.6), r/d = %.2f (target <= 1.0), r/c = %.1f (target <= 3)%n",
                 ratio("r.warm.us", "b.warm.us"), ratio("r.warm.us", "d.warm.us"), ratio("r.warm.us", "c.floor.us")));
         sb.append(String.format(Locale.ROOT, "warm: a/b = %.2f, a/d = %.2f, a/c = %.1f%n",
                 ratio("a.warm.us", "b.warm.us"), ratio("a.warm.us", "d.warm.us"), ratio("a.warm.us", "c.floor.us")));
-        sb.append(String.format(Locale.ROOT, "64 in flight: r/d = %.2f (target >= 1.0), a/d = %.2f, a/b = %.2f; lost r=%.0f a=%.0f b=%.0f d=%.0f%n",
+        sb.append(String.format(Locale.ROOT, "64 in flight: r/d = %.2f (target >= 2.0, 0 lost), a/d = %.2f, a/b = %.2f; lost r=%.0f a=%.0f b=%.0f d=%.0f%n",
                 ratio("r.64.cps", "d.64.cps"), ratio("a.64.cps", "d.64.cps"), ratio("a.64.cps", "b.64.cps"), sum("r.64.lost"),
                 sum("a.64.lost"), sum("b.64.lost"), sum("d.64.lost")));
         sb.append(String.format(Locale.ROOT, "cold: a/d = %.2f (target <= 1.0), a/b = %.2f%n",

@@ -31,10 +31,16 @@ public final class Envelope {
 
     private final ObjectNode clientInfo;
     private final ObjectNode capabilities;
+    /** The {@code _meta} of a request that brings no entries of its own: one node for all of them, never changed. */
+    private final ObjectNode plainMeta;
 
     private Envelope(ObjectNode clientInfo, ObjectNode capabilities) {
         this.clientInfo = clientInfo;
         this.capabilities = capabilities;
+        this.plainMeta = clientInfo == null ? null : Json.MAPPER.createObjectNode()
+                .put(PROTOCOL_VERSION_KEY, MODERN_VERSION)
+                .<ObjectNode>set(CLIENT_INFO_KEY, clientInfo)
+                .set(CLIENT_CAPABILITIES_KEY, capabilities);
     }
 
     /** The modern envelope of a client with {@code options}. */
@@ -65,7 +71,9 @@ public final class Envelope {
     /**
      * The parameters to put on the wire for a request with {@code params} (left unchanged) made with
      * {@code callOptions} (null for none): {@code params} itself for a legacy session, else a copy with the modern
-     * {@code _meta} keys.
+     * {@code _meta} keys. The copy is only written to the wire: it shares its values (and, when the request brings no
+     * {@code _meta} entries and the call no capabilities of its own, its {@code _meta}) with {@code params} and the
+     * other requests, and nobody changes it.
      */
     public ObjectNode params(ObjectNode params, McpCallOptions callOptions) {
         if (!isModern()) {
@@ -74,7 +82,15 @@ public final class Envelope {
         ObjectNode wire = Json.MAPPER.createObjectNode();
         wire.setAll(params);
         JsonNode given = params.get("_meta");
-        ObjectNode meta = given instanceof ObjectNode o ? o.deepCopy() : Json.MAPPER.createObjectNode();
+        ObjectNode own = capabilities(callOptions);
+        if (!(given instanceof ObjectNode g && !g.isEmpty()) && own == capabilities) {
+            wire.set("_meta", plainMeta);
+            return wire;
+        }
+        ObjectNode meta = Json.MAPPER.createObjectNode();
+        if (given instanceof ObjectNode g) {
+            meta.setAll(g); // only top-level keys are added below: the given values are shared, not copied
+        }
         wire.set("_meta", meta);
         if (!meta.has(PROTOCOL_VERSION_KEY)) {
             meta.put(PROTOCOL_VERSION_KEY, MODERN_VERSION);
@@ -83,7 +99,7 @@ public final class Envelope {
             meta.set(CLIENT_INFO_KEY, clientInfo);
         }
         if (!meta.has(CLIENT_CAPABILITIES_KEY)) {
-            meta.set(CLIENT_CAPABILITIES_KEY, capabilities(callOptions));
+            meta.set(CLIENT_CAPABILITIES_KEY, own);
         }
         return wire;
     }
