@@ -374,14 +374,20 @@ public final class PodSet implements PodBackend {
 
         @Override
         public PodState state() {
-            PodBackend b = existing();
+            PodBackend b;
+            boolean warming;
+            synchronized (this) {
+                b = backend;
+                warming = prewarm != null;
+            }
             PodFailure failed = unmade;
             if (b == null && failed != null && !stopped.get()) {
                 return redaction.apply(new PodState("Failed", OptionalLong.empty(), 0, PodErrors.describe(failed),
                         failed.stderrTail()));
             }
             if (b == null) {
-                return new PodState(stopped.get() ? "Stopped" : "NotStarted", OptionalLong.empty(), 0, null, "");
+                String state = stopped.get() ? "Stopped" : warming ? "Starting" : "NotStarted";
+                return new PodState(state, OptionalLong.empty(), 0, null, "");
             }
             return redaction.apply(b.pod(name()).state());
         }
