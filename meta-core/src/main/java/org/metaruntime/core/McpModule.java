@@ -75,8 +75,10 @@ public interface McpModule {
     /**
      * The tools like {@link #tools()}, without blocking the caller: a lazy module is started off the caller's thread
      * (a pre-warm), as for {@link #startCall}, and the future completes with the tools once it runs, or exceptionally
-     * with the {@link ModuleRouteException} {@link #tools()} would throw. Dependent stages may run on the runtime's
-     * thread that finished the start: they must not block. By default, {@link #tools()} on the caller's thread.
+     * with the {@link ModuleRouteException} {@link #tools()} would throw. While the module's list is being re-read after
+     * its {@code notifications/tools/list_changed}, the future completes once it is: a notification listener that asks
+     * gets the changed list. Dependent stages may run on the runtime's thread that finished the start or the re-read:
+     * they must not block. By default, {@link #tools()} on the caller's thread.
      *
      * <pre>{@code
      * module.toolsAsync().thenAccept(tools -> log.info("{} is up with {} tools", module.moduleId(), tools.size()));

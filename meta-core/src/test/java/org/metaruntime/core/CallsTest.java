@@ -238,6 +238,28 @@ class CallsTest {
     }
 
     @Test
+    void toolsAsyncAskedOnToolsListChangedGivesTheChangedList() throws Exception {
+        MetaConfig config = MetaConfig.builder().module(mcp("tools").startMode(StartMode.LAZY).build())
+                .discover("tools").preSpawn(PreSpawnData.mcp("tools")).build();
+        McpModule module = start(config).mcp("tools");
+        CompletableFuture<List<McpSchema.Tool>> announced = new CompletableFuture<>();
+        try (Subscription changes = module.subscribeNotifications(n -> {
+            if (McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED.equals(n.method())) {
+                module.toolsAsync().whenComplete((tools, error) -> {
+                    if (error != null) {
+                        announced.completeExceptionally(error);
+                    } else {
+                        announced.complete(tools);
+                    }
+                });
+            }
+        })) {
+            module.callTool("change_tools", MAPPER.readTree("{\"name\": \"announced_tool\"}"));
+            assertThat(announced.get(30, TimeUnit.SECONDS)).extracting(McpSchema.Tool::name).endsWith("announced_tool");
+        }
+    }
+
+    @Test
     void closingTheRuntimeDuringALazyStartEndsTheStartingModule() throws Exception {
         MetaConfig config = MetaConfig.builder()
                 .module(mcp("hanging", "--hang-at", "initialize").startMode(StartMode.LAZY)

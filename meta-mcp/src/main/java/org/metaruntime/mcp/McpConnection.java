@@ -269,6 +269,15 @@ public final class McpConnection implements AutoCloseable {
     }
 
     /**
+     * The tools like {@link #toolDescriptors()}, once the list is re-read after every
+     * {@code notifications/tools/list_changed} received so far (at once when none is being re-read): a listener of that
+     * notification gets the changed list from it. A re-read that failed or timed out leaves the list as it was.
+     */
+    public CompletableFuture<List<McpSchema.Tool>> toolDescriptorsAsync() {
+        return catalog.settled();
+    }
+
+    /**
      * Runs {@code tools/list} (every page) and caches the result.
      *
      * @return tool names in server order

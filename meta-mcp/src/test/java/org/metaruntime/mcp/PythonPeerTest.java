@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -161,6 +162,20 @@ class PythonPeerTest {
         c.callTool("change_tools", args("name", "announced_tool"), T);
         await().atMost(T).until(() -> c.tools().contains("announced_tool"));
         assertThat(c.listTools(T)).endsWith("announced_tool");
+    }
+
+    @Test
+    void aListChangedListenerGetsTheChangedListOnceItIsReRead() {
+        McpConnection c = open();
+        CompletableFuture<List<McpSchema.Tool>> announced = new CompletableFuture<>();
+        c.subscribeNotifications(n -> {
+            if (McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED.equals(n.method())) {
+                c.toolDescriptorsAsync().whenComplete((tools, e) -> announced.complete(tools));
+            }
+        });
+        c.callTool("change_tools", args("name", "announced_tool"), T);
+        assertThat(announced).succeedsWithin(T).satisfies(tools ->
+                assertThat(tools.stream().map(McpSchema.Tool::name).toList()).endsWith("announced_tool"));
     }
 
     @Test

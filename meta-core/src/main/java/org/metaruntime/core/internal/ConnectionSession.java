@@ -51,6 +51,11 @@ record ConnectionSession(McpConnection connection) implements McpSession {
     }
 
     @Override
+    public CompletableFuture<List<McpSchema.Tool>> toolDescriptorsAsync() {
+        return connection.toolDescriptorsAsync();
+    }
+
+    @Override
     public McpToolCall startCall(String tool, JsonNode arguments, McpCallOptions options) {
         return connection.startCall(tool, arguments, options);
     }

@@ -41,6 +41,14 @@ public interface McpSession {
     /** The tools as the server listed them, in server order. */
     List<McpSchema.Tool> toolDescriptors();
 
+    /**
+     * The tools once the list is re-read after every {@code tools/list_changed} received so far (see
+     * {@link McpConnection#toolDescriptorsAsync()}); by default {@link #toolDescriptors()} now.
+     */
+    default CompletableFuture<List<McpSchema.Tool>> toolDescriptorsAsync() {
+        return CompletableFuture.completedFuture(toolDescriptors());
+    }
+
     /** Starts a {@code tools/call}; never throws for a failure of the call (its futures carry it). */
     McpToolCall startCall(String tool, JsonNode arguments, McpCallOptions options);
 

@@ -66,14 +66,20 @@ public final class RuntimeMcpModule implements McpModule {
 
     @Override
     public CompletableFuture<List<McpSchema.Tool>> toolsAsync() {
-        return calls.sessionAsync(moduleId, "tools").thenApply(session -> {
+        return calls.sessionAsync(moduleId, "tools").thenCompose(session -> {
+            CompletableFuture<List<McpSchema.Tool>> listed;
             try {
-                return session.server().toolDescriptors();
+                listed = session.server().toolDescriptorsAsync();
             } catch (RuntimeException e) {
-                throw CallRouter.toRouteException(moduleId, e);
-            } finally {
-                calls.ended(session);
+                listed = CompletableFuture.failedFuture(e);
             }
+            return listed.handle((tools, e) -> {
+                calls.ended(session);
+                if (e != null) {
+                    throw CallRouter.toRouteException(moduleId, e);
+                }
+                return tools;
+            });
         });
     }
 

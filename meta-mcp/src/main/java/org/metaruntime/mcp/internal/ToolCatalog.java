@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
 import org.metaruntime.mcp.McpConnection;
@@ -18,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * The tools a server lists, as it sent them (name, title, description, schemas, annotations, {@code _meta}), in
  * server order: fetched with every page of {@code tools/list}, refreshed on {@code notifications/tools/list_changed}
  * (coalesced: one refresh at a time, one more if a change came meanwhile) and once when a call names a tool the
- * catalog does not have. The one catalog of a connection, for blocking and asynchronous calls alike. Thread-safe.
+ * catalog does not have. {@link #settled()} waits for the refreshes the announced changes asked for. The one catalog
+ * of a connection, for blocking and asynchronous calls alike. Thread-safe.
  */
 public final class ToolCatalog {
 
@@ -31,8 +31,11 @@ public final class ToolCatalog {
     private volatile List<McpSchema.Tool> tools = List.of();
     private volatile List<String> names = List.of();
     private volatile Set<String> nameSet = Set.of();
-    private final AtomicBoolean refreshing = new AtomicBoolean();
-    private final AtomicBoolean refreshAgain = new AtomicBoolean();
+    private final Object rounds = new Object();
+    /** The refresh under way; null when none is. */
+    private CompletableFuture<Void> running;
+    /** The refresh to run after it, for a change announced meanwhile; null when none was. */
+    private CompletableFuture<Void> queued;
 
     /**
      * A catalog listing through {@code window}, empty until the first {@link #fetch}; or, with {@code declared}
@@ -105,19 +108,54 @@ public final class ToolCatalog {
         if (window.termination() != null || declared != null) {
             return;
         }
-        if (!refreshing.compareAndSet(false, true)) {
-            refreshAgain.set(true);
-            return;
+        CompletableFuture<Void> round;
+        synchronized (rounds) {
+            if (running != null) {
+                if (queued == null) {
+                    queued = new CompletableFuture<>();
+                }
+                return;
+            }
+            round = running = new CompletableFuture<>();
         }
-        fetch(REFRESH_TIMEOUT.toMillis(), window.now() + REFRESH_TIMEOUT.toNanos()).whenComplete((list, e) -> {
+        run(round);
+    }
+
+    /** Runs one refresh, bounded by {@link #REFRESH_TIMEOUT}, then the one queued meanwhile, if any. */
+    private void run(CompletableFuture<Void> round) {
+        CompletableFuture<List<McpSchema.Tool>> listing;
+        try {
+            listing = fetch(REFRESH_TIMEOUT.toMillis(), window.now() + REFRESH_TIMEOUT.toNanos());
+        } catch (RuntimeException e) {
+            listing = CompletableFuture.failedFuture(e);
+        }
+        listing.whenComplete((list, e) -> {
             if (e != null) {
                 LOG.debug("module '{}': refreshing the tool list failed: {}", window.moduleId(), e.toString());
             }
-            refreshing.set(false);
-            if (refreshAgain.getAndSet(false)) {
-                refresh();
+            CompletableFuture<Void> next;
+            synchronized (rounds) {
+                next = queued;
+                queued = null;
+                running = next;
+            }
+            round.complete(null);
+            if (next != null) {
+                run(next);
             }
         });
+    }
+
+    /**
+     * The tools once every change announced so far is re-read (at once when no refresh is under way or queued); a
+     * refresh that failed or timed out leaves the list as it was. Completes on the thread that ended the refresh.
+     */
+    public CompletableFuture<List<McpSchema.Tool>> settled() {
+        CompletableFuture<Void> last;
+        synchronized (rounds) {
+            last = queued != null ? queued : running;
+        }
+        return last == null ? CompletableFuture.completedFuture(tools) : last.thenApply(done -> tools);
     }
 
     private List<McpSchema.Tool> cache(List<McpSchema.Tool> listed) {

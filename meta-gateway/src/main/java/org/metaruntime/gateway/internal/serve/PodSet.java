@@ -158,7 +158,13 @@ public final class PodSet implements PodBackend {
         private final AtomicBoolean stopped = new AtomicBoolean();
         private final CompletableFuture<Void> down = new CompletableFuture<>();
         private volatile boolean retiring;
+        /** Held while its backend is made and a start is sent to it, and by a stop: a stop comes before or after. */
+        private final Object making = new Object();
         private PodBackend backend;
+        /** The pre-warm waiting for its backend to be made on the pod threads; null when none is. */
+        private CompletableFuture<Void> prewarm;
+        /** Why its backend could not be made, until one is; null when it was, or was not tried. */
+        private volatile PodFailure unmade;
 
         Member(PodManifest manifest) {
             this.manifest = manifest;
@@ -174,17 +180,45 @@ public final class PodSet implements PodBackend {
             return manifest.name();
         }
 
-        /** Its backend, made now when it has none; fails with -32002 once it is stopped. */
-        private synchronized PodBackend backend() {
+        /**
+         * Its backend, made now on this thread when it has none (what only reads it never waits for that); fails with
+         * -32002 once it is stopped, and with the pod's failure to start when it cannot be made (kept for
+         * {@link #state()}).
+         */
+        private PodBackend backend() {
+            PodBackend b = served();
+            if (b != null) {
+                return b;
+            }
+            synchronized (making) {
+                b = served();
+                if (b != null) {
+                    return b;
+                }
+                PodBackend made;
+                try {
+                    made = runner.run(manifest, threads, Set.copyOf(headerVariables));
+                } catch (RuntimeException e) {
+                    PodFailure failure = PodErrors.startFailed(manifest, e);
+                    unmade = failure;
+                    log.debug("pod {}: its runtime could not be made", name(), e);
+                    throw failure;
+                }
+                made.listen(new Forwarding());
+                made.servePodCalls(podCalls);
+                synchronized (this) {
+                    backend = made;
+                }
+                unmade = null;
+                return made;
+            }
+        }
+
+        /** Its backend, null when it has none yet; fails with -32002 once it is stopped. */
+        private synchronized PodBackend served() {
             if (stopped.get()) {
                 throw new PodFailure(PodFailure.Kind.UNAVAILABLE, "pod " + name() + " was stopped by a reload",
                         OptionalInt.empty(), "");
-            }
-            if (backend == null) {
-                PodBackend made = runner.run(manifest, threads, Set.copyOf(headerVariables));
-                made.listen(new Forwarding());
-                made.servePodCalls(podCalls);
-                backend = made;
             }
             return backend;
         }
@@ -203,10 +237,71 @@ public final class PodSet implements PodBackend {
             return b != null && !stopped.get() && b.pod(name()).running();
         }
 
+        /**
+         * Starts it without blocking this thread: a pod without a backend yet has it made on the pod threads first
+         * (concurrent pre-warms share that), as for its first call. A stop before it is made fails the start with
+         * -32002.
+         */
         @Override
         public CompletableFuture<Void> start() {
+            CompletableFuture<Void> pending;
+            boolean first = false;
+            synchronized (this) {
+                if (backend != null || stopped.get()) {
+                    pending = null;
+                } else {
+                    if (prewarm == null) {
+                        prewarm = new CompletableFuture<>();
+                        first = true;
+                    }
+                    pending = prewarm;
+                }
+            }
+            if (pending == null) {
+                return startNow();
+            }
+            if (first) {
+                try {
+                    threads.tasks().execute(() -> made(pending));
+                } catch (java.util.concurrent.RejectedExecutionException closing) {
+                    synchronized (this) {
+                        prewarm = null;
+                    }
+                    pending.completeExceptionally(new PodFailure(PodFailure.Kind.UNAVAILABLE, "the gateway is closing",
+                            OptionalInt.empty(), ""));
+                }
+            }
+            return pending.copy();
+        }
+
+        /** Starts it on this thread once its backend is made here, and passes the outcome to {@code pending}. */
+        private void made(CompletableFuture<Void> pending) {
+            CompletableFuture<Void> started = startNow();
+            synchronized (this) {
+                if (prewarm == pending) {
+                    prewarm = null;
+                }
+            }
+            started.whenComplete((ok, error) -> {
+                if (error != null) {
+                    pending.completeExceptionally(error);
+                } else {
+                    pending.complete(null);
+                }
+            });
+        }
+
+        /**
+         * Starts it on its backend (made here when it has none); the start itself goes on off this thread. A stop
+         * comes either before (no backend is made) or after it (the stop ends the start).
+         */
+        private CompletableFuture<Void> startNow() {
             try {
-                return redacted(pod().start());
+                CompletableFuture<Void> started;
+                synchronized (making) {
+                    started = backend().pod(name()).start();
+                }
+                return redacted(started);
             } catch (PodFailure e) {
                 return CompletableFuture.failedFuture(redaction.apply(e));
             }
@@ -279,9 +374,20 @@ public final class PodSet implements PodBackend {
 
         @Override
         public PodState state() {
-            PodBackend b = existing();
+            PodBackend b;
+            boolean warming;
+            synchronized (this) {
+                b = backend;
+                warming = prewarm != null;
+            }
+            PodFailure failed = unmade;
+            if (b == null && failed != null && !stopped.get()) {
+                return redaction.apply(new PodState("Failed", OptionalLong.empty(), 0, PodErrors.describe(failed),
+                        failed.stderrTail()));
+            }
             if (b == null) {
-                return new PodState(stopped.get() ? "Stopped" : "NotStarted", OptionalLong.empty(), 0, null, "");
+                String state = stopped.get() ? "Stopped" : warming ? "Starting" : "NotStarted";
+                return new PodState(state, OptionalLong.empty(), 0, null, "");
             }
             return redaction.apply(b.pod(name()).state());
         }
@@ -314,9 +420,18 @@ public final class PodSet implements PodBackend {
         void stop() {
             boolean first;
             PodBackend b;
-            synchronized (this) {
-                first = stopped.compareAndSet(false, true);
-                b = backend;
+            CompletableFuture<Void> pending;
+            synchronized (making) {
+                synchronized (this) {
+                    first = stopped.compareAndSet(false, true);
+                    b = backend;
+                    pending = prewarm;
+                    prewarm = null;
+                }
+            }
+            if (pending != null) {
+                pending.completeExceptionally(new PodFailure(PodFailure.Kind.UNAVAILABLE, "pod " + name()
+                        + " was stopped before it started", OptionalInt.empty(), ""));
             }
             if (!first) {
                 down.join();

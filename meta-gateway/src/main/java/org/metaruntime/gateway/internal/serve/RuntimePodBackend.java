@@ -48,17 +48,12 @@ import org.slf4j.LoggerFactory;
 final class RuntimePodBackend implements PodBackend {
 
     private static final Logger log = LoggerFactory.getLogger(RuntimePodBackend.class);
-    /** How often the runtime's copy of a pod's tool list is read after its {@code notifications/tools/list_changed}. */
-    private static final Duration TOOLS_REFRESH_POLL = Duration.ofMillis(20);
-    /** How many times, at most: the refreshed list is awaited for 2 s of the scheduler's time. */
-    private static final int TOOLS_REFRESH_POLLS = 100;
 
     private final Catalog catalog;
     private final UnifiedRuntime runtime;
     private final PodRequests requests = new PodRequests();
     private final Map<String, RuntimePod> pods = new LinkedHashMap<>();
     private final Executor executor;
-    private final org.metaruntime.supervisor.Scheduler scheduler;
     private final List<Subscription> subscriptions = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile PodListener listener;
     private volatile PodCallHandler podCalls;
@@ -72,7 +67,6 @@ final class RuntimePodBackend implements PodBackend {
                       Set<String> withheld, PodThreads threads) {
         this.catalog = catalog;
         this.executor = threads.tasks();
-        this.scheduler = threads.scheduler();
         MetaConfig.Builder config = MetaConfig.builder();
         for (PodManifest pod : catalog.pods()) {
             ModuleConfig.Builder module = PodModuleMapping.module(pod).startMode(StartMode.LAZY);
@@ -111,7 +105,7 @@ final class RuntimePodBackend implements PodBackend {
             }
             l.stateChanged(pod.name());
             if (transition.to() == ModuleHealthState.HEALTHY) {
-                pod.refreshIfRunning().whenCompleteAsync((done, error) -> l.toolsChanged(pod.name()), executor);
+                pod.relist(l);
             }
         }));
     }
@@ -316,7 +310,7 @@ final class RuntimePodBackend implements PodBackend {
                     break;
                 }
                 case "notifications/tools/list_changed":
-                    awaitNewTools(l, tools, TOOLS_REFRESH_POLLS);
+                    relist(l);
                     break;
                 case "notifications/resources/list_changed":
                 case "notifications/prompts/list_changed":
@@ -328,22 +322,12 @@ final class RuntimePodBackend implements PodBackend {
         }
 
         /**
-         * The runtime refreshes its copy of the list after the pod's announcement: reads it now and then again every
-         * {@link #TOOLS_REFRESH_POLL} on the scheduler until it differs from {@code before} or it was read
-         * {@code reads} times, then tells {@code l} on a pod task thread; no thread waits meanwhile.
+         * Reads its tools again and then tells {@code l} they may have changed, on a pod task thread; no thread waits
+         * meanwhile. After the pod's {@code notifications/tools/list_changed} the runtime's read completes once the
+         * runtime has re-read the list ({@link McpModule#toolsAsync()}), so the list told is the changed one.
          */
-        private void awaitNewTools(PodListener l, List<ObjectNode> before, int reads) {
-            refreshIfRunning().whenCompleteAsync((done, error) -> {
-                if (!tools.equals(before) || reads <= 1) {
-                    l.toolsChanged(name());
-                    return;
-                }
-                try {
-                    scheduler.schedule(() -> awaitNewTools(l, before, reads - 1), TOOLS_REFRESH_POLL);
-                } catch (RuntimeException closing) {
-                    log.debug("pod {}: the gateway is closing: its new tools are not awaited", name());
-                }
-            }, executor);
+        void relist(PodListener l) {
+            refreshIfRunning().whenCompleteAsync((done, error) -> l.toolsChanged(name()), executor);
         }
 
         /**

@@ -33,6 +33,8 @@ final class FakePods {
 
     final List<Got> calls = new CopyOnWriteArrayList<>();
     final Map<String, AtomicInteger> starts = new ConcurrentHashMap<>();
+    /** The pods whose backend was closed, in order. */
+    final List<String> closed = new CopyOnWriteArrayList<>();
     private final Map<String, BiFunction<Got, FakePods, CompletableFuture<JsonNode>>> handlers = new ConcurrentHashMap<>();
     private volatile PodBackend.PodCallHandler podCalls;
     private final PodRequests requests = new PodRequests();
@@ -62,7 +64,12 @@ final class FakePods {
 
     /** A pod set of these fakes. */
     PodSet podSet(Catalog catalog) {
-        return new PodSet(catalog.pods(), (manifest, threads, withheld) -> new Backend(manifest));
+        return new PodSet(catalog.pods(), (manifest, threads, withheld) -> backend(manifest));
+    }
+
+    /** The backend that runs the fake pod {@code manifest}. */
+    PodBackend backend(PodManifest manifest) {
+        return new Backend(manifest);
     }
 
     /** The pod {@code pod} sends {@code __mcp_meta_call__} with {@code params}, as its backend would. */
@@ -104,6 +111,7 @@ final class FakePods {
 
         @Override
         public void close() {
+            closed.add(manifest.name());
         }
     }
 
