@@ -35,7 +35,7 @@ class GatewayStartTest {
         PodManifest warm = new PodManifest("warm", null, Path.of("warm.yaml"), 1, List.of("true"), null, Path.of("."),
                 Map.of(), Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(1), true,
                 PodManifest.HealthCheck.DISABLED, List.of(FakePods.tool("work", null)), Map.of(), PodManifest.Protocol.MCP,
-                null, Set.of(), null, Set.of());
+                null, Set.of(), null, Set.of(), null);
         Catalog catalog = FakePods.catalog(warm);
         FakePods fakes = new FakePods();
         CompletableFuture<Void> release = new CompletableFuture<>();

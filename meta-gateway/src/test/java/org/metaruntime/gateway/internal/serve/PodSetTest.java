@@ -1,6 +1,7 @@
 package org.metaruntime.gateway.internal.serve;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
@@ -80,6 +81,7 @@ class PodSetTest {
     void closingDuringAPreWarmFailsItAndLeavesNoRuntime() {
         PodSet set = podSet("b", "c", "d", "e", "a");
         List<CompletableFuture<Void>> busy = List.of("b", "c", "d", "e").stream().map(n -> set.pod(n).start()).toList();
+        await().atMost(T).until(() -> entered.containsAll(List.of("b", "c", "d", "e")));
         CompletableFuture<Void> queued = set.pod("a").start();   // the four pod threads are making the others' runtimes
         CompletableFuture<Void> closing = CompletableFuture.runAsync(set::close);
 
