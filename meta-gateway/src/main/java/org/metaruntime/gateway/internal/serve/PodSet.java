@@ -276,10 +276,13 @@ public final class PodSet implements PodBackend {
 
         /** Starts it on this thread once its backend is made here, and passes the outcome to {@code pending}. */
         private void made(CompletableFuture<Void> pending) {
-            CompletableFuture<Void> started = startNow();
-            synchronized (this) {
-                if (prewarm == pending) {
-                    prewarm = null;
+            CompletableFuture<Void> started;
+            synchronized (making) { // a stop sees the pre-warm pending, or its start sent: never a start sent but pending
+                started = startNow();
+                synchronized (this) {
+                    if (prewarm == pending) {
+                        prewarm = null;
+                    }
                 }
             }
             started.whenComplete((ok, error) -> {
