@@ -39,7 +39,6 @@ public final class StdoutReader implements Runnable {
         LineFramer framer = new LineFramer(maxLineBytes, new LineFramer.Sink() {
             @Override
             public void line(String line) {
-                ReadBursts.line();
                 listener.onLine(line);
             }
 
@@ -56,9 +55,8 @@ public final class StdoutReader implements Runnable {
         });
         try (InputStream in = stdout) {
             // No buffer of its own while the child is quiet: see PipeReads.
-            // The lines of one read are one burst: work their listener puts off runs with the last of them.
-            PipeReads.readToEnd(in, (bytes, count) -> ReadBursts.run(ReadBursts.lines(bytes, count),
-                    () -> framer.feed(bytes, 0, count)));
+            // The lines of one read are one burst: work their listener puts off runs once they are all handled.
+            PipeReads.readToEnd(in, (bytes, count) -> ReadBursts.run(() -> framer.feed(bytes, 0, count)));
             framer.finish();
         } catch (IOException e) {
             listener.onStdoutError(e);

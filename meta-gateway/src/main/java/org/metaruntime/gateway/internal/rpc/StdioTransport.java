@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
  * MCP's stdio transport for one client: newline-delimited JSON-RPC messages, UTF-8, on the given streams.
  * The reading thread hands each line to the dispatcher; any thread may send: a message is written as UTF-8 straight
  * into one reused buffer and goes out, with its newline, in one write, and the messages sent during a
- * {@link ReadBursts burst} of the sending thread (the answers to the lines of one read of a pod's stdout) wait for the
- * last line's answer, or the burst's end, and go out together. A line longer than {@link #MAX_LINE_BYTES} is skipped with a -32700 error. {@link #run()}
+ * {@link ReadBursts burst} of the sending thread (the answers to the lines of one read of a pod's stdout) go out
+ * together at its end. A line longer than {@link #MAX_LINE_BYTES} is skipped with a -32700 error. {@link #run()}
  * returns when the input ends.
  */
 public final class StdioTransport implements Outbound {
