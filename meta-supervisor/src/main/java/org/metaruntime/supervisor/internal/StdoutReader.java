@@ -10,9 +10,9 @@ import org.metaruntime.supervisor.ProcessListener;
 
 /**
  * Reads a child's stdout to end of file on one thread: frames it into lines with a {@link LineFramer} (UTF-8,
- * size limit) and hands each to the listener, the lines of one read as one {@link ReadBursts burst}, then
- * {@link ProcessListener#onStdoutClosed()} (after {@link ProcessListener#onStdoutError} when reading failed);
- * {@link #done()} completes last. The listener should be guarded: an exception it throws ends the reading.
+ * size limit) and hands each to the listener, then {@link ProcessListener#onStdoutClosed()} (after
+ * {@link ProcessListener#onStdoutError} when reading failed); {@link #done()} completes last. The listener should
+ * be guarded: an exception it throws ends the reading.
  */
 public final class StdoutReader implements Runnable {
 
@@ -55,8 +55,7 @@ public final class StdoutReader implements Runnable {
         });
         try (InputStream in = stdout) {
             // No buffer of its own while the child is quiet: see PipeReads.
-            // The lines of one read are one burst: work their listener puts off runs once they are all handled.
-            PipeReads.readToEnd(in, (bytes, count) -> ReadBursts.run(() -> framer.feed(bytes, 0, count)));
+            PipeReads.readToEnd(in, (bytes, count) -> framer.feed(bytes, 0, count));
             framer.finish();
         } catch (IOException e) {
             listener.onStdoutError(e);
