@@ -207,7 +207,7 @@ public final class EventEndpointsHandler extends Handler.Abstract implements Gra
                 sse.abort(closed);
             }
         });
-        stream.sse = new SseStream(response, callback, failure -> {
+        stream.sse = new SseStream(response, callback, System::nanoTime, failure -> {
             if (watch != null) {
                 watch.end();
             }

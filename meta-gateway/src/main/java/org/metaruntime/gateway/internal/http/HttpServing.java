@@ -85,7 +85,7 @@ public final class HttpServing extends ServingBase {
         this.server = server;
         this.options = options;
         this.shutdownTimeout = options.shutdownTimeout();
-        this.sessions = new SessionRegistry(options.sessionIdleTimeout(), options.keepAlive());
+        this.sessions = new SessionRegistry(options.sessionIdleTimeout(), options.keepAlive(), server.nanoClock());
         QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 4, (int) THREAD_IDLE_TIMEOUT.toMillis());
         // After a burst, every thread idle that long ends (Jetty's default lets one go per idle timeout).
         threads.setMaxEvictCount(MAX_THREADS);
@@ -331,6 +331,7 @@ public final class HttpServing extends ServingBase {
         try {
             sessions.stopAccepting();
             server.endListenStreams();
+            // a wait that sleeps: bounded on the clock the sleeps pass on, whatever clock the requests read
             long deadline = System.nanoTime() + shutdownTimeout.toNanos();
             while (sessions.callsInFlight() > 0 && System.nanoTime() < deadline) {
                 Thread.sleep(10);

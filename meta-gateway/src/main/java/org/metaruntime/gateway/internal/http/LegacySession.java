@@ -21,13 +21,14 @@ final class LegacySession implements HttpSession, Outbound {
     private final SseStream stream;
     private final ClientSession client;
     private final AtomicInteger handling = new AtomicInteger();
-    private volatile long lastSeenNanos = System.nanoTime();
+    private volatile long lastSeenNanos;
     private volatile boolean closed;
 
     /** @param owner the principal whose request opened it: the only one its later requests may come from */
     LegacySession(String id, GatewayServer server, Principal owner, java.util.function.Function<LegacySession, SseStream> stream) {
         this.id = id;
         this.server = server;
+        this.lastSeenNanos = server.nanoClock().getAsLong();
         this.stream = stream.apply(this);
         this.client = server.openSession(this, owner, id);
     }
@@ -48,7 +49,7 @@ final class LegacySession implements HttpSession, Outbound {
 
     void onMessage(JsonNode message) {
         handling.incrementAndGet();
-        lastSeenNanos = System.nanoTime();
+        lastSeenNanos = server.nanoClock().getAsLong();
         try {
             server.dispatcher().onMessage(client, message);
         } finally {
@@ -71,7 +72,7 @@ final class LegacySession implements HttpSession, Outbound {
     /** A session lives as long as its stream: a stream open is never idle (keep-alives find a client that is gone). */
     @Override
     public boolean idleFor(long idleNanos) {
-        return stream.ended() && handling.get() == 0 && System.nanoTime() - lastSeenNanos >= idleNanos;
+        return stream.ended() && handling.get() == 0 && server.nanoClock().getAsLong() - lastSeenNanos >= idleNanos;
     }
 
     @Override

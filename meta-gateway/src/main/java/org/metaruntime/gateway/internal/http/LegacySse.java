@@ -51,7 +51,7 @@ final class LegacySse extends Handler.Abstract.NonBlocking {
         String id = sessions.newId();
         AtomicReference<SseStream> stream = new AtomicReference<>();
         ConnectionWatch.Watch watch = watches.watch(request, closed -> StreamableHttp.abort(stream.get(), closed));
-        LegacySession session = new LegacySession(id, server, AccessCheck.caller(request), self -> new SseStream(response, callback, failure -> {
+        LegacySession session = new LegacySession(id, server, AccessCheck.caller(request), self -> new SseStream(response, callback, server.nanoClock(), failure -> {
             watch.end();
             sessions.remove(self);
             if (failure != null) {

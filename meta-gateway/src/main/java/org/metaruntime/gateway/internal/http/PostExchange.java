@@ -3,6 +3,7 @@ package org.metaruntime.gateway.internal.http;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -23,15 +24,19 @@ final class PostExchange {
     private final Callback callback;
     private final boolean streamAllowed;
     private final Consumer<Throwable> onBroken;
-    private final long startNanos = System.nanoTime();
+    private final LongSupplier nanoClock;
+    private final long startNanos;
     private ConnectionWatch.Watch watch;
     private State state = State.WAITING;
     private SseStream stream;
 
-    PostExchange(Request request, Response response, Callback callback, Consumer<Throwable> onBroken) {
+    /** @param nanoClock the monotonic clock, in nanoseconds, of its quiet time ({@link #keepAlive}) */
+    PostExchange(Request request, Response response, Callback callback, LongSupplier nanoClock, Consumer<Throwable> onBroken) {
         this.request = request;
         this.response = response;
         this.callback = callback;
+        this.nanoClock = nanoClock;
+        this.startNanos = nanoClock.getAsLong();
         this.streamAllowed = Exchanges.accepts(request, "text/event-stream");
         this.onBroken = onBroken;
         request.addFailureListener(this::failed);
@@ -124,7 +129,7 @@ final class PostExchange {
                 return;
             }
             if (state == State.WAITING) {
-                if (System.nanoTime() - startNanos < quietNanos) {
+                if (nanoClock.getAsLong() - startNanos < quietNanos) {
                     return;
                 }
                 streaming().comment();
@@ -151,7 +156,7 @@ final class PostExchange {
     private SseStream streaming() {
         if (state == State.WAITING) {
             state = State.STREAMING;
-            stream = new SseStream(response, callback, failure -> {
+            stream = new SseStream(response, callback, nanoClock, failure -> {
                 if (failure != null) {
                     failed(failure);
                 }

@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.metaruntime.gateway.internal.cluster.DatabaseUnreachable;
 import org.metaruntime.gateway.internal.cluster.SharedSessions;
 import org.metaruntime.supervisor.internal.DaemonThreads;
@@ -31,11 +32,14 @@ final class SessionRegistry implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private final long idleNanos;
     private final long keepAliveNanos;
+    private final LongSupplier nanoClock;
     private volatile boolean accepting = true;
     private volatile SharedSessions shared;
 
-    SessionRegistry(Duration idleTimeout, Duration keepAlive) {
+    /** @param nanoClock the monotonic clock, in nanoseconds, of the sessions' idle times (the gateway's clock of requests) */
+    SessionRegistry(Duration idleTimeout, Duration keepAlive, LongSupplier nanoClock) {
         this.idleNanos = idleTimeout.toNanos();
+        this.nanoClock = nanoClock;
         this.keepAliveNanos = keepAlive.toNanos();
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1,
                 DaemonThreads.named("meta-gateway-http-sessions"));
@@ -179,7 +183,7 @@ final class SessionRegistry implements AutoCloseable {
      * most every quarter of the idle timeout) so that no replica expires it meanwhile.
      */
     private void holdShared(StreamableSession session) {
-        long now = System.nanoTime();
+        long now = nanoClock.getAsLong();
         if (!session.hasStream() || now - session.sharedTouchNanos() < idleNanos / 4) {
             return;
         }

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
@@ -29,16 +30,20 @@ public final class SseStream {
     private long queuedBytes;
     private boolean closing;
     private boolean ended;
-    private volatile long lastWriteNanos = System.nanoTime();
+    private final LongSupplier nanoClock;
+    private volatile long lastWriteNanos;
 
     /**
      * Starts the stream: sets its headers (the caller adds its own first).
      *
-     * @param onEnd told once when the stream ends: null after {@link #close()}, the failure otherwise
+     * @param nanoClock the monotonic clock, in nanoseconds, of its quiet time ({@link #quietNanos()})
+     * @param onEnd     told once when the stream ends: null after {@link #close()}, the failure otherwise
      */
-    public SseStream(Response response, Callback callback, Consumer<Throwable> onEnd) {
+    public SseStream(Response response, Callback callback, LongSupplier nanoClock, Consumer<Throwable> onEnd) {
         this.response = response;
         this.callback = callback;
+        this.nanoClock = nanoClock;
+        this.lastWriteNanos = nanoClock.getAsLong();
         this.onEnd = onEnd;
         response.setStatus(200);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream");
@@ -71,7 +76,7 @@ public final class SseStream {
 
     /** Nanos since the last write completed (or the stream started). */
     public long quietNanos() {
-        return System.nanoTime() - lastWriteNanos;
+        return nanoClock.getAsLong() - lastWriteNanos;
     }
 
     boolean ended() {
@@ -145,7 +150,7 @@ public final class SseStream {
 
         @Override
         protected void onSuccess() {
-            lastWriteNanos = System.nanoTime();
+            lastWriteNanos = nanoClock.getAsLong();
         }
 
         @Override

@@ -175,7 +175,8 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
                 return;
             }
             PostExchange[] self = new PostExchange[1];
-            PostExchange exchange = new PostExchange(request, response, callback, cause -> session.broken(id, self[0], cause));
+            PostExchange exchange = new PostExchange(request, response, callback, server.nanoClock(),
+                    cause -> session.broken(id, self[0], cause));
             self[0] = exchange;
             if (!session.expect(id, exchange)) {
                 Exchanges.rpcError(response, callback, 400, id, JsonRpc.INVALID_REQUEST, "request " + id + " is in flight already");
@@ -224,7 +225,7 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
             Exchanges.rpcError(response, callback, 503, id, JsonRpc.INTERNAL_ERROR, "the gateway is stopping");
             return;
         }
-        post.serve(new PostExchange(request, response, callback, post::broken), watches, message);
+        post.serve(new PostExchange(request, response, callback, server.nanoClock(), post::broken), watches, message);
     }
 
     private void get(Request request, Response response, Callback callback) {
@@ -244,7 +245,7 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
         response.getHeaders().put(SESSION_HEADER, session.id());
         AtomicReference<SseStream> self = new AtomicReference<>();
         ConnectionWatch.Watch watch = watches.watch(request, closed -> abort(self.get(), closed));
-        SseStream stream = new SseStream(response, callback, failure -> {
+        SseStream stream = new SseStream(response, callback, server.nanoClock(), failure -> {
             watch.end();
             session.detach(self.get());
         });

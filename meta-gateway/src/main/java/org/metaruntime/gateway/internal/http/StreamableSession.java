@@ -40,17 +40,19 @@ final class StreamableSession implements HttpSession, Outbound {
     private final ArrayDeque<String> backlog = new ArrayDeque<>();
     private final AtomicInteger handling = new AtomicInteger();
     private SseStream standalone;
-    private volatile long lastSeenNanos = System.nanoTime();
+    private volatile long lastSeenNanos;
     private volatile boolean closed;
     private volatile SharedSessions recordIn;
     private volatile JsonNode initializeId;
     private volatile boolean unrecorded;
-    private volatile long sharedTouchNanos = System.nanoTime();
+    private volatile long sharedTouchNanos;
 
     /** @param owner the principal whose request opened it: the only one its later requests may come from */
     StreamableSession(String id, GatewayServer server, Principal owner) {
         this.id = id;
         this.server = server;
+        this.lastSeenNanos = server.nanoClock().getAsLong();
+        this.sharedTouchNanos = lastSeenNanos;
         this.client = server.openSession(this, owner, id);
     }
 
@@ -98,11 +100,11 @@ final class StreamableSession implements HttpSession, Outbound {
     /** An HTTP request of this session starts; pair with {@link #left()}. */
     void entered() {
         handling.incrementAndGet();
-        lastSeenNanos = System.nanoTime();
+        lastSeenNanos = server.nanoClock().getAsLong();
     }
 
     void left() {
-        lastSeenNanos = System.nanoTime();
+        lastSeenNanos = server.nanoClock().getAsLong();
         handling.decrementAndGet();
     }
 
@@ -164,7 +166,7 @@ final class StreamableSession implements HttpSession, Outbound {
                 standalone = null;
             }
         }
-        lastSeenNanos = System.nanoTime();
+        lastSeenNanos = server.nanoClock().getAsLong();
     }
 
     @Override
@@ -246,7 +248,7 @@ final class StreamableSession implements HttpSession, Outbound {
                 return false;
             }
         }
-        return System.nanoTime() - lastSeenNanos >= idleNanos;
+        return server.nanoClock().getAsLong() - lastSeenNanos >= idleNanos;
     }
 
     @Override

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -16,6 +17,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -139,6 +141,7 @@ public final class Dispatcher {
     private final BiFunction<Request, JsonNode, JsonNode> modernResults;
     private final UnaryOperator<RpcException> modernErrors;
     private final Executor executor;
+    private final LongSupplier nanoClock;
 
     private final List<Operations> operations = new CopyOnWriteArrayList<>();
 
@@ -151,6 +154,7 @@ public final class Dispatcher {
         this.modernResults = b.modernResults;
         this.modernErrors = b.modernErrors;
         this.executor = b.executor;
+        this.nanoClock = b.nanoClock;
     }
 
     public static Builder builder(Executor executor) {
@@ -167,6 +171,7 @@ public final class Dispatcher {
         private BiFunction<Request, JsonNode, JsonNode> modernResults = (request, result) -> result;
         private UnaryOperator<RpcException> modernErrors = UnaryOperator.identity();
         private final Executor executor;
+        private LongSupplier nanoClock = System::nanoTime;
 
         private Builder(Executor executor) {
             this.executor = executor;
@@ -206,6 +211,15 @@ public final class Dispatcher {
         public Builder modernResults(BiFunction<Request, JsonNode, JsonNode> results, UnaryOperator<RpcException> errors) {
             this.modernResults = results;
             this.modernErrors = errors;
+            return this;
+        }
+
+        /**
+         * The monotonic clock, in nanoseconds, that times each request for the {@link Operations} observers; by
+         * default {@link System#nanoTime()}.
+         */
+        public Builder nanoClock(LongSupplier clock) {
+            this.nanoClock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 
@@ -384,7 +398,7 @@ public final class Dispatcher {
 
     /** Runs {@code handler}; completes with the answer, or null when the client cancelled the request. */
     private CompletableFuture<ObjectNode> run(Handler handler, Request request) {
-        long start = System.nanoTime();
+        long start = nanoClock.getAsLong();
         CompletableFuture<JsonNode> result;
         try {
             result = handler.handle(request);
@@ -393,7 +407,7 @@ public final class Dispatcher {
         }
         return result.handle((value, error) -> {
             ObjectNode answer = answer(request, value, error);
-            observe(request, answer, System.nanoTime() - start);
+            observe(request, answer, nanoClock.getAsLong() - start);
             return answer;
         });
     }
@@ -404,7 +418,7 @@ public final class Dispatcher {
         /**
          * @param method    the request's method
          * @param params    its params (may be null)
-         * @param nanos     how long it took to answer
+         * @param nanos     how long it took to answer, on the dispatcher's clock
          * @param errorCode the JSON-RPC code of an error answer; null for a result
          * @param result    the result; null for an error
          */

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 import org.metaruntime.gateway.internal.manifest.Catalog;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
@@ -66,6 +67,7 @@ public final class GatewayServer implements AutoCloseable {
     private final ParkedCalls parked;
     private final Surface surface;
     private final Dispatcher dispatcher;
+    private final LongSupplier nanoClock;
     private final ExecutorService executor;
     private final Set<ClientSession> sessions = ConcurrentHashMap.newKeySet();
     /** Held while the tool list is rebuilt and announced, and while it is read for an answer. */
@@ -103,6 +105,7 @@ public final class GatewayServer implements AutoCloseable {
         this.pins = pins;
         this.backend = pods;
         this.access = settings.access();
+        this.nanoClock = settings.nanoClock();
         this.table = new ToolTable(catalog, StatusReport.toolDefinition(), pins::blocked);
         this.parked = new ParkedCalls(new RequestStates(new SecureRandom(), Clock.systemUTC()),
                 new EarliestFirstScheduler(pods.scheduler(), System::nanoTime));
@@ -118,6 +121,7 @@ public final class GatewayServer implements AutoCloseable {
                 DaemonThreads.numbered("meta-gateway-worker-"), new ThreadPoolExecutor.AbortPolicy());
         this.cluster = new ClusterHooks(parked.states(), table, backend, surface, executor);
         this.dispatcher = Dispatcher.builder(executor)
+                .nanoClock(nanoClock)
                 .inline("initialize", this::initialize)
                 .inline("ping", r -> CompletableFuture.completedFuture(JsonRpc.NODES.objectNode()))
                 .inline("logging/setLevel", this::setLevel)
@@ -225,6 +229,14 @@ public final class GatewayServer implements AutoCloseable {
     /** The dispatcher every transport feeds. */
     public Dispatcher dispatcher() {
         return dispatcher;
+    }
+
+    /**
+     * The monotonic clock, in nanoseconds, of every request's path ({@link CallSettings#nanoClock()}): its calls'
+     * durations and deadlines, the dispatcher's timings, the HTTP sessions' idle and quiet times.
+     */
+    public LongSupplier nanoClock() {
+        return nanoClock;
     }
 
     /** A new session of the one local client (stdio) writing to {@code outbound}. */
