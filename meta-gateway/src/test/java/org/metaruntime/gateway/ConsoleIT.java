@@ -201,7 +201,9 @@ class ConsoleIT {
      */
     private static void pinnedPod(Path manifests, Path description) throws IOException {
         String pin = "sha256:" + "0".repeat(64);
-        NodeClient.pinnedPod(manifests, description, "", List.of("preWarm: true"), List.of(
+        // a generous startup timeout: a short one would let a slow machine take the pod, silent while python starts,
+        // for a bare JSON-RPC pod, whose tools are served as declared and never drift
+        NodeClient.pinnedPod(manifests, description, "", List.of("preWarm: true", "startupTimeout: 60s"), List.of(
                 new NodeClient.PinnedTool("read", "Reads a file", pin),
                 new NodeClient.PinnedTool("stable", "Never changes", pin, "annotations: { readOnlyHint: true }",
                         "onDrift: warn")));
