@@ -374,6 +374,9 @@ try {
   });
   await check('replicas', async () => {
     await view(page, 'replicas');
+    // the view is shown at once and drawn once the page has read the replicas
+    await page.waitForFunction(() => document.getElementById('replicas-note').textContent !== ''
+      || document.querySelector('#replicas tbody tr') !== null, { timeout: TIMEOUT });
     await shot(page, 'replicas');
     return page.$eval('#replicas-note', (e) => e.textContent);
   });
