@@ -171,13 +171,18 @@ class ModernStdioIT {
     @Test
     void aPodThatCannotServeIs32003WithItsReason() throws Exception {
         Path manifests = NodeClient.manifests(dir, dir.resolve("pids"), "fixture");
+        // the fixture must be found an MCP pod (its resources are read below): a generous startup timeout, as a slow
+        // machine must not make it a bare JSON-RPC pod that lists no resources
+        NodeClient.startupTimeout(manifests.resolve("fixture.yaml"), "60s");
+        // its exits end its startup: the startup timeout only guards against a hang (a short one would let a slow
+        // machine take the process, silent until it exits, for a bare JSON-RPC pod that started)
         Files.writeString(manifests.resolve("broken.yaml"), """
                 apiVersion: mcp-meta/v1
                 kind: ToolPod
                 metadata: { name: broken }
                 spec:
                   command: ["python3", "-c", "raise SystemExit(4)"]
-                  startupTimeout: 5s
+                  startupTimeout: 60s
                   tools:
                     - name: echo
                       inputSchema: { type: object }

@@ -234,6 +234,13 @@ final class NodeClient {
         Files.writeString(manifest, yaml.replace("callTimeout: 10s", "callTimeout: " + timeout));
     }
 
+    /** Sets the startup timeout of a manifest {@link #manifests} wrote for the fixture pod (10 s). */
+    static void startupTimeout(Path manifest, String timeout) throws IOException {
+        String yaml = Files.readString(manifest);
+        assertThat(yaml).contains("startupTimeout: 10s");
+        Files.writeString(manifest, yaml.replace("startupTimeout: 10s", "startupTimeout: " + timeout));
+    }
+
     /** The lines the fixture pods recorded (cancellations). */
     static List<String> recorded(Path dir) throws IOException {
         Path file = dir.resolve("record.txt");

@@ -25,7 +25,10 @@ class PodFailuresIT {
     void aCrashFailsTheCallInFlightAtOnceAndThePodIsRestarted() throws Exception {
         Path pids = dir.resolve("pids");
         Path manifests = NodeClient.manifests(dir, pids, "fixture", "other");
-        ObjectNode retry = step("callUntilOk").put("name", "fixture__echo").put("attempts", 100).put("pauseMs", 100);
+        // the restart ends when the new process answers: the startup timeout and the attempts only guard against a
+        // hang (a slow machine must not make the restart fail and start a third process, nor outlast the retries)
+        NodeClient.startupTimeout(manifests.resolve("fixture.yaml"), "60s");
+        ObjectNode retry = step("callUntilOk").put("name", "fixture__echo").put("attempts", 900).put("pauseMs", 100);
         retry.putObject("arguments").put("text", "back");
         JsonNode session = NodeClient.session(List.of("--manifests", manifests.toString()), List.of(
                 call("fixture__crash", "{\"code\": 7}"), call("other__echo", "{\"text\": \"still here\"}"), retry,
@@ -54,13 +57,15 @@ class PodFailuresIT {
     void aPodThatCannotStartIsNamedAndTheOthersKeepServing() throws Exception {
         Path pids = dir.resolve("pids");
         Path manifests = NodeClient.manifests(dir, pids, "other");
+        // its exits end its startup: the startup timeout only guards against a hang (a short one would let a slow
+        // machine take the process, silent until it exits, for a bare JSON-RPC pod that started)
         Files.writeString(manifests.resolve("broken.yaml"), """
                 apiVersion: mcp-meta/v1
                 kind: ToolPod
                 metadata: { name: broken }
                 spec:
                   command: ["python3", "-c", "import sys; sys.stderr.write('no config here\\\\n'); sys.exit(5)"]
-                  startupTimeout: 5s
+                  startupTimeout: 60s
                   tools:
                     - name: work
                       inputSchema: { type: object }

@@ -73,7 +73,9 @@ class PodStartFailuresTest {
     @Test
     void aPodThatExitsAtStartShowsItsExitCodeAndStderr() throws Exception {
         Repo.tool("python3");
-        serve(manifest("exits", EXITS, "  startupTimeout: 5s\n"));
+        // its exits end its startup: the startup timeout only guards against a hang (a short one would let a slow
+        // machine take the process, silent until it exits, for a bare JSON-RPC pod that started)
+        serve(manifest("exits", EXITS, "  startupTimeout: 60s\n"));
         JsonNode failed = client.call("exits__work", "{}");
         assertThat(failed.at("/error/code").asInt()).as(failed.toString()).isEqualTo(-32003);
         JsonNode status = status("exits");

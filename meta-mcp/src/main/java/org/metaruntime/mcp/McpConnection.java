@@ -26,6 +26,7 @@ import org.metaruntime.mcp.internal.ToolCallHandle;
 import org.metaruntime.mcp.internal.ToolCatalog;
 import org.metaruntime.supervisor.ProcessExit;
 import org.metaruntime.supervisor.ProcessSpec;
+import org.metaruntime.supervisor.Scheduler;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.StopReport;
 import org.metaruntime.supervisor.internal.Failures;
@@ -104,10 +105,15 @@ public final class McpConnection implements AutoCloseable {
 
     /** {@link #open} without blocking on {@code initialize}; a failed open has stopped the process first. */
     static CompletableFuture<McpConnection> openAsync(ProcessSpec spec, McpClientOptions options, Duration timeout) {
+        return openAsync(spec, options, timeout, Scheduler.shared());
+    }
+
+    /** {@link #openAsync} with the connection's deadlines, the era probe's among them, on {@code clock}. */
+    static CompletableFuture<McpConnection> openAsync(ProcessSpec spec, McpClientOptions options, Duration timeout,
+                                                      Scheduler clock) {
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(options, "options");
-        Duration bounded = Waits.validated(timeout);
-        return SessionOpener.stdio(spec, options, bounded, McpConnection::new);
+        return SessionOpener.stdio(spec, options, Waits.validated(timeout), clock, McpConnection::new);
     }
 
     /**
@@ -132,10 +138,15 @@ public final class McpConnection implements AutoCloseable {
     /** {@link #open(McpHttpEndpoint, McpClientOptions, Duration)} without blocking on {@code initialize}. */
     static CompletableFuture<McpConnection> openAsync(McpHttpEndpoint endpoint, McpClientOptions options,
                                                       Duration timeout) {
+        return openAsync(endpoint, options, timeout, Scheduler.shared());
+    }
+
+    /** {@link #openAsync(McpHttpEndpoint, McpClientOptions, Duration)} with the deadlines on {@code clock}. */
+    static CompletableFuture<McpConnection> openAsync(McpHttpEndpoint endpoint, McpClientOptions options,
+                                                      Duration timeout, Scheduler clock) {
         Objects.requireNonNull(endpoint, "endpoint");
         Objects.requireNonNull(options, "options");
-        Duration bounded = Waits.validated(timeout);
-        return SessionOpener.http(endpoint, options, bounded, McpConnection::new);
+        return SessionOpener.http(endpoint, options, Waits.validated(timeout), clock, McpConnection::new);
     }
 
     // ---- what the connection is

@@ -14,12 +14,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.supervisor.ProcessSpec;
+import org.metaruntime.supervisor.internal.manual.ManualScheduler;
 import org.metaruntime.testing.LeakCheck;
 
 /** The MCP client against a modern (2026-07-28) server on the TypeScript SDK v2, over stdio. */
@@ -44,8 +46,12 @@ class ModernServerTest {
     @Test
     void autoFindsAModernServerAndEverythingWorks() throws Exception {
         Path marker = dir.resolve("marker");
-        try (McpConnection c = McpConnection.open(Peers.modern("modern", "--marker", marker.toString()),
-                namer().protocolEra(McpProtocolEra.AUTO).build(), T)) {
+        // the connection's deadlines run on a clock that stands still: the probe's 2 s bound cannot pass however long
+        // node takes to start on a busy machine, so AUTO is decided by the server's answer alone
+        ManualScheduler clock = new ManualScheduler();
+        try (McpConnection c = Waits.opened(McpConnection.openAsync(Peers.modern("modern", "--marker",
+                marker.toString()), namer().protocolEra(McpProtocolEra.AUTO).build(), T, clock), "modern")) {
+            assertThat(clock.requestedDelays()).as("the probe's bound").contains(Duration.ofSeconds(2));
             assertThat(c.protocolVersion()).isEqualTo("2026-07-28");
             assertThat(c.protocolEra()).isEqualTo(McpProtocolEra.MODERN);
             assertThat(c.serverInfo().name()).isEqualTo("modern-test-server");
@@ -79,9 +85,10 @@ class ModernServerTest {
             c.ping(T);
 
             // cancel: notifications/cancelled reaches the server's handler
+            CountDownLatch running = new CountDownLatch(1);
             McpToolCall call = c.startCall("slow", JSON.createObjectNode().put("steps", 100).put("delayMs", 100),
-                    McpCallOptions.of(T));
-            Thread.sleep(300);
+                    McpCallOptions.builder(T).onProgress(p -> running.countDown()).build());
+            assertThat(running.await(60, TimeUnit.SECONDS)).as("the server's handler runs").isTrue();
             call.cancel();
             await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(marker)
                     && Files.readString(marker).contains("cancelled"));

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.supervisor.internal.SharedTimer;
+import org.metaruntime.supervisor.internal.manual.ManualScheduler;
 import org.metaruntime.testing.LeakCheck;
 
 /**
@@ -64,7 +66,12 @@ class RemoteModernServerTest {
         McpClientOptions options = McpClientOptions.builder().elicitationHandler((module, params) ->
                 CompletableFuture.completedFuture(JSON.createObjectNode().put("action", "accept")
                         .set("content", JSON.createObjectNode().put("name", "Ada")))).build();
-        try (McpConnection c = McpConnection.open(McpHttpEndpoint.of("remote", url), options, T)) {
+        // the connection's deadlines run on a clock that stands still: the probe's 2 s bound cannot pass however slow
+        // the machine is, so AUTO is decided by the server's answer alone
+        ManualScheduler clock = new ManualScheduler();
+        try (McpConnection c = Waits.opened(McpConnection.openAsync(McpHttpEndpoint.of("remote", url), options, T,
+                clock), "remote")) {
+            assertThat(clock.requestedDelays()).as("the probe's bound").contains(Duration.ofSeconds(2));
             assertThat(c.protocolVersion()).isEqualTo("2026-07-28");
             assertThat(c.sessionId()).isEmpty();
             assertThat(c.listTools(T)).contains("echo", "ask", "slow");
@@ -83,9 +90,10 @@ class RemoteModernServerTest {
 
             c.ping(T); // server/discover
 
+            CountDownLatch running = new CountDownLatch(1);
             McpToolCall call = c.startCall("slow", JSON.createObjectNode().put("steps", 100).put("delayMs", 100),
-                    McpCallOptions.of(T));
-            Thread.sleep(300);
+                    McpCallOptions.builder(T).onProgress(p -> running.countDown()).build());
+            assertThat(running.await(60, TimeUnit.SECONDS)).as("the server's handler runs").isTrue();
             call.cancel(); // closes the request's stream
             await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(dir.resolve("marker"))
                     && Files.readString(dir.resolve("marker")).contains("cancelled"));

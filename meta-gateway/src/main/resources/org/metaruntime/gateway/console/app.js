@@ -95,12 +95,20 @@ function retryLater() {
   }, state.retryMs);
 }
 
-// Pods are redrawn only when what the gateway answered changed (an open stderr tail stays open).
+// Pods are redrawn only when what the gateway answered changed. An open stderr tail stays open: which tails are open
+// is read from the rows about to be replaced (a click opens a tail at once, its toggle event comes later).
 function renderPods(pods) {
   const shown = JSON.stringify(pods);
   if (shown === state.podsShown) return;
   state.podsShown = shown;
-  measured('pods', () => replaceRows($('pods').tBodies[0], pods.map(podRow)));
+  measured('pods', () => {
+    const body = $('pods').tBodies[0];
+    for (const row of body.rows) {
+      const details = row.querySelector('td.error details');
+      if (details?.open) state.openErrors.add(row.dataset.pod); else if (details) state.openErrors.delete(row.dataset.pod);
+    }
+    replaceRows(body, pods.map(podRow));
+  });
 }
 
 function podRow(pod) {
@@ -121,9 +129,6 @@ function podRow(pod) {
   if (pod.lastError || pod.stderrTail) {
     const details = el('details');
     details.open = state.openErrors.has(pod.name);
-    details.addEventListener('toggle', () => {
-      if (details.open) state.openErrors.add(pod.name); else state.openErrors.delete(pod.name);
-    });
     details.appendChild(el('summary', pod.lastError || 'stderr'));
     details.appendChild(el('pre', pod.stderrTail, 'stderr'));
     error.appendChild(details);

@@ -50,8 +50,8 @@ public final class SessionOpener {
     /** How long closing a session that failed to open may take. */
     public static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
     /**
-     * What every session's window runs on: the library's one timer ({@link Scheduler#shared()}), whose clock its
-     * deadlines are read on.
+     * What a session's window runs on unless told otherwise: the library's one timer ({@link Scheduler#shared()}),
+     * whose clock its deadlines (the probe bound among them) are read on.
      */
     private static final Scheduler TIMER = Scheduler.shared();
 
@@ -64,16 +64,25 @@ public final class SessionOpener {
      */
     public static <C> CompletableFuture<C> stdio(ProcessSpec spec, McpClientOptions options, Duration timeout,
                                                  Function<SessionParts, C> connection) {
-        return stdio(spec, options, timeout.toMillis(), TIMER.nanoTime() + timeout.toNanos(), connection);
+        return stdio(spec, options, timeout, TIMER, connection);
     }
 
-    /** {@link #stdio(ProcessSpec, McpClientOptions, Duration, Function)} by {@code deadline}, on the timer's clock. */
+    /**
+     * {@link #stdio(ProcessSpec, McpClientOptions, Duration, Function)} with the session's deadlines read on
+     * {@code clock}'s clock and enforced by tasks on it (a test's manual scheduler: time passes only when it says so).
+     */
+    public static <C> CompletableFuture<C> stdio(ProcessSpec spec, McpClientOptions options, Duration timeout,
+                                                 Scheduler clock, Function<SessionParts, C> connection) {
+        return stdio(spec, options, timeout.toMillis(), clock.nanoTime() + timeout.toNanos(), clock, connection);
+    }
+
+    /** {@link #stdio(ProcessSpec, McpClientOptions, Duration, Function)} by {@code deadline}, on {@code clock}. */
     private static <C> CompletableFuture<C> stdio(ProcessSpec spec, McpClientOptions options, long timeoutMs,
-                                                  long deadline, Function<SessionParts, C> connection) {
+                                                  long deadline, Scheduler clock, Function<SessionParts, C> connection) {
         String moduleId = spec.moduleId();
         ScheduledExecutorService timer = SharedTimer.acquire();
         ProcessClientTransport transport = new ProcessClientTransport(moduleId);
-        SessionParts parts = parts(moduleId, options, timer, new SessionPeer.Stdio(transport));
+        SessionParts parts = parts(moduleId, options, timer, clock, new SessionPeer.Stdio(transport));
         try {
             transport.start(spec, parts.lifecycle());
         } catch (ProcessBoundaryException e) {
@@ -82,8 +91,9 @@ public final class SessionOpener {
                     new McpBoundaryError.ConnectionFailed(moduleId, e.error().message()), e));
         }
         return handshake(parts, timeoutMs, deadline, connection, () -> {
-            long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - TIMER.nanoTime()));
-            return stdio(spec, options.toBuilder().protocolEra(McpProtocolEra.LEGACY).build(), left, deadline, connection);
+            long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - clock.nanoTime()));
+            return stdio(spec, options.toBuilder().protocolEra(McpProtocolEra.LEGACY).build(), left, deadline, clock,
+                    connection);
         });
     }
 
@@ -94,6 +104,12 @@ public final class SessionOpener {
      */
     public static <C> CompletableFuture<C> http(McpHttpEndpoint endpoint, McpClientOptions options, Duration timeout,
                                                 Function<SessionParts, C> connection) {
+        return http(endpoint, options, timeout, TIMER, connection);
+    }
+
+    /** {@link #http(McpHttpEndpoint, McpClientOptions, Duration, Function)} with the session's deadlines on {@code clock}. */
+    public static <C> CompletableFuture<C> http(McpHttpEndpoint endpoint, McpClientOptions options, Duration timeout,
+                                                Scheduler clock, Function<SessionParts, C> connection) {
         if (options.bareTools().isPresent() || options.bareUnlessMcp().isPresent()) {
             throw new IllegalArgumentException("module '" + endpoint.moduleId()
                     + "': a remote server must speak MCP (declared tools for a bare server apply to stdio servers only)");
@@ -101,15 +117,15 @@ public final class SessionOpener {
         ScheduledExecutorService timer = SharedTimer.acquire();
         HttpClientTransport http = new HttpClientTransport(endpoint, SharedHttpClient.acquire(),
                 SharedHttpClient.executor());
-        SessionParts parts = parts(endpoint.moduleId(), options, timer, new SessionPeer.Http(endpoint, http));
+        SessionParts parts = parts(endpoint.moduleId(), options, timer, clock, new SessionPeer.Http(endpoint, http));
         http.bind(parts.lifecycle(), parts.lifecycle()::lost);
-        return handshake(parts, timeout.toMillis(), TIMER.nanoTime() + timeout.toNanos(), connection, null);
+        return handshake(parts, timeout.toMillis(), clock.nanoTime() + timeout.toNanos(), connection, null);
     }
 
-    /** The parts of a session with {@code peer}. */
+    /** The parts of a session with {@code peer}, its window's deadlines on {@code clock}. */
     private static SessionParts parts(String moduleId, McpClientOptions options, ScheduledExecutorService timer,
-                                      SessionPeer peer) {
-        CallWindow window = new CallWindow(moduleId, options.maxInFlight(), options.maxQueued(), TIMER, peer.wire());
+                                      Scheduler clock, SessionPeer peer) {
+        CallWindow window = new CallWindow(moduleId, options.maxInFlight(), options.maxQueued(), clock, peer.wire());
         ToolCatalog catalog = new ToolCatalog(window, options.bareTools().orElse(null));
         Surface surface = new Surface(window);
         NotificationHub notifications = new NotificationHub(moduleId);
