@@ -136,10 +136,11 @@ public sealed interface McpBoundaryError extends ModuleError {
     }
 
     /**
-     * The server does not speak the era of MCP the module is pinned to ({@link McpProtocolEra#LEGACY}: it refused
-     * {@code initialize} for its version; {@link McpProtocolEra#MODERN}: it did not offer {@code 2026-07-28} to
-     * {@code server/discover}). {@code serverVersions} are the protocol versions the server named (empty when it
-     * named none).
+     * The server does not speak the era of MCP it was spoken to in ({@link McpProtocolEra#LEGACY}: it refused
+     * {@code initialize} for its version, the module being pinned to that era or its {@code server/discover} probe
+     * having had no modern answer within the probe bound; {@link McpProtocolEra#MODERN}: it did not offer
+     * {@code 2026-07-28} to {@code server/discover}). {@code serverVersions} are the protocol versions the server
+     * named (empty when it named none).
      */
     record UnsupportedProtocol(String moduleId, McpProtocolEra era, List<String> serverVersions)
             implements McpBoundaryError {
@@ -151,10 +152,14 @@ public sealed interface McpBoundaryError extends ModuleError {
 
         @Override
         public String message() {
-            String wanted = era == McpProtocolEra.MODERN ? "MCP 2026-07-28" : "a legacy MCP version (initialize)";
-            return "module '" + moduleId + "' is pinned to " + wanted + ", which its server does not offer"
-                    + (serverVersions.isEmpty() ? " (it named no protocol version)"
-                    : " (it offers " + String.join(", ", serverVersions) + ")");
+            String offered = serverVersions.isEmpty() ? " (it named no protocol version)"
+                    : " (it offers " + String.join(", ", serverVersions) + ")";
+            if (era == McpProtocolEra.MODERN) {
+                return "module '" + moduleId + "' is pinned to MCP 2026-07-28, which its server does not offer" + offered;
+            }
+            return "module '" + moduleId + "' was spoken to in a legacy MCP version (initialize), which its server does "
+                    + "not offer" + offered + (serverVersions.contains("2026-07-28")
+                    ? "; pin it to 2026-07-28 (protocolEra MODERN) if it answers server/discover late" : "");
         }
     }
 

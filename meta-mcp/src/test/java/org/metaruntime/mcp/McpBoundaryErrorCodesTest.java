@@ -35,4 +35,17 @@ class McpBoundaryErrorCodesTest {
                 "mcp.call_refused", "mcp.cancelled", "mcp.interrupted", "mcp.line_too_long", "mcp.close_failed",
                 "mcp.operation_failed_with_close_failure", "mcp.unsupported_protocol");
     }
+
+    @Test
+    void anUnsupportedEraNamesWhatTheServerOffersAndHowToPinIt() {
+        assertThat(new McpBoundaryError.UnsupportedProtocol("m", McpProtocolEra.MODERN, List.of("2025-11-25")).message())
+                .isEqualTo("module 'm' is pinned to MCP 2026-07-28, which its server does not offer (it offers 2025-11-25)");
+        assertThat(new McpBoundaryError.UnsupportedProtocol("m", McpProtocolEra.LEGACY, List.of("2026-07-28")).message())
+                .isEqualTo("module 'm' was spoken to in a legacy MCP version (initialize), which its server does not"
+                        + " offer (it offers 2026-07-28); pin it to 2026-07-28 (protocolEra MODERN) if it answers"
+                        + " server/discover late");
+        assertThat(new McpBoundaryError.UnsupportedProtocol("m", McpProtocolEra.LEGACY, List.of()).message())
+                .isEqualTo("module 'm' was spoken to in a legacy MCP version (initialize), which its server does not"
+                        + " offer (it named no protocol version)");
+    }
 }
