@@ -331,12 +331,7 @@ public final class HttpServing extends ServingBase {
         try {
             sessions.stopAccepting();
             server.endListenStreams();
-            // a wait that sleeps: bounded on the clock the sleeps pass on, whatever clock the requests read
-            long deadline = System.nanoTime() + shutdownTimeout.toNanos();
-            while (sessions.callsInFlight() > 0 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
-            int left = sessions.callsInFlight();
+            int left = sessions.awaitCallsEnded(shutdownTimeout);
             if (left > 0) {
                 log.info("{} calls still in flight after {} ms: cancelling them", left, shutdownTimeout.toMillis());
             }

@@ -34,6 +34,8 @@ final class SessionRegistry implements AutoCloseable {
     private final long keepAliveNanos;
     private final LongSupplier nanoClock;
     private volatile boolean accepting = true;
+    /** Notified when a call ends once sessions are no longer accepted: what a close waits on. */
+    private final Object callEnds = new Object();
     private volatile SharedSessions shared;
 
     /** @param nanoClock the monotonic clock, in nanoseconds, of the sessions' idle times (the gateway's clock of requests) */
@@ -76,6 +78,35 @@ final class SessionRegistry implements AutoCloseable {
 
     void removeModern(ModernPost post) {
         modern.remove(post);
+        callEnded();
+    }
+
+    /** A call in flight ended: wakes a close waiting for the calls to end. */
+    void callEnded() {
+        if (!accepting) {
+            synchronized (callEnds) {
+                callEnds.notifyAll();
+            }
+        }
+    }
+
+    /**
+     * Once sessions are no longer accepted, waits until no call is in flight, at most {@code timeout} (of real time);
+     * returns how many calls are still in flight.
+     */
+    int awaitCallsEnded(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (callEnds) {
+            int left;
+            while ((left = callsInFlight()) > 0) {
+                long waitMs = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (waitMs <= 0) {
+                    return left;
+                }
+                callEnds.wait(waitMs);
+            }
+            return 0;
+        }
     }
 
     /**

@@ -144,7 +144,7 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
                         "initialize opens a new session: send it without " + SESSION_HEADER);
                 return;
             }
-            session = new StreamableSession(sessions.newId(), server, AccessCheck.caller(request));
+            session = new StreamableSession(sessions.newId(), server, AccessCheck.caller(request), sessions::callEnded);
             if (!sessions.add(session)) {
                 session.close("refused");
                 Exchanges.rpcError(response, callback, 503, id, JsonRpc.INTERNAL_ERROR, sessions.accepting()
@@ -392,7 +392,7 @@ final class StreamableHttp extends Handler.Abstract.NonBlocking {
                 || !caller.auth().equals(record.get().principalAuth())) {
             return null;
         }
-        StreamableSession loaded = StreamableSession.restored(record.get(), server, caller);
+        StreamableSession loaded = StreamableSession.restored(record.get(), server, caller, sessions::callEnded);
         HttpSession held = sessions.adopt(loaded);
         if (held != loaded) {
             loaded.close("loaded twice");

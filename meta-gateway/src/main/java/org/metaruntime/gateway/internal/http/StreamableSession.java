@@ -36,6 +36,7 @@ final class StreamableSession implements HttpSession, Outbound {
     private final String id;
     private final GatewayServer server;
     private final ClientSession client;
+    private final Runnable callEnded;
     private final Map<JsonNode, PostExchange> open = new ConcurrentHashMap<>();
     private final ArrayDeque<String> backlog = new ArrayDeque<>();
     private final AtomicInteger handling = new AtomicInteger();
@@ -47,10 +48,14 @@ final class StreamableSession implements HttpSession, Outbound {
     private volatile boolean unrecorded;
     private volatile long sharedTouchNanos;
 
-    /** @param owner the principal whose request opened it: the only one its later requests may come from */
-    StreamableSession(String id, GatewayServer server, Principal owner) {
+    /**
+     * @param owner     the principal whose request opened it: the only one its later requests may come from
+     * @param callEnded told whenever one of its calls in flight ends
+     */
+    StreamableSession(String id, GatewayServer server, Principal owner, Runnable callEnded) {
         this.id = id;
         this.server = server;
+        this.callEnded = callEnded;
         this.lastSeenNanos = server.nanoClock().getAsLong();
         this.sharedTouchNanos = lastSeenNanos;
         this.client = server.openSession(this, owner, id);
@@ -60,8 +65,8 @@ final class StreamableSession implements HttpSession, Outbound {
      * A session loaded from the shared database: the client's state of {@code record} restored, for requests of
      * {@code caller} (the same principal as the record's).
      */
-    static StreamableSession restored(SessionRecord record, GatewayServer server, Principal caller) {
-        StreamableSession session = new StreamableSession(record.id(), server, caller);
+    static StreamableSession restored(SessionRecord record, GatewayServer server, Principal caller, Runnable callEnded) {
+        StreamableSession session = new StreamableSession(record.id(), server, caller, callEnded);
         session.client.initialized(record.capabilities(), record.protocolVersion(),
                 record.clientInfo() == null || record.clientInfo().isNull() ? null : record.clientInfo());
         LogLevel.of(record.logLevel()).ifPresent(session.client::logLevel);
@@ -132,6 +137,7 @@ final class StreamableSession implements HttpSession, Outbound {
         if (!open.remove(requestId, exchange)) {
             return;
         }
+        callEnded.run();
         log.info("session {}: the connection of request {} broke ({}); cancelling it", id, requestId, cause.toString());
         ObjectNode params = JsonRpc.NODES.objectNode();
         params.set("requestId", requestId);
@@ -185,6 +191,7 @@ final class StreamableSession implements HttpSession, Outbound {
             PostExchange exchange = open.remove(messageId);
             if (exchange != null) {
                 exchange.answer(json);
+                callEnded.run();
             } else {
                 log.debug("session {}: the answer to {} has no open request to go to", id, messageId);
             }
@@ -268,6 +275,7 @@ final class StreamableSession implements HttpSession, Outbound {
             if (open.remove(entry.getKey(), entry.getValue())) {
                 error = JsonRpc.write(JsonRpc.error(entry.getKey(), JsonRpc.INTERNAL_ERROR, reason, null));
                 entry.getValue().answer(error);
+                callEnded.run();
             }
         }
         SseStream s;
@@ -293,6 +301,7 @@ final class StreamableSession implements HttpSession, Outbound {
             PostExchange exchange = requestId == null ? null : open.remove(requestId);
             if (exchange != null) {
                 exchange.release();
+                callEnded.run();
             }
         }
     }
