@@ -227,7 +227,8 @@ class GatewaySessionIT {
                 step("waitTool").put("name", "live__extra1"), call("live__extra1", "{}")), "live");
         List<String> before = new ArrayList<>();
         ok(session, 0).get("tools").forEach(t -> before.add(t.get("name").asText()));
-        assertThat(before).contains("meta__status", "live__echo", "live__grow").doesNotContain("live__extra1");
+        assertThat(before).as("gateway stderr: %s", session.path("stderr").asText())
+                .contains("meta__status", "live__echo", "live__grow").doesNotContain("live__extra1");
         int announcedBefore = ok(session, 1).asInt();
         assertThat(ok(session, 3).get("listChanged").asInt()).as("list_changed after the pod's tools changed")
                 .isGreaterThan(announcedBefore);
