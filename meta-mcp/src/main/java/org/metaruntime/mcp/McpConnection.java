@@ -100,15 +100,13 @@ public final class McpConnection implements AutoCloseable {
      *                              with operation {@code connect}; the process is stopped before it is thrown
      */
     public static McpConnection open(ProcessSpec spec, McpClientOptions options, Duration timeout) {
-        return Waits.opened(openAsync(spec, options, timeout), spec.moduleId());
+        return Waits.opened(openAsync(spec, options, timeout, Scheduler.shared()), spec.moduleId());
     }
 
-    /** {@link #open} without blocking on {@code initialize}; a failed open has stopped the process first. */
-    static CompletableFuture<McpConnection> openAsync(ProcessSpec spec, McpClientOptions options, Duration timeout) {
-        return openAsync(spec, options, timeout, Scheduler.shared());
-    }
-
-    /** {@link #openAsync} with the connection's deadlines, the era probe's among them, on {@code clock}. */
+    /**
+     * {@link #open} without blocking on {@code initialize}, the connection's deadlines (the era probe's among them) on
+     * {@code clock}; a failed open has stopped the process first.
+     */
     static CompletableFuture<McpConnection> openAsync(ProcessSpec spec, McpClientOptions options, Duration timeout,
                                                       Scheduler clock) {
         Objects.requireNonNull(spec, "spec");
@@ -132,16 +130,13 @@ public final class McpConnection implements AutoCloseable {
      *                              {@code Timeout} with operation {@code connect}
      */
     public static McpConnection open(McpHttpEndpoint endpoint, McpClientOptions options, Duration timeout) {
-        return Waits.opened(openAsync(endpoint, options, timeout), endpoint.moduleId());
+        return Waits.opened(openAsync(endpoint, options, timeout, Scheduler.shared()), endpoint.moduleId());
     }
 
-    /** {@link #open(McpHttpEndpoint, McpClientOptions, Duration)} without blocking on {@code initialize}. */
-    static CompletableFuture<McpConnection> openAsync(McpHttpEndpoint endpoint, McpClientOptions options,
-                                                      Duration timeout) {
-        return openAsync(endpoint, options, timeout, Scheduler.shared());
-    }
-
-    /** {@link #openAsync(McpHttpEndpoint, McpClientOptions, Duration)} with the deadlines on {@code clock}. */
+    /**
+     * {@link #open(McpHttpEndpoint, McpClientOptions, Duration)} without blocking on {@code initialize}, the
+     * deadlines on {@code clock}.
+     */
     static CompletableFuture<McpConnection> openAsync(McpHttpEndpoint endpoint, McpClientOptions options,
                                                       Duration timeout, Scheduler clock) {
         Objects.requireNonNull(endpoint, "endpoint");
@@ -280,9 +275,8 @@ public final class McpConnection implements AutoCloseable {
     }
 
     /**
-     * The tools like {@link #toolDescriptors()}, once the list is re-read after every
-     * {@code notifications/tools/list_changed} received so far (at once when none is being re-read): a listener of that
-     * notification gets the changed list from it. A re-read that failed or timed out leaves the list as it was.
+     * {@link #toolDescriptors()} once every {@code notifications/tools/list_changed} received so far is re-read (at
+     * once when none is), so a listener of that notification gets the changed list; a failed re-read keeps the list.
      */
     public CompletableFuture<List<McpSchema.Tool>> toolDescriptorsAsync() {
         return catalog.settled();

@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import org.metaruntime.supervisor.ProcessSpec;
+import org.metaruntime.supervisor.Scheduler;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.internal.Failures;
 import org.metaruntime.supervisor.internal.HandleFuture;
@@ -103,7 +104,7 @@ public final class McpPerCall {
 
         void start(ProcessSpec spec, JsonNode arguments) {
             Duration timeout = call.timeout();
-            McpConnection.openAsync(spec, options, timeout).whenComplete((c, openError) -> {
+            McpConnection.openAsync(spec, options, timeout, Scheduler.shared()).whenComplete((c, openError) -> {
                 if (openError != null) {
                     fail(Failures.unwrap(openError));
                     finished.complete(null);
