@@ -163,6 +163,8 @@ class HttpEndpointsIT {
             String sleep = "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":"
                     + "{\"name\":\"fixture__sleep\",\"arguments\":{\"seconds\":1}}}";
             assertThat(post(gateway.url(), String.format(sleep, 2), "Mcp-Session-Id", sid).body()).contains("slept");
+            assertThat(acceptQueue(gateway)).as("the listening socket's backlog: a burst of connections is queued, not reset")
+                    .isGreaterThanOrEqualTo(Math.min(1024, Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/core/somaxconn")).get(0).strip())));
             double before = liveThreads(gateway);
             List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> burst = new java.util.ArrayList<>();
             for (int i = 0; i < 200; i++) {
@@ -179,6 +181,17 @@ class HttpEndpointsIT {
                     .until(() -> liveThreads(gateway) <= before + 8);
             gateway.stopCleanly();
         }
+    }
+
+    /** The backlog of the gateway's listening socket: the Send-Q that {@code ss} shows for a socket in LISTEN. */
+    private static int acceptQueue(HttpGateway gateway) throws Exception {
+        int port = URI.create(gateway.url()).getPort();
+        Process ss = new ProcessBuilder(Repo.tool("ss"), "-ltnH", "sport = :" + port).redirectErrorStream(true).start();
+        String out = new String(ss.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(ss.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        String[] columns = out.strip().split("\\s+");
+        assertThat(columns).as(out).hasSizeGreaterThan(3).startsWith("LISTEN");
+        return Integer.parseInt(columns[2]);
     }
 
     private double liveThreads(HttpGateway gateway) throws Exception {

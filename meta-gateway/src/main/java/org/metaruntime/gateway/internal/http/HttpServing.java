@@ -57,6 +57,12 @@ public final class HttpServing extends ServingBase {
     /** The most threads serving HTTP. */
     static final int MAX_THREADS = 256;
     /**
+     * How many connections the system queues for the gateway to accept (the listening socket's backlog, capped by
+     * {@code net.core.somaxconn}). The JDK's default of 50 overflows under a burst of new clients, and Linux then
+     * answers the excess with SYN cookies, some of which fail under load and reset the client's connection.
+     */
+    static final int ACCEPT_QUEUE = 1024;
+    /**
      * How long a thread serving HTTP stays without work before it ends (down to a few): 10 s, or the duration of the
      * system property {@value #THREAD_IDLE_TIMEOUT_PROPERTY} (such as {@code 2s}; the tests that wait for it set it).
      */
@@ -103,6 +109,7 @@ public final class HttpServing extends ServingBase {
         connector.setPort(address.getPort());
         connector.setIdleTimeout(Math.max(60_000, options.keepAlive().toMillis() * 4));
         connector.setAcceptedTcpNoDelay(true);
+        connector.setAcceptQueueSize(ACCEPT_QUEUE);
         jetty.addConnector(connector);
 
         this.watches = new ConnectionWatch(threads);
