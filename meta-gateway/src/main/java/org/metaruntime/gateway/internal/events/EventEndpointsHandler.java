@@ -41,8 +41,8 @@ import org.slf4j.LoggerFactory;
  * stream is the same over the log's mob events ({@link EventLog#subscribeMobEvents}), after {@code Last-Event-ID}
  * (or {@code after_cursor}), with the cursor as {@code id}. Each tail reads the backlog, then sends each new event
  * once the log has committed it. Quiet streams get a comment every {@code keepAlive}; a stream whose client closes
- * its connection ends at once (served by the gateway, its {@link ConnectionWatch} tells), one that reads too slowly (see
- * {@link SseStream}) ends too, and its tail with it: the client resumes with {@code Last-Event-ID}.
+ * its connection ends at once (served by the gateway, its {@link ConnectionWatch} tells), one that reads too slowly
+ * (see {@link SseStream}) ends too, and its tail with it: the client resumes with {@code Last-Event-ID}.
  *
  * <p>Thread-safe. Streams and their keep-alive timer live while the handler is started (with the HTTP server).
  */

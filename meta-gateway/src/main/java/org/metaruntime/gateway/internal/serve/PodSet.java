@@ -84,17 +84,20 @@ public final class PodSet implements PodBackend {
             return attempt(next);
         }
         CompletableFuture<T> out = new CompletableFuture<>();
-        ready.whenComplete((ok, error) -> {
-            CompletableFuture<T> answer = error != null ? CompletableFuture.failedFuture(error) : attempt(next);
-            answer.whenComplete((value, failed) -> {
-                if (failed != null) {
-                    out.completeExceptionally(failed);
-                } else {
-                    out.complete(value);
-                }
-            });
-        });
+        ready.whenComplete((ok, error) ->
+                relay(error != null ? CompletableFuture.<T>failedFuture(error) : attempt(next), out));
         return out;
+    }
+
+    /** Completes {@code to} as {@code from} completes, its failure as it is. */
+    private static <T> void relay(CompletableFuture<T> from, CompletableFuture<T> to) {
+        from.whenComplete((value, error) -> {
+            if (error != null) {
+                to.completeExceptionally(error);
+            } else {
+                to.complete(value);
+            }
+        });
     }
 
     private static <T> CompletableFuture<T> attempt(Supplier<CompletableFuture<T>> next) {
@@ -325,13 +328,7 @@ public final class PodSet implements PodBackend {
             }
             pending.complete(null);
             if (warm != null) {
-                started.whenComplete((ok, error) -> {
-                    if (error != null) {
-                        warm.completeExceptionally(error);
-                    } else {
-                        warm.complete(null);
-                    }
-                });
+                relay(started, warm);
             }
         }
 
