@@ -13,7 +13,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
 import org.metaruntime.supervisor.InFlight;
 import org.slf4j.Logger;
@@ -73,39 +72,6 @@ public final class PodSet implements PodBackend {
             }
         });
         return out;
-    }
-
-    /**
-     * What {@code next} answers once {@code ready} completes (on this thread when it has), or {@code ready}'s
-     * failure; what {@code next} throws fails the answer.
-     */
-    private static <T> CompletableFuture<T> after(CompletableFuture<Void> ready, Supplier<CompletableFuture<T>> next) {
-        if (ready.isDone() && !ready.isCompletedExceptionally()) {
-            return attempt(next);
-        }
-        CompletableFuture<T> out = new CompletableFuture<>();
-        ready.whenComplete((ok, error) ->
-                relay(error != null ? CompletableFuture.<T>failedFuture(error) : attempt(next), out));
-        return out;
-    }
-
-    /** Completes {@code to} as {@code from} completes, its failure as it is. */
-    private static <T> void relay(CompletableFuture<T> from, CompletableFuture<T> to) {
-        from.whenComplete((value, error) -> {
-            if (error != null) {
-                to.completeExceptionally(error);
-            } else {
-                to.complete(value);
-            }
-        });
-    }
-
-    private static <T> CompletableFuture<T> attempt(Supplier<CompletableFuture<T>> next) {
-        try {
-            return next.get();
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
     }
 
     /** Makes the backend that runs one pod. */
@@ -316,7 +282,7 @@ public final class PodSet implements PodBackend {
                     prewarm = null;
                 }
                 if (warm != null && failure == null) {
-                    started = attempt(this::startNow);
+                    started = Completions.attempt(this::startNow);
                 }
             }
             if (failure != null) {
@@ -328,7 +294,7 @@ public final class PodSet implements PodBackend {
             }
             pending.complete(null);
             if (warm != null) {
-                relay(started, warm);
+                Completions.relay(started, warm);
             }
         }
 
@@ -380,7 +346,7 @@ public final class PodSet implements PodBackend {
                 }
             }
             if (pending == null) {
-                return redacted(attempt(this::startNow));
+                return redacted(Completions.attempt(this::startNow));
             }
             made();
             return redacted(pending);
@@ -434,7 +400,8 @@ public final class PodSet implements PodBackend {
         @Override
         public CompletableFuture<JsonNode> request(String method, JsonNode params, Duration timeout) {
             inFlight.incrementAndGet();
-            CompletableFuture<JsonNode> answer = after(made(), () -> pod().request(method, params, timeout));
+            CompletableFuture<JsonNode> answer =
+                    Completions.after(made(), () -> pod().request(method, params, timeout));
             answer.whenComplete((r, e) -> ended());
             return redacted(answer);
         }
@@ -463,7 +430,7 @@ public final class PodSet implements PodBackend {
             boolean warming;
             synchronized (this) {
                 b = backend;
-                warming = makingBackend != null;
+                warming = makingBackend != null || prewarm != null;
             }
             PodFailure failed = unmade;
             if (b == null && failed != null && !stopped.get()) {
