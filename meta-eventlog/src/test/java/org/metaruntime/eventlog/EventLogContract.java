@@ -298,6 +298,34 @@ abstract class EventLogContract {
     }
 
     @Test
+    void aMobEventTailDeliversCommittedEventsThenNewOnesEachOnceInCursorOrder() throws Exception {
+        try (EventLog log = open(EventLogOptions.builder().instanceId("test-instance")
+                .tailPollInterval(Duration.ofDays(1)).build())) {
+            for (int c = 1; c <= 40; c++) {
+                log.appendMobEvent(mobEvent(c));
+            }
+            assertThat(log.flush(FLUSH)).isTrue();
+            List<MobStructuralEventEnvelope> got = new CopyOnWriteArrayList<>();
+            try (Subscription tail = log.subscribeMobEvents(new MobEventQuery("mob-a", null, null, 10, 3), got::add)) {
+                for (int c = 41; c <= 60; c++) {
+                    log.appendMobEvent(mobEvent(c));
+                    log.appendMobEvent(mobEvent(c - 30)); // logged already: kept and sent once
+                }
+                List<Long> expected = java.util.stream.LongStream.rangeClosed(11, 60).filter(c -> c % 2 == 0)
+                        .boxed().toList();
+                await().atMost(Duration.ofSeconds(60)).until(() -> got.size() >= expected.size());
+                assertThat(got).extracting(MobStructuralEventEnvelope::cursor).isEqualTo(expected);
+                assertThat(tail.isClosed()).isFalse();
+            }
+        }
+    }
+
+    private static MobStructuralEventEnvelope mobEvent(int cursor) throws Exception {
+        return MobEventProjection.project(new MobEvent(cursor, cursor % 2 == 0 ? "mob-a" : "mob-b", 5_000 + cursor,
+                "FlowStarted", json("{\"n\":" + cursor + "}"), null, null, null, null, null));
+    }
+
+    @Test
     void mobEventsAreKeptOncePerMobAndCursorAndQueriedByKindAndMob() throws Exception {
         try (EventLog log = open()) {
             for (int c = 1; c <= 30; c++) {

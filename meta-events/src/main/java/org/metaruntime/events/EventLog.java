@@ -79,6 +79,16 @@ public interface EventLog extends AutoCloseable {
     Subscription subscribe(EventQuery from, Consumer<? super LoggedEvent> listener);
 
     /**
+     * Tails the log's structural mob events, like {@link #subscribe}: {@code listener} receives every committed event
+     * matching {@code from} whose cursor is after {@code from.afterCursor()}, in cursor order, each once, first those
+     * already committed and then new ones as they are committed, on the subscription's own daemon thread.
+     * {@code from.limit()} is the batch read at a time.
+     *
+     * @throws IllegalStateException after {@link #close()}
+     */
+    Subscription subscribeMobEvents(MobEventQuery from, Consumer<? super MobStructuralEventEnvelope> listener);
+
+    /**
      * Waits until everything appended before this call is committed.
      *
      * @return false when {@code timeout} passed first

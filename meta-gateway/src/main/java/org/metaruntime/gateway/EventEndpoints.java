@@ -33,9 +33,6 @@ import org.metaruntime.gateway.internal.events.EventEndpointsHandler;
  */
 public final class EventEndpoints {
 
-    /** How often a mob event stream looks for new events in the log. */
-    public static final Duration MOB_POLL_INTERVAL = Duration.ofMillis(250);
-
     private EventEndpoints() {
     }
 
@@ -50,7 +47,7 @@ public final class EventEndpoints {
     /** Adds the four endpoints over {@code log} to {@code options}, with comments on streams quiet for {@code keepAlive}. */
     public static HttpOptions.Builder mount(HttpOptions.Builder options, EventLog log, Duration keepAlive) {
         Objects.requireNonNull(options, "options");
-        EventEndpointsHandler handler = new EventEndpointsHandler(log, keepAlive, MOB_POLL_INTERVAL);
+        EventEndpointsHandler handler = new EventEndpointsHandler(log, keepAlive);
         return options.handler(EventEndpointsHandler.EVENTS + "/*", handler)
                 .handler(EventEndpointsHandler.MOB_EVENTS + "/*", handler);
     }

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaruntime.eventlog.EventLogOptions;
 import org.metaruntime.eventlog.EventLogs;
 import org.metaruntime.events.EventEnvelope;
 import org.metaruntime.events.EventLog;
@@ -278,9 +279,7 @@ class EventEndpointsTest {
     @Test
     void mobEventsPageAndStreamByCursor() throws Exception {
         for (long cursor = 1; cursor <= 12; cursor++) {
-            log.appendMobEvent(new MobStructuralEventEnvelope("mob-evt-" + cursor, cursor, cursor % 2 == 0 ? "m1" : "m2",
-                    5_000 + cursor, cursor % 3 == 0 ? "member_spawned" : "flow_step", "run-1", null, null,
-                    Map.of("team", "a"), Map.of(), JsonNodeFactory.instance.objectNode().put("n", cursor)));
+            log.appendMobEvent(mobEvent(cursor, cursor % 2 == 0 ? "m1" : "m2"));
         }
         assertThat(log.flush(Duration.ofSeconds(60))).isTrue();
         JsonNode page = JSON.readTree(authorized("/meta/mob_events?mob_id=m1&limit=4").body());
@@ -300,6 +299,31 @@ class EventEndpointsTest {
             assertThat(JSON.readTree(live.data).get("event_id").asText()).isEqualTo("mob-evt-14");
         }
         assertThat(cursors).containsExactly(6L, 8L, 10L, 12L, 14L);
+    }
+
+    @Test
+    void aStreamSendsANewEventWhenTheLogCommitsIt() throws Exception {
+        stopServing();
+        log.close();
+        // no tail reads the log again on a schedule during this test: only the log's commits wake them
+        log = EventLogs.persistentState(dir.resolve("unpolled"),
+                EventLogOptions.builder().tailPollInterval(Duration.ofDays(1)).build());
+        serve();
+        try (Sse mobs = stream("/meta/mob_events/stream"); Sse events = stream("/meta/events/stream?module=alpha")) {
+            for (long cursor = 1; cursor <= 3; cursor++) {
+                log.appendMobEvent(mobEvent(cursor, "m1"));
+                assertThat(mobs.next("envelope").id).as("mob event %s", cursor).isEqualTo(cursor);
+                append(1, "alpha");
+                assertThat(JSON.readTree(events.next("envelope").data).get("event_id").asText())
+                        .isEqualTo("e-" + (next - 1));
+            }
+        }
+    }
+
+    private static MobStructuralEventEnvelope mobEvent(long cursor, String mobId) {
+        return new MobStructuralEventEnvelope("mob-evt-" + cursor, cursor, mobId, 5_000 + cursor,
+                cursor % 3 == 0 ? "member_spawned" : "flow_step", "run-1", null, null, Map.of("team", "a"), Map.of(),
+                JsonNodeFactory.instance.objectNode().put("n", cursor));
     }
 
     private Sse stream(String pathAndQuery, String... headers) throws Exception {

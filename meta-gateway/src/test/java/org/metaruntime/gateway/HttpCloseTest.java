@@ -4,24 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
-import org.metaruntime.testing.LeakCheck;
 
 /**
  * Closing the HTTP serving waits for the calls in flight: a call the pod is working on when the close begins gets its
@@ -32,41 +26,20 @@ class HttpCloseTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @TempDir
-    Path dir;
-
-    private MetaGateway gateway;
-    private Serving serving;
-
     @RegisterExtension
-    final LeakCheck leaks = LeakCheck.processes();
-
-    @AfterEach
-    void stop() {
-        if (serving != null) {
-            serving.close();
-        }
-        if (gateway != null) {
-            gateway.close();
-        }
-    }
+    final EmbeddedGateway gateway = new EmbeddedGateway();
 
     @Test
     void aCallInFlightWhenTheCloseBeginsGetsItsResultBeforeTheCloseEnds() throws Exception {
         Repo.tool("python3");
-        Files.writeString(dir.resolve("live.yaml"), """
-                apiVersion: mcp-meta/v1
-                kind: ToolPod
-                metadata: { name: live }
-                spec:
-                  command: ["python3", "fixture_pod.py"]
-                  workdir: %s
-                  tools:
-                    - name: slow
-                      inputSchema: { type: object }
+        gateway.pod("live", """
+                command: ["python3", "fixture_pod.py"]
+                workdir: %s
+                tools:
+                  - name: slow
+                    inputSchema: { type: object }
                 """.formatted(NodeClient.PODS));
-        gateway = MetaGateway.builder().manifests(dir).build();
-        serving = gateway.serveHttp(new InetSocketAddress("127.0.0.1", 0), HttpOptions.defaults());
+        Serving serving = gateway.http(HttpOptions.defaults());
         String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"live__slow\","
                 + "\"arguments\":{\"seconds\":1.5,\"steps\":3},\"_meta\":{\"progressToken\":\"p\","
                 + "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{}}}}";

@@ -4,15 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
-import org.metaruntime.testing.LeakCheck;
 
 /**
  * A pod that adds a tool and sends {@code notifications/tools/list_changed}: the gateway tells its clients once it
@@ -24,35 +19,17 @@ class LiveToolChangesTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @TempDir
-    Path dir;
-
-    private PipedGateway client;
-
     @RegisterExtension
-    final LeakCheck leaks = LeakCheck.processes();
-
-    @AfterEach
-    void stop() throws Exception {
-        if (client != null) {
-            client.close();
-        }
-    }
+    final EmbeddedGateway gateway = new EmbeddedGateway();
 
     @Test
     void clientsAreToldOfAPodsNewToolOnceItIsServed() throws Exception {
         Repo.tool("python3");
-        Path folder = Files.createDirectories(dir.resolve("manifests"));
-        Files.writeString(folder.resolve("live.yaml"), """
-                apiVersion: mcp-meta/v1
-                kind: ToolPod
-                metadata: { name: live }
-                spec:
-                  command: ["python3", "fixture_pod.py"]
-                  workdir: %s
+        gateway.pod("live", """
+                command: ["python3", "fixture_pod.py"]
+                workdir: %s
                 """.formatted(NodeClient.PODS));
-        client = PipedGateway.serve(MetaGateway.builder().manifests(folder).build());
-        client.initialize();
+        PipedGateway client = gateway.piped();
         JsonNode before = client.request("tools/list", "{}").at("/result/tools");
         assertThat(before.findValuesAsText("name")).as(before.toString()).contains("live__grow").doesNotContain("live__extra1");
 

@@ -3,15 +3,10 @@ package org.metaruntime.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
-import org.metaruntime.testing.LeakCheck;
 
 /**
  * {@code includeTools} / {@code excludeTools} of a pod that lists its tools live: a tool left out is neither listed
@@ -20,37 +15,19 @@ import org.metaruntime.testing.LeakCheck;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class LiveToolFilterTest {
 
-    @TempDir
-    Path dir;
-
-    private PipedGateway client;
-
     @RegisterExtension
-    final LeakCheck leaks = LeakCheck.processes();
-
-    @AfterEach
-    void stop() throws Exception {
-        if (client != null) {
-            client.close();
-        }
-    }
+    final EmbeddedGateway gateway = new EmbeddedGateway();
 
     @Test
     void onlyTheIncludedToolsThatAreNotExcludedAreServed() throws Exception {
         Repo.tool("python3");
-        Path folder = Files.createDirectories(dir.resolve("manifests"));
-        Files.writeString(folder.resolve("live.yaml"), """
-                apiVersion: mcp-meta/v1
-                kind: ToolPod
-                metadata: { name: live }
-                spec:
-                  command: ["python3", "fixture_pod.py"]
-                  workdir: %s
-                  includeTools: [echo, call, "s*"]
-                  excludeTools: ["slee?"]
+        gateway.pod("live", """
+                command: ["python3", "fixture_pod.py"]
+                workdir: %s
+                includeTools: [echo, call, "s*"]
+                excludeTools: ["slee?"]
                 """.formatted(NodeClient.PODS));
-        client = PipedGateway.serve(MetaGateway.builder().manifests(folder).build());
-        client.initialize();
+        PipedGateway client = gateway.piped();
 
         JsonNode listed = client.request("tools/list", "{}").at("/result/tools");
         assertThat(listed.findValuesAsText("name")).as(listed.toString())

@@ -3,15 +3,10 @@ package org.metaruntime.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
-import org.metaruntime.testing.LeakCheck;
 
 /** A pod's {@code env} from its manifest, with {@code ${NAME}} taken from the gateway's environment. Real process. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -22,42 +17,24 @@ class PodEnvironmentTest {
             + "  m = json.loads(line)\\n  if m.get('method') == 'tools/call': print(json.dumps({'jsonrpc': '2.0', 'id': m['id'],"
             + " 'result': {n: os.environ.get(n) for n in m['params']['arguments']['names']}}), flush=True)\"]";
 
-    @TempDir
-    Path dir;
-
-    private PipedGateway client;
-
     @RegisterExtension
-    final LeakCheck leaks = LeakCheck.processes();
-
-    @AfterEach
-    void stop() throws Exception {
-        if (client != null) {
-            client.close();
-        }
-    }
+    final EmbeddedGateway gateway = new EmbeddedGateway();
 
     @Test
     void envValuesGetTheGatewaysVariablesAndPlainValuesStayAsWritten() throws Exception {
         Repo.tool("python3");
-        Path folder = Files.createDirectories(dir.resolve("manifests"));
-        Files.writeString(folder.resolve("env.yaml"), """
-                apiVersion: mcp-meta/v1
-                kind: ToolPod
-                metadata: { name: env }
-                spec:
-                  command: %s
-                  protocol: jsonrpc
-                  env:
-                    SEARCH_PATH: "${PATH}:/opt/search"
-                    PLAIN: "costs $5, {not} a ${ variable"
-                    RETRIES: 3
-                  tools:
-                    - name: show
-                      inputSchema: { type: object }
+        gateway.pod("env", """
+                command: %s
+                protocol: jsonrpc
+                env:
+                  SEARCH_PATH: "${PATH}:/opt/search"
+                  PLAIN: "costs $5, {not} a ${ variable"
+                  RETRIES: 3
+                tools:
+                  - name: show
+                    inputSchema: { type: object }
                 """.formatted(ENV_POD));
-        client = PipedGateway.serve(MetaGateway.builder().manifests(folder).build());
-        client.initialize();
+        PipedGateway client = gateway.piped();
         JsonNode shown = client.call("env__show", "{\"names\": [\"SEARCH_PATH\", \"PLAIN\", \"RETRIES\"]}")
                 .at("/result/structuredContent");
         assertThat(shown.path("SEARCH_PATH").asText()).as(shown.toString()).isEqualTo(System.getenv("PATH") + ":/opt/search");

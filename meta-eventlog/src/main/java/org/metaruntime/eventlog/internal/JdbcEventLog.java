@@ -10,7 +10,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import javax.sql.DataSource;
 import org.metaruntime.eventlog.EventLogOptions;
 import org.metaruntime.events.EventCodec;
@@ -45,7 +47,7 @@ public final class JdbcEventLog implements EventLog {
     private final Progress progress = new Progress();
     private final LogWriter writer;
     private final Thread writerThread;
-    private final Set<TailSubscription> tails = ConcurrentHashMap.newKeySet();
+    private final Set<TailSubscription<?, ?>> tails = ConcurrentHashMap.newKeySet();
     private final Object closeLock = new Object();
     private volatile boolean closed;
 
@@ -138,10 +140,27 @@ public final class JdbcEventLog implements EventLog {
     @Override
     public Subscription subscribe(EventQuery from, Consumer<? super LoggedEvent> listener) {
         Objects.requireNonNull(from, "from");
+        return tail(query -> {
+            EventPage page = query(query);
+            return new TailSubscription.Page<>(page.events(), page.nextAfterSeq() != null);
+        }, (query, row) -> query.withAfterSeq(row.seq()), from, listener);
+    }
+
+    @Override
+    public Subscription subscribeMobEvents(MobEventQuery from, Consumer<? super MobStructuralEventEnvelope> listener) {
+        Objects.requireNonNull(from, "from");
+        return tail(query -> {
+            MobEventPage page = mobEvents(query);
+            return new TailSubscription.Page<>(page.events(), page.nextAfterCursor() != null);
+        }, (query, event) -> query.withAfterCursor(event.cursor()), from, listener);
+    }
+
+    private <Q, R> Subscription tail(Function<Q, TailSubscription.Page<R>> read, BiFunction<Q, R, Q> after, Q from,
+                                     Consumer<? super R> listener) {
         Objects.requireNonNull(listener, "listener");
         synchronized (closeLock) {
             ensureOpen();
-            TailSubscription tail = new TailSubscription(this::query, progress,
+            TailSubscription<Q, R> tail = new TailSubscription<>(read, after, progress,
                     options.tailPollInterval().toMillis(), from, listener, tails::remove);
             tails.add(tail);
             return tail;
@@ -178,7 +197,7 @@ public final class JdbcEventLog implements EventLog {
             writer.abandon();
             Thread.currentThread().interrupt();
         }
-        for (TailSubscription tail : List.copyOf(tails)) {
+        for (TailSubscription<?, ?> tail : List.copyOf(tails)) {
             tail.close();
         }
         readers.close();

@@ -1,43 +1,59 @@
 package org.metaruntime.eventlog.internal;
 
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.metaruntime.events.EventLogException;
-import org.metaruntime.events.EventPage;
-import org.metaruntime.events.EventQuery;
-import org.metaruntime.events.LoggedEvent;
 import org.metaruntime.events.Subscription;
 import org.metaruntime.supervisor.internal.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A tail of the log on its own daemon thread: reads pages after the last delivered {@code seq}, delivers
- * them, and when it reaches the end waits for the next local commit or the poll interval (rows other
- * runtimes commit to a shared log). Delivering in {@code seq} order from the last delivered {@code seq}
- * gives each row exactly once. Thread-safe.
+ * A tail of the log on its own daemon thread: reads pages after the last delivered position (a {@code seq}, or a
+ * mob event's cursor), delivers them, and when it reaches the end waits for the next local commit or the poll
+ * interval (rows other runtimes commit to a shared log). Delivering in order from the last delivered position gives
+ * each row exactly once. Thread-safe.
+ *
+ * @param <Q> the query of a page, which holds the position it reads after
+ * @param <R> a row
  */
-public final class TailSubscription implements Subscription {
+public final class TailSubscription<Q, R> implements Subscription {
 
     private static final Logger LOG = LoggerFactory.getLogger(TailSubscription.class);
     private static final AtomicInteger THREADS = new AtomicInteger();
 
-    private final Function<EventQuery, EventPage> query;
+    /** One page a tail read: its rows, in order, and whether the log holds more after them. */
+    public record Page<R>(List<R> rows, boolean more) {
+        /** Copies the rows. */
+        public Page {
+            rows = List.copyOf(rows);
+        }
+    }
+
+    private final Function<Q, Page<R>> read;
+    private final BiFunction<Q, R, Q> after;
     private final Progress progress;
     private final long pollMillis;
-    private final Consumer<? super LoggedEvent> listener;
+    private final Consumer<? super R> listener;
     private final Thread thread;
-    private final Consumer<TailSubscription> onClose;
-    private volatile EventQuery next;
+    private final Consumer<TailSubscription<?, ?>> onClose;
+    private volatile Q next;
     private volatile boolean closed;
 
-    /** Starts a tail of {@code from}. */
-    public TailSubscription(Function<EventQuery, EventPage> query, Progress progress, long pollMillis,
-                            EventQuery from, Consumer<? super LoggedEvent> listener,
-                            Consumer<TailSubscription> onClose) {
+    /**
+     * Starts a tail of {@code from}.
+     *
+     * @param read  reads the page a query asks for
+     * @param after the query for the rows after a delivered row
+     */
+    public TailSubscription(Function<Q, Page<R>> read, BiFunction<Q, R, Q> after, Progress progress, long pollMillis,
+                            Q from, Consumer<? super R> listener, Consumer<TailSubscription<?, ?>> onClose) {
         this.onClose = onClose;
-        this.query = query;
+        this.read = read;
+        this.after = after;
         this.progress = progress;
         this.pollMillis = pollMillis;
         this.listener = listener;
@@ -52,16 +68,16 @@ public final class TailSubscription implements Subscription {
             long seen = progress.commits();
             boolean atEnd = true;
             try {
-                EventPage page = query.apply(next);
+                Page<R> page = read.apply(next);
                 warned = false;
-                for (LoggedEvent row : page.events()) {
+                for (R row : page.rows()) {
                     if (closed) {
                         return;
                     }
                     deliver(row);
-                    next = next.withAfterSeq(row.seq());
+                    next = after.apply(next, row);
                 }
-                atEnd = page.nextAfterSeq() == null;
+                atEnd = !page.more();
             } catch (EventLogException e) {
                 if (!warned) {
                     warned = true;
@@ -78,11 +94,11 @@ public final class TailSubscription implements Subscription {
         }
     }
 
-    private void deliver(LoggedEvent row) {
+    private void deliver(R row) {
         try {
             listener.accept(row);
         } catch (RuntimeException e) {
-            LOG.warn("an event log subscriber threw on seq {}", row.seq(), e);
+            LOG.warn("an event log subscriber threw", e);
         }
     }
 

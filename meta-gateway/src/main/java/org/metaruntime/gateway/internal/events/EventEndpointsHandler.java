@@ -10,8 +10,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.server.Handler;
@@ -22,10 +22,8 @@ import org.eclipse.jetty.util.component.Graceful;
 import org.metaruntime.events.EventLog;
 import org.metaruntime.events.EventLogException;
 import org.metaruntime.events.EventQuery;
-import org.metaruntime.events.MobEventPage;
 import org.metaruntime.events.MobEventProjection;
 import org.metaruntime.events.MobEventQuery;
-import org.metaruntime.events.MobStructuralEventEnvelope;
 import org.metaruntime.events.Subscription;
 import org.metaruntime.gateway.internal.http.ConnectionWatch;
 import org.metaruntime.gateway.internal.http.SseStream;
@@ -40,12 +38,13 @@ import org.slf4j.LoggerFactory;
  * <p>A page is one {@link EventLog#query} (or {@link EventLog#mobEvents}). An event stream is a tail of the log
  * ({@link EventLog#subscribe}) after {@code Last-Event-ID} (or {@code after_seq}): every matching row once, in
  * {@code seq} order, each as {@code id: <seq>}, {@code event: envelope}, {@code data: <envelope>}. A mob event
- * stream reads the log's mob events after the last cursor it sent every {@code mobPoll} ({@code id} is the
- * cursor). Quiet streams get a comment every {@code keepAlive}; a stream whose client closes its connection ends
- * at once (served by the gateway, its {@link ConnectionWatch} tells), one that reads too slowly (see
- * {@link SseStream}) ends too, and its tail with it: the client resumes with {@code Last-Event-ID}.
+ * stream is the same over the log's mob events ({@link EventLog#subscribeMobEvents}), after {@code Last-Event-ID}
+ * (or {@code after_cursor}), with the cursor as {@code id}. Each tail reads the backlog, then sends each new event
+ * once the log has committed it. Quiet streams get a comment every {@code keepAlive}; a stream whose client closes
+ * its connection ends at once (served by the gateway, its {@link ConnectionWatch} tells), one that reads too slowly
+ * (see {@link SseStream}) ends too, and its tail with it: the client resumes with {@code Last-Event-ID}.
  *
- * <p>Thread-safe. Streams and their timer live while the handler is started (with the HTTP server).
+ * <p>Thread-safe. Streams and their keep-alive timer live while the handler is started (with the HTTP server).
  */
 public final class EventEndpointsHandler extends Handler.Abstract implements Graceful {
 
@@ -62,20 +61,18 @@ public final class EventEndpointsHandler extends Handler.Abstract implements Gra
 
     private final EventLog log;
     private final long keepAliveNanos;
-    private final long mobPollMillis;
     private final Set<OpenStream> open = ConcurrentHashMap.newKeySet();
     private volatile ScheduledExecutorService timer;
     private volatile ConnectionWatch watches;
     private volatile boolean shutdown;
 
-    /** Serves {@code log}; {@code keepAlive} and {@code mobPoll} must be positive. */
-    public EventEndpointsHandler(EventLog log, Duration keepAlive, Duration mobPoll) {
+    /** Serves {@code log}; {@code keepAlive} must be positive. */
+    public EventEndpointsHandler(EventLog log, Duration keepAlive) {
         this.log = Objects.requireNonNull(log, "log");
-        if (keepAlive.isNegative() || keepAlive.isZero() || mobPoll.isNegative() || mobPoll.isZero()) {
-            throw new IllegalArgumentException("keepAlive and mobPoll must be positive: " + keepAlive + ", " + mobPoll);
+        if (keepAlive.isNegative() || keepAlive.isZero()) {
+            throw new IllegalArgumentException("keepAlive must be positive: " + keepAlive);
         }
         this.keepAliveNanos = keepAlive.toNanos();
-        this.mobPollMillis = Math.max(1, mobPoll.toMillis());
     }
 
     @Override
@@ -156,12 +153,19 @@ public final class EventEndpointsHandler extends Handler.Abstract implements Gra
 
     private void eventStream(EventQuery from, Request request, Response response, Callback callback) {
         OpenStream stream = open(request, response, callback);
+        follow(stream, () -> log.subscribe(from, row -> send(stream, row.seq(), row.json())));
+    }
+
+    private void mobStream(MobEventQuery from, Request request, Response response, Callback callback) {
+        OpenStream stream = open(request, response, callback);
+        follow(stream, () -> log.subscribeMobEvents(from,
+                event -> send(stream, event.cursor(), MobEventProjection.toJson(event))));
+    }
+
+    /** Feeds {@code stream} from the log's tail that {@code subscribe} opens; a closed log ends the stream. */
+    private static void follow(OpenStream stream, Supplier<Subscription> subscribe) {
         try {
-            Subscription tail = log.subscribe(from, row -> {
-                if (!stream.sse.event(Long.toString(row.seq()), "envelope", row.json())) {
-                    stream.end();
-                }
-            });
+            Subscription tail = subscribe.get();
             stream.attach(tail::close);
         } catch (IllegalStateException closed) {
             stream.end();
@@ -169,29 +173,10 @@ public final class EventEndpointsHandler extends Handler.Abstract implements Gra
         }
     }
 
-    private void mobStream(MobEventQuery from, Request request, Response response, Callback callback) {
-        OpenStream stream = open(request, response, callback);
-        long[] after = {from.afterCursor()};
-        Runnable poll = () -> {
-            try {
-                MobEventPage page;
-                do {
-                    page = log.mobEvents(from.withAfterCursor(after[0]));
-                    for (MobStructuralEventEnvelope event : page.events()) {
-                        if (!stream.sse.event(Long.toString(event.cursor()), "envelope",
-                                MobEventProjection.toJson(event))) {
-                            stream.end();
-                            return;
-                        }
-                        after[0] = event.cursor();
-                    }
-                } while (page.nextAfterCursor() != null && !stream.ended());
-            } catch (RuntimeException e) {
-                LOG.warn("a mob event stream could not read the event log; retrying", e);
-            }
-        };
-        ScheduledFuture<?> task = timer.scheduleWithFixedDelay(poll, 0, mobPollMillis, TimeUnit.MILLISECONDS);
-        stream.attach(() -> task.cancel(false));
+    private static void send(OpenStream stream, long id, String envelope) {
+        if (!stream.sse.event(Long.toString(id), "envelope", envelope)) {
+            stream.end();
+        }
     }
 
     /**
@@ -251,10 +236,6 @@ public final class EventEndpointsHandler extends Handler.Abstract implements Gra
             if (endNow) {
                 closeQuietly(newFeed);
             }
-        }
-
-        synchronized boolean ended() {
-            return ended;
         }
 
         void end() {

@@ -158,10 +158,12 @@ public final class PodSet implements PodBackend {
         private final AtomicBoolean stopped = new AtomicBoolean();
         private final CompletableFuture<Void> down = new CompletableFuture<>();
         private volatile boolean retiring;
-        /** Held while its backend is made and a start is sent to it, and by a stop: a stop comes before or after. */
+        /** Held while its backend is made or a start is sent to it, and by a stop: a stop comes before or after. */
         private final Object making = new Object();
         private PodBackend backend;
-        /** The pre-warm waiting for its backend to be made on the pod threads; null when none is. */
+        /** The making of its backend on the pod threads, shared by the starts, calls and requests waiting for it. */
+        private CompletableFuture<Void> makingBackend;
+        /** The pre-warm waiting for its backend to be made, to be started then; null when none is. */
         private CompletableFuture<Void> prewarm;
         /** Why its backend could not be made, until one is; null when it was, or was not tried. */
         private volatile PodFailure unmade;
@@ -181,8 +183,8 @@ public final class PodSet implements PodBackend {
         }
 
         /**
-         * Its backend, made now on this thread when it has none (what only reads it never waits for that); fails with
-         * -32002 once it is stopped, and with the pod's failure to start when it cannot be made (kept for
+         * Its backend, made now on this thread when it has none (only {@link #make} does that, on the pod threads);
+         * fails with -32002 once it is stopped, and with the pod's failure to start when it cannot be made (kept for
          * {@link #state()}).
          */
         private PodBackend backend() {
@@ -231,6 +233,94 @@ public final class PodSet implements PodBackend {
             return backend().pod(name());
         }
 
+        /**
+         * Completes once it has a backend, without blocking this thread: at once when it has one (or is stopped, which
+         * its users then meet as -32002), else once one is made on the pod threads, a making that concurrent starts,
+         * calls and requests share. Fails with -32002 when a stop comes before the backend is made, and with the pod's
+         * failure to start when it cannot be made.
+         */
+        private CompletableFuture<Void> made() {
+            CompletableFuture<Void> pending;
+            synchronized (this) {
+                if (backend != null || stopped.get()) {
+                    return CompletableFuture.completedFuture(null);
+                }
+                if (makingBackend != null) {
+                    return makingBackend;
+                }
+                makingBackend = new CompletableFuture<>();
+                pending = makingBackend;
+            }
+            try {
+                threads.tasks().execute(() -> make(pending));
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                abandon(new PodFailure(PodFailure.Kind.UNAVAILABLE, "the gateway is closing", OptionalInt.empty(), ""))
+                        .run();
+            }
+            return pending;
+        }
+
+        /**
+         * Makes its backend on this thread, sends it the start the pre-warms asked for meanwhile, and passes the
+         * outcomes on (unless a stop failed them first).
+         */
+        private void make(CompletableFuture<Void> pending) {
+            RuntimeException failure = null;
+            CompletableFuture<Void> warm;
+            CompletableFuture<Void> started = null;
+            synchronized (making) { // a stop sees the making pending, or the backend made and its start sent
+                try {
+                    backend();
+                } catch (RuntimeException e) {
+                    failure = e;
+                }
+                synchronized (this) {
+                    if (makingBackend == pending) {
+                        makingBackend = null;
+                    }
+                    warm = prewarm;
+                    prewarm = null;
+                }
+                if (warm != null && failure == null) {
+                    started = Completions.attempt(this::startNow);
+                }
+            }
+            if (failure != null) {
+                pending.completeExceptionally(failure);
+                if (warm != null) {
+                    warm.completeExceptionally(failure);
+                }
+                return;
+            }
+            pending.complete(null);
+            if (warm != null) {
+                Completions.relay(started, warm);
+            }
+        }
+
+        /**
+         * Detaches the making of its backend under way and the pre-warm waiting for it, if any: the returned action
+         * fails them with {@code why} (run outside the locks).
+         */
+        private Runnable abandon(PodFailure why) {
+            CompletableFuture<Void> pending;
+            CompletableFuture<Void> warm;
+            synchronized (this) {
+                pending = makingBackend;
+                warm = prewarm;
+                makingBackend = null;
+                prewarm = null;
+            }
+            return () -> {
+                if (pending != null) {
+                    pending.completeExceptionally(why);
+                }
+                if (warm != null) {
+                    warm.completeExceptionally(why);
+                }
+            };
+        }
+
         @Override
         public boolean running() {
             PodBackend b = existing();
@@ -239,74 +329,36 @@ public final class PodSet implements PodBackend {
 
         /**
          * Starts it without blocking this thread: a pod without a backend yet has it made on the pod threads first
-         * (concurrent pre-warms share that), as for its first call. A stop before it is made fails the start with
-         * -32002.
+         * ({@link #made()}), as for its first call or request, and concurrent pre-warms share the one start sent to
+         * it then. A stop before it is made fails the start with -32002.
          */
         @Override
         public CompletableFuture<Void> start() {
             CompletableFuture<Void> pending;
-            boolean first = false;
             synchronized (this) {
                 if (backend != null || stopped.get()) {
                     pending = null;
                 } else {
                     if (prewarm == null) {
                         prewarm = new CompletableFuture<>();
-                        first = true;
                     }
                     pending = prewarm;
                 }
             }
             if (pending == null) {
-                return startNow();
+                return redacted(Completions.attempt(this::startNow));
             }
-            if (first) {
-                try {
-                    threads.tasks().execute(() -> made(pending));
-                } catch (java.util.concurrent.RejectedExecutionException closing) {
-                    synchronized (this) {
-                        prewarm = null;
-                    }
-                    pending.completeExceptionally(new PodFailure(PodFailure.Kind.UNAVAILABLE, "the gateway is closing",
-                            OptionalInt.empty(), ""));
-                }
-            }
-            return pending.copy();
-        }
-
-        /** Starts it on this thread once its backend is made here, and passes the outcome to {@code pending}. */
-        private void made(CompletableFuture<Void> pending) {
-            CompletableFuture<Void> started;
-            synchronized (making) { // a stop sees the pre-warm pending, or its start sent: never a start sent but pending
-                started = startNow();
-                synchronized (this) {
-                    if (prewarm == pending) {
-                        prewarm = null;
-                    }
-                }
-            }
-            started.whenComplete((ok, error) -> {
-                if (error != null) {
-                    pending.completeExceptionally(error);
-                } else {
-                    pending.complete(null);
-                }
-            });
+            made();
+            return redacted(pending);
         }
 
         /**
-         * Starts it on its backend (made here when it has none); the start itself goes on off this thread. A stop
-         * comes either before (no backend is made) or after it (the stop ends the start).
+         * Starts it on its backend; the start itself goes on off this thread. A stop comes either before (the start
+         * fails with -32002) or after it (the stop ends the start).
          */
         private CompletableFuture<Void> startNow() {
-            try {
-                CompletableFuture<Void> started;
-                synchronized (making) {
-                    started = backend().pod(name()).start();
-                }
-                return redacted(started);
-            } catch (PodFailure e) {
-                return CompletableFuture.failedFuture(redaction.apply(e));
+            synchronized (making) {
+                return backend().pod(name()).start();
             }
         }
 
@@ -317,14 +369,15 @@ public final class PodSet implements PodBackend {
         }
 
         /**
-         * Starts a call; the first call of a pod makes its backend on the pod threads, so that the caller (a
-         * transport's reading thread) never waits for it.
+         * Starts a call; the first call of a pod has its backend made on the pod threads ({@link #made()}), so that
+         * the caller (a transport's reading thread) never waits for it.
          */
         @Override
         public InFlight<JsonNode> call(String tool, JsonNode arguments, CallContext context) {
             inFlight.incrementAndGet();
             InFlight<JsonNode> call;
-            if (existing() != null) {
+            CompletableFuture<Void> ready = made();
+            if (ready.isDone() && !ready.isCompletedExceptionally()) {
                 try {
                     call = pod().call(tool, arguments, context);
                 } catch (RuntimeException e) {
@@ -332,27 +385,23 @@ public final class PodSet implements PodBackend {
                 }
             } else {
                 DeferredCall deferred = new DeferredCall();
-                try {
-                    threads.tasks().execute(() -> deferred.start(() -> pod().call(tool, arguments, context)));
-                } catch (java.util.concurrent.RejectedExecutionException e) {
-                    deferred.start(() -> InFlight.failed(new PodFailure(PodFailure.Kind.UNAVAILABLE, "the gateway is closing",
-                            OptionalInt.empty(), "")));
-                }
+                ready.whenComplete((ok, error) -> deferred.start(() -> error != null ? InFlight.failed(error)
+                        : pod().call(tool, arguments, context)));
                 call = deferred;
             }
             call.result().whenComplete((r, e) -> ended());
             return InFlight.of(redacted(call.result()), call::cancel, call.finished());
         }
 
+        /**
+         * Sends a request without blocking this thread: the first request of a pod has its backend made on the pod
+         * threads ({@link #made()}), as for its first call.
+         */
         @Override
         public CompletableFuture<JsonNode> request(String method, JsonNode params, Duration timeout) {
             inFlight.incrementAndGet();
-            CompletableFuture<JsonNode> answer;
-            try {
-                answer = pod().request(method, params, timeout);
-            } catch (RuntimeException e) {
-                answer = CompletableFuture.failedFuture(e);
-            }
+            CompletableFuture<JsonNode> answer =
+                    Completions.after(made(), () -> pod().request(method, params, timeout));
             answer.whenComplete((r, e) -> ended());
             return redacted(answer);
         }
@@ -381,7 +430,7 @@ public final class PodSet implements PodBackend {
             boolean warming;
             synchronized (this) {
                 b = backend;
-                warming = prewarm != null;
+                warming = makingBackend != null || prewarm != null;
             }
             PodFailure failed = unmade;
             if (b == null && failed != null && !stopped.get()) {
@@ -423,19 +472,16 @@ public final class PodSet implements PodBackend {
         void stop() {
             boolean first;
             PodBackend b;
-            CompletableFuture<Void> pending;
+            Runnable failWaiting;
             synchronized (making) {
                 synchronized (this) {
                     first = stopped.compareAndSet(false, true);
                     b = backend;
-                    pending = prewarm;
-                    prewarm = null;
                 }
-            }
-            if (pending != null) {
-                pending.completeExceptionally(new PodFailure(PodFailure.Kind.UNAVAILABLE, "pod " + name()
+                failWaiting = abandon(new PodFailure(PodFailure.Kind.UNAVAILABLE, "pod " + name()
                         + " was stopped before it started", OptionalInt.empty(), ""));
             }
+            failWaiting.run();
             if (!first) {
                 down.join();
                 return;

@@ -375,6 +375,11 @@ class ConsoleApiTest {
         }
 
         @Override
+        public Subscription subscribeMobEvents(MobEventQuery from, Consumer<? super MobStructuralEventEnvelope> listener) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public boolean flush(Duration timeout) {
             return true;
         }

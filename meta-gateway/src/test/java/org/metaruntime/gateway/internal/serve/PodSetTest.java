@@ -3,6 +3,8 @@ package org.metaruntime.gateway.internal.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -14,13 +16,16 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
+import org.metaruntime.gateway.internal.rpc.JsonRpc;
+import org.metaruntime.supervisor.InFlight;
 import org.metaruntime.supervisor.internal.Failures;
 
 /**
- * A pre-warm ({@link PodSet}'s {@code start()}) never makes the pod's runtime on the caller's thread: it is made on the
- * pod threads, a stop before it is made fails the pre-warm with -32002 and makes none, and a runtime that cannot be
- * made fails the pre-warm as a failed start that the status report shows. Each runtime here is made by a runner that
- * waits until the test releases it.
+ * A pre-warm ({@link PodSet}'s {@code start()}), a first call and a first request (resources, prompts, completion)
+ * never make the pod's runtime on the caller's thread: it is made on the pod threads, once for all of them, a stop
+ * before it is made fails them with -32002 and makes none, and a runtime that cannot be made fails the pre-warm as a
+ * failed start that the status report shows. Each runtime here is made by a runner that waits until the test
+ * releases it.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class PodSetTest {
@@ -96,6 +101,51 @@ class PodSetTest {
         assertThat(entered).as("no runtime is made for the pod stopped first").doesNotContain("a");
         assertThat(fakes.closed).as("every runtime made is closed").containsExactlyInAnyOrder("b", "c", "d", "e");
         assertThat(set.pod("a").start()).failsWithin(T);
+    }
+
+    @Test
+    void aFirstRequestHasThePodsRuntimeMadeOnThePodThreadsSharedWithAPreWarmAndACall() {
+        PodSet set = podSet("a");
+        ObjectNode params = JsonRpc.NODES.objectNode().put("uri", "pod://a/r");
+        CompletableFuture<JsonNode> read = set.pod("a").request("resources/read", params, T);
+        assertThat(read).as("the caller does not wait for the runtime").isNotDone();
+        assertThat(set.pod("a").state().state()).isEqualTo("Starting");
+        CompletableFuture<Void> started = set.pod("a").start();
+        InFlight<JsonNode> call = set.pod("a").call("t", JsonRpc.NODES.objectNode(), context());
+        assertThat(call.result()).isNotDone();
+
+        releaseOf("a").complete(null);
+        assertThat(read).succeedsWithin(T).satisfies(r -> assertThat(r.at("/contents/0/text").asText()).isEqualTo("from a"));
+        assertThat(started).succeedsWithin(T);
+        assertThat(call.result()).succeedsWithin(T);
+        assertThat(madeOn.get("a")).as("made on a pod thread, not the caller's").startsWith("meta-gateway-pods-");
+        assertThat(entered).as("the request, the pre-warm and the call share one runtime").containsExactly("a");
+        set.close();
+        assertThat(fakes.closed).containsExactly("a");
+    }
+
+    @Test
+    void closingBeforeAFirstRequestsRuntimeIsMadeAnswersItWithUnavailable() {
+        PodSet set = podSet("b", "c", "d", "e", "a");
+        List.of("b", "c", "d", "e").forEach(n -> set.pod(n).start());
+        await().atMost(T).until(() -> entered.containsAll(List.of("b", "c", "d", "e")));
+        // the four pod threads are making the others' runtimes
+        CompletableFuture<JsonNode> read = set.pod("a").request("prompts/get", JsonRpc.NODES.objectNode().put("name", "p"), T);
+        CompletableFuture<Void> closing = CompletableFuture.runAsync(set::close);
+
+        Throwable failure = read.handle((ok, error) -> Failures.unwrap(error)).join();
+        assertThat(failure).isInstanceOf(PodBackend.PodFailure.class).hasMessageContaining("stopped before it started");
+        assertThat(((PodBackend.PodFailure) failure).rpcCode()).isEqualTo(-32002);
+
+        List.of("b", "c", "d", "e").forEach(n -> releaseOf(n).complete(null));
+        assertThat(closing).succeedsWithin(T);
+        assertThat(entered).as("no runtime is made for the pod stopped first").doesNotContain("a");
+        assertThat(set.pod("a").request("prompts/get", JsonRpc.NODES.objectNode().put("name", "p"), T)).failsWithin(T);
+    }
+
+    private static PodBackend.CallContext context() {
+        return new PodBackend.CallContext("c1", T, progress -> { }, request -> CompletableFuture.completedFuture(null),
+                new CallScope(List.of("a.t"), Long.MAX_VALUE, null, null, System::nanoTime));
     }
 
     @Test
