@@ -8,6 +8,7 @@ import java.util.function.Consumer;
 import org.metaruntime.core.internal.CallOptionsMeta;
 import org.metaruntime.supervisor.Deadline;
 import org.metaruntime.supervisor.InvalidOptionException;
+import org.metaruntime.supervisor.internal.OptionChecks;
 
 /**
  * How one call runs: its timeout, who hears its progress, and the {@code _meta} entries an MCP call carries.
@@ -132,11 +133,7 @@ public final class CallOptions {
          * @throws InvalidOptionException (field {@code timeout}) when it is not positive
          */
         public Builder timeout(Duration timeout) {
-            Objects.requireNonNull(timeout, "timeout");
-            if (timeout.isNegative() || timeout.isZero()) {
-                throw new InvalidOptionException("timeout", "must be positive, got " + timeout);
-            }
-            this.timeout = effective(timeout);
+            this.timeout = effective(OptionChecks.positive(timeout, "timeout"));
             return this;
         }
 

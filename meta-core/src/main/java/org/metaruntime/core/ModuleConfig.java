@@ -4,15 +4,12 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import io.modelcontextprotocol.spec.McpSchema;
-import org.metaruntime.core.internal.Checks;
-import org.metaruntime.core.ModuleProtocols.Declared;
 import org.metaruntime.mcp.McpHttpEndpoint;
 import org.metaruntime.mcp.McpProtocolEra;
 import org.metaruntime.mcp.McpSessionMode;
@@ -65,66 +62,31 @@ import org.metaruntime.supervisor.RestartPolicy;
  */
 public final class ModuleConfig {
 
-    private final String id;
-    private final ModuleSource source;
-    private final ModuleProtocol protocol;
-    private final boolean markerDecides;
-    private final Options options;
-
     /** The interval of health-check pings of a remote module unless it sets its own. */
     public static final Duration DEFAULT_REMOTE_HEALTH_CHECK = Duration.ofSeconds(30);
 
-    /**
-     * The per-module options, each validated by its builder method; {@code null}: the runtime's applies.
-     * {@code healthCheck} zero means off; at most one of {@code shutdownGrace} and {@code shutdownTimeout} is set.
-     */
-    private record Options(RestartPolicy restartPolicy, StartMode startMode, Duration startupTimeout,
-                           Duration idleTimeout, Duration callTimeout, Integer maxInFlightCalls, Duration shutdownGrace,
-                           Duration shutdownTimeout, Duration healthCheck) {
-    }
+    private final String id;
+    private final ModuleSource source;
+    private final ModuleProtocolChoice protocol;
+    private final ModuleOptions options;
 
-    private ModuleConfig(String id, ModuleSource source, ModuleProtocol protocol, boolean markerDecides,
-                         Options options) {
+    private ModuleConfig(String id, ModuleSource source, ModuleProtocolChoice protocol, ModuleOptions options) {
         this.id = id;
         this.source = source;
         this.protocol = protocol;
-        this.markerDecides = markerDecides;
         this.options = options;
     }
 
     /** A builder for the module {@code id}. */
     public static Builder builder(String id) {
-        return new Builder(Objects.requireNonNull(id, "id"));
+        Objects.requireNonNull(id, "id");
+        return new Builder(id, new ModuleSourceDraft(id), new ModuleProtocolDraft(id), new ModuleOptionsDraft(id));
     }
 
     /** A builder holding this configuration. */
     public Builder toBuilder() {
-        Builder b = new Builder(id);
-        if (source instanceof ModuleSource.Remote remote) {
-            b.url = remote.url();
-            b.headers.putAll(remote.headers());
-        } else if (source instanceof ModuleSource.Command command) {
-            b.command = command.argv();
-            b.workdir = command.workdir();
-            b.env.putAll(command.env());
-        }
-        if (!markerDecides) {
-            b.protocol(protocol);
-        } else {
-            ModuleProtocol.Mcp mcp = (ModuleProtocol.Mcp) protocol;
-            b.mcpSessionMode = mcp.sessionMode();
-            b.protocolEra = mcp.era().orElse(null);
-        }
-        b.restartPolicy = options.restartPolicy();
-        b.startMode = options.startMode();
-        b.startupTimeout = options.startupTimeout();
-        b.idleTimeout = options.idleTimeout();
-        b.callTimeout = options.callTimeout();
-        b.maxInFlightCalls = options.maxInFlightCalls();
-        b.shutdownGrace = options.shutdownGrace();
-        b.shutdownTimeout = options.shutdownTimeout();
-        b.healthCheck = options.healthCheck();
-        return b;
+        return new Builder(id, new ModuleSourceDraft(id, source), new ModuleProtocolDraft(id, protocol),
+                new ModuleOptionsDraft(id, options));
     }
 
     /** The module id. */
@@ -143,7 +105,7 @@ public final class ModuleConfig {
      * {@link #protocol(Optional)}).
      */
     public Optional<ModuleProtocol> declaredProtocol() {
-        return markerDecides ? Optional.empty() : Optional.of(protocol);
+        return protocol.declared();
     }
 
     /**
@@ -153,7 +115,7 @@ public final class ModuleConfig {
      * decided; {@link MetaConfig#protocolOf(String)} applies it with the module's first pre-spawn data.
      */
     public ModuleProtocol protocol(Optional<PreSpawnData> preSpawn) {
-        return ModuleProtocols.resolve(protocol, markerDecides, preSpawn);
+        return protocol.resolve(preSpawn);
     }
 
     /** The argv of the module's process (no shell); empty for a remote module. */
@@ -178,7 +140,7 @@ public final class ModuleConfig {
 
     /** How an MCP (or bare JSON-RPC) module's connection is used. Default {@link McpSessionMode#PERSISTENT}. */
     public McpSessionMode mcpSessionMode() {
-        return ModuleProtocols.sessionMode(protocol);
+        return protocol.sessionMode();
     }
 
     /** The startup timeout of this module, overriding {@link RuntimeOptions#startupTimeout()}. */
@@ -241,11 +203,7 @@ public final class ModuleConfig {
      * for a remote module; empty when off (the default for a spawned module, or {@code healthCheck(Duration.ZERO)}).
      */
     public Optional<Duration> healthCheckInterval() {
-        Duration healthCheck = options.healthCheck();
-        if (healthCheck != null) {
-            return healthCheck.isZero() ? Optional.empty() : Optional.of(healthCheck);
-        }
-        return isRemote() ? Optional.of(DEFAULT_REMOTE_HEALTH_CHECK) : Optional.empty();
+        return options.healthCheckInterval(isRemote());
     }
 
     /**
@@ -256,12 +214,12 @@ public final class ModuleConfig {
      * "structuredContent":<answer>}} (see {@link org.metaruntime.mcp.McpClientOptions#bareTools()}).
      */
     public Optional<List<McpSchema.Tool>> bareTools() {
-        return ModuleProtocols.bareTools(protocol);
+        return protocol.bareTools();
     }
 
     /** Whether the module speaks bare JSON-RPC 2.0 with declared tools ({@link #bareTools()} is present). */
     public boolean isBare() {
-        return protocol instanceof ModuleProtocol.BareJsonRpc;
+        return protocol.protocol() instanceof ModuleProtocol.BareJsonRpc;
     }
 
     /**
@@ -271,7 +229,7 @@ public final class ModuleConfig {
      * {@link org.metaruntime.mcp.McpClientOptions#bareUnlessMcp()}).
      */
     public Optional<List<McpSchema.Tool>> bareUnlessMcp() {
-        return ModuleProtocols.bareFallback(protocol);
+        return protocol.bareFallback();
     }
 
     /**
@@ -280,7 +238,7 @@ public final class ModuleConfig {
      * bare JSON-RPC module, which speaks no MCP.
      */
     public Optional<McpProtocolEra> protocolEra() {
-        return ModuleProtocols.era(protocol);
+        return protocol.era();
     }
 
     /** The endpoint of a remote module for the MCP client; empty for a module that is spawned. */
@@ -299,44 +257,32 @@ public final class ModuleConfig {
         }
         ModuleConfig other = (ModuleConfig) o;
         return id.equals(other.id) && source.equals(other.source) && protocol.equals(other.protocol)
-                && markerDecides == other.markerDecides && options.equals(other.options);
+                && options.equals(other.options);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(id, source, protocol, markerDecides, options);
+        return Objects.hash(id, source, protocol, options);
     }
 
     @Override
     public String toString() {
         return "ModuleConfig[id=" + id + ", source=" + source + ", restartPolicy=" + options.restartPolicy()
-                + ", protocol=" + ModuleProtocols.describe(protocol, markerDecides) + "]";
+                + ", protocol=" + protocol.describe() + "]";
     }
 
     /** Builds a {@link ModuleConfig}. Not thread-safe. */
     public static final class Builder {
         private final String id;
-        private List<String> command = List.of();
-        private Path workdir;
-        private final Map<String, String> env = new LinkedHashMap<>();
-        private RestartPolicy restartPolicy = RestartPolicy.ON_FAILURE;
-        private McpSessionMode mcpSessionMode = McpSessionMode.PERSISTENT;
-        private Duration startupTimeout;
-        private Duration callTimeout;
-        private Duration shutdownGrace;
-        private Duration shutdownTimeout;
-        private Integer maxInFlightCalls;
-        private StartMode startMode = StartMode.EAGER;
-        private Duration idleTimeout;
-        private URI url;
-        private final Map<String, String> headers = new LinkedHashMap<>();
-        private Duration healthCheck;
-        private Declared declared = Declared.NONE;
-        private List<McpSchema.Tool> bareTools;
-        private McpProtocolEra protocolEra;
+        private final ModuleSourceDraft source;
+        private final ModuleProtocolDraft protocol;
+        private final ModuleOptionsDraft options;
 
-        private Builder(String id) {
+        private Builder(String id, ModuleSourceDraft source, ModuleProtocolDraft protocol, ModuleOptionsDraft options) {
             this.id = id;
+            this.source = source;
+            this.protocol = protocol;
+            this.options = options;
         }
 
         /** The argv (no shell). */
@@ -346,13 +292,13 @@ public final class ModuleConfig {
 
         /** The argv (no shell). */
         public Builder command(List<String> command) {
-            this.command = ModuleConfigValidator.command(id, Objects.requireNonNull(command, "command"));
+            source.command(command);
             return this;
         }
 
         /** The working directory; {@code null} for the host's. */
         public Builder workdir(Path workdir) {
-            this.workdir = workdir;
+            source.workdir(workdir);
             return this;
         }
 
@@ -364,40 +310,37 @@ public final class ModuleConfig {
 
         /** Adds one environment entry. */
         public Builder env(String key, String value) {
-            Objects.requireNonNull(key, "key");
-            Objects.requireNonNull(value, "value");
-            env.put(key, value);
+            source.env(key, value);
             return this;
         }
 
         /** The restart policy. Default {@link RestartPolicy#ON_FAILURE}. */
         public Builder restartPolicy(RestartPolicy restartPolicy) {
-            this.restartPolicy = Objects.requireNonNull(restartPolicy, "restartPolicy");
+            options.restartPolicy(restartPolicy);
             return this;
         }
 
         /** The MCP session mode. Default {@link McpSessionMode#PERSISTENT}. */
         public Builder mcpSessionMode(McpSessionMode mcpSessionMode) {
-            this.mcpSessionMode = Objects.requireNonNull(mcpSessionMode, "mcpSessionMode");
+            protocol.sessionMode(mcpSessionMode);
             return this;
         }
 
         /** This module's startup timeout; must be positive. Default: the runtime's. */
         public Builder startupTimeout(Duration startupTimeout) {
-            this.startupTimeout = Checks.positive(startupTimeout, field("startupTimeout"));
+            options.startupTimeout(startupTimeout);
             return this;
         }
 
         /** This module's default call timeout; must be positive. Default: the runtime's. */
         public Builder callTimeout(Duration callTimeout) {
-            this.callTimeout = Checks.positive(callTimeout, field("callTimeout"));
+            options.callTimeout(callTimeout);
             return this;
         }
 
         /** The grace of each stop step; zero kills at once. Default: the runtime's. Replaces a {@link #shutdownTimeout}. */
         public Builder shutdownGrace(Duration shutdownGrace) {
-            this.shutdownGrace = Checks.nonNegative(shutdownGrace, field("shutdownGrace"));
-            this.shutdownTimeout = null;
+            options.shutdownGrace(shutdownGrace);
             return this;
         }
 
@@ -406,14 +349,13 @@ public final class ModuleConfig {
          * 100 ms; must be positive. Default: the runtime's graces. Replaces a {@link #shutdownGrace}.
          */
         public Builder shutdownTimeout(Duration shutdownTimeout) {
-            this.shutdownTimeout = Checks.positive(shutdownTimeout, field("shutdownTimeout"));
-            this.shutdownGrace = null;
+            options.shutdownTimeout(shutdownTimeout);
             return this;
         }
 
         /** The most calls in flight at once on a persistent MCP connection; at least 1. */
         public Builder maxInFlightCalls(int maxInFlightCalls) {
-            this.maxInFlightCalls = Checks.atLeast(maxInFlightCalls, 1, field("maxInFlightCalls"));
+            options.maxInFlightCalls(maxInFlightCalls);
             return this;
         }
 
@@ -422,7 +364,7 @@ public final class ModuleConfig {
          * its first call ({@link StartMode#LAZY}; concurrent first calls share one startup).
          */
         public Builder startMode(StartMode startMode) {
-            this.startMode = Objects.requireNonNull(startMode, "startMode");
+            options.startMode(startMode);
             return this;
         }
 
@@ -432,7 +374,7 @@ public final class ModuleConfig {
          * transition and no event. Default: none (the child stays).
          */
         public Builder idleTimeout(Duration idleTimeout) {
-            this.idleTimeout = Checks.positive(idleTimeout, field("idleTimeout"));
+            options.idleTimeout(idleTimeout);
             return this;
         }
 
@@ -446,7 +388,7 @@ public final class ModuleConfig {
          * @throws ConfigException when {@code url} is not an absolute http(s) URL with a host
          */
         public Builder url(URI url) {
-            this.url = ModuleConfigValidator.url(id, Objects.requireNonNull(url, "url"));
+            source.url(url);
             return this;
         }
 
@@ -458,8 +400,7 @@ public final class ModuleConfig {
          *                         value has a line break
          */
         public Builder header(String name, String value) {
-            ModuleConfigValidator.header(id, name, value);
-            headers.put(name, value);
+            source.header(name, value);
             return this;
         }
 
@@ -469,7 +410,7 @@ public final class ModuleConfig {
          * {@link Duration#ZERO} turns pings off. Default: off for a spawned module, 30 s for a remote one.
          */
         public Builder healthCheck(Duration interval) {
-            this.healthCheck = Checks.nonNegative(interval, field("healthCheck"));
+            options.healthCheck(interval);
             return this;
         }
 
@@ -481,7 +422,7 @@ public final class ModuleConfig {
          * server that does not speak a pinned era fails the startup with {@code UnsupportedProtocol}.
          */
         public Builder protocolEra(McpProtocolEra era) {
-            this.protocolEra = Objects.requireNonNull(era, "era");
+            protocol.era(era);
             return this;
         }
 
@@ -495,8 +436,7 @@ public final class ModuleConfig {
          * @throws ConfigException when {@code declaredTools} is empty, or has a null entry or two tools of one name
          */
         public Builder bare(List<McpSchema.Tool> declaredTools) {
-            this.bareTools = declared(declaredTools, field("bare"));
-            this.declared = Declared.BARE;
+            protocol.bare(declaredTools);
             return this;
         }
 
@@ -510,8 +450,7 @@ public final class ModuleConfig {
          * @throws ConfigException as {@link #bare(List)}
          */
         public Builder bareUnlessMcp(List<McpSchema.Tool> declaredTools) {
-            this.bareTools = declared(declaredTools, field("bareUnlessMcp"));
-            this.declared = Declared.BARE_UNLESS_MCP;
+            protocol.bareUnlessMcp(declaredTools);
             return this;
         }
 
@@ -523,29 +462,8 @@ public final class ModuleConfig {
          * @throws ConfigException as {@link #bare(List)} for declared tools
          */
         public Builder protocol(ModuleProtocol protocol) {
-            Objects.requireNonNull(protocol, "protocol");
-            if (protocol instanceof ModuleProtocol.Mcp mcp) {
-                this.mcpSessionMode = mcp.sessionMode();
-                this.protocolEra = mcp.era().orElse(null);
-                this.bareTools = null;
-                this.declared = Declared.MCP;
-                mcp.bareFallback().ifPresent(this::bareUnlessMcp);
-            } else if (protocol instanceof ModuleProtocol.BareJsonRpc bare) {
-                this.mcpSessionMode = bare.sessionMode();
-                bare(bare.tools());
-            } else {
-                this.bareTools = null;
-                this.declared = Declared.EVENT_LINE;
-            }
+            this.protocol.protocol(protocol);
             return this;
-        }
-
-        private static List<McpSchema.Tool> declared(List<McpSchema.Tool> declaredTools, String field) {
-            return ModuleConfigValidator.declaredTools(Objects.requireNonNull(declaredTools, "declaredTools"), field);
-        }
-
-        private String field(String option) {
-            return ModuleConfigValidator.field(id, option);
         }
 
         /**
@@ -556,13 +474,7 @@ public final class ModuleConfig {
          *                         or an event-line protocol, or headers are set without a url
          */
         public ModuleConfig build() {
-            ModuleSource source = ModuleConfigValidator.source(id, command, workdir, env, url, headers, mcpSessionMode,
-                    declared);
-            ModuleConfigValidator.idleTimeout(id, idleTimeout, startMode);
-            ModuleProtocol protocol = ModuleProtocols.declared(declared, mcpSessionMode, protocolEra, bareTools);
-            return new ModuleConfig(id, source, protocol, ModuleProtocols.markerDecides(declared, url != null),
-                    new Options(restartPolicy, startMode, startupTimeout, idleTimeout, callTimeout, maxInFlightCalls,
-                            shutdownGrace, shutdownTimeout, healthCheck));
+            return new ModuleConfig(id, source.build(), protocol.build(source.remote()), options.build());
         }
     }
 }

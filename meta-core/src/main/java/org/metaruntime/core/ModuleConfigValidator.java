@@ -8,7 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.metaruntime.core.ModuleProtocols.Declared;
+import org.metaruntime.core.ModuleProtocolDraft.Declared;
 import org.metaruntime.mcp.McpHttpEndpoint;
 import org.metaruntime.mcp.McpSessionMode;
 
@@ -72,17 +72,17 @@ final class ModuleConfigValidator {
     }
 
     /**
-     * Where the module runs: a {@link ModuleSource.Remote} when it has a url (and nothing that only a spawned module
-     * has), else a {@link ModuleSource.Command} (without headers).
+     * Checks where the module runs: with a url (a remote module) nothing that only a spawned module has, without one
+     * no headers.
      */
-    static ModuleSource source(String id, List<String> command, Path workdir, Map<String, String> env, URI url,
-                               Map<String, String> headers, McpSessionMode sessionMode, Declared declared) {
+    static void source(String id, List<String> command, Path workdir, Map<String, String> env, URI url,
+                       Map<String, String> headers) {
         if (url == null) {
             if (!headers.isEmpty()) {
                 throw new ConfigException(field(id, "headers"), "module '" + id
                         + "' has headers but no url: headers go to a remote module");
             }
-            return new ModuleSource.Command(command, workdir, env);
+            return;
         }
         if (!command.isEmpty()) {
             throw new ConfigException(field(id, "url"), "module '" + id + "' has both a command and a url");
@@ -91,6 +91,10 @@ final class ModuleConfigValidator {
             throw new ConfigException(field(id, workdir != null ? "workdir" : "env"), "module '" + id
                     + "' is remote (it has a url): it has no process, so a workdir or environment does not apply");
         }
+    }
+
+    /** Checks that a remote module speaks MCP over one session. */
+    static void remoteProtocol(String id, McpSessionMode sessionMode, Declared declared) {
         if (sessionMode == McpSessionMode.PER_CALL) {
             throw new ConfigException(field(id, "mcpSessionMode"), "module '" + id
                     + "' is remote: it keeps one session (PERSISTENT); PER_CALL applies to spawned servers");
@@ -103,7 +107,6 @@ final class ModuleConfigValidator {
             throw new ConfigException(field(id, "protocol"), "module '" + id
                     + "' is remote: a remote server speaks MCP; event-line applies to spawned modules");
         }
-        return new ModuleSource.Remote(url, headers);
     }
 
     /** Checks that an idle timeout is set only on a lazy module. */

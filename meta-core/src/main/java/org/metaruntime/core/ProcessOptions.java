@@ -133,29 +133,33 @@ public record ProcessOptions(boolean inheritEnv, Set<String> passThroughEnv, Map
         }
     }
 
+    /** These options with {@link #inheritEnv()} replaced by {@code inherit}. */
     public ProcessOptions withInheritEnv(boolean inherit) {
-        return new ProcessOptions(inherit, passThroughEnv, env, maxLineBytes, stderrTailBytes, stdinQueueBytes);
+        return toBuilder().inheritEnv(inherit).build();
     }
 
+    /** These options with {@link #passThroughEnv()} replaced by {@code names}. */
     public ProcessOptions withPassThroughEnv(Set<String> names) {
-        return new ProcessOptions(inheritEnv, names, env, maxLineBytes, stderrTailBytes, stdinQueueBytes);
+        return toBuilder().passThroughEnv(names).build();
     }
 
     /** These options with {@link #env()} replaced by {@code variables}. */
     public ProcessOptions withEnv(Map<String, String> variables) {
-        return new ProcessOptions(inheritEnv, passThroughEnv, variables, maxLineBytes, stderrTailBytes,
-                stdinQueueBytes);
+        return toBuilder().env(variables).build();
     }
 
+    /** These options with {@link #maxLineBytes()} replaced by {@code max}. */
     public ProcessOptions withMaxLineBytes(int max) {
-        return new ProcessOptions(inheritEnv, passThroughEnv, env, max, stderrTailBytes, stdinQueueBytes);
+        return toBuilder().maxLineBytes(max).build();
     }
 
+    /** These options with {@link #stderrTailBytes()} replaced by {@code bytes}. */
     public ProcessOptions withStderrTailBytes(int bytes) {
-        return new ProcessOptions(inheritEnv, passThroughEnv, env, maxLineBytes, bytes, stdinQueueBytes);
+        return toBuilder().stderrTailBytes(bytes).build();
     }
 
+    /** These options with {@link #stdinQueueBytes()} replaced by {@code bytes}. */
     public ProcessOptions withStdinQueueBytes(int bytes) {
-        return new ProcessOptions(inheritEnv, passThroughEnv, env, maxLineBytes, stderrTailBytes, bytes);
+        return toBuilder().stdinQueueBytes(bytes).build();
     }
 }

@@ -107,25 +107,28 @@ public record StartupOptions(int onFailureRetryBudget, int alwaysRestartBudget, 
         }
     }
 
+    /** These options with {@link #onFailureRetryBudget()} replaced by {@code budget}. */
     public StartupOptions withOnFailureRetryBudget(int budget) {
-        return new StartupOptions(budget, alwaysRestartBudget, restartBackoff, timeout, parallelism);
+        return toBuilder().onFailureRetryBudget(budget).build();
     }
 
+    /** These options with {@link #alwaysRestartBudget()} replaced by {@code budget}. */
     public StartupOptions withAlwaysRestartBudget(int budget) {
-        return new StartupOptions(onFailureRetryBudget, budget, restartBackoff, timeout, parallelism);
+        return toBuilder().alwaysRestartBudget(budget).build();
     }
 
+    /** These options with {@link #restartBackoff()} replaced by {@code backoff}. */
     public StartupOptions withRestartBackoff(Duration backoff) {
-        return new StartupOptions(onFailureRetryBudget, alwaysRestartBudget, backoff, timeout, parallelism);
+        return toBuilder().restartBackoff(backoff).build();
     }
 
+    /** These options with {@link #timeout()} replaced by {@code startupTimeout}. */
     public StartupOptions withTimeout(Duration startupTimeout) {
-        return new StartupOptions(onFailureRetryBudget, alwaysRestartBudget, restartBackoff, startupTimeout,
-                parallelism);
+        return toBuilder().timeout(startupTimeout).build();
     }
 
+    /** These options with {@link #parallelism()} replaced by {@code startupParallelism}. */
     public StartupOptions withParallelism(int startupParallelism) {
-        return new StartupOptions(onFailureRetryBudget, alwaysRestartBudget, restartBackoff, timeout,
-                startupParallelism);
+        return toBuilder().parallelism(startupParallelism).build();
     }
 }

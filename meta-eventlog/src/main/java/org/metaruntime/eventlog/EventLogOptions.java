@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.UUID;
 import org.metaruntime.supervisor.InvalidOptionException;
+import org.metaruntime.supervisor.internal.OptionChecks;
 
 /**
  * How an event log behaves: who it writes as, its queue and batches, retention, how often a tail looks for
@@ -52,25 +53,13 @@ public record EventLogOptions(String instanceId, int queueCapacity, int maxBatch
         if (instanceId.isBlank()) {
             throw new InvalidOptionException("instanceId", "must not be blank");
         }
-        atLeastOne("queueCapacity", queueCapacity);
-        atLeastOne("maxBatch", maxBatch);
-        if (retentionMaxAge.isNegative()) {
-            throw new InvalidOptionException("retentionMaxAge", "must not be negative, got " + retentionMaxAge);
-        }
-        if (retentionMaxRows < 0) {
-            throw new InvalidOptionException("retentionMaxRows", "must not be negative, got " + retentionMaxRows);
-        }
+        OptionChecks.atLeast(queueCapacity, 1, "queueCapacity");
+        OptionChecks.atLeast(maxBatch, 1, "maxBatch");
+        OptionChecks.nonNegative(retentionMaxAge, "retentionMaxAge");
+        OptionChecks.nonNegative(retentionMaxRows, "retentionMaxRows");
         atLeastOneMs("retentionInterval", retentionInterval);
         atLeastOneMs("tailPollInterval", tailPollInterval);
-        if (closeTimeout.isNegative()) {
-            throw new InvalidOptionException("closeTimeout", "must not be negative, got " + closeTimeout);
-        }
-    }
-
-    private static void atLeastOne(String field, int value) {
-        if (value < 1) {
-            throw new InvalidOptionException(field, "must be at least 1, got " + value);
-        }
+        OptionChecks.nonNegative(closeTimeout, "closeTimeout");
     }
 
     private static void atLeastOneMs(String field, Duration value) {

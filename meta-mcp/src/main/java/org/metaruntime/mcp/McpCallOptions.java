@@ -8,6 +8,7 @@ import java.util.function.Consumer;
 import org.metaruntime.mcp.internal.CallMeta;
 import org.metaruntime.supervisor.Deadline;
 import org.metaruntime.supervisor.InvalidOptionException;
+import org.metaruntime.supervisor.internal.OptionChecks;
 
 /**
  * How one {@code tools/call} runs: its timeout, a progress listener, and handlers for the requests the server
@@ -148,11 +149,7 @@ public final class McpCallOptions {
          * @throws InvalidOptionException at {@code timeout} when it is zero or negative
          */
         public Builder timeout(Duration timeout) {
-            Objects.requireNonNull(timeout, "timeout");
-            if (timeout.isNegative() || timeout.isZero()) {
-                throw new InvalidOptionException("timeout", "must be positive, got " + timeout);
-            }
-            this.timeout = Deadline.clamp(timeout);
+            this.timeout = Deadline.clamp(OptionChecks.positive(timeout, "timeout"));
             return this;
         }
 

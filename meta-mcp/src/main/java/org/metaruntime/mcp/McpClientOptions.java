@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.function.BiConsumer;
 import org.metaruntime.supervisor.InvalidOptionException;
 import org.metaruntime.supervisor.StopLadder;
+import org.metaruntime.supervisor.internal.OptionChecks;
 
 /**
  * How the MCP client talks to a module: in-flight limit, queue, roots, handlers for server-to-client
@@ -254,18 +255,13 @@ public final class McpClientOptions {
 
         /** Calls in flight per connection; at least 1. */
         public Builder maxInFlight(int maxInFlight) {
-            if (maxInFlight < 1) {
-                throw new InvalidOptionException("maxInFlight", "must be at least 1, got " + maxInFlight);
-            }
-            this.maxInFlight = maxInFlight;
+            this.maxInFlight = OptionChecks.atLeast(maxInFlight, 1, "maxInFlight");
             return this;
         }
 
         /** Calls waiting for a slot per connection; 0 means a call beyond the in-flight limit fails at once. */
         public Builder maxQueued(int maxQueued) {
-            if (maxQueued < 0) {
-                throw new InvalidOptionException("maxQueued", "must not be negative, got " + maxQueued);
-            }
+            OptionChecks.nonNegative(maxQueued, "maxQueued");
             this.maxQueued = maxQueued;
             return this;
         }

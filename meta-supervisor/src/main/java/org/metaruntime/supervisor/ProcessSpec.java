@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.metaruntime.supervisor.internal.OptionChecks;
 
 /**
  * What to spawn for a module: the argv (no shell), the working directory and the environment, plus the
@@ -91,20 +92,10 @@ public record ProcessSpec(String moduleId, List<String> command, Path workdir, M
         }
         passThroughEnv = Set.copyOf(Objects.requireNonNull(passThroughEnv, "passThroughEnv"));
         passThroughEnv.forEach(name -> requireVariableName(name, "passThroughEnv"));
-        if (maxLineBytes < 1) {
-            throw new InvalidOptionException("maxLineBytes", "must be at least 1, got " + maxLineBytes);
-        }
-        if (stderrTailBytes < 0) {
-            throw new InvalidOptionException("stderrTailBytes", "must not be negative, got " + stderrTailBytes);
-        }
-        if (stdinQueueBytes < 1) {
-            throw new InvalidOptionException("stdinQueueBytes", "must be at least 1, got " + stdinQueueBytes);
-        }
-        Objects.requireNonNull(exitDrainTimeout, "exitDrainTimeout");
-        if (exitDrainTimeout.isNegative()) {
-            throw new InvalidOptionException("exitDrainTimeout", "must not be negative, got " + exitDrainTimeout);
-        }
-        exitDrainTimeout = Deadline.clamp(exitDrainTimeout);
+        OptionChecks.atLeast(maxLineBytes, 1, "maxLineBytes");
+        OptionChecks.nonNegative(stderrTailBytes, "stderrTailBytes");
+        OptionChecks.atLeast(stdinQueueBytes, 1, "stdinQueueBytes");
+        exitDrainTimeout = Deadline.clamp(OptionChecks.nonNegative(exitDrainTimeout, "exitDrainTimeout"));
     }
 
     private static void requireVariableName(String name, String field) {

@@ -1,7 +1,7 @@
 package org.metaruntime.supervisor;
 
 import java.time.Duration;
-import java.util.Objects;
+import org.metaruntime.supervisor.internal.OptionChecks;
 
 /**
  * The graces of the stop ladder: close stdin, wait {@code stdinGrace}; snapshot the descendants, SIGTERM the
@@ -26,22 +26,14 @@ public record StopLadder(Duration stdinGrace, Duration termGrace, Duration killW
      * {@link Deadline#MAX_TIMEOUT}.
      */
     public StopLadder {
-        stdinGrace = Deadline.clamp(requireNonNegative(stdinGrace, "stdinGrace"));
-        termGrace = Deadline.clamp(requireNonNegative(termGrace, "termGrace"));
-        killWait = Deadline.clamp(requireNonNegative(killWait, "killWait"));
+        stdinGrace = Deadline.clamp(OptionChecks.nonNegative(stdinGrace, "stdinGrace"));
+        termGrace = Deadline.clamp(OptionChecks.nonNegative(termGrace, "termGrace"));
+        killWait = Deadline.clamp(OptionChecks.nonNegative(killWait, "killWait"));
     }
 
     /** This ladder without its stdin grace: for a child whose stdin was closed long ago. */
     public StopLadder withoutStdinGrace() {
         return stdinGrace.isZero() ? this : new StopLadder(Duration.ZERO, termGrace, killWait);
-    }
-
-    private static Duration requireNonNegative(Duration d, String name) {
-        Objects.requireNonNull(d, name);
-        if (d.isNegative()) {
-            throw new InvalidOptionException(name, "must not be negative, got " + d);
-        }
-        return d;
     }
 
     /** 2 s / 2 s / 2 s. */

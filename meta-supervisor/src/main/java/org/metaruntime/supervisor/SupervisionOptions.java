@@ -1,7 +1,7 @@
 package org.metaruntime.supervisor;
 
 import java.time.Duration;
-import java.util.Objects;
+import org.metaruntime.supervisor.internal.OptionChecks;
 
 /**
  * How the runtime's supervision restarts a module whose kept child failed after startup.
@@ -49,24 +49,16 @@ public record SupervisionOptions(Duration initialBackoff, double multiplier, Dur
      * @throws InvalidOptionException naming the first invalid field
      */
     public SupervisionOptions {
-        checkInitialBackoff(initialBackoff);
+        OptionChecks.nonNegative(initialBackoff, "initialBackoff");
         checkMultiplier(multiplier);
-        checkMaxBackoff(maxBackoff);
+        OptionChecks.nonNegative(maxBackoff, "maxBackoff");
         checkJitter(jitter);
         checkMaxRestarts(maxRestarts);
-        checkRestartWindow(restartWindow);
+        OptionChecks.positive(restartWindow, "restartWindow");
         if (maxBackoff.compareTo(initialBackoff) < 0) {
             throw new InvalidOptionException("maxBackoff", "must be >= initialBackoff (" + initialBackoff + "), got "
                     + maxBackoff);
         }
-    }
-
-    private static Duration checkInitialBackoff(Duration initialBackoff) {
-        Objects.requireNonNull(initialBackoff, "initialBackoff");
-        if (initialBackoff.isNegative()) {
-            throw new InvalidOptionException("initialBackoff", "must not be negative, got " + initialBackoff);
-        }
-        return initialBackoff;
     }
 
     private static double checkMultiplier(double multiplier) {
@@ -74,14 +66,6 @@ public record SupervisionOptions(Duration initialBackoff, double multiplier, Dur
             throw new InvalidOptionException("multiplier", "must be a finite number >= 1, got " + multiplier);
         }
         return multiplier;
-    }
-
-    private static Duration checkMaxBackoff(Duration maxBackoff) {
-        Objects.requireNonNull(maxBackoff, "maxBackoff");
-        if (maxBackoff.isNegative()) {
-            throw new InvalidOptionException("maxBackoff", "must not be negative, got " + maxBackoff);
-        }
-        return maxBackoff;
     }
 
     private static double checkJitter(double jitter) {
@@ -96,14 +80,6 @@ public record SupervisionOptions(Duration initialBackoff, double multiplier, Dur
             throw new InvalidOptionException("maxRestarts", "must be >= 0, got " + maxRestarts);
         }
         return maxRestarts;
-    }
-
-    private static Duration checkRestartWindow(Duration restartWindow) {
-        Objects.requireNonNull(restartWindow, "restartWindow");
-        if (restartWindow.isNegative() || restartWindow.isZero()) {
-            throw new InvalidOptionException("restartWindow", "must be positive, got " + restartWindow);
-        }
-        return restartWindow;
     }
 
     /** The defaults: 500 ms, 2.0, 30 s, 0.2, 5 restarts in 60 s (the runtime's defaults too). */
@@ -146,7 +122,7 @@ public record SupervisionOptions(Duration initialBackoff, double multiplier, Dur
 
         /** The delay before the first restart in a window (default 500 ms). */
         public Builder initialBackoff(Duration initialBackoff) {
-            this.initialBackoff = checkInitialBackoff(initialBackoff);
+            this.initialBackoff = OptionChecks.nonNegative(initialBackoff, "initialBackoff");
             return this;
         }
 
@@ -158,7 +134,7 @@ public record SupervisionOptions(Duration initialBackoff, double multiplier, Dur
 
         /** The cap on the delay (default 30 s). */
         public Builder maxBackoff(Duration maxBackoff) {
-            this.maxBackoff = checkMaxBackoff(maxBackoff);
+            this.maxBackoff = OptionChecks.nonNegative(maxBackoff, "maxBackoff");
             return this;
         }
 
@@ -176,7 +152,7 @@ public record SupervisionOptions(Duration initialBackoff, double multiplier, Dur
 
         /** The sliding window of the restart intensity (default 60 s). */
         public Builder restartWindow(Duration restartWindow) {
-            this.restartWindow = checkRestartWindow(restartWindow);
+            this.restartWindow = OptionChecks.positive(restartWindow, "restartWindow");
             return this;
         }
 

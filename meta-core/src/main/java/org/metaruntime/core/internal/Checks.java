@@ -1,10 +1,15 @@
 package org.metaruntime.core.internal;
 
 import java.time.Duration;
-import java.util.Objects;
+import java.util.function.Supplier;
 import org.metaruntime.core.ConfigException;
+import org.metaruntime.supervisor.InvalidOptionException;
+import org.metaruntime.supervisor.internal.OptionChecks;
 
-/** Validation helpers that throw {@link ConfigException} naming the field. */
+/**
+ * The range checks of {@link OptionChecks}, refusing a value with a {@link ConfigException} naming the field, as
+ * meta-core's configuration does.
+ */
 public final class Checks {
 
     private Checks() {
@@ -12,27 +17,24 @@ public final class Checks {
 
     /** {@code value} when it is positive. */
     public static Duration positive(Duration value, String field) {
-        Objects.requireNonNull(value, field);
-        if (value.isNegative() || value.isZero()) {
-            throw new ConfigException(field, "the duration must be positive, got " + value);
-        }
-        return value;
+        return configured(() -> OptionChecks.positive(value, field), "the duration ");
     }
 
     /** {@code value} when it is zero or positive. */
     public static Duration nonNegative(Duration value, String field) {
-        Objects.requireNonNull(value, field);
-        if (value.isNegative()) {
-            throw new ConfigException(field, "the duration must not be negative, got " + value);
-        }
-        return value;
+        return configured(() -> OptionChecks.nonNegative(value, field), "the duration ");
     }
 
     /** {@code value} when it is at least {@code min}. */
     public static int atLeast(int value, int min, String field) {
-        if (value < min) {
-            throw new ConfigException(field, "the value must be at least " + min + ", got " + value);
+        return configured(() -> OptionChecks.atLeast(value, min, field), "the value ");
+    }
+
+    private static <T> T configured(Supplier<T> check, String subject) {
+        try {
+            return check.get();
+        } catch (InvalidOptionException refused) {
+            throw new ConfigException(refused.field(), subject + refused.problem());
         }
-        return value;
     }
 }
