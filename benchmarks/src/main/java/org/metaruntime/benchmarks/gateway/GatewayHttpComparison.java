@@ -40,10 +40,15 @@ import org.metaruntime.benchmarks.harness.Rounds;
  * each client on each of its paths, in a rotated order; the tables give medians over rounds and the medians of
  * ratios taken within a round.
  *
+ * <p>{@code --before-jar} names another build of the gateway jar (a copy kept from before a change): it runs beside
+ * the repository's, on both of its transports, so that a change is measured against the build before it in the same
+ * run (none: {@code -}). {@code --clients} names the clients to run ({@code ts,lean}, both by default).
+ *
  * <pre>
  * mvn -B -q -pl meta-gateway,benchmarks -am package -DskipTests
  * java -cp benchmarks/target/benchmarks.jar org.metaruntime.benchmarks.gateway.GatewayHttpComparison [--rounds 5]
- *      [--warm-calls 3000] [--inflight-calls 10000] [--repo .]
+ *      [--warm-calls 3000] [--inflight-calls 10000] [--repo .] [--before-jar -]
+ *      [--clients ts,lean]
  * </pre>
  */
 public final class GatewayHttpComparison {
@@ -57,6 +62,10 @@ public final class GatewayHttpComparison {
             new Route("meta-gateway-sse", "meta-gateway, HTTP+SSE", true),
             new Route("supergateway", "supergateway 4.0.0, Streamable HTTP (stateful)", true),
             new Route("mcp-hub", "mcp-hub 4.2.1, HTTP+SSE", true));
+    /** The routes through the build given by {@code --before-jar}. */
+    private static final List<Route> BEFORE_ROUTES = List.of(
+            new Route("before", "meta-gateway before, Streamable HTTP", true),
+            new Route("before-sse", "meta-gateway before, HTTP+SSE", true));
     private static final List<String> PEERS = List.of("supergateway", "mcp-hub");
     private static final List<Client> CLIENTS = List.of(
             new Client("ts", "gateway-bench.mjs", "TS client", "direct", true),
@@ -84,23 +93,37 @@ public final class GatewayHttpComparison {
     private final NodeBench bench;
     private final Rounds rounds = new Rounds();
     private final Map<String, String> specs;
+    private final List<Route> routes;
+    private final List<Client> clients;
     private final int warmCalls;
     private final int inflightCalls;
 
-    private GatewayHttpComparison(NodeBench bench, Map<String, String> specs, int warmCalls, int inflightCalls) {
+    private GatewayHttpComparison(NodeBench bench, Map<String, String> specs, List<Route> routes, List<Client> clients,
+                                  int warmCalls, int inflightCalls) {
         this.bench = bench;
         this.specs = specs;
+        this.routes = routes;
+        this.clients = clients;
         this.warmCalls = warmCalls;
         this.inflightCalls = inflightCalls;
     }
 
     public static void main(String[] args) throws Exception {
         Options opts = Options.parse(GatewayHttpComparison.class, args, "rounds", "5", "warm-calls", "3000",
-                "inflight-calls", "10000", "repo", ".");
+                "inflight-calls", "10000", "repo", ".", "before-jar", "-", "clients", "ts,lean");
+        List<String> clientNames = List.of(opts.value("clients").split(","));
+        List<Client> clients = CLIENTS.stream().filter(c -> clientNames.contains(c.name())).toList();
+        if (clients.isEmpty()) {
+            throw new IllegalArgumentException("--clients names none of ts, lean");
+        }
         Path repo = opts.path("repo");
         Path jar = repo.resolve("meta-gateway/target/meta-gateway.jar");
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("build the gateway first: mvn -B -q -pl meta-gateway -am package -DskipTests");
+        }
+        Path beforeJar = opts.value("before-jar").equals("-") ? null : opts.path("before-jar");
+        if (beforeJar != null && !Files.isRegularFile(beforeJar)) {
+            throw new IllegalStateException("no gateway jar at " + beforeJar);
         }
         NodeBench bench = new NodeBench(repo.resolve("benchmarks/node"));
         bench.ensureNodeModules("supergateway");
@@ -122,6 +145,12 @@ public final class GatewayHttpComparison {
             Process gateway = start(servers, List.of(java, "-jar", jar.toString(), "--manifests", work.toString(), "--transport",
                     "http", "--port", "0", "--log-level", "warn"));
             String url = awaitLine(gateway, READY, 120);
+            String beforeUrl = null;
+            if (beforeJar != null) {
+                Process before = start(servers, List.of(java, "-jar", beforeJar.toString(), "--manifests", work.toString(),
+                        "--transport", "http", "--port", "0", "--log-level", "warn"));
+                beforeUrl = awaitLine(before, READY, 120);
+            }
             startLogged(servers, work.resolve("supergateway.log"), List.of("node", node.resolve("supergateway/dist/index.js").toString(), "--stdio",
                     python + " " + server, "--port", Integer.toString(sgPort), "--stateful", "--outputTransport", "streamableHttp"));
             Ports.await(sgPort, 120);
@@ -140,7 +169,13 @@ public final class GatewayHttpComparison {
             specs.put("meta-gateway-sse", spec(url.replaceFirst("/mcp$", "/sse"), "sse", "py__echo"));
             specs.put("supergateway", spec("http://127.0.0.1:" + sgPort + "/mcp", "http", "echo"));
             specs.put("mcp-hub", spec("http://127.0.0.1:" + hubPort + "/mcp", "sse", "py__echo"));
-            GatewayHttpComparison comparison = new GatewayHttpComparison(bench, specs,
+            List<Route> routes = new ArrayList<>(ROUTES);
+            if (beforeUrl != null) {
+                specs.put("before", spec(beforeUrl, "http", "py__echo"));
+                specs.put("before-sse", spec(beforeUrl.replaceFirst("/mcp$", "/sse"), "sse", "py__echo"));
+                routes.addAll(BEFORE_ROUTES);
+            }
+            GatewayHttpComparison comparison = new GatewayHttpComparison(bench, specs, routes, clients,
                     opts.integer("warm-calls"), opts.integer("inflight-calls"));
             System.out.println("python: " + python + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
                     + System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
@@ -183,8 +218,8 @@ public final class GatewayHttpComparison {
     private void round(int round) throws Exception {
         List<Rounds.Step> warm = new ArrayList<>();
         List<Rounds.Step> inflight = new ArrayList<>();
-        for (Client client : CLIENTS) {
-            for (Route route : ROUTES) {
+        for (Client client : clients) {
+            for (Route route : routes) {
                 if (client.takes(route)) {
                     warm.add(() -> warm(client, route.name()));
                     inflight.add(() -> inflight(client, route.name()));
@@ -209,7 +244,7 @@ public final class GatewayHttpComparison {
     /** For each client: its table, then meta-gateway's ratios to the peers and to the floor. */
     private String report() {
         StringBuilder t = new StringBuilder();
-        for (Client client : CLIENTS) {
+        for (Client client : clients) {
             t.append(table(client)).append('\n').append(ratios(client)).append('\n');
         }
         return t.toString();
@@ -221,7 +256,7 @@ public final class GatewayHttpComparison {
         t.append("| path (").append(client.label()).append(" → … → python server) | warm `tools/call`, µs | ").append(baseline)
                 .append(" | 64 in flight, calls/s (lost) | ").append(baseline).append(" |\n");
         t.append("|---|---:|---:|---:|---:|\n");
-        for (Route route : ROUTES) {
+        for (Route route : routes) {
             if (!client.takes(route)) {
                 continue;
             }
@@ -240,10 +275,18 @@ public final class GatewayHttpComparison {
         String cps = client.key("meta-gateway", "64.cps");
         List<String> warmPeers = PEERS.stream().map(p -> client.key(p, "warm.us")).toList();
         List<String> cpsPeers = PEERS.stream().map(p -> client.key(p, "64.cps")).toList();
-        return String.format(Locale.ROOT, "%s, meta-gateway (Streamable HTTP): warm latency / the faster peer's %.2f×, "
+        String line = String.format(Locale.ROOT, "%s, meta-gateway (Streamable HTTP): warm latency / the faster peer's %.2f×, "
                         + "throughput / the better peer's %.2f×; warm latency / the floor's %.2f×, throughput / the floor's %.2f×%n",
                 client.label(), rounds.ratioToBest(warm, warmPeers, true), rounds.ratioToBest(cps, cpsPeers, false),
                 rounds.ratio(warm, client.key("floor", "warm.us")), rounds.ratio(cps, client.key("floor", "64.cps")));
+        if (!specs.containsKey("before")) {
+            return line;
+        }
+        return line + String.format(Locale.ROOT, "%s, against the build before: Streamable HTTP warm latency %.2f×, throughput %.2f×; "
+                        + "HTTP+SSE warm latency %.2f×, throughput %.2f×%n", client.label(),
+                rounds.ratio(warm, client.key("before", "warm.us")), rounds.ratio(cps, client.key("before", "64.cps")),
+                rounds.ratio(client.key("meta-gateway-sse", "warm.us"), client.key("before-sse", "warm.us")),
+                rounds.ratio(client.key("meta-gateway-sse", "64.cps"), client.key("before-sse", "64.cps")));
     }
 
     static Process start(List<Process> servers, List<String> command) throws IOException {
