@@ -42,7 +42,9 @@ import org.metaruntime.benchmarks.harness.Rounds;
  *
  * <p>{@code --before-jar} names another build of the gateway jar (a copy kept from before a change): it runs beside
  * the repository's, on both of its transports, so that a change is measured against the build before it in the same
- * run (none: {@code -}). {@code --clients} names the clients to run ({@code ts,lean}, both by default).
+ * run (none: {@code -}). {@code --clients} names the clients to run ({@code ts,lean}, both by default). For the
+ * gateway's own routes the tables also give the gateway process's CPU time per call (warm-up calls included, the
+ * system's clock ticks), which a loaded machine disturbs less than the wall clock.
  *
  * <pre>
  * mvn -B -q -pl meta-gateway,benchmarks -am package -DskipTests
@@ -95,12 +97,16 @@ public final class GatewayHttpComparison {
     private final Map<String, String> specs;
     private final List<Route> routes;
     private final List<Client> clients;
+    /** The gateway process behind each of its routes. */
+    private final Map<String, ProcessHandle> gateways;
+    private final int warmupCalls = Integer.parseInt(System.getenv().getOrDefault("BENCH_WARMUP_CALLS", "2000"));
     private final int warmCalls;
     private final int inflightCalls;
 
     private GatewayHttpComparison(NodeBench bench, Map<String, String> specs, List<Route> routes, List<Client> clients,
-                                  int warmCalls, int inflightCalls) {
+                                  Map<String, ProcessHandle> gateways, int warmCalls, int inflightCalls) {
         this.bench = bench;
+        this.gateways = gateways;
         this.specs = specs;
         this.routes = routes;
         this.clients = clients;
@@ -145,11 +151,16 @@ public final class GatewayHttpComparison {
             Process gateway = start(servers, List.of(java, "-jar", jar.toString(), "--manifests", work.toString(), "--transport",
                     "http", "--port", "0", "--log-level", "warn"));
             String url = awaitLine(gateway, READY, 120);
+            Map<String, ProcessHandle> gateways = new LinkedHashMap<>();
+            gateways.put("meta-gateway", gateway.toHandle());
+            gateways.put("meta-gateway-sse", gateway.toHandle());
             String beforeUrl = null;
             if (beforeJar != null) {
                 Process before = start(servers, List.of(java, "-jar", beforeJar.toString(), "--manifests", work.toString(),
                         "--transport", "http", "--port", "0", "--log-level", "warn"));
                 beforeUrl = awaitLine(before, READY, 120);
+                gateways.put("before", before.toHandle());
+                gateways.put("before-sse", before.toHandle());
             }
             startLogged(servers, work.resolve("supergateway.log"), List.of("node", node.resolve("supergateway/dist/index.js").toString(), "--stdio",
                     python + " " + server, "--port", Integer.toString(sgPort), "--stateful", "--outputTransport", "streamableHttp"));
@@ -175,7 +186,7 @@ public final class GatewayHttpComparison {
                 specs.put("before-sse", spec(beforeUrl.replaceFirst("/mcp$", "/sse"), "sse", "py__echo"));
                 routes.addAll(BEFORE_ROUTES);
             }
-            GatewayHttpComparison comparison = new GatewayHttpComparison(bench, specs, routes, clients,
+            GatewayHttpComparison comparison = new GatewayHttpComparison(bench, specs, routes, clients, gateways,
                     opts.integer("warm-calls"), opts.integer("inflight-calls"));
             System.out.println("python: " + python + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
                     + System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
@@ -231,14 +242,29 @@ public final class GatewayHttpComparison {
     }
 
     private void warm(Client client, String route) throws Exception {
+        long cpu = cpuNanos(route);
         JsonNode r = bench.run(client.script(), "warm", warmCalls, specs.get(route));
         rounds.record(client.key(route, "warm.us"), r.get("usPerCall").asDouble());
+        recordCpu(client.key(route, "warm.cpu"), route, cpu, warmupCalls + warmCalls);
     }
 
     private void inflight(Client client, String route) throws Exception {
+        long cpu = cpuNanos(route);
         JsonNode r = bench.run(client.script(), "inflight", inflightCalls, specs.get(route));
         rounds.record(client.key(route, "64.cps"), r.get("callsPerSecond").asDouble());
         rounds.record(client.key(route, "64.lost"), r.get("lost").asDouble());
+        recordCpu(client.key(route, "64.cpu"), route, cpu, warmupCalls + inflightCalls);
+    }
+
+    /** The CPU time so far of the gateway behind {@code route}; -1 when it is not a gateway's route. */
+    private long cpuNanos(String route) {
+        ProcessHandle gateway = gateways.get(route);
+        return gateway == null ? -1 : gateway.info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(-1L);
+    }
+
+    private void recordCpu(String key, String route, long before, int calls) {
+        long after = cpuNanos(route);
+        rounds.record(key, before >= 0 && after >= 0 ? (after - before) / 1000.0 / calls : Double.NaN);
     }
 
     /** For each client: its table, then meta-gateway's ratios to the peers and to the floor. */
@@ -254,18 +280,21 @@ public final class GatewayHttpComparison {
         String baseline = "× " + client.baseline();
         StringBuilder t = new StringBuilder();
         t.append("| path (").append(client.label()).append(" → … → python server) | warm `tools/call`, µs | ").append(baseline)
-                .append(" | 64 in flight, calls/s (lost) | ").append(baseline).append(" |\n");
-        t.append("|---|---:|---:|---:|---:|\n");
+                .append(" | 64 in flight, calls/s (lost) | ").append(baseline)
+                .append(" | gateway CPU per call, µs: warm, 64 in flight |\n");
+        t.append("|---|---:|---:|---:|---:|---:|\n");
         for (Route route : routes) {
             if (!client.takes(route)) {
                 continue;
             }
             String warm = client.key(route.name(), "warm.us");
             String cps = client.key(route.name(), "64.cps");
-            t.append(String.format(Locale.ROOT, "| %s | %.0f | %.2f | %,.0f (%.0f) | %.3f |%n", route.label(),
+            String cpu = gateways.containsKey(route.name()) ? String.format(Locale.ROOT, "%.0f, %.0f",
+                    rounds.median(client.key(route.name(), "warm.cpu")), rounds.median(client.key(route.name(), "64.cpu"))) : "–";
+            t.append(String.format(Locale.ROOT, "| %s | %.0f | %.2f | %,.0f (%.0f) | %.3f | %s |%n", route.label(),
                     rounds.median(warm), rounds.ratio(warm, client.key(client.baseline(), "warm.us")),
                     rounds.median(cps), rounds.sum(client.key(route.name(), "64.lost")),
-                    rounds.ratio(cps, client.key(client.baseline(), "64.cps"))));
+                    rounds.ratio(cps, client.key(client.baseline(), "64.cps")), cpu));
         }
         return t.toString();
     }
@@ -282,11 +311,16 @@ public final class GatewayHttpComparison {
         if (!specs.containsKey("before")) {
             return line;
         }
-        return line + String.format(Locale.ROOT, "%s, against the build before: Streamable HTTP warm latency %.2f×, throughput %.2f×; "
-                        + "HTTP+SSE warm latency %.2f×, throughput %.2f×%n", client.label(),
+        return line + String.format(Locale.ROOT, "%s, against the build before: Streamable HTTP warm latency %.2f×, throughput %.2f×, "
+                        + "gateway CPU per call %.2f× warm, %.2f× in flight; HTTP+SSE warm latency %.2f×, throughput %.2f×, "
+                        + "gateway CPU per call %.2f× warm, %.2f× in flight%n", client.label(),
                 rounds.ratio(warm, client.key("before", "warm.us")), rounds.ratio(cps, client.key("before", "64.cps")),
+                rounds.ratio(client.key("meta-gateway", "warm.cpu"), client.key("before", "warm.cpu")),
+                rounds.ratio(client.key("meta-gateway", "64.cpu"), client.key("before", "64.cpu")),
                 rounds.ratio(client.key("meta-gateway-sse", "warm.us"), client.key("before-sse", "warm.us")),
-                rounds.ratio(client.key("meta-gateway-sse", "64.cps"), client.key("before-sse", "64.cps")));
+                rounds.ratio(client.key("meta-gateway-sse", "64.cps"), client.key("before-sse", "64.cps")),
+                rounds.ratio(client.key("meta-gateway-sse", "warm.cpu"), client.key("before-sse", "warm.cpu")),
+                rounds.ratio(client.key("meta-gateway-sse", "64.cpu"), client.key("before-sse", "64.cpu")));
     }
 
     static Process start(List<Process> servers, List<String> command) throws IOException {
