@@ -263,6 +263,9 @@ public final class GatewayHttpComparison {
     }
 
     private void recordCpu(String key, String route, long before, int calls) {
+        if (!gateways.containsKey(route)) {
+            return;
+        }
         long after = cpuNanos(route);
         rounds.record(key, before >= 0 && after >= 0 ? (after - before) / 1000.0 / calls : Double.NaN);
     }
