@@ -243,17 +243,26 @@ public final class GatewayHttpComparison {
 
     private void warm(Client client, String route) throws Exception {
         long cpu = cpuNanos(route);
-        JsonNode r = bench.run(client.script(), "warm", warmCalls, specs.get(route));
+        JsonNode r = run(client, route, "warm", warmCalls);
         rounds.record(client.key(route, "warm.us"), r.get("usPerCall").asDouble());
         recordCpu(client.key(route, "warm.cpu"), route, cpu, warmupCalls + warmCalls);
     }
 
     private void inflight(Client client, String route) throws Exception {
         long cpu = cpuNanos(route);
-        JsonNode r = bench.run(client.script(), "inflight", inflightCalls, specs.get(route));
+        JsonNode r = run(client, route, "inflight", inflightCalls);
         rounds.record(client.key(route, "64.cps"), r.get("callsPerSecond").asDouble());
         rounds.record(client.key(route, "64.lost"), r.get("lost").asDouble());
         recordCpu(client.key(route, "64.cpu"), route, cpu, warmupCalls + inflightCalls);
+    }
+
+    /** Runs {@code client} in {@code mode} on {@code route}; a failure names them. */
+    private JsonNode run(Client client, String route, String mode, int calls) throws Exception {
+        try {
+            return bench.run(client.script(), mode, calls, specs.get(route));
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(client.label() + ", " + mode + " on " + route + ": " + e.getMessage(), e);
+        }
     }
 
     /** The CPU time so far of the gateway behind {@code route}; -1 when it is not a gateway's route. */
