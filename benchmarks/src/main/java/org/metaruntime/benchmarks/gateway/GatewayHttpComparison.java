@@ -40,10 +40,17 @@ import org.metaruntime.benchmarks.harness.Rounds;
  * each client on each of its paths, in a rotated order; the tables give medians over rounds and the medians of
  * ratios taken within a round.
  *
+ * <p>{@code --before-jar} names another build of the gateway jar (a copy kept from before a change): it runs beside
+ * the repository's, on both of its transports, so that a change is measured against the build before it in the same
+ * run (none: {@code -}). {@code --clients} names the clients to run ({@code ts,lean}, both by default). For the
+ * gateway's own routes the tables also give the gateway process's CPU time per call (warm-up calls included, the
+ * system's clock ticks), which a loaded machine disturbs less than the wall clock.
+ *
  * <pre>
  * mvn -B -q -pl meta-gateway,benchmarks -am package -DskipTests
  * java -cp benchmarks/target/benchmarks.jar org.metaruntime.benchmarks.gateway.GatewayHttpComparison [--rounds 5]
- *      [--warm-calls 3000] [--inflight-calls 10000] [--repo .]
+ *      [--warm-calls 3000] [--inflight-calls 10000] [--repo .] [--before-jar -]
+ *      [--clients ts,lean]
  * </pre>
  */
 public final class GatewayHttpComparison {
@@ -57,6 +64,10 @@ public final class GatewayHttpComparison {
             new Route("meta-gateway-sse", "meta-gateway, HTTP+SSE", true),
             new Route("supergateway", "supergateway 4.0.0, Streamable HTTP (stateful)", true),
             new Route("mcp-hub", "mcp-hub 4.2.1, HTTP+SSE", true));
+    /** The routes through the build given by {@code --before-jar}. */
+    private static final List<Route> BEFORE_ROUTES = List.of(
+            new Route("before", "meta-gateway before, Streamable HTTP", true),
+            new Route("before-sse", "meta-gateway before, HTTP+SSE", true));
     private static final List<String> PEERS = List.of("supergateway", "mcp-hub");
     private static final List<Client> CLIENTS = List.of(
             new Client("ts", "gateway-bench.mjs", "TS client", "direct", true),
@@ -84,23 +95,41 @@ public final class GatewayHttpComparison {
     private final NodeBench bench;
     private final Rounds rounds = new Rounds();
     private final Map<String, String> specs;
+    private final List<Route> routes;
+    private final List<Client> clients;
+    /** The gateway process behind each of its routes. */
+    private final Map<String, ProcessHandle> gateways;
+    private final int warmupCalls = Integer.parseInt(System.getenv().getOrDefault("BENCH_WARMUP_CALLS", "2000"));
     private final int warmCalls;
     private final int inflightCalls;
 
-    private GatewayHttpComparison(NodeBench bench, Map<String, String> specs, int warmCalls, int inflightCalls) {
+    private GatewayHttpComparison(NodeBench bench, Map<String, String> specs, List<Route> routes, List<Client> clients,
+                                  Map<String, ProcessHandle> gateways, int warmCalls, int inflightCalls) {
         this.bench = bench;
+        this.gateways = gateways;
         this.specs = specs;
+        this.routes = routes;
+        this.clients = clients;
         this.warmCalls = warmCalls;
         this.inflightCalls = inflightCalls;
     }
 
     public static void main(String[] args) throws Exception {
         Options opts = Options.parse(GatewayHttpComparison.class, args, "rounds", "5", "warm-calls", "3000",
-                "inflight-calls", "10000", "repo", ".");
+                "inflight-calls", "10000", "repo", ".", "before-jar", "-", "clients", "ts,lean");
+        List<String> clientNames = List.of(opts.value("clients").split(","));
+        List<Client> clients = CLIENTS.stream().filter(c -> clientNames.contains(c.name())).toList();
+        if (clients.isEmpty()) {
+            throw new IllegalArgumentException("--clients names none of ts, lean");
+        }
         Path repo = opts.path("repo");
         Path jar = repo.resolve("meta-gateway/target/meta-gateway.jar");
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("build the gateway first: mvn -B -q -pl meta-gateway -am package -DskipTests");
+        }
+        Path beforeJar = opts.value("before-jar").equals("-") ? null : opts.path("before-jar");
+        if (beforeJar != null && !Files.isRegularFile(beforeJar)) {
+            throw new IllegalStateException("no gateway jar at " + beforeJar);
         }
         NodeBench bench = new NodeBench(repo.resolve("benchmarks/node"));
         bench.ensureNodeModules("supergateway");
@@ -122,6 +151,17 @@ public final class GatewayHttpComparison {
             Process gateway = start(servers, List.of(java, "-jar", jar.toString(), "--manifests", work.toString(), "--transport",
                     "http", "--port", "0", "--log-level", "warn"));
             String url = awaitLine(gateway, READY, 120);
+            Map<String, ProcessHandle> gateways = new LinkedHashMap<>();
+            gateways.put("meta-gateway", gateway.toHandle());
+            gateways.put("meta-gateway-sse", gateway.toHandle());
+            String beforeUrl = null;
+            if (beforeJar != null) {
+                Process before = start(servers, List.of(java, "-jar", beforeJar.toString(), "--manifests", work.toString(),
+                        "--transport", "http", "--port", "0", "--log-level", "warn"));
+                beforeUrl = awaitLine(before, READY, 120);
+                gateways.put("before", before.toHandle());
+                gateways.put("before-sse", before.toHandle());
+            }
             startLogged(servers, work.resolve("supergateway.log"), List.of("node", node.resolve("supergateway/dist/index.js").toString(), "--stdio",
                     python + " " + server, "--port", Integer.toString(sgPort), "--stateful", "--outputTransport", "streamableHttp"));
             Ports.await(sgPort, 120);
@@ -140,7 +180,13 @@ public final class GatewayHttpComparison {
             specs.put("meta-gateway-sse", spec(url.replaceFirst("/mcp$", "/sse"), "sse", "py__echo"));
             specs.put("supergateway", spec("http://127.0.0.1:" + sgPort + "/mcp", "http", "echo"));
             specs.put("mcp-hub", spec("http://127.0.0.1:" + hubPort + "/mcp", "sse", "py__echo"));
-            GatewayHttpComparison comparison = new GatewayHttpComparison(bench, specs,
+            List<Route> routes = new ArrayList<>(ROUTES);
+            if (beforeUrl != null) {
+                specs.put("before", spec(beforeUrl, "http", "py__echo"));
+                specs.put("before-sse", spec(beforeUrl.replaceFirst("/mcp$", "/sse"), "sse", "py__echo"));
+                routes.addAll(BEFORE_ROUTES);
+            }
+            GatewayHttpComparison comparison = new GatewayHttpComparison(bench, specs, routes, clients, gateways,
                     opts.integer("warm-calls"), opts.integer("inflight-calls"));
             System.out.println("python: " + python + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
                     + System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
@@ -183,8 +229,8 @@ public final class GatewayHttpComparison {
     private void round(int round) throws Exception {
         List<Rounds.Step> warm = new ArrayList<>();
         List<Rounds.Step> inflight = new ArrayList<>();
-        for (Client client : CLIENTS) {
-            for (Route route : ROUTES) {
+        for (Client client : clients) {
+            for (Route route : routes) {
                 if (client.takes(route)) {
                     warm.add(() -> warm(client, route.name()));
                     inflight.add(() -> inflight(client, route.name()));
@@ -196,20 +242,47 @@ public final class GatewayHttpComparison {
     }
 
     private void warm(Client client, String route) throws Exception {
-        JsonNode r = bench.run(client.script(), "warm", warmCalls, specs.get(route));
+        long cpu = cpuNanos(route);
+        JsonNode r = run(client, route, "warm", warmCalls);
         rounds.record(client.key(route, "warm.us"), r.get("usPerCall").asDouble());
+        recordCpu(client.key(route, "warm.cpu"), route, cpu, warmupCalls + warmCalls);
     }
 
     private void inflight(Client client, String route) throws Exception {
-        JsonNode r = bench.run(client.script(), "inflight", inflightCalls, specs.get(route));
+        long cpu = cpuNanos(route);
+        JsonNode r = run(client, route, "inflight", inflightCalls);
         rounds.record(client.key(route, "64.cps"), r.get("callsPerSecond").asDouble());
         rounds.record(client.key(route, "64.lost"), r.get("lost").asDouble());
+        recordCpu(client.key(route, "64.cpu"), route, cpu, warmupCalls + inflightCalls);
+    }
+
+    /** Runs {@code client} in {@code mode} on {@code route}; a failure names them. */
+    private JsonNode run(Client client, String route, String mode, int calls) throws Exception {
+        try {
+            return bench.run(client.script(), mode, calls, specs.get(route));
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(client.label() + ", " + mode + " on " + route + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The CPU time so far of the gateway behind {@code route}; -1 when it is not a gateway's route. */
+    private long cpuNanos(String route) {
+        ProcessHandle gateway = gateways.get(route);
+        return gateway == null ? -1 : gateway.info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(-1L);
+    }
+
+    private void recordCpu(String key, String route, long before, int calls) {
+        if (!gateways.containsKey(route)) {
+            return;
+        }
+        long after = cpuNanos(route);
+        rounds.record(key, before >= 0 && after >= 0 ? (after - before) / 1000.0 / calls : Double.NaN);
     }
 
     /** For each client: its table, then meta-gateway's ratios to the peers and to the floor. */
     private String report() {
         StringBuilder t = new StringBuilder();
-        for (Client client : CLIENTS) {
+        for (Client client : clients) {
             t.append(table(client)).append('\n').append(ratios(client)).append('\n');
         }
         return t.toString();
@@ -219,18 +292,21 @@ public final class GatewayHttpComparison {
         String baseline = "× " + client.baseline();
         StringBuilder t = new StringBuilder();
         t.append("| path (").append(client.label()).append(" → … → python server) | warm `tools/call`, µs | ").append(baseline)
-                .append(" | 64 in flight, calls/s (lost) | ").append(baseline).append(" |\n");
-        t.append("|---|---:|---:|---:|---:|\n");
-        for (Route route : ROUTES) {
+                .append(" | 64 in flight, calls/s (lost) | ").append(baseline)
+                .append(" | gateway CPU per call, µs: warm, 64 in flight |\n");
+        t.append("|---|---:|---:|---:|---:|---:|\n");
+        for (Route route : routes) {
             if (!client.takes(route)) {
                 continue;
             }
             String warm = client.key(route.name(), "warm.us");
             String cps = client.key(route.name(), "64.cps");
-            t.append(String.format(Locale.ROOT, "| %s | %.0f | %.2f | %,.0f (%.0f) | %.3f |%n", route.label(),
+            String cpu = gateways.containsKey(route.name()) ? String.format(Locale.ROOT, "%.0f, %.0f",
+                    rounds.median(client.key(route.name(), "warm.cpu")), rounds.median(client.key(route.name(), "64.cpu"))) : "–";
+            t.append(String.format(Locale.ROOT, "| %s | %.0f | %.2f | %,.0f (%.0f) | %.3f | %s |%n", route.label(),
                     rounds.median(warm), rounds.ratio(warm, client.key(client.baseline(), "warm.us")),
                     rounds.median(cps), rounds.sum(client.key(route.name(), "64.lost")),
-                    rounds.ratio(cps, client.key(client.baseline(), "64.cps"))));
+                    rounds.ratio(cps, client.key(client.baseline(), "64.cps")), cpu));
         }
         return t.toString();
     }
@@ -240,10 +316,23 @@ public final class GatewayHttpComparison {
         String cps = client.key("meta-gateway", "64.cps");
         List<String> warmPeers = PEERS.stream().map(p -> client.key(p, "warm.us")).toList();
         List<String> cpsPeers = PEERS.stream().map(p -> client.key(p, "64.cps")).toList();
-        return String.format(Locale.ROOT, "%s, meta-gateway (Streamable HTTP): warm latency / the faster peer's %.2f×, "
+        String line = String.format(Locale.ROOT, "%s, meta-gateway (Streamable HTTP): warm latency / the faster peer's %.2f×, "
                         + "throughput / the better peer's %.2f×; warm latency / the floor's %.2f×, throughput / the floor's %.2f×%n",
                 client.label(), rounds.ratioToBest(warm, warmPeers, true), rounds.ratioToBest(cps, cpsPeers, false),
                 rounds.ratio(warm, client.key("floor", "warm.us")), rounds.ratio(cps, client.key("floor", "64.cps")));
+        if (!specs.containsKey("before")) {
+            return line;
+        }
+        return line + String.format(Locale.ROOT, "%s, against the build before: Streamable HTTP warm latency %.2f×, throughput %.2f×, "
+                        + "gateway CPU per call %.2f× warm, %.2f× in flight; HTTP+SSE warm latency %.2f×, throughput %.2f×, "
+                        + "gateway CPU per call %.2f× warm, %.2f× in flight%n", client.label(),
+                rounds.ratio(warm, client.key("before", "warm.us")), rounds.ratio(cps, client.key("before", "64.cps")),
+                rounds.ratio(client.key("meta-gateway", "warm.cpu"), client.key("before", "warm.cpu")),
+                rounds.ratio(client.key("meta-gateway", "64.cpu"), client.key("before", "64.cpu")),
+                rounds.ratio(client.key("meta-gateway-sse", "warm.us"), client.key("before-sse", "warm.us")),
+                rounds.ratio(client.key("meta-gateway-sse", "64.cps"), client.key("before-sse", "64.cps")),
+                rounds.ratio(client.key("meta-gateway-sse", "warm.cpu"), client.key("before-sse", "warm.cpu")),
+                rounds.ratio(client.key("meta-gateway-sse", "64.cpu"), client.key("before-sse", "64.cpu")));
     }
 
     static Process start(List<Process> servers, List<String> command) throws IOException {

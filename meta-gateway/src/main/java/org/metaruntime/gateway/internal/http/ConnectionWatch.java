@@ -22,12 +22,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Finds, as soon as the system tells, a client that closed its connection while the gateway owes it an answer or
+ * Finds, within {@link #BATCH_MILLIS} ms, a client that closed its connection while the gateway owes it an answer or
  * keeps a stream open for it. The HTTP server does not read a connection while a request on it is handled, so
  * without this a closed connection is found only when a write to it fails (seconds later, at the next keep-alive).
  * One thread selects on the sockets of the exchanges being watched: a socket that turns readable with nothing to
  * read has been closed (or reset) by the client; one with bytes to read carries the client's next request, early,
- * and is left alone from then on. The owner of a watch ends it when its exchange ends. Thread-safe.
+ * and is left alone from then on. The owner of a watch ends it when its exchange ends.
+ *
+ * <p>Watches and their ends are applied in batches, at most {@link #BATCH_MILLIS} ms after they are asked: an
+ * exchange that ends before its batch is never registered, so a short exchange costs no system call and no wake-up
+ * of the selecting thread, which wakes once per batch while exchanges come and sleeps when none does. A close that
+ * happens before the watch is applied is found when it is (the socket is readable at once). Thread-safe.
  */
 public final class ConnectionWatch implements AutoCloseable {
 
@@ -41,10 +46,15 @@ public final class ConnectionWatch implements AutoCloseable {
 
     private static final Watch NONE = () -> { };
 
+    /** The most time between a watch (or its end) being asked and being applied. */
+    static final long BATCH_MILLIS = 10;
+
     private final Selector selector;
     private final Executor executor;
     private final Queue<Runnable> changes = new ConcurrentLinkedQueue<>();
     private final Thread thread;
+    /** Whether the selecting thread waits without a bound: only then does a change wake it. */
+    private volatile boolean parked;
     private volatile boolean closed;
 
     /** @param executor runs the close callbacks (they may do more than the selecting thread should) */
@@ -74,17 +84,24 @@ public final class ConnectionWatch implements AutoCloseable {
         return watched;
     }
 
+    /** Queues a change for the next batch; wakes the selecting thread only when it waits without a bound. */
     private void change(Runnable change) {
         changes.add(change);
-        selector.wakeup();
+        if (parked) {
+            selector.wakeup();
+        }
     }
 
     private void run() {
         try {
             while (!closed) {
-                selector.select();
-                for (Runnable change; (change = changes.poll()) != null; ) {
-                    change.run();
+                if (changes.isEmpty()) {
+                    park();
+                } else {
+                    selector.select(BATCH_MILLIS);
+                    for (Runnable change; (change = changes.poll()) != null; ) {
+                        change.run();
+                    }
                 }
                 for (Iterator<SelectionKey> keys = selector.selectedKeys().iterator(); keys.hasNext(); ) {
                     SelectionKey key = keys.next();
@@ -98,6 +115,18 @@ public final class ConnectionWatch implements AutoCloseable {
             if (!closed) {
                 log.warn("watching HTTP connections for closes stopped: {}", e.toString());
             }
+        }
+    }
+
+    /** Waits for a watched socket, or for the first change of the next batch. */
+    private void park() throws IOException {
+        parked = true;
+        try {
+            if (changes.isEmpty() && !closed) {
+                selector.select();
+            }
+        } finally {
+            parked = false;
         }
     }
 
@@ -194,7 +223,8 @@ public final class ConnectionWatch implements AutoCloseable {
         }
 
         private void cancelKey() {
-            if (key != null) {
+            // A later watch of the same connection may have taken the key over.
+            if (key != null && key.attachment() == this) {
                 key.cancel();
             }
         }
