@@ -23,10 +23,7 @@ import org.metaruntime.testing.LeakCheck;
  *
  * @Test
  * void echoes() throws Exception {
- *     gateway.pod("live", """
- *             command: ["python3", "fixture_pod.py"]
- *             workdir: %s
- *             """.formatted(NodeClient.PODS));
+ *     gateway.fixturePod("live", "");
  *     PipedGateway client = gateway.piped();
  *     client.call("live__echo", "{\"text\": \"hi\"}");
  * }
@@ -66,6 +63,18 @@ final class EmbeddedGateway implements BeforeEachCallback, AfterEachCallback {
                 metadata: { name: %s }
                 spec:
                 %s""".formatted(name, spec.indent(2)));
+    }
+
+    /**
+     * Writes the manifest of the pod {@code name} running the MCP fixture pod ({@code fixture_pod.py}, which needs
+     * python3), with {@code more} added to its spec (YAML, as if at the top level; may be empty).
+     */
+    void fixturePod(String name, String more) throws IOException {
+        Repo.tool("python3");
+        pod(name, """
+                command: ["python3", "fixture_pod.py"]
+                workdir: %s
+                """.formatted(NodeClient.PODS) + more);
     }
 
     /** A gateway of the pods written so far, served over pipes, and its client once initialized. */

@@ -31,14 +31,11 @@ class HttpCloseTest {
 
     @Test
     void aCallInFlightWhenTheCloseBeginsGetsItsResultBeforeTheCloseEnds() throws Exception {
-        Repo.tool("python3");
-        gateway.pod("live", """
-                command: ["python3", "fixture_pod.py"]
-                workdir: %s
+        gateway.fixturePod("live", """
                 tools:
                   - name: slow
                     inputSchema: { type: object }
-                """.formatted(NodeClient.PODS));
+                """);
         Serving serving = gateway.http(HttpOptions.defaults());
         String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"live__slow\","
                 + "\"arguments\":{\"seconds\":1.5,\"steps\":3},\"_meta\":{\"progressToken\":\"p\","

@@ -24,11 +24,7 @@ class LiveToolChangesTest {
 
     @Test
     void clientsAreToldOfAPodsNewToolOnceItIsServed() throws Exception {
-        Repo.tool("python3");
-        gateway.pod("live", """
-                command: ["python3", "fixture_pod.py"]
-                workdir: %s
-                """.formatted(NodeClient.PODS));
+        gateway.fixturePod("live", "");
         PipedGateway client = gateway.piped();
         JsonNode before = client.request("tools/list", "{}").at("/result/tools");
         assertThat(before.findValuesAsText("name")).as(before.toString()).contains("live__grow").doesNotContain("live__extra1");

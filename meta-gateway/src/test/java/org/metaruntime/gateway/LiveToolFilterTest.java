@@ -20,13 +20,10 @@ class LiveToolFilterTest {
 
     @Test
     void onlyTheIncludedToolsThatAreNotExcludedAreServed() throws Exception {
-        Repo.tool("python3");
-        gateway.pod("live", """
-                command: ["python3", "fixture_pod.py"]
-                workdir: %s
+        gateway.fixturePod("live", """
                 includeTools: [echo, call, "s*"]
                 excludeTools: ["slee?"]
-                """.formatted(NodeClient.PODS));
+                """);
         PipedGateway client = gateway.piped();
 
         JsonNode listed = client.request("tools/list", "{}").at("/result/tools");
