@@ -20,7 +20,8 @@ import org.metaruntime.benchmarks.harness.Rounds;
  * spawn + initialize + first call, against the first call to a lazy pod of a running gateway (which spawns and
  * initializes it), and against a whole gateway session started from nothing. The floor of any process in the
  * middle is {@code benchmarks/relay/relay.c}, which forwards bytes both ways on one thread and parses nothing
- * (built with gcc). One run, interleaved: every round runs every path, starting with a different one each round; the table gives the medians over
+ * (built with gcc); the floor of one written in Java is {@link JvmRelay}, which parses each line into a Jackson tree
+ * and writes it again, one thread per direction, on the same JVM as the gateway. One run, interleaved: every round runs every path, starting with a different one each round; the table gives the medians over
  * rounds and the median of the ratios measured within a round.
  *
  * <p>Both eras of MCP through the gateway: the TypeScript SDK v2 client ({@code @modelcontextprotocol/client})
@@ -31,12 +32,13 @@ import org.metaruntime.benchmarks.harness.Rounds;
  * both). The same warm calls of both eras (and of the SDK 1.x client) also go to one {@code meta-gateway --transport
  * http} serving the same pod, over Streamable HTTP (the modern client sends {@code server/discover} and then each call
  * as its own POST without a session; the legacy ones open a session with {@code initialize}). {@code --eras-only true}
- * runs only these.
+ * runs only these; {@code --floor-only true} runs only the paths against the floors.
  *
  * <pre>
  * mvn -B -q -pl meta-gateway,benchmarks -am package -DskipTests
  * java -cp benchmarks/target/benchmarks.jar org.metaruntime.benchmarks.gateway.GatewayComparison [--rounds 5]
- *      [--warm-calls 5000] [--inflight-calls 10000] [--cold-runs 5] [--eras-only false] [--repo .]
+ *      [--warm-calls 5000] [--inflight-calls 10000] [--cold-runs 5] [--eras-only false]
+ *      [--floor-only false] [--repo .]
  * </pre>
  */
 public final class GatewayComparison {
@@ -48,6 +50,7 @@ public final class GatewayComparison {
     private final String directSpec;
     private final String gatewaySpec;
     private final String relaySpec;
+    private final String jvmRelaySpec;
     private final String lazySpec;
     private final String modernSpec;
     private final String legacyV2Spec;
@@ -55,21 +58,25 @@ public final class GatewayComparison {
     private final String modernHttpSpec;
     private final String legacyV2HttpSpec;
     private final boolean erasOnly;
+    private final boolean floorOnly;
     private final int warmCalls;
     private final int inflightCalls;
     private final int coldRuns;
 
-    private GatewayComparison(Path nodeDir, String directSpec, String gatewaySpec, String relaySpec, String lazySpec,
-                              String httpSpec, int warmCalls, int inflightCalls, int coldRuns, boolean erasOnly) {
+    private GatewayComparison(Path nodeDir, String directSpec, String gatewaySpec, String relaySpec, String jvmRelaySpec,
+                              String lazySpec, String httpSpec, int warmCalls, int inflightCalls, int coldRuns,
+                              boolean erasOnly, boolean floorOnly) {
         this.bench = new NodeBench(nodeDir);
         this.directSpec = directSpec;
         this.gatewaySpec = gatewaySpec;
         this.relaySpec = relaySpec;
+        this.jvmRelaySpec = jvmRelaySpec;
         this.lazySpec = lazySpec;
         this.warmCalls = warmCalls;
         this.inflightCalls = inflightCalls;
         this.coldRuns = coldRuns;
         this.erasOnly = erasOnly;
+        this.floorOnly = floorOnly;
         this.modernSpec = pinned(gatewaySpec, "2026-07-28");
         this.legacyV2Spec = pinned(gatewaySpec, "2025-11-25");
         this.httpSpec = httpSpec;
@@ -88,7 +95,7 @@ public final class GatewayComparison {
 
     public static void main(String[] args) throws Exception {
         Options opts = Options.parse(GatewayComparison.class, args, "rounds", "5", "warm-calls", "5000",
-                "inflight-calls", "10000", "cold-runs", "5", "eras-only", "false", "repo", ".");
+                "inflight-calls", "10000", "cold-runs", "5", "eras-only", "false", "floor-only", "false", "repo", ".");
         Path repo = opts.path("repo");
         Path jar = repo.resolve("meta-gateway/target/meta-gateway.jar");
         if (!Files.isRegularFile(jar)) {
@@ -118,6 +125,9 @@ public final class GatewayComparison {
         }
         ObjectNode relay = JSON.createObjectNode().put("command", buildRelay(repo).toString()).put("tool", "echo");
         relay.putArray("args").add(python).add(server.toString());
+        ObjectNode jvmRelay = JSON.createObjectNode().put("command", java).put("tool", "echo");
+        jvmRelay.putArray("args").add("-cp").add(Path.of(System.getProperty("java.class.path")).toAbsolutePath().toString()).add(JvmRelay.class.getName())
+                .add(python).add(server.toString());
         List<Process> servers = new CopyOnWriteArrayList<>();
         Thread stopServers = new Thread(() -> GatewayHttpComparison.stop(servers), "bench-stop-servers");
         Runtime.getRuntime().addShutdownHook(stopServers);
@@ -127,8 +137,9 @@ public final class GatewayComparison {
             String url = GatewayHttpComparison.awaitLine(httpGateway, GatewayHttpComparison.READY, 120);
             ObjectNode http = JSON.createObjectNode().put("url", url).put("transport", "http").put("tool", "py__echo");
             GatewayComparison bench = new GatewayComparison(repo.resolve("benchmarks/node"), direct.toString(),
-                    gateway.toString(), relay.toString(), lazy.toString(), http.toString(), opts.integer("warm-calls"),
-                    opts.integer("inflight-calls"), coldRuns, Boolean.parseBoolean(opts.value("eras-only")));
+                    gateway.toString(), relay.toString(), jvmRelay.toString(), lazy.toString(), http.toString(),
+                    opts.integer("warm-calls"), opts.integer("inflight-calls"), coldRuns,
+                    Boolean.parseBoolean(opts.value("eras-only")), Boolean.parseBoolean(opts.value("floor-only")));
             bench.bench.ensureNodeModules("@modelcontextprotocol/sdk");
             bench.bench.ensureNodeModules("@modelcontextprotocol/client");
             System.out.println("python: " + python + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
@@ -165,6 +176,15 @@ public final class GatewayComparison {
     }
 
     private void round(int round) throws Exception {
+        if (!floorOnly) {
+            erasRound(round);
+        }
+        if (!erasOnly) {
+            floorRound(round);
+        }
+    }
+
+    private void erasRound(int round) throws Exception {
         Rounds.rotated(round, List.of(
                 () -> rounds.record("modern.warm.us", node("warm", modernSpec, warmCalls).get("usPerCall").asDouble()),
                 () -> rounds.record("legacy2.warm.us", node("warm", legacyV2Spec, warmCalls).get("usPerCall").asDouble()),
@@ -185,13 +205,14 @@ public final class GatewayComparison {
                 () -> rounds.record("modern.cold.ms", node("cold", modernSpec, coldRuns).get("wholeMs").asDouble()),
                 () -> rounds.record("legacy2.cold.ms", node("cold", legacyV2Spec, coldRuns).get("wholeMs").asDouble()),
                 () -> rounds.record("sdk1.cold.ms", node("cold", gatewaySpec, coldRuns).get("wholeMs").asDouble())));
-        if (erasOnly) {
-            return;
-        }
+    }
+
+    private void floorRound(int round) throws Exception {
         Rounds.rotated(round, List.of(
                 () -> rounds.record("direct.warm.us", node("warm", directSpec, warmCalls).get("usPerCall").asDouble()),
                 () -> rounds.record("gateway.warm.us", node("warm", gatewaySpec, warmCalls).get("usPerCall").asDouble()),
-                () -> rounds.record("relay.warm.us", node("warm", relaySpec, warmCalls).get("usPerCall").asDouble())));
+                () -> rounds.record("relay.warm.us", node("warm", relaySpec, warmCalls).get("usPerCall").asDouble()),
+                () -> rounds.record("jvmrelay.warm.us", node("warm", jvmRelaySpec, warmCalls).get("usPerCall").asDouble())));
         Rounds.rotated(round, List.of(
                 () -> {
                     JsonNode r = node("inflight", directSpec, inflightCalls);
@@ -207,6 +228,11 @@ public final class GatewayComparison {
                     JsonNode r = node("inflight", relaySpec, inflightCalls);
                     rounds.record("relay.64.cps", r.get("callsPerSecond").asDouble());
                     rounds.record("relay.64.lost", r.get("lost").asDouble());
+                },
+                () -> {
+                    JsonNode r = node("inflight", jvmRelaySpec, inflightCalls);
+                    rounds.record("jvmrelay.64.cps", r.get("callsPerSecond").asDouble());
+                    rounds.record("jvmrelay.64.lost", r.get("lost").asDouble());
                 }));
         Rounds.rotated(round, List.of(
                 () -> rounds.record("direct.cold.ms", node("cold", directSpec, coldRuns).get("wholeMs").asDouble()),
@@ -220,6 +246,16 @@ public final class GatewayComparison {
 
     private String table() {
         StringBuilder t = new StringBuilder();
+        if (!floorOnly) {
+            erasTable(t);
+        }
+        if (!erasOnly) {
+            floorTable(t);
+        }
+        return t.toString();
+    }
+
+    private void erasTable(StringBuilder t) {
         t.append("| through meta-gateway (stdio unless named) | SDK v2 pinned 2026-07-28 | SDK v2 pinned 2025-11-25 | modern / legacy | SDK 1.x (2025-11-25) | modern / SDK 1.x |\n");
         t.append("|---|---:|---:|---:|---:|---:|\n");
         t.append(String.format(Locale.ROOT, "| warm sequential `tools/call`, µs/call | %.1f | %.1f | %.3f | %.1f | %.3f |%n",
@@ -239,22 +275,25 @@ public final class GatewayComparison {
                 rounds.median("modern.cold.ms"), rounds.median("legacy2.cold.ms"),
                 rounds.ratio("modern.cold.ms", "legacy2.cold.ms"), rounds.median("sdk1.cold.ms"),
                 rounds.ratio("modern.cold.ms", "sdk1.cold.ms")));
-        if (erasOnly) {
-            return t.toString();
-        }
-        t.append("| path | direct (TS client → python server) | through meta-gateway | gateway / direct | through the relay floor | relay / direct |\n");
-        t.append("|---|---:|---:|---:|---:|---:|\n");
-        t.append(String.format(Locale.ROOT, "| warm sequential `tools/call`, µs/call | %.1f | %.1f | %.2f | %.1f | %.2f |%n",
-                rounds.median("direct.warm.us"), rounds.median("gateway.warm.us"), rounds.ratio("gateway.warm.us", "direct.warm.us"),
-                rounds.median("relay.warm.us"), rounds.ratio("relay.warm.us", "direct.warm.us")));
-        t.append(String.format(Locale.ROOT, "| 64 in flight, calls/s (lost calls) | %,.0f (%.0f) | %,.0f (%.0f) | %.2f | %,.0f (%.0f) | %.2f |%n",
-                rounds.median("direct.64.cps"), rounds.sum("direct.64.lost"), rounds.median("gateway.64.cps"), rounds.sum("gateway.64.lost"),
-                rounds.ratio("gateway.64.cps", "direct.64.cps"), rounds.median("relay.64.cps"), rounds.sum("relay.64.lost"),
-                rounds.ratio("relay.64.cps", "direct.64.cps")));
-        t.append(String.format(Locale.ROOT, "| cold: direct spawn + initialize + call vs the gateway's first call to a lazy pod, ms | %.1f | %.1f | %.2f | | |%n",
+    }
+
+    private void floorTable(StringBuilder t) {
+        t.append("| path | direct (TS client → python server) | byte relay (C) | JVM relay (parses each line) | meta-gateway | gateway / direct | gateway / byte relay | gateway / JVM relay | JVM relay / byte relay |\n");
+        t.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        t.append(String.format(Locale.ROOT, "| warm sequential `tools/call`, µs/call | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %.2f | %.2f |%n",
+                rounds.median("direct.warm.us"), rounds.median("relay.warm.us"), rounds.median("jvmrelay.warm.us"),
+                rounds.median("gateway.warm.us"), rounds.ratio("gateway.warm.us", "direct.warm.us"),
+                rounds.ratio("gateway.warm.us", "relay.warm.us"), rounds.ratio("gateway.warm.us", "jvmrelay.warm.us"),
+                rounds.ratio("jvmrelay.warm.us", "relay.warm.us")));
+        t.append(String.format(Locale.ROOT, "| 64 in flight, calls/s (lost calls) | %,.0f (%.0f) | %,.0f (%.0f) | %,.0f (%.0f) | %,.0f (%.0f) | %.2f | %.2f | %.2f | %.2f |%n",
+                rounds.median("direct.64.cps"), rounds.sum("direct.64.lost"), rounds.median("relay.64.cps"), rounds.sum("relay.64.lost"),
+                rounds.median("jvmrelay.64.cps"), rounds.sum("jvmrelay.64.lost"), rounds.median("gateway.64.cps"),
+                rounds.sum("gateway.64.lost"), rounds.ratio("gateway.64.cps", "direct.64.cps"),
+                rounds.ratio("gateway.64.cps", "relay.64.cps"), rounds.ratio("gateway.64.cps", "jvmrelay.64.cps"),
+                rounds.ratio("jvmrelay.64.cps", "relay.64.cps")));
+        t.append(String.format(Locale.ROOT, "| cold: direct spawn + initialize + call vs the gateway's first call to a lazy pod, ms | %.1f | | | %.1f | %.2f | | | |%n",
                 rounds.median("direct.cold.ms"), rounds.median("gateway.lazy.ms"), rounds.ratio("gateway.lazy.ms", "direct.cold.ms")));
-        t.append(String.format(Locale.ROOT, "| (a whole session: gateway JVM start + initialize + first call, ms) | | %.1f | %.2f | | |%n",
+        t.append(String.format(Locale.ROOT, "| (a whole session: gateway JVM start + initialize + first call, ms) | | | | %.1f | %.2f | | | |%n",
                 rounds.median("gateway.whole.ms"), rounds.ratio("gateway.whole.ms", "direct.cold.ms")));
-        return t.toString();
     }
 }
