@@ -48,7 +48,8 @@ export async function perRun(count, run, warmups = 0) {
   return Number(total) / count / 1e6;
 }
 
-// The modes `warm` and `inflight` on one session each: connect(), `warmups` untimed calls, the timed calls, close(s).
+// The modes `warm` and `inflight` on one session each: connect(), `warmups` untimed calls made the way the timed ones
+// are (in sequence, or `concurrency` in flight), the timed calls, close(s).
 // BENCH_WARMUP_CALLS in the environment sets `warmups` (default 2000; a JVM on the path needs tens of thousands
 // of calls before its compiler has finished).
 // call(session, text) makes one call.
@@ -63,7 +64,7 @@ export function sessionModes({ count, concurrency, connect, call, close = (s) =>
     },
     async inflight() {
       const session = await connect();
-      await warmUp(warmups, (text) => call(session, text));
+      await inflight(warmups, concurrency, (text) => call(session, 'w' + text));
       const result = await inflight(count, concurrency, (text) => call(session, text));
       await close(session);
       return { calls: count, ...result };
