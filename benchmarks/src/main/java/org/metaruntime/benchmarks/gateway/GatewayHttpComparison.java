@@ -29,7 +29,9 @@ import org.metaruntime.benchmarks.harness.Rounds;
  * 4.0.0 ({@code --stateful --outputTransport streamableHttp}, a stdio-to-Streamable-HTTP bridge) and through
  * {@code mcp-hub} 4.2.1 (an aggregator of stdio servers whose endpoint speaks HTTP+SSE only), with the direct
  * stdio connection as the baseline, and {@code benchmarks/node/floor-server.mjs} (a Streamable HTTP server that
- * does no work and answers each call at once) as the floor: the least any server can cost that client.
+ * does no work and answers each call at once) as the floor: the least any server can cost that client. {@link HttpJvmRelay}
+ * (Jetty in front of the python server, parsing each message and nothing more) is the floor of a gateway written in
+ * Java: what the JVM, Jetty, JSON and the server's stdio round trip cost before any gateway work.
  *
  * <p>Two clients take every HTTP path: the MCP TypeScript SDK client ({@code gateway-bench.mjs}), the client the
  * targets are about, which takes the direct path too; and {@code lean-client.mjs}, node's
@@ -56,12 +58,14 @@ import org.metaruntime.benchmarks.harness.Rounds;
 public final class GatewayHttpComparison {
 
     static final Pattern READY = Pattern.compile("meta-gateway listening on (http://\\S+/mcp)");
+    private static final Pattern READY_RELAY = Pattern.compile("listening on (http://\\S+/mcp)");
     private static final Pattern PORT = Pattern.compile("^(\\d+)$");
     private static final List<Route> ROUTES = List.of(
             new Route("direct", "direct (stdio, no gateway)", false),
             new Route("floor", "no server work (client floor)", true),
             new Route("meta-gateway", "meta-gateway, Streamable HTTP", true),
             new Route("meta-gateway-sse", "meta-gateway, HTTP+SSE", true),
+            new Route("jvm-relay", "JVM relay (Jetty, parses each message, no gateway work), Streamable HTTP", true),
             new Route("supergateway", "supergateway 4.0.0, Streamable HTTP (stateful)", true),
             new Route("mcp-hub", "mcp-hub 4.2.1, HTTP+SSE", true));
     /** The routes through the build given by {@code --before-jar}. */
@@ -170,6 +174,10 @@ public final class GatewayHttpComparison {
             awaitLine(hub, Pattern.compile("servers started successfully"), 120);
             Ports.await(hubPort, 120);
             Process floor = start(servers, List.of("node", bench.dir().resolve("floor-server.mjs").toString(), "0"));
+            Process jvmRelay = start(servers, List.of(java, "-cp", Path.of(System.getProperty("java.class.path"))
+                    .toAbsolutePath().toString(), HttpJvmRelay.class.getName(), python, server.toString()));
+            String jvmRelayUrl = awaitLine(jvmRelay, READY_RELAY, 60);
+            gateways.put("jvm-relay", jvmRelay.toHandle());
             String floorPort = awaitLine(floor, PORT, 60);
             Map<String, String> specs = new LinkedHashMap<>();
             ObjectNode direct = NodeBench.JSON.createObjectNode().put("command", python).put("tool", "echo");
@@ -178,6 +186,7 @@ public final class GatewayHttpComparison {
             specs.put("floor", spec("http://127.0.0.1:" + floorPort + "/mcp", "http", "echo"));
             specs.put("meta-gateway", spec(url, "http", "py__echo"));
             specs.put("meta-gateway-sse", spec(url.replaceFirst("/mcp$", "/sse"), "sse", "py__echo"));
+            specs.put("jvm-relay", spec(jvmRelayUrl, "http", "echo"));
             specs.put("supergateway", spec("http://127.0.0.1:" + sgPort + "/mcp", "http", "echo"));
             specs.put("mcp-hub", spec("http://127.0.0.1:" + hubPort + "/mcp", "sse", "py__echo"));
             List<Route> routes = new ArrayList<>(ROUTES);
@@ -320,6 +329,13 @@ public final class GatewayHttpComparison {
                         + "throughput / the better peer's %.2f×; warm latency / the floor's %.2f×, throughput / the floor's %.2f×%n",
                 client.label(), rounds.ratioToBest(warm, warmPeers, true), rounds.ratioToBest(cps, cpsPeers, false),
                 rounds.ratio(warm, client.key("floor", "warm.us")), rounds.ratio(cps, client.key("floor", "64.cps")));
+        double floor = rounds.median(client.key("floor", "warm.us"));
+        double bestPeer = PEERS.stream().mapToDouble(p -> rounds.median(client.key(p, "warm.us"))).min().orElse(Double.NaN);
+        line += String.format(Locale.ROOT, "%s, added to the floor's warm latency: meta-gateway %.0f µs, the JVM relay %.0f µs, "
+                        + "the faster peer %.0f µs (meta-gateway / the JVM relay: warm latency %.2f×, throughput %.2f×)%n",
+                client.label(), rounds.median(warm) - floor, rounds.median(client.key("jvm-relay", "warm.us")) - floor,
+                bestPeer - floor, rounds.ratio(warm, client.key("jvm-relay", "warm.us")),
+                rounds.ratio(cps, client.key("jvm-relay", "64.cps")));
         if (!specs.containsKey("before")) {
             return line;
         }
