@@ -210,6 +210,37 @@ class CallsTest {
     }
 
     @Test
+    void sequentialCallsToALazyModuleKeepOneIdleTaskAndTheChildStopsAnIdleTimeoutAfterTheLastCall() throws Exception {
+        ManualScheduler scheduler = new ManualScheduler();
+        MetaConfig config = MetaConfig.builder()
+                .module(mcp("tools").startMode(StartMode.LAZY).idleTimeout(Duration.ofMinutes(5)).build())
+                .discover("tools").preSpawn(PreSpawnData.mcp("tools")).build();
+        UnifiedRuntime runtime = start(UnifiedRuntime.builder(config).scheduler(scheduler));
+        for (int i = 0; i < 20; i++) {
+            assertThat(runtime.routeModuleCall(request("tools", "echo"), T).moduleId()).isEqualTo("tools");
+        }
+        // one idle task for the twenty calls, not one per call
+        await().atMost(10, TimeUnit.SECONDS).until(() -> scheduler.pendingCount() == 1);
+        assertThat(scheduler.pendingDelay()).isEqualTo(Duration.ofMinutes(5));
+
+        scheduler.advance(Duration.ofMinutes(3));
+        ModuleCall call = runtime.call(request("tools", "echo"), CallOptions.timeout(T));
+        call.response().get(30, TimeUnit.SECONDS);
+        call.finished().get(30, TimeUnit.SECONDS); // the module is idle from here
+        assertThat(scheduler.pendingCount()).isEqualTo(1);
+        // the task runs 2 minutes after that call: idle for only 2 of the 5 minutes, it waits the 3 left
+        scheduler.advance(Duration.ofMinutes(2));
+        await().atMost(10, TimeUnit.SECONDS).until(() -> scheduler.pendingCount() == 1);
+        assertThat(scheduler.pendingDelay()).isEqualTo(Duration.ofMinutes(3));
+        assertThat(processesOfThisTest()).hasSize(1);
+
+        scheduler.advance(Duration.ofMinutes(3));
+        Fixtures.assertAllGone(pidfile());
+        assertThat(scheduler.pendingCount()).isZero();
+        assertThat(Fixtures.pids(pidfile())).hasSize(1);
+    }
+
+    @Test
     void toolsAsyncStartsALazyModuleWithoutBlockingTheCaller() throws Exception {
         MetaConfig config = MetaConfig.builder()
                 .module(mcp("tools").startMode(StartMode.LAZY).build())

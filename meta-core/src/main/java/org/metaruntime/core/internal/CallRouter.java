@@ -122,7 +122,7 @@ public final class CallRouter {
             ModuleSlot slot = mcpFlow == null ? check(request) : mcpSlot(id, mcpFlow);
             call.cancelledAs(slot.router().cancelled(request));
             CompletableFuture<Void> ready = lazy.admit(slot);
-            call.finished().whenComplete((done, error) -> lazy.callEnded(slot));
+            call.onSettled(() -> lazy.callEnded(slot));
             ready.whenComplete((started, startFailure) -> {
                 if (startFailure != null) {
                     call.fail(toRouteException(id, startFailure));

@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Lazy modules: the first call to an idle module runs its startup (concurrent calls share it) and, with an idle
  * timeout, the child is stopped once no call has been in flight for that long. An idle stop is the runtime's own
- * stop: no transition, no event. Thread-safe.
+ * stop: no transition, no event. A module has at most one idle task on the scheduler: a call that ends while it
+ * waits only moves the time the module has been idle since, and the task, when it runs early for that, waits again
+ * for the rest, so calls cost the scheduler nothing. Thread-safe.
  */
 public final class LazyModules {
 
@@ -47,7 +49,14 @@ public final class LazyModules {
     private static final class State {
         CompletableFuture<Void> starting;
         int inFlight;
+        /** Counts the calls admitted: a call started since the idle task was armed changes it. */
         long generation;
+        /** Whether the module's idle task waits on the scheduler. */
+        boolean idleTaskArmed;
+        /** {@link #generation} when the idle task was armed. */
+        long armedGeneration;
+        /** When the last call ended with none left in flight, on the scheduler's clock. */
+        long idleSinceNanos;
     }
 
     private State state(ModuleSlot slot) {
@@ -150,43 +159,77 @@ public final class LazyModules {
         }
     }
 
-    /** A call to {@code slot} ended; with none left in flight, the idle timer starts. */
+    /** A call to {@code slot} ended; with none left in flight, the module is idle from now on. */
     public void callEnded(ModuleSlot slot) {
         if (slot.module().startMode() != StartMode.LAZY) {
             return;
         }
         Duration idleTimeout = slot.module().idleTimeout().orElse(null);
         State state = state(slot);
-        long generation;
         synchronized (state) {
             state.inFlight--;
             if (state.inFlight > 0 || idleTimeout == null) {
                 return;
             }
-            generation = state.generation;
+            state.idleSinceNanos = scheduler.nanoTime();
+            if (state.idleTaskArmed) {
+                return;
+            }
+            armIdleTask(state);
         }
+        schedule(slot, state, idleTimeout);
+    }
+
+    /** Marks the idle task armed for the calls admitted so far; the caller schedules it. Holds {@code state}. */
+    private static void armIdleTask(State state) {
+        state.idleTaskArmed = true;
+        state.armedGeneration = state.generation;
+    }
+
+    private void schedule(ModuleSlot slot, State state, Duration delay) {
         try {
-            scheduler.schedule(() -> executor.execute(() -> stopIfIdle(slot, state, generation)), idleTimeout);
+            scheduler.schedule(() -> executor.execute(() -> stopIfIdle(slot, state)), delay);
         } catch (RejectedExecutionException shuttingDown) {
+            synchronized (state) {
+                state.idleTaskArmed = false;
+            }
             LOG.debug("module '{}': the runtime is shutting down; no idle stop", slot.id());
         }
     }
 
-    /** Stops the child when no call started since {@code generation} and none is in flight. */
-    private void stopIfIdle(ModuleSlot slot, State state, long generation) {
+    /**
+     * The idle task: stops the child when none is in flight and no call started since the task was armed, or the
+     * module has been idle for the whole idle timeout; waits again for the rest of it when calls came and went.
+     */
+    private void stopIfIdle(ModuleSlot slot, State state) {
+        Duration idleTimeout = slot.module().idleTimeout().orElse(null);
+        Duration rest;
         synchronized (slot.lifecycleLock()) {
             ModuleSupervisor<ModuleChild> supervisor;
             synchronized (state) {
-                if (state.inFlight > 0 || state.generation != generation || state.starting != null
+                state.idleTaskArmed = false;
+                if (idleTimeout == null || state.inFlight > 0 || state.starting != null
                         || slot.membership().phase() != ModuleSlot.Phase.LOADED) {
-                    return;
+                    return; // the end of the calls in flight arms it again
                 }
-                supervisor = slot.idle();
+                long idleNanos = scheduler.nanoTime() - state.idleSinceNanos;
+                if (state.generation != state.armedGeneration && idleNanos < idleTimeout.toNanos()) {
+                    armIdleTask(state);
+                    rest = idleTimeout.minusNanos(idleNanos);
+                    supervisor = null;
+                } else {
+                    rest = null;
+                    supervisor = slot.idle();
+                }
+            }
+            if (rest != null) {
+                schedule(slot, state, rest);
+                return;
             }
             if (supervisor == null) {
                 return;
             }
-            LOG.info("module '{}': idle for {}, stopping its child", slot.id(), slot.module().idleTimeout().orElseThrow());
+            LOG.info("module '{}': idle for {}, stopping its child", slot.id(), idleTimeout);
             java.util.Optional<ModuleChild> child = supervisor.currentChild();
             supervisor.close();
             child.ifPresent(c -> c.stop(options.stopLadderFor(slot.module())));

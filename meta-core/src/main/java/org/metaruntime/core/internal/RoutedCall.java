@@ -18,7 +18,7 @@ import org.metaruntime.supervisor.internal.HandleFuture;
  * the result at once with that boundary's {@code Cancelled} error and reaches whatever the call is waiting on (a lazy
  * startup, the boundary's own call); a later answer is dropped. {@code result().cancel(true)} cancels the call too.
  * What {@link #onEnd} was given is told of the end before the result completes, so a caller that saw the answer knows
- * the end was told. Thread-safe.
+ * the end was told; likewise {@link #onSettled} runs before {@link #finished()} completes. Thread-safe.
  *
  * @param <T> what the call answers with
  */
@@ -33,6 +33,8 @@ public class RoutedCall<T> implements InFlight<T> {
     private RuntimeBoundaryError cancelledError;
     private boolean cancelled;
     private boolean ending;
+    private Runnable onSettled; // guarded by this; null once run
+    private boolean isSettled; // guarded by this
 
     public RoutedCall(String moduleId) {
         this.moduleId = Objects.requireNonNull(moduleId, "moduleId");
@@ -50,6 +52,41 @@ public class RoutedCall<T> implements InFlight<T> {
     private void tell(T value, Throwable error) {
         if (told.compareAndSet(false, true)) {
             onEnd.accept(value, error);
+        }
+    }
+
+    /**
+     * Runs {@code action} once the call's boundary work has ended, before {@link #finished()} completes; at once when
+     * it has ended already. One action per call.
+     */
+    public void onSettled(Runnable action) {
+        Objects.requireNonNull(action, "action");
+        synchronized (this) {
+            if (!isSettled) {
+                onSettled = action;
+                return;
+            }
+        }
+        action.run();
+    }
+
+    /** The call's boundary work has ended: the {@link #onSettled} action runs, then {@link #finished()} completes. */
+    private void settle() {
+        Runnable action;
+        synchronized (this) {
+            if (isSettled) {
+                return;
+            }
+            isSettled = true;
+            action = onSettled;
+            onSettled = null;
+        }
+        try {
+            if (action != null) {
+                action.run();
+            }
+        } finally {
+            settled.complete(null);
         }
     }
 
@@ -117,7 +154,7 @@ public class RoutedCall<T> implements InFlight<T> {
             boundary = call;
             cancelNow = cancelled;
         }
-        call.finished().whenComplete((ignored, error) -> settled.complete(null));
+        call.finished().whenComplete((ignored, error) -> settle());
         if (cancelNow) {
             call.cancel();
             return;
@@ -166,7 +203,7 @@ public class RoutedCall<T> implements InFlight<T> {
         failWith(error);
         synchronized (this) {
             if (boundary == null) {
-                settled.complete(null);
+                settle();
             }
         }
     }
@@ -194,7 +231,7 @@ public class RoutedCall<T> implements InFlight<T> {
         if (call != null) {
             call.cancel();
         } else {
-            settled.complete(null);
+            settle();
         }
         return error;
     }
