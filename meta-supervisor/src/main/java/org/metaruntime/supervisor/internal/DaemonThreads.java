@@ -1,5 +1,6 @@
 package org.metaruntime.supervisor.internal;
 
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -21,6 +22,17 @@ public final class DaemonThreads {
     /** Daemon threads all named {@code name} (for a pool of one thread). */
     public static ThreadFactory named(String name) {
         return runnable -> thread(name, runnable);
+    }
+
+    /**
+     * A timer of one daemon thread named {@code name}, its thread created with the first task. A cancelled task
+     * leaves its queue at once, so a timer that arms a task per call and cancels it when the call is answered holds
+     * only the tasks still pending.
+     */
+    public static ScheduledThreadPoolExecutor timer(String name) {
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, named(name));
+        timer.setRemoveOnCancelPolicy(true);
+        return timer;
     }
 
     /** An unstarted daemon thread named {@code name} that runs {@code runnable}. */

@@ -35,9 +35,7 @@ public final class ExecutorScheduler implements Scheduler {
      * scheduled task and ended by {@link #close()}.
      */
     public static ExecutorScheduler daemon() {
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1,
-                DaemonThreads.named("meta-supervisor-scheduler"));
-        executor.setRemoveOnCancelPolicy(true);
+        ScheduledThreadPoolExecutor executor = DaemonThreads.timer("meta-supervisor-scheduler");
         executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         return new ExecutorScheduler(executor, true);
     }

@@ -53,10 +53,9 @@ public final class SharedTimer {
     }
 
     private static ScheduledThreadPoolExecutor newTimer() {
-        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("meta-supervisor-timer"));
+        ScheduledThreadPoolExecutor timer = DaemonThreads.timer("meta-supervisor-timer");
         timer.setKeepAliveTime(KEEP_ALIVE_SECONDS, TimeUnit.SECONDS);
         timer.allowCoreThreadTimeOut(true);
-        timer.setRemoveOnCancelPolicy(true);
         return timer;
     }
 }

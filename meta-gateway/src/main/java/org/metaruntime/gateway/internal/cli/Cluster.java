@@ -6,7 +6,6 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.time.Duration;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
@@ -44,7 +43,7 @@ final class Cluster implements AutoCloseable {
         this.database = database;
         this.key = key;
         this.advertiseUrl = advertiseUrl;
-        this.heartbeats = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("meta-gateway-heartbeat"));
+        this.heartbeats = DaemonThreads.timer("meta-gateway-heartbeat");
     }
 
     /**

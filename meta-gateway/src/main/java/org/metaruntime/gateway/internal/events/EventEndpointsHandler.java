@@ -8,7 +8,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -77,8 +76,7 @@ public final class EventEndpointsHandler extends Handler.Abstract implements Gra
 
     @Override
     protected void doStart() throws Exception {
-        ScheduledExecutorService t = Executors.newSingleThreadScheduledExecutor(
-                DaemonThreads.named("meta-gateway-event-streams"));
+        ScheduledExecutorService t = DaemonThreads.timer("meta-gateway-event-streams");
         long period = Math.max(1_000_000, keepAliveNanos / 2);
         t.scheduleWithFixedDelay(this::keepAlive, period, period, TimeUnit.NANOSECONDS);
         timer = t;

@@ -6,7 +6,6 @@ import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.metaruntime.gateway.internal.cluster.DatabaseUnreachable;
@@ -43,10 +42,7 @@ final class SessionRegistry implements AutoCloseable {
         this.idleNanos = idleTimeout.toNanos();
         this.nanoClock = nanoClock;
         this.keepAliveNanos = keepAlive.toNanos();
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1,
-                DaemonThreads.named("meta-gateway-http-sessions"));
-        executor.setRemoveOnCancelPolicy(true);
-        this.timer = executor;
+        this.timer = DaemonThreads.timer("meta-gateway-http-sessions");
         long tick = Math.max(20, Math.min(keepAlive.toMillis(), idleTimeout.toMillis()) / 4);
         timer.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
     }

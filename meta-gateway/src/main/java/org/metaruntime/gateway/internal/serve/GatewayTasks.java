@@ -10,7 +10,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -66,7 +65,7 @@ public final class GatewayTasks implements AutoCloseable {
         this.ttl = Objects.requireNonNull(ttl, "ttl");
         this.store = Objects.requireNonNull(store, "store");
         this.replicas = Objects.requireNonNull(replicas, "replicas");
-        this.timers = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("meta-gateway-tasks"));
+        this.timers = DaemonThreads.timer("meta-gateway-tasks");
         long sweep = Math.max(1, Math.min(ttl.toMillis(), Duration.ofMinutes(1).toMillis()));
         timers.scheduleWithFixedDelay(this::expire, sweep, sweep, TimeUnit.MILLISECONDS);
     }
