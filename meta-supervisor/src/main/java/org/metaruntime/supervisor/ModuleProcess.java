@@ -135,9 +135,10 @@ public final class ModuleProcess implements AutoCloseable {
     /**
      * Queues {@code line + "\n"} (UTF-8) for the child's stdin and returns at once; the single writer writes
      * queued lines in order. At most {@link ProcessSpec#stdinQueueBytes()} bytes may wait: a send beyond that
-     * fails, so a child that does not read its stdin never blocks the caller. When the child has read every
-     * earlier line (see {@link #acknowledge(long)}) and the line is at most 4,096 bytes, it is written on the
-     * calling thread instead, which an empty pipe takes without blocking.
+     * fails, so a child that does not read its stdin never blocks the caller. When nothing waits and the lines
+     * written after the last one the child has read (see {@link #acknowledge(long)}) and this one come to at most
+     * 4,096 bytes, it is written on the calling thread instead: a pipe always has room for that much, so the write
+     * cannot block.
      *
      * @return the line's number: lines are numbered 1, 2, … in the order they reach the child
      * @throws IllegalArgumentException if the line contains {@code \n}

@@ -16,16 +16,24 @@ import org.slf4j.LoggerFactory;
  * writer thread. The queue is bounded by bytes: an offer that would exceed the bound is refused, so a child that
  * stops reading its stdin can hold at most the bound in memory and can never block a caller.
  *
- * <p>One exception to the queue: when the child has read every line offered before (the caller says so with
- * {@link #acknowledge(long)}, for example because the child answered the last one) and nothing waits, the pipe
- * is empty, and a line of at most {@link #PIPE_BUF} bytes is written on the offering thread: an empty pipe takes
- * it whole without blocking, and the child gets it without a hand-off to the writer task. A caller that never
- * acknowledges has every line written by the task. Thread-safe.
+ * <p>One exception to the queue: a line is written on the offering thread, without a hand-off to the writer task,
+ * when nothing waits and the pipe surely has room for it. The caller tells which lines the child has read with
+ * {@link #acknowledge(long)} (for example, the child answered that line: a pipe is read in order, so every line
+ * before it was read too). The bytes of the lines written after the last one acknowledged are all the pipe can
+ * hold unread; when they and the new line come to at most {@link #PIPE_BUF} bytes, the least a pipe holds, the
+ * write cannot block. So a child that answers while more requests are in flight still gets each one straight
+ * from the caller's thread. A caller that never acknowledges has every line written by the task. Thread-safe.
  */
 public final class StdinWriter {
 
-    /** The most bytes an empty pipe always takes in one write without blocking (POSIX {@code PIPE_BUF}). */
+    /**
+     * The most bytes a pipe always holds (POSIX {@code PIPE_BUF}; the least capacity of a pipe on Linux): a write is
+     * inline only while the unread lines and it come to no more.
+     */
     public static final int PIPE_BUF = 4096;
+
+    /** The most lines after the last one acknowledged whose sizes are kept; past it, nothing is inline until all are read. */
+    private static final int MAX_UNREAD_LINES = 1024;
 
     private static final Logger LOG = LoggerFactory.getLogger(StdinWriter.class);
 
@@ -37,6 +45,10 @@ public final class StdinWriter {
     private long queuedBytes;
     private long offered; // the number of the last line offered
     private long acknowledged = -1; // every line up to this number has been read; -1: nothing inline until told
+    /** The number and size of each line offered after {@link #acknowledged}, while {@link #counting}. */
+    private final ArrayDeque<long[]> unread = new ArrayDeque<>();
+    private long unreadBytes; // the sum of the sizes in unread
+    private boolean counting; // unread holds every line after acknowledged (false until told, or when it grew too long)
     private boolean writing;
     private boolean closeRequested;
     private boolean closed;
@@ -68,7 +80,9 @@ public final class StdinWriter {
                         + bytes.length + " more would exceed the limit of " + maxQueuedBytes + " bytes");
             }
             number = ++offered;
-            inline = !writing && acknowledged == number - 1 && bytes.length <= PIPE_BUF;
+            countUnread(number, bytes.length);
+            inline = !writing && bytes.length <= PIPE_BUF
+                    && (acknowledged == number - 1 || counting && unreadBytes <= PIPE_BUF);
             if (!inline) {
                 queue.add(bytes);
                 queuedBytes += bytes.length;
@@ -88,9 +102,31 @@ public final class StdinWriter {
 
     /** The child has read every line up to {@code number} (for example, it answered that line). */
     public synchronized void acknowledge(long number) {
-        if (number >= 1 && number <= offered) {
-            acknowledged = Math.max(acknowledged, number);
+        if (number < 1 || number > offered || number <= acknowledged) {
+            return;
         }
+        acknowledged = number;
+        while (!unread.isEmpty() && unread.peek()[0] <= number) {
+            unreadBytes -= unread.poll()[1];
+        }
+        if (acknowledged == offered) {
+            counting = true; // nothing is unread: the count starts again from here
+        }
+    }
+
+    /** Counts line {@code number} of {@code size} bytes as unread; holds the lock. */
+    private void countUnread(long number, int size) {
+        if (!counting) {
+            return;
+        }
+        if (unread.size() == MAX_UNREAD_LINES) {
+            counting = false;
+            unread.clear();
+            unreadBytes = 0;
+            return;
+        }
+        unread.add(new long[] {number, size});
+        unreadBytes += size;
     }
 
     /** Closes stdin once the queued bytes are written. Never blocks; idempotent. */

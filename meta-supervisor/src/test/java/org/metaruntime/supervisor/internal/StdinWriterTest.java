@@ -153,11 +153,61 @@ class StdinWriterTest {
         writer.offer(bytes("b\n"));
         assertThat(tasks.count).as("written inline, without a task").isEqualTo(1);
         writer.offer(bytes("c\n"));
-        assertThat(tasks.count).as("line 2 is not acknowledged: the task writes line 3").isEqualTo(2);
+        assertThat(tasks.count).as("line 2 may be unread, but lines 2 and 3 fit in any pipe").isEqualTo(1);
         writer.acknowledge(3);
         writer.offer(bytes("x".repeat(StdinWriter.PIPE_BUF) + "\n"));
-        assertThat(tasks.count).as("a line over PIPE_BUF always goes to the task").isEqualTo(3);
+        assertThat(tasks.count).as("a line over PIPE_BUF always goes to the task").isEqualTo(2);
         assertThat(stream.text()).startsWith("a\nb\nc\nxxx").hasSize(6 + StdinWriter.PIPE_BUF + 1);
+    }
+
+    @Test
+    void linesGoInlineWhileTheUnreadOnesAndTheyFitInPipeBuf() {
+        GatedStream stream = new GatedStream();
+        stream.gate.countDown();
+        CountingPool tasks = new CountingPool();
+        StdinWriter writer = new StdinWriter("m", stream, tasks, 1 << 20);
+        String line = "y".repeat(999) + "\n"; // 1,000 bytes
+        writer.offer(bytes(line));
+        assertThat(tasks.count).as("nothing acknowledged yet: the task writes it").isEqualTo(1);
+        writer.acknowledge(1);
+        for (int i = 0; i < 4; i++) {
+            writer.offer(bytes(line)); // lines 2 to 5, unread: 1,000 to 4,000 bytes
+        }
+        assertThat(tasks.count).as("4,000 unread bytes fit in PIPE_BUF").isEqualTo(1);
+        writer.offer(bytes(line)); // line 6 would make 5,000 unread bytes
+        assertThat(tasks.count).as("5,000 unread bytes might not fit: the task writes it").isEqualTo(2);
+        writer.acknowledge(3); // lines 4 to 6 (3,000 bytes) may be unread
+        writer.offer(bytes(line));
+        assertThat(tasks.count).as("4,000 unread bytes again").isEqualTo(2);
+        writer.offer(bytes(line));
+        assertThat(tasks.count).isEqualTo(3);
+        writer.acknowledge(8);
+        for (int i = 0; i < 4; i++) {
+            writer.offer(bytes(line));
+        }
+        assertThat(tasks.count).as("every line read: the count starts again").isEqualTo(3);
+        assertThat(stream.text()).isEqualTo(line.repeat(12));
+    }
+
+    @Test
+    void aCallerThatStopsAcknowledgingGetsTheTaskOnceLinesPileUpUnread() {
+        GatedStream stream = new GatedStream();
+        stream.gate.countDown();
+        CountingPool tasks = new CountingPool();
+        StdinWriter writer = new StdinWriter("m", stream, tasks, 1 << 20);
+        writer.offer(bytes("a\n"));
+        writer.acknowledge(1);
+        for (int i = 0; i < 2000; i++) {
+            writer.offer(bytes("b\n"));
+        }
+        assertThat(tasks.count).as("4,096 bytes of 2-byte lines, then the count is dropped").isGreaterThan(1);
+        int before = tasks.count;
+        writer.acknowledge(1500);
+        writer.offer(bytes("c\n"));
+        assertThat(tasks.count).as("lines 1,501 to 2,002 unread and not counted: the task writes it").isEqualTo(before + 1);
+        writer.acknowledge(2002);
+        writer.offer(bytes("d\n"));
+        assertThat(tasks.count).as("every line read").isEqualTo(before + 1);
     }
 
     @Test
