@@ -3,7 +3,6 @@ package org.metaruntime.benchmarks.gateway;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -117,22 +116,8 @@ public final class HttpJvmRelay extends Handler.Abstract {
 
     /** Reads the server's answers until its stdout ends, each as the body of the POST that waits for it. */
     private void answer(InputStream fromServer) {
-        byte[] chunk = new byte[1 << 16];
-        ByteArrayOutputStream line = new ByteArrayOutputStream(1 << 12);
         try {
-            int n;
-            while ((n = fromServer.read(chunk)) >= 0) {
-                int start = 0;
-                for (int i = 0; i < n; i++) {
-                    if (chunk[i] == '\n') {
-                        line.write(chunk, start, i - start);
-                        deliver(line.toByteArray());
-                        line.reset();
-                        start = i + 1;
-                    }
-                }
-                line.write(chunk, start, n - start);
-            }
+            JvmRelay.readLines(fromServer, this::deliver);
         } catch (IOException e) {
             System.err.println("relay: " + e.getMessage());
         }

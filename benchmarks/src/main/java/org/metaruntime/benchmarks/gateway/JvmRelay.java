@@ -39,27 +39,38 @@ public final class JvmRelay {
 
     /** Forwards each line of {@code source} to {@code sink} as parsed and written again, until the source ends. */
     private static void pump(InputStream source, OutputStream sink) {
-        byte[] chunk = new byte[1 << 16];
-        ByteArrayOutputStream line = new ByteArrayOutputStream(1 << 12);
         try (sink) {
-            int n;
-            while ((n = source.read(chunk)) >= 0) {
-                int start = 0;
-                for (int i = 0; i < n; i++) {
-                    if (chunk[i] == '\n') {
-                        line.write(chunk, start, i - start);
-                        byte[] out = JSON.writeValueAsBytes(JSON.readTree(line.toByteArray()));
-                        line.reset();
-                        sink.write(out);
-                        sink.write('\n');
-                        sink.flush();
-                        start = i + 1;
-                    }
-                }
-                line.write(chunk, start, n - start);
-            }
+            readLines(source, line -> {
+                sink.write(JSON.writeValueAsBytes(JSON.readTree(line)));
+                sink.write('\n');
+                sink.flush();
+            });
         } catch (IOException e) {
             System.err.println("relay: " + e.getMessage());
+        }
+    }
+
+    /** What is done with one line. */
+    interface LineAction {
+        void accept(byte[] line) throws IOException;
+    }
+
+    /** Calls {@code action} with each line of {@code source} (without its {@code \n}) until the source ends. */
+    static void readLines(InputStream source, LineAction action) throws IOException {
+        byte[] chunk = new byte[1 << 16];
+        ByteArrayOutputStream line = new ByteArrayOutputStream(1 << 12);
+        int n;
+        while ((n = source.read(chunk)) >= 0) {
+            int start = 0;
+            for (int i = 0; i < n; i++) {
+                if (chunk[i] == '\n') {
+                    line.write(chunk, start, i - start);
+                    action.accept(line.toByteArray());
+                    line.reset();
+                    start = i + 1;
+                }
+            }
+            line.write(chunk, start, n - start);
         }
     }
 }
