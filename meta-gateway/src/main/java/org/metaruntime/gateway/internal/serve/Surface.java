@@ -3,11 +3,13 @@ package org.metaruntime.gateway.internal.serve;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -218,35 +220,46 @@ final class Surface {
         return Optional.empty();
     }
 
-    /** Each running pod's items of {@code field}, every page, in pod name order; a pod that fails is skipped. */
+    /**
+     * Each running pod's items of {@code field}, every page, in pod name order. The pods are asked at once, so a list
+     * waits for the slowest pod only; a pod that fails (or does not answer within its call timeout) gives the items
+     * of the pages it answered before.
+     */
     private Map<String, JsonNode> collect(String method, String field) {
-        Map<String, JsonNode> out = new LinkedHashMap<>();
+        Map<String, CompletableFuture<ArrayNode>> asked = new LinkedHashMap<>();
         for (PodManifest manifest : catalog.get().pods()) {
             PodBackend.Pod pod = backend.pod(manifest.name());
-            if (!pod.running()) {
-                continue;
+            if (pod.running()) {
+                asked.put(manifest.name(), pages(pod, method, field, manifest.callTimeout(), null, JsonRpc.NODES.arrayNode(), 0));
             }
-            ArrayNode items = JsonRpc.NODES.arrayNode();
-            String cursor = null;
-            try {
-                for (int page = 0; page < MAX_PAGES; page++) {
-                    ObjectNode params = JsonRpc.NODES.objectNode();
-                    if (cursor != null) {
-                        params.put("cursor", cursor);
-                    }
-                    JsonNode result = pod.request(method, params, manifest.callTimeout()).join();
-                    result.path(field).forEach(items::add);
-                    cursor = result.path("nextCursor").asText(null);
-                    if (cursor == null) {
-                        break;
-                    }
-                }
-            } catch (CompletionException e) {
-                log.debug("pod {}: {} failed: {}", manifest.name(), method, Failures.unwrap(e).getMessage());
-            }
-            out.put(manifest.name(), items);
         }
+        Map<String, JsonNode> out = new LinkedHashMap<>();
+        asked.forEach((pod, items) -> out.put(pod, items.join()));
         return out;
+    }
+
+    /** Adds the items of page {@code page} (at {@code cursor}) and of every page after it to {@code items}. */
+    private static CompletableFuture<ArrayNode> pages(PodBackend.Pod pod, String method, String field, Duration timeout,
+                                                      String cursor, ArrayNode items, int page) {
+        ObjectNode params = JsonRpc.NODES.objectNode();
+        if (cursor != null) {
+            params.put("cursor", cursor);
+        }
+        CompletableFuture<JsonNode> answer;
+        try {
+            answer = pod.request(method, params, timeout);
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(e);
+        }
+        return answer.thenCompose(result -> {
+            result.path(field).forEach(items::add);
+            String next = result.path("nextCursor").asText(null);
+            return next == null || page + 1 >= MAX_PAGES ? CompletableFuture.completedFuture(items)
+                    : pages(pod, method, field, timeout, next, items, page + 1);
+        }).exceptionally(failure -> {
+            log.debug("pod {}: {} failed: {}", pod.name(), method, Failures.unwrap(failure).getMessage());
+            return items;
+        });
     }
 
     /** {@code method} sent to the pod {@code podName}; its result, or its failure as an {@link RpcException}. */
