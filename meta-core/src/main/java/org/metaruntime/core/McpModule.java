@@ -140,6 +140,20 @@ public interface McpModule {
      */
     <T> T surface(McpSurfaceRequest<T> request);
 
+    /**
+     * Like {@link #surface}, without blocking the caller: a lazy module is started off its thread, and the answer
+     * completes the future (dependent stages may run on the runtime's threads: they must not block); a failure fails
+     * it with the {@link ModuleRouteException} {@link #surface} throws. By default, {@link #surface} on the caller's
+     * thread.
+     */
+    default <T> CompletableFuture<T> surfaceAsync(McpSurfaceRequest<T> request) {
+        try {
+            return CompletableFuture.completedFuture(surface(request));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
     /** {@code resources/list}, every page. */
     default List<McpSchema.Resource> listResources() {
         return surface(McpSurfaceRequest.listResources());

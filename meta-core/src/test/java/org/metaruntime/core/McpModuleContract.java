@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.metaruntime.events.Subscription;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
+import org.metaruntime.mcp.McpSurfaceRequest;
 import org.metaruntime.mcp.McpToolCall;
 import org.metaruntime.supervisor.RestartPolicy;
 import org.metaruntime.testing.FixtureScripts;
@@ -282,6 +284,9 @@ abstract class McpModuleContract {
                 assertThat(((ModuleRouteException) thrown).code()).isEqualTo("mcp.json_rpc_error");
             });
         }
+        CompletableFuture<?> read = tools.surfaceAsync(McpSurfaceRequest.readResource("file:///x"));
+        assertThatThrownBy(() -> read.get(20, TimeUnit.SECONDS)).hasCauseInstanceOf(ModuleRouteException.class)
+                .satisfies(thrown -> assertThat(((ModuleRouteException) thrown.getCause()).code()).isEqualTo("mcp.json_rpc_error"));
     }
 
     @FunctionalInterface

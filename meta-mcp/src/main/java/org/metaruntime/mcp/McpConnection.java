@@ -366,6 +366,21 @@ public final class McpConnection implements AutoCloseable {
                 deadline(timeout)), moduleId, method.operation()));
     }
 
+    /**
+     * Like {@link #surface}, without blocking: the answer completes the future (on the thread that read it, so
+     * dependent stages must not block), and a failure fails it with the {@link McpBoundaryException} {@link #surface}
+     * throws.
+     */
+    public <T> CompletableFuture<T> surfaceAsync(McpSurfaceRequest<T> request, Duration timeout) {
+        McpSurfaceRequest.Method method = Objects.requireNonNull(request, "request").method();
+        try {
+            return surface.send(method, request.params(), Waits.validated(timeout).toMillis(), deadline(timeout))
+                    .thenApply(request::answer);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
     /** {@code resources/list}, every page. @throws McpBoundaryException as {@link #surface} */
     public List<McpSchema.Resource> listResources(Duration timeout) {
         return surface(McpSurfaceRequest.listResources(), timeout);

@@ -123,6 +123,8 @@ class SurfaceTest {
         assertThat(text.contents().get(0)).isInstanceOf(McpSchema.TextResourceContents.class);
         McpSchema.ReadResourceResult blob = c.readResource("demo://resource/dynamic/blob/2", T);
         assertThat(blob.contents().get(0)).isInstanceOf(McpSchema.BlobResourceContents.class);
+        assertThat(c.surfaceAsync(McpSurfaceRequest.readResource("demo://resource/dynamic/text/1"), T).join())
+                .isEqualTo(text);
 
         String uri = "demo://resource/dynamic/text/1";
         c.subscribeResource(uri, T);

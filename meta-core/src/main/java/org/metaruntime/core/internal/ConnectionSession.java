@@ -71,6 +71,11 @@ record ConnectionSession(McpConnection connection) implements McpSession {
     }
 
     @Override
+    public <T> CompletableFuture<T> surfaceAsync(McpSurfaceRequest<T> request, Duration timeout) {
+        return connection.surfaceAsync(request, timeout);
+    }
+
+    @Override
     public void forwardNotifications(Consumer<? super McpSchema.JSONRPCNotification> listener) {
         connection.subscribeNotifications(listener);
     }

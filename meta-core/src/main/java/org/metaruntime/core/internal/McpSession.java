@@ -58,6 +58,15 @@ public interface McpSession {
     /** One request of the surface beyond tools (see {@link McpConnection#surface}). */
     <T> T surface(McpSurfaceRequest<T> request, Duration timeout);
 
+    /** {@link #surface} without blocking (see {@link McpConnection#surfaceAsync}); by default it answers on this thread. */
+    default <T> CompletableFuture<T> surfaceAsync(McpSurfaceRequest<T> request, Duration timeout) {
+        try {
+            return CompletableFuture.completedFuture(surface(request, timeout));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
     /** Forwards the server's notifications to {@code listener} for the rest of the session. */
     void forwardNotifications(Consumer<? super McpSchema.JSONRPCNotification> listener);
 

@@ -66,19 +66,24 @@ public final class RuntimeMcpModule implements McpModule {
 
     @Override
     public CompletableFuture<List<McpSchema.Tool>> toolsAsync() {
-        return calls.sessionAsync(moduleId, "tools").thenCompose(session -> {
-            CompletableFuture<List<McpSchema.Tool>> listed;
+        return useAsync("tools", session -> session.server().toolDescriptorsAsync());
+    }
+
+    /** {@link #use} without blocking: {@code op} runs once the module's session is there. */
+    private <T> CompletableFuture<T> useAsync(String operation, Function<CallRouter.Session, CompletableFuture<T>> op) {
+        return calls.sessionAsync(moduleId, operation).thenCompose(session -> {
+            CompletableFuture<T> answer;
             try {
-                listed = session.server().toolDescriptorsAsync();
+                answer = op.apply(session);
             } catch (RuntimeException e) {
-                listed = CompletableFuture.failedFuture(e);
+                answer = CompletableFuture.failedFuture(e);
             }
-            return listed.handle((tools, e) -> {
+            return answer.handle((value, e) -> {
                 calls.ended(session);
                 if (e != null) {
                     throw CallRouter.toRouteException(moduleId, e);
                 }
-                return tools;
+                return value;
             });
         });
     }
@@ -105,6 +110,12 @@ public final class RuntimeMcpModule implements McpModule {
     public <T> T surface(McpSurfaceRequest<T> request) {
         Objects.requireNonNull(request, "request");
         return use(request.method().operation(), s -> s.server().surface(request, s.timeout()));
+    }
+
+    @Override
+    public <T> CompletableFuture<T> surfaceAsync(McpSurfaceRequest<T> request) {
+        Objects.requireNonNull(request, "request");
+        return useAsync(request.method().operation(), s -> s.server().surfaceAsync(request, s.timeout()));
     }
 
     @Override

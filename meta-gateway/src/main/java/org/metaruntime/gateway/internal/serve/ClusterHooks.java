@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import org.metaruntime.gateway.internal.cluster.TaskIds;
 import org.metaruntime.gateway.internal.rpc.Dispatcher;
 import org.metaruntime.gateway.internal.rpc.Eras;
@@ -29,13 +28,12 @@ final class ClusterHooks implements AutoCloseable {
      * @param table    the served pods
      * @param backend  what runs them
      * @param surface  the pods' MCP surface, which task requests are forwarded through
-     * @param executor the thread a forwarded task request waits on
      */
-    ClusterHooks(RequestStates states, ToolTable table, PodSet backend, Surface surface, Executor executor) {
+    ClusterHooks(RequestStates states, ToolTable table, PodSet backend, Surface surface) {
         this.states = states;
         this.table = table;
         this.backend = backend;
-        this.tasks = new TaskRequests(new TaskPods(surface, executor), this::replicaId);
+        this.tasks = new TaskRequests(new TaskPods(surface), this::replicaId);
     }
 
     /**
@@ -104,11 +102,8 @@ final class ClusterHooks implements AutoCloseable {
     private final class TaskPods implements TaskRequests.Pods {
 
         private final Surface surface;
-        private final Executor executor;
-
-        TaskPods(Surface surface, Executor executor) {
+        TaskPods(Surface surface) {
             this.surface = surface;
-            this.executor = executor;
         }
 
         @Override
@@ -122,7 +117,11 @@ final class ClusterHooks implements AutoCloseable {
             capabilities.putObject("extensions").set(TaskRequests.EXTENSION,
                     clientCapabilities.path("extensions").get(TaskRequests.EXTENSION).deepCopy());
             params.putObject("_meta").set(Eras.CLIENT_CAPABILITIES_KEY, capabilities);
-            return CompletableFuture.supplyAsync(() -> surface.forward(pod, method, params, method), executor);
+            try {
+                return surface.forward(pod, method, params, method);
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
         }
     }
 }

@@ -119,7 +119,7 @@ public final class GatewayServer implements AutoCloseable {
         this.surface = new Surface(table::catalog, backend, this::status);
         this.executor = new ThreadPoolExecutor(0, 256, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
                 DaemonThreads.numbered("meta-gateway-worker-"), new ThreadPoolExecutor.AbortPolicy());
-        this.cluster = new ClusterHooks(parked.states(), table, backend, surface, executor);
+        this.cluster = new ClusterHooks(parked.states(), table, backend, surface);
         this.dispatcher = Dispatcher.builder(executor)
                 .nanoClock(nanoClock)
                 .inline("initialize", this::initialize)
@@ -127,24 +127,25 @@ public final class GatewayServer implements AutoCloseable {
                 .inline("logging/setLevel", this::setLevel)
                 .inline("tools/list", r -> listReady.thenApply(ready -> toolsList(r)))
                 .inline("tools/call", r -> listReady.isDone() ? pipeline.client(r) : listReady.thenCompose(ready -> pipeline.client(r)))
-                .offloaded("resources/list", r -> done(surface.listResources(visible(r))))
-                .offloaded("resources/templates/list", r -> done(surface.listTemplates(visible(r))))
-                .offloaded("resources/read", r -> done(surface.readResource(r.params(), visible(r))))
-                .offloaded("prompts/list", r -> done(surface.listPrompts(visible(r))))
-                .offloaded("prompts/get", r -> done(surface.getPrompt(r.params(), visible(r))))
-                .offloaded("completion/complete", r -> done(surface.complete(r.params(), visible(r))))
+                .inline("resources/list", r -> surface.listResources(visible(r)))
+                .inline("resources/templates/list", r -> surface.listTemplates(visible(r)))
+                .inline("resources/read", r -> surface.readResource(r.params(), visible(r)))
+                .inline("prompts/list", r -> surface.listPrompts(visible(r)))
+                .inline("prompts/get", r -> surface.getPrompt(r.params(), visible(r)))
+                .inline("completion/complete", r -> surface.complete(r.params(), visible(r)))
                 .modern("server/discover", r -> done(EraAnswers.cached(r,
                         EraAnswers.discovered(cluster.offersTasks(), instructions()), 0)))
                 .modern("tools/list", r -> listReady.thenApply(ready -> EraAnswers.cached(r, toolsList(r), toolsTtlMs())))
                 .modern("tools/call", r -> cluster.answer(r, listReady.isDone() ? pipeline.client(r)
                         : listReady.thenCompose(ready -> pipeline.client(r))))
-                .modernOffloaded("resources/list", r -> done(EraAnswers.cached(r, surface.listResources(visible(r)), 0)))
-                .modernOffloaded("resources/templates/list", r -> done(EraAnswers.cached(r, surface.listTemplates(visible(r)), 0)))
-                .modernOffloaded("resources/read",
-                        r -> done(EraAnswers.cached(surface.readResource(r.params(), visible(r)), 0, "private")))
-                .modernOffloaded("prompts/list", r -> done(EraAnswers.cached(r, surface.listPrompts(visible(r)), 0)))
-                .modernOffloaded("prompts/get", r -> done(surface.getPrompt(r.params(), visible(r))))
-                .modernOffloaded("completion/complete", r -> done(surface.complete(r.params(), visible(r))))
+                .modern("resources/list", r -> surface.listResources(visible(r)).thenApply(l -> EraAnswers.cached(r, l, 0)))
+                .modern("resources/templates/list",
+                        r -> surface.listTemplates(visible(r)).thenApply(l -> EraAnswers.cached(r, l, 0)))
+                .modern("resources/read",
+                        r -> surface.readResource(r.params(), visible(r)).thenApply(read -> EraAnswers.cached(read, 0, "private")))
+                .modern("prompts/list", r -> surface.listPrompts(visible(r)).thenApply(l -> EraAnswers.cached(r, l, 0)))
+                .modern("prompts/get", r -> surface.getPrompt(r.params(), visible(r)))
+                .modern("completion/complete", r -> surface.complete(r.params(), visible(r)))
                 .modern("subscriptions/listen", listens::listen)
                 .modern("tasks/get", cluster::task)
                 .modern("tasks/update", cluster::task)

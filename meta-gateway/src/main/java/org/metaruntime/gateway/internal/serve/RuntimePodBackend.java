@@ -406,9 +406,19 @@ final class RuntimePodBackend implements PodBackend {
             return p;
         }
 
+        /**
+         * A request of the MCP surface goes to the pod without blocking; the tasks extension's requests, which the
+         * runtime sends blocking, run on the backend's executor.
+         */
         @Override
         public CompletableFuture<JsonNode> request(String method, JsonNode params, Duration timeout) {
-            return CompletableFuture.supplyAsync(() -> surface(method, params), executor).handle((r, e) -> {
+            CompletableFuture<JsonNode> answer;
+            try {
+                answer = send(method, params);
+            } catch (RuntimeException e) {
+                answer = CompletableFuture.failedFuture(e);
+            }
+            return answer.handle((r, e) -> {
                 if (e != null) {
                     throw PodErrors.map(e, false);
                 }
@@ -416,16 +426,16 @@ final class RuntimePodBackend implements PodBackend {
             });
         }
 
-        private JsonNode surface(String method, JsonNode params) {
+        private CompletableFuture<JsonNode> send(String method, JsonNode params) {
             Optional<McpSurfaceRequest.Method> surface = McpSurfaceRequest.Method.of(method);
             if (bare()) {
-                return bareSurface(method, surface);
+                return CompletableFuture.completedFuture(bareSurface(method, surface));
             }
             if (surface.isPresent()) {
-                return module().surface(surface.get().fromWire(params));
+                return module().surfaceAsync(surface.get().fromWire(params));
             }
             if (TaskRequests.POD_METHODS.contains(method)) {
-                return module().request(method, ((ObjectNode) params).deepCopy());
+                return CompletableFuture.supplyAsync(() -> module().request(method, ((ObjectNode) params).deepCopy()), executor);
             }
             throw new PodFailure(PodFailure.Kind.ERROR_ANSWER, "unknown method " + method, OptionalInt.empty(), "",
                     JsonRpc.METHOD_NOT_FOUND, null);

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
@@ -47,19 +46,23 @@ final class Surface {
         this.status = status;
     }
 
-    JsonNode listResources() {
+    CompletableFuture<JsonNode> listResources() {
         return listResources(Visibility.ALL);
     }
 
     /** The resources of the pods {@code visible} shows ({@code meta://status} when it shows the gateway's own tool). */
-    JsonNode listResources(Visibility visible) {
+    CompletableFuture<JsonNode> listResources(Visibility visible) {
+        return collect("resources/list", "resources").thenApply(listed -> resources(listed, visible));
+    }
+
+    private JsonNode resources(Map<String, JsonNode> listed, Visibility visible) {
         ArrayNode resources = JsonRpc.NODES.arrayNode();
         if (visible.status()) {
             resources.addObject().put("uri", StatusReport.URI).put("name", "status").put("title", "Gateway status")
                 .put("description", "The state of every pod of this gateway").put("mimeType", "application/json");
         }
         Map<String, String> owners = new LinkedHashMap<>();
-        for (Map.Entry<String, JsonNode> entry : collect("resources/list", "resources").entrySet()) {
+        for (Map.Entry<String, JsonNode> entry : listed.entrySet()) {
             for (JsonNode resource : entry.getValue()) {
                 String uri = resource.path("uri").asText();
                 String first = owners.putIfAbsent(uri, entry.getKey());
@@ -78,15 +81,19 @@ final class Surface {
         return result;
     }
 
-    JsonNode listTemplates() {
+    CompletableFuture<JsonNode> listTemplates() {
         return listTemplates(Visibility.ALL);
     }
 
     /** The resource templates of the pods {@code visible} shows. */
-    JsonNode listTemplates(Visibility visible) {
+    CompletableFuture<JsonNode> listTemplates(Visibility visible) {
+        return collect("resources/templates/list", "resourceTemplates").thenApply(listed -> templates(listed, visible));
+    }
+
+    private JsonNode templates(Map<String, JsonNode> listed, Visibility visible) {
         ArrayNode templates = JsonRpc.NODES.arrayNode();
         List<Map.Entry<Pattern, String>> owners = new ArrayList<>();
-        for (Map.Entry<String, JsonNode> entry : collect("resources/templates/list", "resourceTemplates").entrySet()) {
+        for (Map.Entry<String, JsonNode> entry : listed.entrySet()) {
             for (JsonNode template : entry.getValue()) {
                 owners.add(Map.entry(templatePattern(template.path("uriTemplate").asText()), entry.getKey()));
                 if (visible.pod(entry.getKey())) {
@@ -100,12 +107,12 @@ final class Surface {
         return result;
     }
 
-    JsonNode readResource(JsonNode params) {
+    CompletableFuture<JsonNode> readResource(JsonNode params) {
         return readResource(params, Visibility.ALL);
     }
 
     /** {@code resources/read}; a URI of a pod {@code visible} hides is answered as one no pod lists. */
-    JsonNode readResource(JsonNode params, Visibility visible) {
+    CompletableFuture<JsonNode> readResource(JsonNode params, Visibility visible) {
         String uri = params.path("uri").asText(null);
         if (uri == null) {
             throw new RpcException(JsonRpc.INVALID_PARAMS, "resources/read needs params.uri");
@@ -114,29 +121,33 @@ final class Surface {
             ObjectNode result = JsonRpc.NODES.objectNode();
             result.putArray("contents").addObject().put("uri", uri).put("mimeType", "application/json")
                     .put("text", JsonRpc.write(status.get()));
-            return result;
+            return CompletableFuture.completedFuture(result);
         }
         RpcException unknown = new RpcException(JsonRpc.INVALID_PARAMS,
                 "unknown resource " + uri + ": no running pod lists it", JsonRpc.NODES.objectNode().put("uri", uri));
-        String pod = ownerOf(uri).orElseGet(() -> {
-            listResources();
-            listTemplates();
-            return ownerOf(uri).orElseThrow(() -> unknown);
+        CompletableFuture<Optional<String>> owner = ownerOf(uri).isPresent()
+                ? CompletableFuture.completedFuture(ownerOf(uri))
+                : listResources().thenCombine(listTemplates(), (resources, templates) -> ownerOf(uri));
+        return owner.thenCompose(pod -> {
+            if (pod.isEmpty() || !visible.pod(pod.get())) {
+                throw unknown;
+            }
+            return forward(pod.get(), "resources/read", params, "resource " + uri);
         });
-        if (!visible.pod(pod)) {
-            throw unknown;
-        }
-        return forward(pod, "resources/read", params, "resource " + uri);
     }
 
-    JsonNode listPrompts() {
+    CompletableFuture<JsonNode> listPrompts() {
         return listPrompts(Visibility.ALL);
     }
 
     /** The prompts of the pods {@code visible} shows. */
-    JsonNode listPrompts(Visibility visible) {
+    CompletableFuture<JsonNode> listPrompts(Visibility visible) {
+        return collect("prompts/list", "prompts").thenApply(listed -> prompts(listed, visible));
+    }
+
+    private JsonNode prompts(Map<String, JsonNode> listed, Visibility visible) {
         ArrayNode prompts = JsonRpc.NODES.arrayNode();
-        for (Map.Entry<String, JsonNode> entry : collect("prompts/list", "prompts").entrySet()) {
+        for (Map.Entry<String, JsonNode> entry : listed.entrySet()) {
             if (!visible.pod(entry.getKey())) {
                 continue;
             }
@@ -151,12 +162,12 @@ final class Surface {
         return result;
     }
 
-    JsonNode getPrompt(JsonNode params) {
+    CompletableFuture<JsonNode> getPrompt(JsonNode params) {
         return getPrompt(params, Visibility.ALL);
     }
 
     /** {@code prompts/get}; a prompt of a pod {@code visible} hides is answered as one of no pod. */
-    JsonNode getPrompt(JsonNode params, Visibility visible) {
+    CompletableFuture<JsonNode> getPrompt(JsonNode params, Visibility visible) {
         String name = params.path("name").asText(null);
         if (name == null) {
             throw new RpcException(JsonRpc.INVALID_PARAMS, "prompts/get needs params.name");
@@ -167,12 +178,12 @@ final class Surface {
         return forward(split.getKey(), "prompts/get", forwarded, "prompt " + split.getValue());
     }
 
-    JsonNode complete(JsonNode params) {
+    CompletableFuture<JsonNode> complete(JsonNode params) {
         return complete(params, Visibility.ALL);
     }
 
     /** {@code completion/complete}; a prompt or template of a pod {@code visible} hides is answered as one of no pod. */
-    JsonNode complete(JsonNode params, Visibility visible) {
+    CompletableFuture<JsonNode> complete(JsonNode params, Visibility visible) {
         JsonNode ref = params.path("ref");
         ObjectNode forwarded = params.deepCopy();
         String type = ref.path("type").asText();
@@ -183,11 +194,11 @@ final class Surface {
         }
         if ("ref/resource".equals(type)) {
             String uri = ref.path("uri").asText();
-            String pod = ownerOf(uri).or(() -> {
-                listTemplates();
-                return ownerOf(uri);
-            }).filter(visible::pod).orElseThrow(() -> new RpcException(JsonRpc.INVALID_PARAMS, "unknown resource template " + uri));
-            return forward(pod, "completion/complete", forwarded, "resource " + uri);
+            CompletableFuture<Optional<String>> owner = ownerOf(uri).isPresent()
+                    ? CompletableFuture.completedFuture(ownerOf(uri))
+                    : listTemplates().thenApply(templates -> ownerOf(uri));
+            return owner.thenCompose(pod -> forward(pod.filter(visible::pod).orElseThrow(() -> new RpcException(
+                    JsonRpc.INVALID_PARAMS, "unknown resource template " + uri)), "completion/complete", forwarded, "resource " + uri));
         }
         throw new RpcException(JsonRpc.INVALID_PARAMS, "completion/complete needs ref.type ref/prompt or ref/resource");
     }
@@ -223,9 +234,9 @@ final class Surface {
     /**
      * Each running pod's items of {@code field}, every page, in pod name order. The pods are asked at once, so a list
      * waits for the slowest pod only; a pod that fails (or does not answer within its call timeout) gives the items
-     * of the pages it answered before.
+     * of the pages it answered before. Never fails.
      */
-    private Map<String, JsonNode> collect(String method, String field) {
+    private CompletableFuture<Map<String, JsonNode>> collect(String method, String field) {
         Map<String, CompletableFuture<ArrayNode>> asked = new LinkedHashMap<>();
         for (PodManifest manifest : catalog.get().pods()) {
             PodBackend.Pod pod = backend.pod(manifest.name());
@@ -233,9 +244,11 @@ final class Surface {
                 asked.put(manifest.name(), pages(pod, method, field, manifest.callTimeout(), null, JsonRpc.NODES.arrayNode(), 0));
             }
         }
-        Map<String, JsonNode> out = new LinkedHashMap<>();
-        asked.forEach((pod, items) -> out.put(pod, items.join()));
-        return out;
+        return CompletableFuture.allOf(asked.values().toArray(CompletableFuture[]::new)).thenApply(all -> {
+            Map<String, JsonNode> out = new LinkedHashMap<>();
+            asked.forEach((pod, items) -> out.put(pod, items.join()));
+            return out;
+        });
     }
 
     /** Adds the items of page {@code page} (at {@code cursor}) and of every page after it to {@code items}. */
@@ -263,21 +276,28 @@ final class Surface {
     }
 
     /** {@code method} sent to the pod {@code podName}; its result, or its failure as an {@link RpcException}. */
-    JsonNode forward(String podName, String method, JsonNode params, String what) {
+    CompletableFuture<JsonNode> forward(String podName, String method, JsonNode params, String what) {
         PodManifest manifest = catalog.get().pod(podName).orElseThrow(() -> new RpcException(JsonRpc.UNAVAILABLE,
                 "pod " + podName + " " + what + ": the pod is not served any more", JsonRpc.NODES.objectNode().put("pod", podName)));
+        CompletableFuture<JsonNode> answer;
         try {
-            return backend.pod(podName).request(method, params, manifest.callTimeout()).join();
-        } catch (CompletionException e) {
-            Throwable cause = Failures.unwrap(e);
-            if (cause instanceof PodBackend.PodFailure failure && failure.kind() == PodBackend.PodFailure.Kind.ERROR_ANSWER) {
-                throw new RpcException(failure.rpcCode(), "pod " + podName + " " + what + ": " + failure.getMessage(),
-                        failure.errorData()).asPodAnswer();
+            answer = backend.pod(podName).request(method, params, manifest.callTimeout());
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(e);
+        }
+        return answer.handle((result, failure) -> {
+            if (failure == null) {
+                return result;
             }
-            int code = cause instanceof PodBackend.PodFailure failure ? failure.rpcCode() : JsonRpc.UNAVAILABLE;
+            Throwable cause = Failures.unwrap(failure);
+            if (cause instanceof PodBackend.PodFailure f && f.kind() == PodBackend.PodFailure.Kind.ERROR_ANSWER) {
+                throw new RpcException(f.rpcCode(), "pod " + podName + " " + what + ": " + f.getMessage(),
+                        f.errorData()).asPodAnswer();
+            }
+            int code = cause instanceof PodBackend.PodFailure f ? f.rpcCode() : JsonRpc.UNAVAILABLE;
             throw new RpcException(code, "pod " + podName + " " + what + ": " + cause.getMessage(),
                     JsonRpc.NODES.objectNode().put("pod", podName));
-        }
+        });
     }
 
     /** An RFC 6570 template as a pattern: each expression matches one path segment, {+x} / {#x} anything. */
