@@ -107,10 +107,6 @@ final class Surface {
         return result;
     }
 
-    CompletableFuture<JsonNode> readResource(JsonNode params) {
-        return readResource(params, Visibility.ALL);
-    }
-
     /** {@code resources/read}; a URI of a pod {@code visible} hides is answered as one no pod lists. */
     CompletableFuture<JsonNode> readResource(JsonNode params, Visibility visible) {
         String uri = params.path("uri").asText(null);
@@ -136,10 +132,6 @@ final class Surface {
         });
     }
 
-    CompletableFuture<JsonNode> listPrompts() {
-        return listPrompts(Visibility.ALL);
-    }
-
     /** The prompts of the pods {@code visible} shows. */
     CompletableFuture<JsonNode> listPrompts(Visibility visible) {
         return collect("prompts/list", "prompts").thenApply(listed -> prompts(listed, visible));
@@ -162,10 +154,6 @@ final class Surface {
         return result;
     }
 
-    CompletableFuture<JsonNode> getPrompt(JsonNode params) {
-        return getPrompt(params, Visibility.ALL);
-    }
-
     /** {@code prompts/get}; a prompt of a pod {@code visible} hides is answered as one of no pod. */
     CompletableFuture<JsonNode> getPrompt(JsonNode params, Visibility visible) {
         String name = params.path("name").asText(null);
@@ -176,10 +164,6 @@ final class Surface {
         ObjectNode forwarded = params.deepCopy();
         forwarded.put("name", split.getValue());
         return forward(split.getKey(), "prompts/get", forwarded, "prompt " + split.getValue());
-    }
-
-    CompletableFuture<JsonNode> complete(JsonNode params) {
-        return complete(params, Visibility.ALL);
     }
 
     /** {@code completion/complete}; a prompt or template of a pod {@code visible} hides is answered as one of no pod. */
