@@ -32,13 +32,14 @@ import org.metaruntime.benchmarks.harness.Rounds;
  * both). The same warm calls of both eras (and of the SDK 1.x client) also go to one {@code meta-gateway --transport
  * http} serving the same pod, over Streamable HTTP (the modern client sends {@code server/discover} and then each call
  * as its own POST without a session; the legacy ones open a session with {@code initialize}). {@code --eras-only true}
- * runs only these; {@code --floor-only true} runs only the paths against the floors.
+ * runs only these; {@code --floor-only true} runs only the paths against the floors, and {@code --in-flight N} sets how
+ * many calls their in-flight measure keeps outstanding (64 by default).
  *
  * <pre>
  * mvn -B -q -pl meta-gateway,benchmarks -am package -DskipTests
  * java -cp benchmarks/target/benchmarks.jar org.metaruntime.benchmarks.gateway.GatewayComparison [--rounds 5]
  *      [--warm-calls 5000] [--inflight-calls 10000] [--cold-runs 5] [--eras-only false]
- *      [--floor-only false] [--repo .]
+ *      [--floor-only false] [--in-flight 64] [--repo .]
  * </pre>
  */
 public final class GatewayComparison {
@@ -59,13 +60,14 @@ public final class GatewayComparison {
     private final String legacyV2HttpSpec;
     private final boolean erasOnly;
     private final boolean floorOnly;
+    private final int inFlight;
     private final int warmCalls;
     private final int inflightCalls;
     private final int coldRuns;
 
     private GatewayComparison(Path nodeDir, String directSpec, String gatewaySpec, String relaySpec, String jvmRelaySpec,
                               String lazySpec, String httpSpec, int warmCalls, int inflightCalls, int coldRuns,
-                              boolean erasOnly, boolean floorOnly) {
+                              boolean erasOnly, boolean floorOnly, int inFlight) {
         this.bench = new NodeBench(nodeDir);
         this.directSpec = directSpec;
         this.gatewaySpec = gatewaySpec;
@@ -77,6 +79,7 @@ public final class GatewayComparison {
         this.coldRuns = coldRuns;
         this.erasOnly = erasOnly;
         this.floorOnly = floorOnly;
+        this.inFlight = inFlight;
         this.modernSpec = pinned(gatewaySpec, "2026-07-28");
         this.legacyV2Spec = pinned(gatewaySpec, "2025-11-25");
         this.httpSpec = httpSpec;
@@ -95,7 +98,8 @@ public final class GatewayComparison {
 
     public static void main(String[] args) throws Exception {
         Options opts = Options.parse(GatewayComparison.class, args, "rounds", "5", "warm-calls", "5000",
-                "inflight-calls", "10000", "cold-runs", "5", "eras-only", "false", "floor-only", "false", "repo", ".");
+                "inflight-calls", "10000", "cold-runs", "5", "eras-only", "false", "floor-only", "false", "in-flight", "64",
+                "repo", ".");
         Path repo = opts.path("repo");
         Path jar = repo.resolve("meta-gateway/target/meta-gateway.jar");
         if (!Files.isRegularFile(jar)) {
@@ -139,7 +143,8 @@ public final class GatewayComparison {
             GatewayComparison bench = new GatewayComparison(repo.resolve("benchmarks/node"), direct.toString(),
                     gateway.toString(), relay.toString(), jvmRelay.toString(), lazy.toString(), http.toString(),
                     opts.integer("warm-calls"), opts.integer("inflight-calls"), coldRuns,
-                    Boolean.parseBoolean(opts.value("eras-only")), Boolean.parseBoolean(opts.value("floor-only")));
+                    Boolean.parseBoolean(opts.value("eras-only")), Boolean.parseBoolean(opts.value("floor-only")),
+                    opts.integer("in-flight"));
             bench.bench.ensureNodeModules("@modelcontextprotocol/sdk");
             bench.bench.ensureNodeModules("@modelcontextprotocol/client");
             System.out.println("python: " + python + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
@@ -215,24 +220,24 @@ public final class GatewayComparison {
                 () -> rounds.record("jvmrelay.warm.us", node("warm", jvmRelaySpec, warmCalls).get("usPerCall").asDouble())));
         Rounds.rotated(round, List.of(
                 () -> {
-                    JsonNode r = node("inflight", directSpec, inflightCalls);
-                    rounds.record("direct.64.cps", r.get("callsPerSecond").asDouble());
-                    rounds.record("direct.64.lost", r.get("lost").asDouble());
+                    JsonNode r = bench.run("gateway-bench.mjs", "inflight", inflightCalls, inFlight, directSpec);
+                    rounds.record("direct.inflight.cps", r.get("callsPerSecond").asDouble());
+                    rounds.record("direct.inflight.lost", r.get("lost").asDouble());
                 },
                 () -> {
-                    JsonNode r = node("inflight", gatewaySpec, inflightCalls);
-                    rounds.record("gateway.64.cps", r.get("callsPerSecond").asDouble());
-                    rounds.record("gateway.64.lost", r.get("lost").asDouble());
+                    JsonNode r = bench.run("gateway-bench.mjs", "inflight", inflightCalls, inFlight, gatewaySpec);
+                    rounds.record("gateway.inflight.cps", r.get("callsPerSecond").asDouble());
+                    rounds.record("gateway.inflight.lost", r.get("lost").asDouble());
                 },
                 () -> {
-                    JsonNode r = node("inflight", relaySpec, inflightCalls);
-                    rounds.record("relay.64.cps", r.get("callsPerSecond").asDouble());
-                    rounds.record("relay.64.lost", r.get("lost").asDouble());
+                    JsonNode r = bench.run("gateway-bench.mjs", "inflight", inflightCalls, inFlight, relaySpec);
+                    rounds.record("relay.inflight.cps", r.get("callsPerSecond").asDouble());
+                    rounds.record("relay.inflight.lost", r.get("lost").asDouble());
                 },
                 () -> {
-                    JsonNode r = node("inflight", jvmRelaySpec, inflightCalls);
-                    rounds.record("jvmrelay.64.cps", r.get("callsPerSecond").asDouble());
-                    rounds.record("jvmrelay.64.lost", r.get("lost").asDouble());
+                    JsonNode r = bench.run("gateway-bench.mjs", "inflight", inflightCalls, inFlight, jvmRelaySpec);
+                    rounds.record("jvmrelay.inflight.cps", r.get("callsPerSecond").asDouble());
+                    rounds.record("jvmrelay.inflight.lost", r.get("lost").asDouble());
                 }));
         Rounds.rotated(round, List.of(
                 () -> rounds.record("direct.cold.ms", node("cold", directSpec, coldRuns).get("wholeMs").asDouble()),
@@ -285,12 +290,12 @@ public final class GatewayComparison {
                 rounds.median("gateway.warm.us"), rounds.ratio("gateway.warm.us", "direct.warm.us"),
                 rounds.ratio("gateway.warm.us", "relay.warm.us"), rounds.ratio("gateway.warm.us", "jvmrelay.warm.us"),
                 rounds.ratio("jvmrelay.warm.us", "relay.warm.us")));
-        t.append(String.format(Locale.ROOT, "| 64 in flight, calls/s (lost calls) | %,.0f (%.0f) | %,.0f (%.0f) | %,.0f (%.0f) | %,.0f (%.0f) | %.2f | %.2f | %.2f | %.2f |%n",
-                rounds.median("direct.64.cps"), rounds.sum("direct.64.lost"), rounds.median("relay.64.cps"), rounds.sum("relay.64.lost"),
-                rounds.median("jvmrelay.64.cps"), rounds.sum("jvmrelay.64.lost"), rounds.median("gateway.64.cps"),
-                rounds.sum("gateway.64.lost"), rounds.ratio("gateway.64.cps", "direct.64.cps"),
-                rounds.ratio("gateway.64.cps", "relay.64.cps"), rounds.ratio("gateway.64.cps", "jvmrelay.64.cps"),
-                rounds.ratio("jvmrelay.64.cps", "relay.64.cps")));
+        t.append(String.format(Locale.ROOT, "| %d in flight, calls/s (lost calls) | %,.0f (%.0f) | %,.0f (%.0f) | %,.0f (%.0f) | %,.0f (%.0f) | %.2f | %.2f | %.2f | %.2f |%n",
+                inFlight, rounds.median("direct.inflight.cps"), rounds.sum("direct.inflight.lost"), rounds.median("relay.inflight.cps"), rounds.sum("relay.inflight.lost"),
+                rounds.median("jvmrelay.inflight.cps"), rounds.sum("jvmrelay.inflight.lost"), rounds.median("gateway.inflight.cps"),
+                rounds.sum("gateway.inflight.lost"), rounds.ratio("gateway.inflight.cps", "direct.inflight.cps"),
+                rounds.ratio("gateway.inflight.cps", "relay.inflight.cps"), rounds.ratio("gateway.inflight.cps", "jvmrelay.inflight.cps"),
+                rounds.ratio("jvmrelay.inflight.cps", "relay.inflight.cps")));
         t.append(String.format(Locale.ROOT, "| cold: direct spawn + initialize + call vs the gateway's first call to a lazy pod, ms | %.1f | | | %.1f | %.2f | | | |%n",
                 rounds.median("direct.cold.ms"), rounds.median("gateway.lazy.ms"), rounds.ratio("gateway.lazy.ms", "direct.cold.ms")));
         t.append(String.format(Locale.ROOT, "| (a whole session: gateway JVM start + initialize + first call, ms) | | | | %.1f | %.2f | | | |%n",

@@ -40,10 +40,16 @@ public final class NodeBench {
      * printed last.
      */
     public JsonNode run(String script, String mode, int count, String... target) throws IOException, InterruptedException {
+        return run(script, mode, count, Timing.IN_FLIGHT, target);
+    }
+
+    /** Runs {@code node <script> <mode> <target...> <count> <inFlight>}; returns the JSON line it printed last. */
+    public JsonNode run(String script, String mode, int count, int inFlight, String... target)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("node", nodeDir.resolve(script).toString(), mode));
         command.addAll(List.of(target));
         command.add(Integer.toString(count));
-        command.add(Integer.toString(Timing.IN_FLIGHT));
+        command.add(Integer.toString(inFlight));
         Process p = new ProcessBuilder(command).directory(nodeDir.toFile())
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         p.getOutputStream().close();
