@@ -361,9 +361,7 @@ public final class McpConnection implements AutoCloseable {
      *                              ({@code read_resource}, ...)
      */
     public <T> T surface(McpSurfaceRequest<T> request, Duration timeout) {
-        McpSurfaceRequest.Method method = Objects.requireNonNull(request, "request").method();
-        return request.answer(Waits.get(surface.send(method, request.params(), Waits.validated(timeout).toMillis(),
-                deadline(timeout)), moduleId, method.operation()));
+        return Waits.get(surfaceAsync(request, timeout), moduleId, request.method().operation());
     }
 
     /**

@@ -218,31 +218,19 @@ public final class GatewayComparison {
                 () -> rounds.record("gateway.warm.us", node("warm", gatewaySpec, warmCalls).get("usPerCall").asDouble()),
                 () -> rounds.record("relay.warm.us", node("warm", relaySpec, warmCalls).get("usPerCall").asDouble()),
                 () -> rounds.record("jvmrelay.warm.us", node("warm", jvmRelaySpec, warmCalls).get("usPerCall").asDouble())));
-        Rounds.rotated(round, List.of(
-                () -> {
-                    JsonNode r = bench.run("gateway-bench.mjs", "inflight", inflightCalls, inFlight, directSpec);
-                    rounds.record("direct.inflight.cps", r.get("callsPerSecond").asDouble());
-                    rounds.record("direct.inflight.lost", r.get("lost").asDouble());
-                },
-                () -> {
-                    JsonNode r = bench.run("gateway-bench.mjs", "inflight", inflightCalls, inFlight, gatewaySpec);
-                    rounds.record("gateway.inflight.cps", r.get("callsPerSecond").asDouble());
-                    rounds.record("gateway.inflight.lost", r.get("lost").asDouble());
-                },
-                () -> {
-                    JsonNode r = bench.run("gateway-bench.mjs", "inflight", inflightCalls, inFlight, relaySpec);
-                    rounds.record("relay.inflight.cps", r.get("callsPerSecond").asDouble());
-                    rounds.record("relay.inflight.lost", r.get("lost").asDouble());
-                },
-                () -> {
-                    JsonNode r = bench.run("gateway-bench.mjs", "inflight", inflightCalls, inFlight, jvmRelaySpec);
-                    rounds.record("jvmrelay.inflight.cps", r.get("callsPerSecond").asDouble());
-                    rounds.record("jvmrelay.inflight.lost", r.get("lost").asDouble());
-                }));
+        Rounds.rotated(round, List.of(() -> inflight("direct", directSpec), () -> inflight("gateway", gatewaySpec),
+                () -> inflight("relay", relaySpec), () -> inflight("jvmrelay", jvmRelaySpec)));
         Rounds.rotated(round, List.of(
                 () -> rounds.record("direct.cold.ms", node("cold", directSpec, coldRuns).get("wholeMs").asDouble()),
                 () -> rounds.record("gateway.lazy.ms", node("lazy", lazySpec, coldRuns).get("firstCallMs").asDouble()),
                 () -> rounds.record("gateway.whole.ms", node("cold", gatewaySpec, coldRuns).get("wholeMs").asDouble())));
+    }
+
+    /** {@code inFlight} calls kept in flight on {@code spec}'s path, recorded as {@code <path>.inflight.cps} and {@code .lost}. */
+    private void inflight(String path, String spec) throws IOException, InterruptedException {
+        JsonNode r = bench.run("gateway-bench.mjs", "inflight", inflightCalls, inFlight, spec);
+        rounds.record(path + ".inflight.cps", r.get("callsPerSecond").asDouble());
+        rounds.record(path + ".inflight.lost", r.get("lost").asDouble());
     }
 
     private JsonNode node(String mode, String spec, int count) throws IOException, InterruptedException {

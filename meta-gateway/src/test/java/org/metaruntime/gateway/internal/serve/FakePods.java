@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.metaruntime.gateway.internal.manifest.Catalog;
 import org.metaruntime.gateway.internal.manifest.DeclaredTool;
 import org.metaruntime.gateway.internal.manifest.PodManifest;
@@ -38,6 +39,7 @@ final class FakePods {
     private final Map<String, BiFunction<Got, FakePods, CompletableFuture<JsonNode>>> handlers = new ConcurrentHashMap<>();
     private volatile PodBackend.PodCallHandler podCalls;
     private final PodRequests requests = new PodRequests();
+    private volatile SurfaceAnswers surfaceAnswers = FakePods::defaultAnswer;
 
     /** A pod named {@code name} with {@code tags}, declaring {@code tools} (each {@code {"type":"object"}} unless given). */
     static PodManifest pod(String name, Set<String> tags, List<DeclaredTool> tools) {
@@ -69,7 +71,37 @@ final class FakePods {
 
     /** The backend that runs the fake pod {@code manifest}. */
     PodBackend backend(PodManifest manifest) {
-        return new Backend(manifest);
+        return new Backend(manifest.name(), pod -> manifest);
+    }
+
+    /** One backend running the fake of every pod of {@code catalog}. */
+    PodBackend backend(Catalog catalog) {
+        return new Backend("catalog", pod -> catalog.pod(pod).orElseThrow());
+    }
+
+    /** How the pods answer the requests of the MCP surface (resources, prompts, ...). */
+    interface SurfaceAnswers {
+        CompletableFuture<JsonNode> answer(String pod, String method, JsonNode params);
+    }
+
+    /** The pods answer the requests of the MCP surface with {@code answers} from now on. */
+    void answerRequests(SurfaceAnswers answers) {
+        surfaceAnswers = answers;
+    }
+
+    /** The default answers: one resource and one prompt per pod, a read naming the pod. */
+    private static CompletableFuture<JsonNode> defaultAnswer(String pod, String method, JsonNode params) {
+        ObjectNode result = JsonRpc.NODES.objectNode();
+        switch (method) {
+            case "resources/list" -> result.putArray("resources").addObject().put("uri", "pod://" + pod + "/r")
+                    .put("name", "r");
+            case "resources/read" -> result.putArray("contents").addObject().put("uri", params.path("uri").asText())
+                    .put("text", "from " + pod);
+            case "prompts/list" -> result.putArray("prompts").addObject().put("name", "p");
+            case "prompts/get" -> result.putArray("messages");
+            default -> { }
+        }
+        return CompletableFuture.completedFuture(result);
     }
 
     /** The pod {@code pod} sends {@code __mcp_meta_call__} with {@code params}, as its backend would. */
@@ -89,15 +121,17 @@ final class FakePods {
     }
 
     private final class Backend implements PodBackend {
-        private final PodManifest manifest;
+        private final String name;
+        private final Function<String, PodManifest> manifests;
 
-        Backend(PodManifest manifest) {
-            this.manifest = manifest;
+        Backend(String name, Function<String, PodManifest> manifests) {
+            this.name = name;
+            this.manifests = manifests;
         }
 
         @Override
-        public Pod pod(String name) {
-            return new FakePod(manifest);
+        public Pod pod(String pod) {
+            return new FakePod(manifests.apply(pod));
         }
 
         @Override
@@ -111,7 +145,7 @@ final class FakePods {
 
         @Override
         public void close() {
-            closed.add(manifest.name());
+            closed.add(name);
         }
     }
 
@@ -172,17 +206,7 @@ final class FakePods {
 
         @Override
         public CompletableFuture<JsonNode> request(String method, JsonNode params, Duration timeout) {
-            ObjectNode result = JsonRpc.NODES.objectNode();
-            switch (method) {
-                case "resources/list" -> result.putArray("resources").addObject().put("uri", "pod://" + name() + "/r")
-                        .put("name", "r");
-                case "resources/read" -> result.putArray("contents").addObject().put("uri", params.path("uri").asText())
-                        .put("text", "from " + name());
-                case "prompts/list" -> result.putArray("prompts").addObject().put("name", "p");
-                case "prompts/get" -> result.putArray("messages");
-                default -> { }
-            }
-            return CompletableFuture.completedFuture(result);
+            return surfaceAnswers.answer(name(), method, params);
         }
 
         @Override

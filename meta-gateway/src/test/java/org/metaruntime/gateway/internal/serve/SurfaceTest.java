@@ -5,15 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import org.metaruntime.supervisor.InFlight;
 import org.metaruntime.gateway.internal.manifest.Catalog;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
 import org.junit.jupiter.api.Test;
@@ -24,70 +21,6 @@ class SurfaceTest {
 
     /** The requests each pod got, by pod name and cursor ("" for the first page), answered by the test. */
     private final Map<String, CompletableFuture<JsonNode>> asked = new ConcurrentHashMap<>();
-
-    private final class TestPod implements PodBackend.Pod {
-        private final String name;
-
-        TestPod(String name) {
-            this.name = name;
-        }
-
-        @Override
-        public String name() {
-            return name;
-        }
-
-        @Override
-        public boolean running() {
-            return true;
-        }
-
-        @Override
-        public CompletableFuture<Void> start() {
-            return CompletableFuture.completedFuture(null);
-        }
-
-        @Override
-        public List<ObjectNode> liveTools() {
-            return List.of();
-        }
-
-        @Override
-        public InFlight<JsonNode> call(String tool, JsonNode arguments, PodBackend.CallContext context) {
-            throw new UnsupportedOperationException("no tools in this test");
-        }
-
-        @Override
-        public CompletableFuture<JsonNode> request(String method, JsonNode params, Duration timeout) {
-            CompletableFuture<JsonNode> answer = new CompletableFuture<>();
-            asked.put(name + "@" + params.path("cursor").asText(""), answer);
-            return answer;
-        }
-
-        @Override
-        public PodBackend.PodState state() {
-            return new PodBackend.PodState("Running", OptionalLong.empty(), 0, null, "");
-        }
-    }
-
-    private final PodBackend backend = new PodBackend() {
-        @Override
-        public PodBackend.Pod pod(String name) {
-            return new TestPod(name);
-        }
-
-        @Override
-        public void listen(PodListener listener) {
-        }
-
-        @Override
-        public void servePodCalls(PodCallHandler handler) {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
 
     private static JsonNode page(String uri, String nextCursor) {
         ObjectNode page = JsonRpc.NODES.objectNode();
@@ -102,6 +35,11 @@ class SurfaceTest {
     void aListAsksEveryPodAtOnceWithoutBlockingFollowsEachOnesPagesAndKeepsWhatAFailingPodGaveBefore() throws Exception {
         Catalog catalog = FakePods.catalog(FakePods.pod("a", Set.of(), List.of()), FakePods.pod("b", Set.of(), List.of()),
                 FakePods.pod("c", Set.of(), List.of()));
+        FakePods pods = new FakePods();
+        pods.answerRequests((pod, method, params) -> asked.computeIfAbsent(pod + "@" + params.path("cursor").asText(""),
+                request -> new CompletableFuture<>()));
+        PodBackend backend = pods.backend(catalog);
+        catalog.pods().forEach(pod -> backend.pod(pod.name()).start()); // every pod running
         Surface surface = new Surface(() -> catalog, backend, JsonRpc.NODES::objectNode);
         CompletableFuture<JsonNode> listed = surface.listResources();
         assertThat(listed).as("the list does not wait on the caller's thread").isNotDone();
