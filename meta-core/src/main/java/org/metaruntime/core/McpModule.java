@@ -69,6 +69,19 @@ public interface McpModule {
         throw new UnsupportedOperationException(method + " is not sent to module " + moduleId());
     }
 
+    /**
+     * Like {@link #request}, without blocking the caller: a lazy module is started off its thread, and the answer
+     * completes the future (dependent stages may run on the runtime's threads: they must not block); a failure fails
+     * it with the exception {@link #request} throws. By default, {@link #request} on the caller's thread.
+     */
+    default CompletableFuture<JsonNode> requestAsync(String method, ObjectNode params) {
+        try {
+            return CompletableFuture.completedFuture(request(method, params));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
     /** The tools in server order, as sent (name, title, description, schemas, annotations, {@code _meta}). */
     List<McpSchema.Tool> tools();
 

@@ -287,6 +287,14 @@ abstract class McpModuleContract {
         CompletableFuture<?> read = tools.surfaceAsync(McpSurfaceRequest.readResource("file:///x"));
         assertThatThrownBy(() -> read.get(20, TimeUnit.SECONDS)).hasCauseInstanceOf(ModuleRouteException.class)
                 .satisfies(thrown -> assertThat(((ModuleRouteException) thrown.getCause()).code()).isEqualTo("mcp.json_rpc_error"));
+
+        ObjectNode task = args().put("taskId", "t1");
+        assertThatThrownBy(() -> tools.request("tasks/get", task)).isInstanceOf(ModuleRouteException.class)
+                .satisfies(thrown -> assertThat(((McpBoundaryError.JsonRpcError) mcpError((ModuleRouteException) thrown))
+                        .errorCode()).isEqualTo(-32601));
+        CompletableFuture<JsonNode> asked = tools.requestAsync("tasks/get", task);
+        assertThatThrownBy(() -> asked.get(20, TimeUnit.SECONDS)).hasCauseInstanceOf(ModuleRouteException.class)
+                .satisfies(thrown -> assertThat(((ModuleRouteException) thrown.getCause()).code()).isEqualTo("mcp.json_rpc_error"));
     }
 
     @FunctionalInterface

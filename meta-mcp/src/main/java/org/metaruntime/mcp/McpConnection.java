@@ -425,9 +425,22 @@ public final class McpConnection implements AutoCloseable {
      * protocol version and client info added to it. @throws McpBoundaryException as {@link #surface}
      */
     public JsonNode request(String method, ObjectNode params, Duration timeout) {
+        return Waits.get(requestAsync(method, params, timeout), moduleId, Objects.requireNonNull(method, "method"));
+    }
+
+    /**
+     * Like {@link #request}, without blocking: the answer completes the future (on the thread that read it, so
+     * dependent stages must not block), and a failure fails it with the {@link McpBoundaryException} {@link #request}
+     * throws.
+     */
+    public CompletableFuture<JsonNode> requestAsync(String method, ObjectNode params, Duration timeout) {
+        Objects.requireNonNull(method, "method");
         ObjectNode sent = params == null ? Json.MAPPER.createObjectNode() : params.deepCopy();
-        return Waits.get(surface.send(Objects.requireNonNull(method, "method"), sent, Waits.validated(timeout).toMillis(),
-                deadline(timeout)), moduleId, method);
+        try {
+            return surface.send(method, sent, Waits.validated(timeout).toMillis(), deadline(timeout));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     /**

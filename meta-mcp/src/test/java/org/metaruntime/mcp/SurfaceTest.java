@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -103,6 +104,22 @@ class SurfaceTest {
             assertThat(rpc.errorMessage()).isNotBlank();
         });
         assertThat(e.code()).isEqualTo(McpBoundaryError.CODE_JSON_RPC_ERROR);
+    }
+
+    @Test
+    void anyRequestIsAnsweredAsSentBlockingOrNot() {
+        McpConnection c = everything(McpClientOptions.defaults());
+        JsonNode listed = c.request("prompts/list", null, T);
+        assertThat(listed.get("prompts")).isNotEmpty();
+        assertThat(c.requestAsync("prompts/list", null, T).join()).isEqualTo(listed);
+
+        CompletableFuture<JsonNode> unknown = c.requestAsync("no_such/method", JSON.createObjectNode(), T);
+        ExecutionException failed = catchThrowableOfType(ExecutionException.class, () -> unknown.get(30, TimeUnit.SECONDS));
+        assertThat(failed.getCause()).isInstanceOfSatisfying(McpBoundaryException.class, thrown ->
+                assertThat(thrown.error()).isInstanceOfSatisfying(McpBoundaryError.JsonRpcError.class, rpc -> {
+                    assertThat(rpc.operation()).isEqualTo("no_such/method");
+                    assertThat(rpc.errorCode()).isEqualTo(-32601);
+                }));
     }
 
     @Test

@@ -46,6 +46,11 @@ record ConnectionSession(McpConnection connection) implements McpSession {
     }
 
     @Override
+    public CompletableFuture<JsonNode> requestAsync(String method, ObjectNode params, Duration timeout) {
+        return connection.requestAsync(method, params, timeout);
+    }
+
+    @Override
     public List<McpSchema.Tool> toolDescriptors() {
         return connection.toolDescriptors();
     }

@@ -38,6 +38,15 @@ public interface McpSession {
         throw new UnsupportedOperationException(method + " is not sent to this module");
     }
 
+    /** {@link #request} without blocking (see {@link McpConnection#requestAsync}); by default it answers on this thread. */
+    default CompletableFuture<JsonNode> requestAsync(String method, ObjectNode params, Duration timeout) {
+        try {
+            return CompletableFuture.completedFuture(request(method, params, timeout));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
     /** The tools as the server listed them, in server order. */
     List<McpSchema.Tool> toolDescriptors();
 

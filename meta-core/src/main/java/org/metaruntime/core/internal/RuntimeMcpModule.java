@@ -60,6 +60,11 @@ public final class RuntimeMcpModule implements McpModule {
     }
 
     @Override
+    public CompletableFuture<JsonNode> requestAsync(String method, ObjectNode params) {
+        return useAsync(method, s -> s.server().requestAsync(method, params, s.timeout()));
+    }
+
+    @Override
     public List<McpSchema.Tool> tools() {
         return use("tools", session -> session.server().toolDescriptors());
     }

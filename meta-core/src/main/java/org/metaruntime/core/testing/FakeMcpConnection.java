@@ -1,6 +1,7 @@
 package org.metaruntime.core.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
@@ -111,7 +112,7 @@ final class FakeMcpConnection extends FakeChildren.Base implements McpChild, Mcp
                 new McpBoundaryException(new McpBoundaryError.RequestFailed(moduleId, "ping", "the connection is closed")));
     }
 
-    /** What a server without resources, prompts or completion answers to {@code method}. */
+    /** What a server without resources, prompts, completion or extensions answers to {@code method}. */
     private McpBoundaryException notOffered(String operation, String method) {
         return new McpBoundaryException(new McpBoundaryError.JsonRpcError(moduleId, operation, -32601,
                 "Method not found: " + method, null));
@@ -120,6 +121,11 @@ final class FakeMcpConnection extends FakeChildren.Base implements McpChild, Mcp
     @Override
     public <T> T surface(McpSurfaceRequest<T> request, Duration timeout) {
         throw notOffered(request.method().operation(), request.method().wireName());
+    }
+
+    @Override
+    public JsonNode request(String method, ObjectNode params, Duration timeout) {
+        throw notOffered(method, method);
     }
 
     @Override

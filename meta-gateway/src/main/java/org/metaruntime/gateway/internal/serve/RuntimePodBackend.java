@@ -406,10 +406,7 @@ final class RuntimePodBackend implements PodBackend {
             return p;
         }
 
-        /**
-         * A request of the MCP surface goes to the pod without blocking; the tasks extension's requests, which the
-         * runtime sends blocking, run on the backend's executor.
-         */
+        /** A request of the MCP surface or of the tasks extension goes to the pod without blocking. */
         @Override
         public CompletableFuture<JsonNode> request(String method, JsonNode params, Duration timeout) {
             CompletableFuture<JsonNode> answer;
@@ -435,7 +432,7 @@ final class RuntimePodBackend implements PodBackend {
                 return module().surfaceAsync(surface.get().fromWire(params));
             }
             if (TaskRequests.POD_METHODS.contains(method)) {
-                return CompletableFuture.supplyAsync(() -> module().request(method, ((ObjectNode) params).deepCopy()), executor);
+                return module().requestAsync(method, (ObjectNode) params);
             }
             throw new PodFailure(PodFailure.Kind.ERROR_ANSWER, "unknown method " + method, OptionalInt.empty(), "",
                     JsonRpc.METHOD_NOT_FOUND, null);
