@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import org.metaruntime.supervisor.Deadline;
 import org.metaruntime.supervisor.internal.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -160,7 +161,7 @@ public final class IssuerKeys {
     }
 
     private void fetch() {
-        long deadline = System.nanoTime() + FETCH_BOUND.toNanos();
+        Deadline deadline = Deadline.after(FETCH_BOUND);
         boolean first = keys == null;
         try {
             URI uri = jwksUri;
@@ -182,7 +183,7 @@ public final class IssuerKeys {
     }
 
     /** The {@code jwks_uri} of the first metadata document whose {@code issuer} is exactly the issuer. */
-    private URI discover(long deadline) throws IOException {
+    private URI discover(Deadline deadline) throws IOException {
         List<String> failures = new ArrayList<>();
         for (URI document : metadataUrls(issuer)) {
             try {
@@ -215,11 +216,11 @@ public final class IssuerKeys {
                 URI.create(base + "/.well-known/openid-configuration"));
     }
 
-    private static Duration remaining(long deadline) throws IOException {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
+    private static Duration remaining(Deadline deadline) throws IOException {
+        Duration left = deadline.remaining();
+        if (left.isZero()) {
             throw new IOException("no answer within " + FETCH_BOUND.toSeconds() + " s");
         }
-        return Duration.ofNanos(left);
+        return left;
     }
 }
