@@ -11,8 +11,8 @@ import org.metaruntime.core.internal.Checks;
  * What every module process gets: its environment and the limits of its pipes.
  *
  * <pre>{@code
- * ProcessOptions hidden = ProcessOptions.defaults().withInheritEnv(false).withPassThroughEnv(Set.of("PATH", "HOME"));
- * ProcessOptions tagged = ProcessOptions.defaults().withEnv(Map.of("RUN_ID", "nightly-42"));
+ * ProcessOptions hidden = ProcessOptions.builder().inheritEnv(false).passThroughEnv(Set.of("PATH", "HOME")).build();
+ * ProcessOptions tagged = ProcessOptions.builder().env(Map.of("RUN_ID", "nightly-42")).build();
  * }</pre>
  *
  * <p>A module process's environment is built in layers, a later one winning: the host's environment (all of it, or
@@ -131,35 +131,5 @@ public record ProcessOptions(boolean inheritEnv, Set<String> passThroughEnv, Map
         public ProcessOptions build() {
             return new ProcessOptions(inheritEnv, passThroughEnv, env, maxLineBytes, stderrTailBytes, stdinQueueBytes);
         }
-    }
-
-    /** These options with {@link #inheritEnv()} replaced by {@code inherit}. */
-    public ProcessOptions withInheritEnv(boolean inherit) {
-        return toBuilder().inheritEnv(inherit).build();
-    }
-
-    /** These options with {@link #passThroughEnv()} replaced by {@code names}. */
-    public ProcessOptions withPassThroughEnv(Set<String> names) {
-        return toBuilder().passThroughEnv(names).build();
-    }
-
-    /** These options with {@link #env()} replaced by {@code variables}. */
-    public ProcessOptions withEnv(Map<String, String> variables) {
-        return toBuilder().env(variables).build();
-    }
-
-    /** These options with {@link #maxLineBytes()} replaced by {@code max}. */
-    public ProcessOptions withMaxLineBytes(int max) {
-        return toBuilder().maxLineBytes(max).build();
-    }
-
-    /** These options with {@link #stderrTailBytes()} replaced by {@code bytes}. */
-    public ProcessOptions withStderrTailBytes(int bytes) {
-        return toBuilder().stderrTailBytes(bytes).build();
-    }
-
-    /** These options with {@link #stdinQueueBytes()} replaced by {@code bytes}. */
-    public ProcessOptions withStdinQueueBytes(int bytes) {
-        return toBuilder().stdinQueueBytes(bytes).build();
     }
 }

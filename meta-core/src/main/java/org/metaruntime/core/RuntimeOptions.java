@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.metaruntime.core.internal.Checks;
 import org.metaruntime.mcp.McpClientOptions;
 import org.metaruntime.supervisor.InvalidOptionException;
@@ -21,7 +22,7 @@ import org.metaruntime.supervisor.SupervisionOptions;
  *         .onFailureRetryBudget(2)                                   // a field of startup()
  *         .supervision(SupervisionOptions.builder().maxRestarts(3).multiplier(1.5).build())
  *         .mcp(McpClientOptions.builder().root(new McpRoot("file:///srv/data", "data")).maxQueued(256).build())
- *         .process(ProcessOptions.defaults().withInheritEnv(false).withPassThroughEnv(Set.of("PATH", "HOME")))
+ *         .process(ProcessOptions.builder().inheritEnv(false).passThroughEnv(Set.of("PATH", "HOME")).build())
  *         .build();
  * }</pre>
  *
@@ -261,29 +262,37 @@ public final class RuntimeOptions {
 
         // Shortcuts to one field of a group.
 
+        private Builder changeStartup(UnaryOperator<StartupOptions.Builder> change) {
+            return startup(change.apply(startup.toBuilder()).build());
+        }
+
+        private Builder changeProcess(UnaryOperator<ProcessOptions.Builder> change) {
+            return process(change.apply(process.toBuilder()).build());
+        }
+
         /** {@link StartupOptions#onFailureRetryBudget()}. */
         public Builder onFailureRetryBudget(int budget) {
-            return startup(startup.withOnFailureRetryBudget(budget));
+            return changeStartup(b -> b.onFailureRetryBudget(budget));
         }
 
         /** {@link StartupOptions#alwaysRestartBudget()}. */
         public Builder alwaysRestartBudget(int budget) {
-            return startup(startup.withAlwaysRestartBudget(budget));
+            return changeStartup(b -> b.alwaysRestartBudget(budget));
         }
 
         /** {@link StartupOptions#restartBackoff()}. */
         public Builder restartBackoff(Duration backoff) {
-            return startup(startup.withRestartBackoff(backoff));
+            return changeStartup(b -> b.restartBackoff(backoff));
         }
 
         /** {@link StartupOptions#timeout()}. */
         public Builder startupTimeout(Duration timeout) {
-            return startup(startup.withTimeout(timeout));
+            return changeStartup(b -> b.timeout(timeout));
         }
 
         /** {@link StartupOptions#parallelism()}. */
         public Builder startupParallelism(int parallelism) {
-            return startup(startup.withParallelism(parallelism));
+            return changeStartup(b -> b.parallelism(parallelism));
         }
 
         /** {@link EventOptions#retention()}. */
@@ -298,27 +307,27 @@ public final class RuntimeOptions {
 
         /** {@link ProcessOptions#inheritEnv()}. */
         public Builder inheritEnv(boolean inherit) {
-            return process(process.withInheritEnv(inherit));
+            return changeProcess(b -> b.inheritEnv(inherit));
         }
 
         /** {@link ProcessOptions#passThroughEnv()}. */
         public Builder passThroughEnv(Set<String> names) {
-            return process(process.withPassThroughEnv(names));
+            return changeProcess(b -> b.passThroughEnv(names));
         }
 
         /** {@link ProcessOptions#env()}: variables added to the environment of every module process. */
         public Builder processEnv(Map<String, String> variables) {
-            return process(process.withEnv(variables));
+            return changeProcess(b -> b.env(variables));
         }
 
         /** {@link ProcessOptions#maxLineBytes()}. */
         public Builder maxLineBytes(int max) {
-            return process(process.withMaxLineBytes(max));
+            return changeProcess(b -> b.maxLineBytes(max));
         }
 
         /** {@link ProcessOptions#stderrTailBytes()}. */
         public Builder stderrTailBytes(int bytes) {
-            return process(process.withStderrTailBytes(bytes));
+            return changeProcess(b -> b.stderrTailBytes(bytes));
         }
 
         /** {@link EventLineOptions#exitGrace()}. */

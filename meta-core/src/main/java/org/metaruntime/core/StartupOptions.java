@@ -9,7 +9,7 @@ import org.metaruntime.core.internal.Checks;
  *
  * <pre>{@code
  * RuntimeOptions options = RuntimeOptions.builder()
- *         .startup(StartupOptions.defaults().withOnFailureRetryBudget(2).withTimeout(Duration.ofSeconds(10)))
+ *         .startup(StartupOptions.builder().onFailureRetryBudget(2).timeout(Duration.ofSeconds(10)).build())
  *         .build();
  * }</pre>
  *
@@ -105,30 +105,5 @@ public record StartupOptions(int onFailureRetryBudget, int alwaysRestartBudget, 
         public StartupOptions build() {
             return new StartupOptions(onFailureRetryBudget, alwaysRestartBudget, restartBackoff, timeout, parallelism);
         }
-    }
-
-    /** These options with {@link #onFailureRetryBudget()} replaced by {@code budget}. */
-    public StartupOptions withOnFailureRetryBudget(int budget) {
-        return toBuilder().onFailureRetryBudget(budget).build();
-    }
-
-    /** These options with {@link #alwaysRestartBudget()} replaced by {@code budget}. */
-    public StartupOptions withAlwaysRestartBudget(int budget) {
-        return toBuilder().alwaysRestartBudget(budget).build();
-    }
-
-    /** These options with {@link #restartBackoff()} replaced by {@code backoff}. */
-    public StartupOptions withRestartBackoff(Duration backoff) {
-        return toBuilder().restartBackoff(backoff).build();
-    }
-
-    /** These options with {@link #timeout()} replaced by {@code startupTimeout}. */
-    public StartupOptions withTimeout(Duration startupTimeout) {
-        return toBuilder().timeout(startupTimeout).build();
-    }
-
-    /** These options with {@link #parallelism()} replaced by {@code startupParallelism}. */
-    public StartupOptions withParallelism(int startupParallelism) {
-        return toBuilder().parallelism(startupParallelism).build();
     }
 }

@@ -223,7 +223,7 @@ class ConfigTest {
                 .mcp(McpClientOptions.builder().root(new McpRoot("file:///srv", "srv")).maxQueued(7)
                         .samplingHandler(sampling).build())
                 .maxInFlightCalls(9)
-                .process(ProcessOptions.defaults().withStdinQueueBytes(4096))
+                .process(ProcessOptions.builder().stdinQueueBytes(4096).build())
                 .stopLadder(new StopLadder(Duration.ZERO, Duration.ofMillis(10), Duration.ofSeconds(1)))
                 .eventLine(EventLineOptions.exitGrace(Duration.ofMillis(50)))
                 .build();

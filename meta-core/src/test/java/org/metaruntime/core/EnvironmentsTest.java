@@ -35,9 +35,9 @@ class EnvironmentsTest {
 
     @Test
     void processOptionsRefuseABadVariable() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ProcessOptions.defaults().withEnv(Map.of("A=B", "x")))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ProcessOptions.builder().env(Map.of("A=B", "x")).build())
                 .isInstanceOf(ConfigException.class).hasMessageContaining("process.env");
-        assertThat(ProcessOptions.defaults().withEnv(Map.of("A", "1")).env()).containsExactly(Map.entry("A", "1"));
+        assertThat(ProcessOptions.builder().env(Map.of("A", "1")).build().env()).containsExactly(Map.entry("A", "1"));
     }
 
     @Test

@@ -121,12 +121,16 @@ class OptionFieldPathsTest {
     @Test
     void everyGroupHasABuilderFromItsDefaultsAndBackWhoseBuildValidates() {
         StartupOptions startup = StartupOptions.builder().timeout(Duration.ofSeconds(5)).parallelism(2).build();
-        assertThat(startup).isEqualTo(StartupOptions.defaults().withTimeout(Duration.ofSeconds(5)).withParallelism(2));
+        StartupOptions d = StartupOptions.defaults();
+        assertThat(startup).isEqualTo(new StartupOptions(d.onFailureRetryBudget(), d.alwaysRestartBudget(),
+                d.restartBackoff(), Duration.ofSeconds(5), 2));
         assertThat(startup.toBuilder().build()).isEqualTo(startup);
         refusedAt("startupParallelism", () -> StartupOptions.builder().parallelism(0).build());
 
         ProcessOptions process = ProcessOptions.builder().inheritEnv(false).env(Map.of("RUN", "1")).build();
-        assertThat(process).isEqualTo(ProcessOptions.defaults().withInheritEnv(false).withEnv(Map.of("RUN", "1")));
+        ProcessOptions p = ProcessOptions.defaults();
+        assertThat(process).isEqualTo(new ProcessOptions(false, p.passThroughEnv(), Map.of("RUN", "1"), p.maxLineBytes(),
+                p.stderrTailBytes(), p.stdinQueueBytes()));
         assertThat(process.toBuilder().build()).isEqualTo(process);
         refusedAt("maxLineBytes", () -> ProcessOptions.builder().maxLineBytes(0).build());
 

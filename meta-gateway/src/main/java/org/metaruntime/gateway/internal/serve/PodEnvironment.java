@@ -45,7 +45,7 @@ final class PodEnvironment {
                 inherited.add(name);
             }
         }
-        return process.withInheritEnv(false).withPassThroughEnv(inherited);
+        return process.toBuilder().inheritEnv(false).passThroughEnv(inherited).build();
     }
 
     private static boolean isOwn(String name, String value, Set<String> secrets) {

@@ -42,8 +42,8 @@ class PodEnvironmentTest {
 
     @Test
     void aHostsPassThroughListIsKeptWithoutTheGatewaysVariables() {
-        ProcessOptions hidden = ProcessOptions.defaults().withInheritEnv(false)
-                .withPassThroughEnv(Set.of("PATH", "META_GATEWAY_TOKEN", "MY_TOKEN_COPY", "UNSET_ONE"));
+        ProcessOptions hidden = ProcessOptions.builder().inheritEnv(false)
+                .passThroughEnv(Set.of("PATH", "META_GATEWAY_TOKEN", "MY_TOKEN_COPY", "UNSET_ONE")).build();
         ProcessOptions options = PodEnvironment.processOptions(hidden, HOST, List.of("t0ken-2"), Set.of());
         assertThat(options.passThroughEnv()).containsExactly("PATH");
     }
