@@ -98,12 +98,13 @@ public final class CallOptions {
         return Optional.ofNullable(meta).map(ObjectNode::deepCopy);
     }
 
-    /** {@code timeout} as a call uses it: rounded up to a whole millisecond, at most {@link #MAX_TIMEOUT}. */
+    /**
+     * {@code timeout} as a call uses it: rounded up to a whole millisecond, at most {@link #MAX_TIMEOUT}.
+     *
+     * @throws InvalidOptionException (field {@code timeout}) when it is not positive
+     */
     public static Duration effective(Duration timeout) {
-        Objects.requireNonNull(timeout, "timeout");
-        if (timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("timeout must be positive: " + timeout);
-        }
+        OptionChecks.positive(timeout, "timeout");
         if (timeout.compareTo(MAX_TIMEOUT) > 0) {
             return MAX_TIMEOUT;
         }
@@ -133,7 +134,7 @@ public final class CallOptions {
          * @throws InvalidOptionException (field {@code timeout}) when it is not positive
          */
         public Builder timeout(Duration timeout) {
-            this.timeout = effective(OptionChecks.positive(timeout, "timeout"));
+            this.timeout = effective(timeout);
             return this;
         }
 

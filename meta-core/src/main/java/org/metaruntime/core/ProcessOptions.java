@@ -49,7 +49,7 @@ public record ProcessOptions(boolean inheritEnv, Set<String> passThroughEnv, Map
         });
         env = Collections.unmodifiableMap(new LinkedHashMap<>(env));
         Checks.atLeast(maxLineBytes, 1, "maxLineBytes");
-        Checks.atLeast(stderrTailBytes, 0, "stderrTailBytes");
+        Checks.nonNegative(stderrTailBytes, "stderrTailBytes");
         Checks.atLeast(stdinQueueBytes, 1, "stdinQueueBytes");
     }
 

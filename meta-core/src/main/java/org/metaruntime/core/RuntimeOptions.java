@@ -362,7 +362,7 @@ public final class RuntimeOptions {
 
         /** {@link SupervisionOptions#maxRestarts()}. */
         public Builder maxRestarts(int max) {
-            Checks.atLeast(max, 0, "maxRestarts");
+            Checks.nonNegative(max, "maxRestarts");
             return supervisionField("maxRestarts", s -> s.maxRestarts(max));
         }
 

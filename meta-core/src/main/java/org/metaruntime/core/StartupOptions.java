@@ -28,8 +28,8 @@ public record StartupOptions(int onFailureRetryBudget, int alwaysRestartBudget, 
 
     /** Validates every component; throws {@link ConfigException} naming the field. */
     public StartupOptions {
-        Checks.atLeast(onFailureRetryBudget, 0, "onFailureRetryBudget");
-        Checks.atLeast(alwaysRestartBudget, 0, "alwaysRestartBudget");
+        Checks.nonNegative(onFailureRetryBudget, "onFailureRetryBudget");
+        Checks.nonNegative(alwaysRestartBudget, "alwaysRestartBudget");
         Checks.nonNegative(restartBackoff, "restartBackoff");
         Checks.positive(timeout, "startupTimeout");
         Checks.atLeast(parallelism, 1, "startupParallelism");

@@ -209,6 +209,8 @@ class ConfigTest {
                 .hasMessage("invalid configuration at multiplier: must be a finite number >= 1, got 0.5");
         assertThat(field(() -> SupervisionOptions.builder().jitter(2))).isEqualTo("jitter");
         assertThat(field(() -> SupervisionOptions.builder().maxRestarts(-1))).isEqualTo("maxRestarts");
+        assertThatThrownBy(() -> SupervisionOptions.builder().maxRestarts(-1))
+                .hasMessage("invalid configuration at maxRestarts: must not be negative, got -1");
         assertThat(field(() -> SupervisionOptions.builder().restartWindow(Duration.ZERO))).isEqualTo("restartWindow");
         assertThat(field(() -> SupervisionOptions.builder().initialBackoff(Duration.ofMillis(-1))))
                 .isEqualTo("initialBackoff");

@@ -44,6 +44,8 @@ class OptionFieldPathsTest {
         refusedAt("maxQueued", () -> McpClientOptions.builder().maxQueued(-1));
         refusedAt("requestHandlers", () -> McpClientOptions.builder().requestHandler("ping", (id, params) -> null));
         refusedAt("timeout", () -> CallOptions.builder().timeout(Duration.ZERO));
+        assertThat(refusedAt("timeout", () -> CallOptions.effective(Duration.ofSeconds(-1))).problem())
+                .isEqualTo("must be positive, got PT-1S");
     }
 
     @Test
@@ -82,7 +84,8 @@ class OptionFieldPathsTest {
                 .supervisionBackoff(Duration.ofSeconds(2)).supervisionBackoffMax(Duration.ofSeconds(1)).build());
         assertThat(e).isInstanceOf(ConfigException.class);
         assertThat(e.problem()).contains("initialBackoff");
-        refusedAt("maxRestarts", () -> RuntimeOptions.builder().maxRestarts(-1));
+        assertThat(refusedAt("maxRestarts", () -> RuntimeOptions.builder().maxRestarts(-1)).problem())
+                .isEqualTo("the value must not be negative, got -1");
         refusedAt("supervisionMultiplier", () -> RuntimeOptions.builder().supervisionMultiplier(0.5));
         refusedAt("startupTimeout", () -> RuntimeOptions.builder().startupTimeout(Duration.ZERO));
         refusedAt("process.env", () -> RuntimeOptions.builder().processEnv(Map.of("A=B", "x")));

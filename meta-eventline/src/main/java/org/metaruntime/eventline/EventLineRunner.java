@@ -17,6 +17,7 @@ import org.metaruntime.supervisor.ProcessSpec;
 import org.metaruntime.supervisor.Scheduler;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.internal.Failures;
+import org.metaruntime.supervisor.internal.OptionChecks;
 
 /**
  * The event-line boundary: spawns a module's process, closes its stdin at once, reads its first stdout
@@ -106,14 +107,14 @@ public final class EventLineRunner {
      * @param timeout   bounds the arrival of the first line; positive; clamped to {@link Deadline#MAX_TIMEOUT}
      * @param exitGrace how long to wait for the exit after the line; {@code null} means
      *                  {@link #DEFAULT_EXIT_GRACE}; zero stops the process at once
+     * @throws org.metaruntime.supervisor.InvalidOptionException (field {@code exitGrace}) when the exit grace is
+     *                  negative
      */
     public EventLineCall call(ProcessSpec spec, Duration timeout, Duration exitGrace) {
         Objects.requireNonNull(spec, "spec");
         Deadline deadline = Deadline.after(timeout, ticker);
-        if (exitGrace != null && exitGrace.isNegative()) {
-            throw new IllegalArgumentException("exitGrace must not be negative: " + exitGrace);
-        }
-        Duration grace = Deadline.clamp(exitGrace != null ? exitGrace : DEFAULT_EXIT_GRACE);
+        Duration grace = Deadline.clamp(
+                exitGrace != null ? OptionChecks.nonNegative(exitGrace, "exitGrace") : DEFAULT_EXIT_GRACE);
         FirstLine first = new FirstLine();
         ModuleProcess process;
         try {

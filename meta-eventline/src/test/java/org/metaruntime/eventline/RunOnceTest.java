@@ -22,6 +22,7 @@ import org.metaruntime.events.ModuleEvent;
 import org.metaruntime.events.NormalizationError;
 import org.metaruntime.events.NormalizationException;
 import org.metaruntime.events.UnifiedEvent;
+import org.metaruntime.supervisor.InvalidOptionException;
 import org.metaruntime.supervisor.ProcessBoundaryError;
 import org.metaruntime.supervisor.ProcessBoundaryException;
 import org.metaruntime.supervisor.ProcessSpec;
@@ -279,7 +280,8 @@ class RunOnceTest {
                 .hasMessage("timeout");
         assertThatThrownBy(() -> runner.runOnce(spec, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> runner.runOnce(spec, TIMEOUT, Duration.ofMillis(-1)))
-                .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(InvalidOptionException.class).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("invalid configuration at exitGrace: must not be negative, got PT-0.001S");
         assertThatThrownBy(() -> runner.startAttempt(spec, Duration.ofSeconds(-1)))
                 .isInstanceOf(IllegalArgumentException.class);
         fixtures.assertStarted(0, 0);

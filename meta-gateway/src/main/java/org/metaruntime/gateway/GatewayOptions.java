@@ -11,6 +11,7 @@ import org.metaruntime.events.EventLog;
 import org.metaruntime.gateway.internal.manifest.Names;
 import org.metaruntime.gateway.spi.CallListener;
 import org.metaruntime.supervisor.InvalidOptionException;
+import org.metaruntime.supervisor.internal.OptionChecks;
 
 /**
  * How a gateway names and runs its pods. Immutable and thread-safe; build with {@link #builder()}.
@@ -206,10 +207,7 @@ public final class GatewayOptions {
          * @throws InvalidOptionException when it is less than 1
          */
         public Builder maxCallDepth(int maxCallDepth) {
-            if (maxCallDepth < 1) {
-                throw new InvalidOptionException("maxCallDepth", "must be at least 1, not " + maxCallDepth);
-            }
-            this.maxCallDepth = maxCallDepth;
+            this.maxCallDepth = OptionChecks.atLeast(maxCallDepth, 1, "maxCallDepth");
             return this;
         }
 

@@ -15,6 +15,7 @@ import java.util.Set;
 import org.eclipse.jetty.server.Handler;
 import org.metaruntime.gateway.spi.Authenticator;
 import org.metaruntime.supervisor.InvalidOptionException;
+import org.metaruntime.supervisor.internal.OptionChecks;
 
 /**
  * How a gateway serves over HTTP: who may call (the single bearer token, the host's {@link Authenticator}s such as
@@ -241,32 +242,25 @@ public final class HttpOptions {
 
         /** Sets the largest request body accepted (at least 1 KiB). */
         public Builder maxRequestBytes(long bytes) {
-            if (bytes < 1024) {
-                throw new InvalidOptionException("maxRequestBytes", "must be at least 1024, not " + bytes);
-            }
-            this.maxRequestBytes = bytes;
+            this.maxRequestBytes = OptionChecks.atLeast(bytes, 1024L, "maxRequestBytes");
             return this;
         }
 
         /** Sets how long an idle session lives (positive). */
         public Builder sessionIdleTimeout(Duration timeout) {
-            this.sessionIdleTimeout = positive(timeout, "sessionIdleTimeout");
+            this.sessionIdleTimeout = OptionChecks.positive(timeout, "sessionIdleTimeout");
             return this;
         }
 
         /** Sets the keep-alive interval of event streams (positive). */
         public Builder keepAlive(Duration interval) {
-            this.keepAlive = positive(interval, "keepAlive");
+            this.keepAlive = OptionChecks.positive(interval, "keepAlive");
             return this;
         }
 
         /** Sets how long calls in flight get to finish when serving stops (zero: cancel them at once). */
         public Builder shutdownTimeout(Duration timeout) {
-            Objects.requireNonNull(timeout, "shutdownTimeout");
-            if (timeout.isNegative()) {
-                throw new InvalidOptionException("shutdownTimeout", "must not be negative, not " + timeout);
-            }
-            this.shutdownTimeout = timeout;
+            this.shutdownTimeout = OptionChecks.nonNegative(timeout, "shutdownTimeout");
             return this;
         }
 
@@ -292,14 +286,6 @@ public final class HttpOptions {
         /** The options. */
         public HttpOptions build() {
             return new HttpOptions(this);
-        }
-
-        private static Duration positive(Duration d, String what) {
-            Objects.requireNonNull(d, what);
-            if (d.isNegative() || d.isZero()) {
-                throw new InvalidOptionException(what, "must be positive, not " + d);
-            }
-            return d;
         }
     }
 }

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import org.metaruntime.supervisor.InvalidOptionException;
+import org.metaruntime.supervisor.internal.OptionChecks;
 
 /**
  * The gateway as an OAuth 2.1 resource server: the authorization server (issuer) whose JWT access tokens it accepts,
@@ -129,11 +130,7 @@ public final class OAuthOptions {
 
         /** Sets the clock skew allowed on {@code exp} and {@code nbf} (zero: none). */
         public Builder clockSkew(Duration skew) {
-            Objects.requireNonNull(skew, "clockSkew");
-            if (skew.isNegative()) {
-                throw new InvalidOptionException("clockSkew", "must not be negative, not " + skew);
-            }
-            this.clockSkew = skew;
+            this.clockSkew = OptionChecks.nonNegative(skew, "clockSkew");
             return this;
         }
 

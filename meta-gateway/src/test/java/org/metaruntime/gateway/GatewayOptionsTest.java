@@ -1,6 +1,7 @@
 package org.metaruntime.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.net.URI;
@@ -48,6 +49,25 @@ class GatewayOptionsTest {
         };
         refusedAt("handlers", () -> HttpOptions.builder().handler("/mcp", none));
         refusedAt("handlers", () -> HttpOptions.builder().handler("relative", none));
+    }
+
+    @Test
+    void aValueOutOfRangeIsRefusedInTheRuntimesOneWording() {
+        assertThatThrownBy(() -> GatewayOptions.builder().maxCallDepth(0))
+                .hasMessage("invalid configuration at maxCallDepth: must be at least 1, got 0");
+        assertThatThrownBy(() -> HttpOptions.builder().maxRequestBytes(10))
+                .hasMessage("invalid configuration at maxRequestBytes: must be at least 1024, got 10");
+        assertThatThrownBy(() -> HttpOptions.builder().sessionIdleTimeout(Duration.ZERO))
+                .hasMessage("invalid configuration at sessionIdleTimeout: must be positive, got PT0S");
+        assertThatThrownBy(() -> HttpOptions.builder().keepAlive(Duration.ofSeconds(-1)))
+                .hasMessage("invalid configuration at keepAlive: must be positive, got PT-1S");
+        assertThatThrownBy(() -> HttpOptions.builder().shutdownTimeout(Duration.ofSeconds(-1)))
+                .hasMessage("invalid configuration at shutdownTimeout: must not be negative, got PT-1S");
+        assertThatThrownBy(() -> OAuthOptions.builder().clockSkew(Duration.ofSeconds(-1)))
+                .hasMessage("invalid configuration at clockSkew: must not be negative, got PT-1S");
+        HttpOptions atTheBounds = HttpOptions.builder().maxRequestBytes(1024).shutdownTimeout(Duration.ZERO).build();
+        assertThat(atTheBounds.maxRequestBytes()).isEqualTo(1024);
+        assertThat(atTheBounds.shutdownTimeout()).isZero();
     }
 
     @Test

@@ -15,7 +15,7 @@ import java.util.Objects;
  * try {
  *     SupervisionOptions.builder().maxRestarts(-1);
  * } catch (InvalidOptionException e) {
- *     System.err.println(e.field() + ": " + e.problem());   // maxRestarts: must be >= 0, got -1
+ *     System.err.println(e.field() + ": " + e.problem());   // maxRestarts: must not be negative, got -1
  * }
  * }</pre>
  *

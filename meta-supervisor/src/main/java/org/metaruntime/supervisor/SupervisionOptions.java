@@ -53,7 +53,7 @@ public record SupervisionOptions(Duration initialBackoff, double multiplier, Dur
         checkMultiplier(multiplier);
         OptionChecks.nonNegative(maxBackoff, "maxBackoff");
         checkJitter(jitter);
-        checkMaxRestarts(maxRestarts);
+        OptionChecks.nonNegative(maxRestarts, "maxRestarts");
         OptionChecks.positive(restartWindow, "restartWindow");
         if (maxBackoff.compareTo(initialBackoff) < 0) {
             throw new InvalidOptionException("maxBackoff", "must be >= initialBackoff (" + initialBackoff + "), got "
@@ -73,13 +73,6 @@ public record SupervisionOptions(Duration initialBackoff, double multiplier, Dur
             throw new InvalidOptionException("jitter", "must be in [0, 1], got " + jitter);
         }
         return jitter;
-    }
-
-    private static int checkMaxRestarts(int maxRestarts) {
-        if (maxRestarts < 0) {
-            throw new InvalidOptionException("maxRestarts", "must be >= 0, got " + maxRestarts);
-        }
-        return maxRestarts;
     }
 
     /** The defaults: 500 ms, 2.0, 30 s, 0.2, 5 restarts in 60 s (the runtime's defaults too). */
@@ -146,7 +139,7 @@ public record SupervisionOptions(Duration initialBackoff, double multiplier, Dur
 
         /** The most restarts in one window (default 5). */
         public Builder maxRestarts(int maxRestarts) {
-            this.maxRestarts = checkMaxRestarts(maxRestarts);
+            this.maxRestarts = OptionChecks.nonNegative(maxRestarts, "maxRestarts");
             return this;
         }
 

@@ -25,6 +25,11 @@ public final class Checks {
         return configured(() -> OptionChecks.nonNegative(value, field), "the duration ");
     }
 
+    /** {@code value} when it is zero or more. */
+    public static int nonNegative(int value, String field) {
+        return configured(() -> OptionChecks.nonNegative(value, field), "the value ");
+    }
+
     /** {@code value} when it is at least {@code min}. */
     public static int atLeast(int value, int min, String field) {
         return configured(() -> OptionChecks.atLeast(value, min, field), "the value ");

@@ -37,6 +37,14 @@ public final class OptionChecks {
     }
 
     /** {@code value} when it is zero or more. */
+    public static int nonNegative(int value, String field) {
+        if (value < 0) {
+            throw new InvalidOptionException(field, "must not be negative, got " + value);
+        }
+        return value;
+    }
+
+    /** {@code value} when it is zero or more. */
     public static long nonNegative(long value, String field) {
         if (value < 0) {
             throw new InvalidOptionException(field, "must not be negative, got " + value);
@@ -46,6 +54,14 @@ public final class OptionChecks {
 
     /** {@code value} when it is at least {@code min}. */
     public static int atLeast(int value, int min, String field) {
+        if (value < min) {
+            throw new InvalidOptionException(field, "must be at least " + min + ", got " + value);
+        }
+        return value;
+    }
+
+    /** {@code value} when it is at least {@code min}. */
+    public static long atLeast(long value, long min, String field) {
         if (value < min) {
             throw new InvalidOptionException(field, "must be at least " + min + ", got " + value);
         }
