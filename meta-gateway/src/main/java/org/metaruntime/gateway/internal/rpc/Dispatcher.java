@@ -12,8 +12,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
@@ -134,70 +132,48 @@ public final class Dispatcher {
     }
 
     private final Map<String, Handler> inline;
-    private final Map<String, Handler> offloaded;
     private final Map<String, Handler> modernInline;
-    private final Map<String, Handler> modernOffloaded;
     private final Map<String, Consumer<Request>> notifications;
     private final BiFunction<Request, JsonNode, JsonNode> modernResults;
     private final UnaryOperator<RpcException> modernErrors;
-    private final Executor executor;
     private final LongSupplier nanoClock;
 
     private final List<Operations> operations = new CopyOnWriteArrayList<>();
 
     private Dispatcher(Builder b) {
         this.inline = Map.copyOf(b.inline);
-        this.offloaded = Map.copyOf(b.offloaded);
         this.modernInline = Map.copyOf(b.modernInline);
-        this.modernOffloaded = Map.copyOf(b.modernOffloaded);
         this.notifications = Map.copyOf(b.notifications);
         this.modernResults = b.modernResults;
         this.modernErrors = b.modernErrors;
-        this.executor = b.executor;
         this.nanoClock = b.nanoClock;
     }
 
-    public static Builder builder(Executor executor) {
-        return new Builder(executor);
+    public static Builder builder() {
+        return new Builder();
     }
 
     /** Builds a dispatcher. Not thread-safe. */
     public static final class Builder {
         private final Map<String, Handler> inline = new HashMap<>();
-        private final Map<String, Handler> offloaded = new HashMap<>();
         private final Map<String, Handler> modernInline = new HashMap<>();
-        private final Map<String, Handler> modernOffloaded = new HashMap<>();
         private final Map<String, Consumer<Request>> notifications = new HashMap<>();
         private BiFunction<Request, JsonNode, JsonNode> modernResults = (request, result) -> result;
         private UnaryOperator<RpcException> modernErrors = UnaryOperator.identity();
-        private final Executor executor;
         private LongSupplier nanoClock = System::nanoTime;
 
-        private Builder(Executor executor) {
-            this.executor = executor;
+        private Builder() {
         }
 
-        /** A handler that never blocks: run on the transport's reading thread. */
+        /** A request's handler, run on the transport's reading thread: it must not block. */
         public Builder inline(String method, Handler handler) {
             inline.put(method, handler);
             return this;
         }
 
-        /** A handler that may block: run on the executor. */
-        public Builder offloaded(String method, Handler handler) {
-            offloaded.put(method, handler);
-            return this;
-        }
-
-        /** A handler of modern requests that never blocks: run on the transport's reading thread. */
+        /** A modern request's handler, run on the transport's reading thread: it must not block. */
         public Builder modern(String method, Handler handler) {
             modernInline.put(method, handler);
-            return this;
-        }
-
-        /** A handler of modern requests that may block: run on the executor. */
-        public Builder modernOffloaded(String method, Handler handler) {
-            modernOffloaded.put(method, handler);
             return this;
         }
 
@@ -245,7 +221,7 @@ public final class Dispatcher {
 
     /** Whether modern requests of {@code method} are served. */
     public boolean servesModern(String method) {
-        return modernInline.containsKey(method) || modernOffloaded.containsKey(method);
+        return modernInline.containsKey(method);
     }
 
     /**
@@ -357,11 +333,6 @@ public final class Dispatcher {
         }
         Request request = new Request(session, id, name, params, envelope);
         Handler handler = (envelope == null ? inline : modernInline).get(name);
-        boolean offload = false;
-        if (handler == null) {
-            handler = (envelope == null ? offloaded : modernOffloaded).get(name);
-            offload = handler != null;
-        }
         if (handler == null) {
             return done(JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND, envelope == null ? "unknown method " + name
                     : "method " + name + " is not served to " + Eras.MODERN + " requests", null));
@@ -370,18 +341,7 @@ public final class Dispatcher {
             return done(JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "too many requests in flight (at most "
                     + ClientSession.MAX_IN_FLIGHT + ")", null));
         }
-        Handler chosen = handler;
-        if (!offload) {
-            return run(chosen, request);
-        }
-        CompletableFuture<ObjectNode> answer = new CompletableFuture<>();
-        try {
-            executor.execute(() -> run(chosen, request).thenAccept(answer::complete));
-        } catch (RejectedExecutionException e) {
-            session.untrack(id);
-            answer.complete(JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "the gateway is shutting down", null));
-        }
-        return answer;
+        return run(handler, request);
     }
 
     private static CompletableFuture<ObjectNode> done(ObjectNode answer) {

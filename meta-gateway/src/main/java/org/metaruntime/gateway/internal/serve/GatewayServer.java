@@ -120,7 +120,7 @@ public final class GatewayServer implements AutoCloseable {
         this.executor = new ThreadPoolExecutor(0, 256, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
                 DaemonThreads.numbered("meta-gateway-worker-"), new ThreadPoolExecutor.AbortPolicy());
         this.cluster = new ClusterHooks(parked.states(), table, backend, surface);
-        this.dispatcher = Dispatcher.builder(executor)
+        this.dispatcher = Dispatcher.builder()
                 .nanoClock(nanoClock)
                 .inline("initialize", this::initialize)
                 .inline("ping", r -> CompletableFuture.completedFuture(JsonRpc.NODES.objectNode()))

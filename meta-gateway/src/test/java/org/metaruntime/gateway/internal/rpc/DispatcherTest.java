@@ -17,7 +17,7 @@ class DispatcherTest {
     private final CompletableFuture<JsonNode> slow = new CompletableFuture<>();
     private final List<ObjectNode> sent = new CopyOnWriteArrayList<>();
     private final ClientSession session = new ClientSession("s1", sent::add);
-    private final Dispatcher dispatcher = Dispatcher.builder(Runnable::run)
+    private final Dispatcher dispatcher = Dispatcher.builder()
             .nanoClock(now::get)
             .inline("slow", request -> slow)
             .build();

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 class StdioTransportTest {
 
-    private static final Dispatcher ECHO = Dispatcher.builder(Runnable::run)
+    private static final Dispatcher ECHO = Dispatcher.builder()
             .inline("echo", request -> CompletableFuture.completedFuture(request.params()))
             .build();
 
