@@ -74,14 +74,8 @@ public final class BridgeComparison {
         BridgeComparison bench = new BridgeComparison(List.of(python, server.toString()),
                 List.of(java, "-jar", jar.toString(), "--manifests", manifests.toString(), "--log-level", "warn"),
                 opts.integer("warm-calls"), opts.integer("calls"));
-        System.out.println("python: " + python + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
-                + System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-        for (int round = 1; round <= opts.integer("rounds"); round++) {
-            bench.round(round);
-            System.out.println("round " + round + ": " + bench.rounds.lastRound());
-        }
-        System.out.println();
-        System.out.println(bench.table());
+        System.out.println("python: " + python + ", " + Rounds.machine());
+        bench.rounds.runAndPrint(opts.integer("rounds"), bench::round, bench::table);
     }
 
     private void round(int round) throws Exception {

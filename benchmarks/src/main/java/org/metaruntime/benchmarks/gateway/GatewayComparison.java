@@ -147,14 +147,8 @@ public final class GatewayComparison {
                     opts.integer("in-flight"));
             bench.bench.ensureNodeModules("@modelcontextprotocol/sdk");
             bench.bench.ensureNodeModules("@modelcontextprotocol/client");
-            System.out.println("python: " + python + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
-                    + System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-            for (int round = 1; round <= opts.integer("rounds"); round++) {
-                bench.round(round);
-                System.out.println("round " + round + ": " + bench.rounds.lastRound());
-            }
-            System.out.println();
-            System.out.println(bench.table());
+            System.out.println("python: " + python + ", " + Rounds.machine());
+            bench.rounds.runAndPrint(opts.integer("rounds"), bench::round, bench::table);
         } finally {
             GatewayHttpComparison.stop(servers);
             Runtime.getRuntime().removeShutdownHook(stopServers);

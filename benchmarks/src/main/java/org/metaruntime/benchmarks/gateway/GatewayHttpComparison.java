@@ -197,15 +197,8 @@ public final class GatewayHttpComparison {
             }
             GatewayHttpComparison comparison = new GatewayHttpComparison(bench, specs, routes, clients, gateways,
                     opts.integer("warm-calls"), opts.integer("inflight-calls"));
-            System.out.println("python: " + python + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
-                    + System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-            int total = opts.integer("rounds");
-            for (int round = 1; round <= total; round++) {
-                comparison.round(round);
-                System.out.println("round " + round + ": " + comparison.rounds.lastRound());
-            }
-            System.out.println();
-            System.out.println(comparison.report());
+            System.out.println("python: " + python + ", " + Rounds.machine());
+            comparison.rounds.runAndPrint(opts.integer("rounds"), comparison::round, comparison::report);
         } finally {
             stop(servers);
             Runtime.getRuntime().removeShutdownHook(stopServers);

@@ -22,6 +22,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.metaruntime.benchmarks.harness.NodeBench;
 import org.metaruntime.benchmarks.harness.Options;
 import org.metaruntime.benchmarks.harness.Ports;
+import org.metaruntime.benchmarks.harness.Rounds;
 
 /**
  * Gateway replicas behind HAProxy (round robin, no stickiness) sharing one PostgreSQL database: calls per second of
@@ -95,8 +96,7 @@ public final class ScaleOutComparison {
         Thread stop = new Thread(() -> GatewayHttpComparison.stop(harness.processes), "bench-stop-servers");
         Runtime.getRuntime().addShutdownHook(stop);
         try {
-            System.out.println(Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("java.vm.name")
-                    + " " + System.getProperty("java.version"));
+            System.out.println(Rounds.machine());
             if ("forwarding".equals(opts.value("mode"))) {
                 harness.startReplicas(3);
                 System.out.println(harness.forwarded(opts.integer("forwarded")));
