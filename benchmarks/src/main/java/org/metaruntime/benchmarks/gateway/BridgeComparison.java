@@ -60,10 +60,7 @@ public final class BridgeComparison {
     public static void main(String[] args) throws Exception {
         Options opts = Options.parse(BridgeComparison.class, args, "rounds", "3", "warm-calls", "2000", "calls", "2000", "repo", ".");
         Path repo = opts.path("repo").toAbsolutePath();
-        Path jar = repo.resolve("meta-gateway/target/meta-gateway.jar");
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("build the gateway first: mvn -B -q -pl meta-gateway -am package -DskipTests");
-        }
+        Path jar = GatewayHttpComparison.gatewayJar(repo);
         String python = NodeBench.realPython();
         Path server = repo.resolve("meta-gateway/src/test/resources/pods/asking_pod.py");
         Path manifests = Files.createTempDirectory("bridge-bench");

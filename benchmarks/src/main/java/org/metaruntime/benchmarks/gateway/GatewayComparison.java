@@ -101,10 +101,7 @@ public final class GatewayComparison {
                 "inflight-calls", "10000", "cold-runs", "5", "eras-only", "false", "floor-only", "false", "in-flight", "64",
                 "repo", ".");
         Path repo = opts.path("repo");
-        Path jar = repo.resolve("meta-gateway/target/meta-gateway.jar");
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("build the gateway first: mvn -B -q -pl meta-gateway -am package -DskipTests");
-        }
+        Path jar = GatewayHttpComparison.gatewayJar(repo);
         String python = NodeBench.realPython();
         Path server = repo.resolve("meta-testing/src/main/resources/org/metaruntime/testing/mcp_server.py");
         int coldRuns = opts.integer("cold-runs");

@@ -127,10 +127,7 @@ public final class GatewayHttpComparison {
             throw new IllegalArgumentException("--clients names none of ts, lean");
         }
         Path repo = opts.path("repo");
-        Path jar = repo.resolve("meta-gateway/target/meta-gateway.jar");
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("build the gateway first: mvn -B -q -pl meta-gateway -am package -DskipTests");
-        }
+        Path jar = gatewayJar(repo);
         Path beforeJar = opts.value("before-jar").equals("-") ? null : opts.path("before-jar");
         if (beforeJar != null && !Files.isRegularFile(beforeJar)) {
             throw new IllegalStateException("no gateway jar at " + beforeJar);
@@ -203,6 +200,15 @@ public final class GatewayHttpComparison {
             stop(servers);
             Runtime.getRuntime().removeShutdownHook(stopServers);
         }
+    }
+
+    /** The gateway's jar in {@code repo}, which {@code mvn package} builds. */
+    static Path gatewayJar(Path repo) {
+        Path jar = repo.resolve("meta-gateway/target/meta-gateway.jar");
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("build the gateway first: mvn -B -q -pl meta-gateway -am package -DskipTests");
+        }
+        return jar;
     }
 
     /** Stops every server and what it spawned (SIGTERM, then SIGKILL after 10 s). */

@@ -71,10 +71,7 @@ public final class ScaleOutComparison {
                 "sessions", "40", "forwarded", "300", "mode", "all", "repo", ".", "haproxy", "/usr/sbin/haproxy",
                 "state", System.getenv().getOrDefault("META_EVENTLOG_PG_URL", ""));
         Path repo = opts.path("repo");
-        Path jar = repo.resolve("meta-gateway/target/meta-gateway.jar");
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("build the gateway first: mvn -B -q -pl meta-gateway -am package -DskipTests");
-        }
+        Path jar = GatewayHttpComparison.gatewayJar(repo);
         if (opts.value("state").isBlank()) {
             throw new IllegalStateException("give --state jdbc:postgresql://HOST:PORT/postgres?user=... (or set META_EVENTLOG_PG_URL)");
         }
