@@ -60,10 +60,7 @@ public final class BridgeComparison {
     public static void main(String[] args) throws Exception {
         Options opts = Options.parse(BridgeComparison.class, args, "rounds", "3", "warm-calls", "2000", "calls", "2000", "repo", ".");
         Path repo = opts.path("repo").toAbsolutePath();
-        Path jar = repo.resolve("meta-gateway/target/meta-gateway.jar");
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("build the gateway first: mvn -B -q -pl meta-gateway -am package -DskipTests");
-        }
+        Path jar = GatewayHttpComparison.gatewayJar(repo);
         String python = NodeBench.realPython();
         Path server = repo.resolve("meta-gateway/src/test/resources/pods/asking_pod.py");
         Path manifests = Files.createTempDirectory("bridge-bench");
@@ -74,14 +71,8 @@ public final class BridgeComparison {
         BridgeComparison bench = new BridgeComparison(List.of(python, server.toString()),
                 List.of(java, "-jar", jar.toString(), "--manifests", manifests.toString(), "--log-level", "warn"),
                 opts.integer("warm-calls"), opts.integer("calls"));
-        System.out.println("python: " + python + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
-                + System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-        for (int round = 1; round <= opts.integer("rounds"); round++) {
-            bench.round(round);
-            System.out.println("round " + round + ": " + bench.rounds.lastRound());
-        }
-        System.out.println();
-        System.out.println(bench.table());
+        System.out.println("python: " + python + ", " + Rounds.machine());
+        bench.rounds.runAndPrint(opts.integer("rounds"), bench::round, bench::table);
     }
 
     private void round(int round) throws Exception {

@@ -101,10 +101,7 @@ public final class GatewayComparison {
                 "inflight-calls", "10000", "cold-runs", "5", "eras-only", "false", "floor-only", "false", "in-flight", "64",
                 "repo", ".");
         Path repo = opts.path("repo");
-        Path jar = repo.resolve("meta-gateway/target/meta-gateway.jar");
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("build the gateway first: mvn -B -q -pl meta-gateway -am package -DskipTests");
-        }
+        Path jar = GatewayHttpComparison.gatewayJar(repo);
         String python = NodeBench.realPython();
         Path server = repo.resolve("meta-testing/src/main/resources/org/metaruntime/testing/mcp_server.py");
         int coldRuns = opts.integer("cold-runs");
@@ -147,14 +144,8 @@ public final class GatewayComparison {
                     opts.integer("in-flight"));
             bench.bench.ensureNodeModules("@modelcontextprotocol/sdk");
             bench.bench.ensureNodeModules("@modelcontextprotocol/client");
-            System.out.println("python: " + python + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
-                    + System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-            for (int round = 1; round <= opts.integer("rounds"); round++) {
-                bench.round(round);
-                System.out.println("round " + round + ": " + bench.rounds.lastRound());
-            }
-            System.out.println();
-            System.out.println(bench.table());
+            System.out.println("python: " + python + ", " + Rounds.machine());
+            bench.rounds.runAndPrint(opts.integer("rounds"), bench::round, bench::table);
         } finally {
             GatewayHttpComparison.stop(servers);
             Runtime.getRuntime().removeShutdownHook(stopServers);

@@ -127,10 +127,7 @@ public final class GatewayHttpComparison {
             throw new IllegalArgumentException("--clients names none of ts, lean");
         }
         Path repo = opts.path("repo");
-        Path jar = repo.resolve("meta-gateway/target/meta-gateway.jar");
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("build the gateway first: mvn -B -q -pl meta-gateway -am package -DskipTests");
-        }
+        Path jar = gatewayJar(repo);
         Path beforeJar = opts.value("before-jar").equals("-") ? null : opts.path("before-jar");
         if (beforeJar != null && !Files.isRegularFile(beforeJar)) {
             throw new IllegalStateException("no gateway jar at " + beforeJar);
@@ -197,19 +194,21 @@ public final class GatewayHttpComparison {
             }
             GatewayHttpComparison comparison = new GatewayHttpComparison(bench, specs, routes, clients, gateways,
                     opts.integer("warm-calls"), opts.integer("inflight-calls"));
-            System.out.println("python: " + python + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
-                    + System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-            int total = opts.integer("rounds");
-            for (int round = 1; round <= total; round++) {
-                comparison.round(round);
-                System.out.println("round " + round + ": " + comparison.rounds.lastRound());
-            }
-            System.out.println();
-            System.out.println(comparison.report());
+            System.out.println("python: " + python + ", " + Rounds.machine());
+            comparison.rounds.runAndPrint(opts.integer("rounds"), comparison::round, comparison::report);
         } finally {
             stop(servers);
             Runtime.getRuntime().removeShutdownHook(stopServers);
         }
+    }
+
+    /** The gateway's jar in {@code repo}, which {@code mvn package} builds. */
+    static Path gatewayJar(Path repo) {
+        Path jar = repo.resolve("meta-gateway/target/meta-gateway.jar");
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("build the gateway first: mvn -B -q -pl meta-gateway -am package -DskipTests");
+        }
+        return jar;
     }
 
     /** Stops every server and what it spawned (SIGTERM, then SIGKILL after 10 s). */

@@ -22,6 +22,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.metaruntime.benchmarks.harness.NodeBench;
 import org.metaruntime.benchmarks.harness.Options;
 import org.metaruntime.benchmarks.harness.Ports;
+import org.metaruntime.benchmarks.harness.Rounds;
 
 /**
  * Gateway replicas behind HAProxy (round robin, no stickiness) sharing one PostgreSQL database: calls per second of
@@ -70,10 +71,7 @@ public final class ScaleOutComparison {
                 "sessions", "40", "forwarded", "300", "mode", "all", "repo", ".", "haproxy", "/usr/sbin/haproxy",
                 "state", System.getenv().getOrDefault("META_EVENTLOG_PG_URL", ""));
         Path repo = opts.path("repo");
-        Path jar = repo.resolve("meta-gateway/target/meta-gateway.jar");
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("build the gateway first: mvn -B -q -pl meta-gateway -am package -DskipTests");
-        }
+        Path jar = GatewayHttpComparison.gatewayJar(repo);
         if (opts.value("state").isBlank()) {
             throw new IllegalStateException("give --state jdbc:postgresql://HOST:PORT/postgres?user=... (or set META_EVENTLOG_PG_URL)");
         }
@@ -95,8 +93,7 @@ public final class ScaleOutComparison {
         Thread stop = new Thread(() -> GatewayHttpComparison.stop(harness.processes), "bench-stop-servers");
         Runtime.getRuntime().addShutdownHook(stop);
         try {
-            System.out.println(Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("java.vm.name")
-                    + " " + System.getProperty("java.version"));
+            System.out.println(Rounds.machine());
             if ("forwarding".equals(opts.value("mode"))) {
                 harness.startReplicas(3);
                 System.out.println(harness.forwarded(opts.integer("forwarded")));

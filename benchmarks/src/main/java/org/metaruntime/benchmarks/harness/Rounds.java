@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Figures of an interleaved comparison: each round runs every path once, starting with a different one each round;
@@ -24,13 +25,37 @@ public final class Rounds {
         void run() throws Exception;
     }
 
+    /** One round of a comparison, numbered from 1. */
+    public interface Round {
+        void run(int round) throws Exception;
+    }
+
     private final Map<String, List<Double>> results = new LinkedHashMap<>();
+
+    /** The machine a comparison runs on: its cores and its Java VM. */
+    public static String machine() {
+        return Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("java.vm.name") + " "
+                + System.getProperty("java.version");
+    }
 
     /** Runs {@code steps} in an order rotated by {@code round}, so no path always goes first. */
     public static void rotated(int round, List<Step> steps) throws Exception {
         for (int i = 0; i < steps.size(); i++) {
             steps.get((round + i) % steps.size()).run();
         }
+    }
+
+    /**
+     * Runs rounds 1 to {@code count} of {@code round}, printing each round's figures when it ends, then a blank line
+     * and {@code table}.
+     */
+    public void runAndPrint(int count, Round round, Supplier<String> table) throws Exception {
+        for (int r = 1; r <= count; r++) {
+            round.run(r);
+            System.out.println("round " + r + ": " + lastRound());
+        }
+        System.out.println();
+        System.out.println(table.get());
     }
 
     public void record(String key, double value) {

@@ -66,14 +66,8 @@ public final class Langchain4jComparison {
         try (UnifiedRuntime runtime = UnifiedRuntime.builder(config)
                 .options(RuntimeOptions.builder().shutdownHook(false).build()).start()) {
             Langchain4jComparison bench = new Langchain4jComparison(runtime, opts.integer("warm-calls"));
-            System.out.println("python: " + python + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
-                    + System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-            for (int round = 1; round <= opts.integer("rounds"); round++) {
-                bench.round(round);
-                System.out.println("round " + round + ": " + bench.rounds.lastRound());
-            }
-            System.out.println();
-            System.out.println(bench.table());
+            System.out.println("python: " + python + ", " + Rounds.machine());
+            bench.rounds.runAndPrint(opts.integer("rounds"), bench::round, bench::table);
         }
     }
 

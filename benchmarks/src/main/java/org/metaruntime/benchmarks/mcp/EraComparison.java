@@ -50,15 +50,10 @@ public final class EraComparison {
             throw new IllegalStateException("run `npm ci` in " + server.getParent() + " first (the meta-mcp build does)");
         }
         EraComparison bench = new EraComparison("node", server, opts.integer("warm-calls"));
-        System.out.println(Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("java.vm.name")
-                + " " + System.getProperty("java.version"));
-        for (int round = 1; round <= opts.integer("rounds"); round++) {
-            Rounds.rotated(round, List.of(() -> bench.warm("modern", McpProtocolEra.AUTO),
-                    () -> bench.warm("legacy", McpProtocolEra.LEGACY)));
-            System.out.println("round " + round + ": " + bench.rounds.lastRound());
-        }
-        System.out.println();
-        System.out.println(bench.table());
+        System.out.println(Rounds.machine());
+        bench.rounds.runAndPrint(opts.integer("rounds"), round -> Rounds.rotated(round, List.of(
+                () -> bench.warm("modern", McpProtocolEra.AUTO), () -> bench.warm("legacy", McpProtocolEra.LEGACY))),
+                bench::table);
     }
 
     private void warm(String name, McpProtocolEra era) throws Exception {

@@ -112,8 +112,7 @@ public final class McpComparison {
         if (!era.equals("legacy")) {
             node.ensureNodeModules("@modelcontextprotocol/client");
         }
-        System.out.println("python: " + python + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
-                + System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+        System.out.println("python: " + python + ", " + Rounds.machine());
         for (int round = 1; round <= opts.integer("rounds"); round++) {
             List<Rounds.Step> eras = new ArrayList<>();
             for (McpComparison bench : benches) {

@@ -66,8 +66,7 @@ public final class RemoteComparison {
         RemoteComparison bench = new RemoteComparison(everything, new NodeBench(repo.resolve("benchmarks/node")),
                 opts.integer("warm-calls"), opts.integer("inflight-calls"), opts.integer("connect-runs"));
         bench.nodeClient.ensureNodeModules("@modelcontextprotocol/sdk");
-        System.out.println(Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("java.vm.name")
-                + " " + System.getProperty("java.version"));
+        System.out.println(Rounds.machine());
         int port = Ports.free(1)[0];
         Process withPort = null;
         try {

@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -52,7 +50,7 @@ public final class FakeEventLineModule implements FakeModule {
     private final IntFunction<EventEnvelope<UnifiedEvent>> firstEvent;
     private final Integer exitAfterStart;
     private final Clock clock;
-    private final Deque<RuntimeBoundaryError> failures = new ArrayDeque<>();
+    private final ScriptedFailures<RuntimeBoundaryError> failures = new ScriptedFailures<>();
     private final AtomicInteger spawns = new AtomicInteger();
     private final FakeChildren children = new FakeChildren();
 
@@ -93,14 +91,7 @@ public final class FakeEventLineModule implements FakeModule {
     }
 
     private FakeEventLineModule failNext(int count, RuntimeBoundaryError error) {
-        if (count < 0) {
-            throw new IllegalArgumentException("count must be >= 0: " + count);
-        }
-        synchronized (failures) {
-            for (int i = 0; i < count; i++) {
-                failures.add(error);
-            }
-        }
+        failures.add(count, error);
         return this;
     }
 
@@ -121,10 +112,7 @@ public final class FakeEventLineModule implements FakeModule {
 
     private EventEnvelope<UnifiedEvent> spawn() {
         int run = spawns.incrementAndGet();
-        RuntimeBoundaryError failure;
-        synchronized (failures) {
-            failure = failures.poll();
-        }
+        RuntimeBoundaryError failure = failures.poll();
         if (failure != null) {
             boolean ran = !(failure instanceof RuntimeBoundaryError.Process
                     && ((RuntimeBoundaryError.Process) failure).error() instanceof ProcessBoundaryError.SpawnFailed);

@@ -2,8 +2,6 @@ package org.metaruntime.core.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -53,7 +51,7 @@ public final class FakeMcpModule implements FakeModule {
 
     private final String moduleId;
     private final Map<String, FakeTool.WithContext> tools;
-    private final Deque<McpBoundaryError> connectFailures = new ArrayDeque<>();
+    private final ScriptedFailures<McpBoundaryError> connectFailures = new ScriptedFailures<>();
     private final AtomicInteger connects = new AtomicInteger();
     private final AtomicInteger calls = new AtomicInteger();
     private final FakeChildren children = new FakeChildren();
@@ -93,15 +91,7 @@ public final class FakeMcpModule implements FakeModule {
 
     /** The next {@code count} connections (startup probe, restart, or {@code PER_CALL} call) fail with {@code error}. */
     public FakeMcpModule failNextConnects(int count, McpBoundaryError error) {
-        Objects.requireNonNull(error, "error");
-        if (count < 0) {
-            throw new IllegalArgumentException("count must be >= 0: " + count);
-        }
-        synchronized (connectFailures) {
-            for (int i = 0; i < count; i++) {
-                connectFailures.add(error);
-            }
-        }
+        connectFailures.add(count, Objects.requireNonNull(error, "error"));
         return this;
     }
 
@@ -136,10 +126,7 @@ public final class FakeMcpModule implements FakeModule {
 
     private FakeMcpConnection connect(Executor executor) {
         connects.incrementAndGet();
-        McpBoundaryError failure;
-        synchronized (connectFailures) {
-            failure = connectFailures.poll();
-        }
+        McpBoundaryError failure = connectFailures.poll();
         if (failure != null) {
             throw new BoundaryFailure(moduleId, new RuntimeBoundaryError.Mcp(failure));
         }

@@ -3,7 +3,6 @@ package org.metaruntime.mcp.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.json.TypeRef;
-import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCNotification;
@@ -53,7 +52,7 @@ import reactor.core.publisher.Mono;
  * between them. A notification's POST can be waited for ({@link #notify(String)}): the session is ready only once the
  * server took {@code notifications/initialized}. Thread-safe.
  */
-public final class HttpClientTransport implements McpClientTransport, CallWindow.Wire {
+public final class HttpClientTransport implements SessionTransport {
 
     private static final Logger LOG = LoggerFactory.getLogger(McpConnection.class);
     private static final int BODY_SAMPLE_CHARS = 300;
@@ -189,6 +188,7 @@ public final class HttpClientTransport implements McpClientTransport, CallWindow
     }
 
     /** The session ended: streams are closed, whatever the server still sends is dropped. */
+    @Override
     public void shutdown() {
         ended = true;
         for (Exchange e : new ArrayList<>(exchanges.values())) {

@@ -2,7 +2,6 @@ package org.metaruntime.mcp.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.modelcontextprotocol.json.TypeRef;
-import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCNotification;
@@ -31,7 +30,7 @@ import reactor.core.publisher.Mono;
  * stdout line that is not a JSON-RPC message, or over the size limit, is skipped and logged within bounds
  * ({@link SkippedMessages}): a server flooding its stdout costs a few log entries. Thread-safe.
  */
-public final class ProcessClientTransport implements McpClientTransport, ProcessListener, CallWindow.Wire {
+public final class ProcessClientTransport implements SessionTransport, ProcessListener {
 
     private static final Logger log = LoggerFactory.getLogger(McpConnection.class);
 
@@ -125,6 +124,7 @@ public final class ProcessClientTransport implements McpClientTransport, Process
     }
 
     /** The session ended: whatever the server still sends is dropped. */
+    @Override
     public void shutdown() {
         ended = true;
     }

@@ -142,7 +142,7 @@ public final class SessionLifecycle implements ProcessClientTransport.Inbound {
             ProcessExit e = exit;
             if (e != null) {
                 terminate(exitTermination(e));
-            } else if (peer.wire().alive()) {
+            } else if (peer.transport().alive()) {
                 terminate(Termination.of("module '" + moduleId + "' closed its stdout"));
             }
             // else it exited: exited() follows with the exit code and stderr tail
@@ -219,7 +219,7 @@ public final class SessionLifecycle implements ProcessClientTransport.Inbound {
         if (!closed) {
             LOG.warn("module '{}': MCP session ended: {}", moduleId, t.reason());
         }
-        peer.shutdown();
+        peer.transport().shutdown();
         ended.complete(t);
         McpClientSession s = session;
         if (s != null) {

@@ -125,7 +125,7 @@ public final class SessionOpener {
     /** The parts of a session with {@code peer}, its window's deadlines on {@code clock}. */
     private static SessionParts parts(String moduleId, McpClientOptions options, ScheduledExecutorService timer,
                                       Scheduler clock, SessionPeer peer) {
-        CallWindow window = new CallWindow(moduleId, options.maxInFlight(), options.maxQueued(), clock, peer.wire());
+        CallWindow window = new CallWindow(moduleId, options.maxInFlight(), options.maxQueued(), clock, peer.transport());
         ToolCatalog catalog = new ToolCatalog(window, options.bareTools().orElse(null));
         Surface surface = new Surface(window);
         NotificationHub notifications = new NotificationHub(moduleId);
@@ -143,7 +143,7 @@ public final class SessionOpener {
                                                       Function<SessionParts, C> connection, Supplier<CompletableFuture<C>> restart) {
         McpClientOptions options = parts.options();
         ServerRequests requests = new ServerRequests(parts.moduleId(), options, parts.window());
-        parts.lifecycle().session(new McpClientSession(SESSION_REQUEST_TIMEOUT, parts.peer().sdkTransport(),
+        parts.lifecycle().session(new McpClientSession(SESSION_REQUEST_TIMEOUT, parts.peer().transport(),
                 requests.handlers(), Map.of(), Function.<Mono<Void>>identity()));
         if (options.bareTools().isPresent()) {
             parts.window().speaksBare();
@@ -221,9 +221,9 @@ public final class SessionOpener {
         McpClientOptions options = parts.options();
         Optional<List<McpSchema.Tool>> bareUnlessMcp = options.bareUnlessMcp();
         (bareUnlessMcp.isPresent()
-                ? Handshake.runOrBareWithin(parts.window(), parts.peer().wire(), options,
+                ? Handshake.runOrBareWithin(parts.window(), parts.peer().transport(), options,
                         Math.max(1, Handshake.detectionBound(timeoutMs) - probedMs), deadline)
-                : Handshake.run(parts.window(), parts.peer().wire(), options, timeoutMs, deadline)
+                : Handshake.run(parts.window(), parts.peer().transport(), options, timeoutMs, deadline)
                         .thenApply(init -> new Handshake.Outcome(init, null))).whenComplete((outcome, e) -> {
             if (e == null && outcome.init() == null) {
                 parts.window().speaksBare();

@@ -1,6 +1,5 @@
 package org.metaruntime.mcp.internal;
 
-import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema.InitializeResult;
 import java.time.Duration;
 import java.util.Optional;
@@ -19,11 +18,8 @@ import org.metaruntime.supervisor.StopReport;
  */
 public interface SessionPeer {
 
-    /** The transport the SDK client session answers the server's requests through. */
-    McpClientTransport sdkTransport();
-
-    /** The transport the call window writes to. */
-    CallWindow.Wire wire();
+    /** The transport the SDK client session answers the server's requests through and the call window writes to. */
+    SessionTransport transport();
 
     /** The handshake agreed on {@code result}. */
     void agreed(InitializeResult result);
@@ -50,9 +46,6 @@ public interface SessionPeer {
     /** Completes when the server process exits; never for a remote server. */
     CompletableFuture<ProcessExit> exitFuture();
 
-    /** The session ended: the transport drops whatever the server still sends. */
-    void shutdown();
-
     /**
      * Ends the server's side on close, within {@code timeout}: a child's process tree is stopped with {@code ladder}
      * fitted to the timeout (completes with what the ladder did); a remote session is ended on the server (completes
@@ -72,12 +65,7 @@ public interface SessionPeer {
         }
 
         @Override
-        public McpClientTransport sdkTransport() {
-            return transport;
-        }
-
-        @Override
-        public CallWindow.Wire wire() {
+        public SessionTransport transport() {
             return transport;
         }
 
@@ -116,11 +104,6 @@ public interface SessionPeer {
         }
 
         @Override
-        public void shutdown() {
-            transport.shutdown();
-        }
-
-        @Override
         public CompletableFuture<StopReport> stop(Duration timeout, StopLadder ladder) {
             ModuleProcess process = transport.process();
             process.closeStdin(); // at once: the ladder's first step starts on another thread
@@ -156,12 +139,7 @@ public interface SessionPeer {
         }
 
         @Override
-        public McpClientTransport sdkTransport() {
-            return transport;
-        }
-
-        @Override
-        public CallWindow.Wire wire() {
+        public SessionTransport transport() {
             return transport;
         }
 
@@ -204,11 +182,6 @@ public interface SessionPeer {
         @Override
         public CompletableFuture<ProcessExit> exitFuture() {
             return new CompletableFuture<>();
-        }
-
-        @Override
-        public void shutdown() {
-            transport.shutdown();
         }
 
         @Override

@@ -114,22 +114,13 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                             separator, maxCallDepth, logLevel, state, watch, true, policy, profile, auditArguments,
                             tokens, null, publicUrl, null, null, stateUrl, advertiseUrl, clusterKeyFile, taskAfter, taskTtl);
                 case "--validate":
-                    if (value != null) {
-                        throw new UsageException("--validate takes no value");
-                    }
-                    validate = true;
+                    validate = flag(arg, value);
                     continue;
                 case "--watch":
-                    if (value != null) {
-                        throw new UsageException("--watch takes no value");
-                    }
-                    watch = true;
+                    watch = flag(arg, value);
                     continue;
                 case "--audit-arguments":
-                    if (value != null) {
-                        throw new UsageException("--audit-arguments takes no value");
-                    }
-                    auditArguments = true;
+                    auditArguments = flag(arg, value);
                     continue;
                 default:
                     break;
@@ -151,10 +142,8 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                     config = Path.of(value);
                     break;
                 case "--transport":
-                    if (!TRANSPORTS.contains(value)) {
-                        throw new UsageException("--transport must be stdio, http or sse, not " + value);
-                    }
-                    transport = value;
+                    transport = checked(value, TRANSPORTS.contains(value),
+                            "--transport must be stdio, http or sse, not " + value);
                     break;
                 case "--host":
                     host = value;
@@ -166,10 +155,8 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                     tokenFile = Path.of(value);
                     break;
                 case "--allow-origin":
-                    if (!value.strip().toLowerCase(java.util.Locale.ROOT).matches("https?://[^/?#\\s]+/?")) {
-                        throw new UsageException("--allow-origin is scheme://host[:port], not " + value);
-                    }
-                    origins.add(value);
+                    origins.add(checked(value, value.strip().toLowerCase(java.util.Locale.ROOT).matches("https?://[^/?#\\s]+/?"),
+                            "--allow-origin is scheme://host[:port], not " + value));
                     break;
                 case "--session-timeout":
                     sessionTimeout = Durations.parse(value).orElse(null);
@@ -184,10 +171,8 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                     taskTtl = positive("--task-ttl", value);
                     break;
                 case "--separator":
-                    if (!Names.validSeparator(value)) {
-                        throw new UsageException("--separator must be 1 to 8 of letters, digits, '_' and '-', not " + value);
-                    }
-                    separator = value;
+                    separator = checked(value, Names.validSeparator(value),
+                            "--separator must be 1 to 8 of letters, digits, '_' and '-', not " + value);
                     break;
                 case "--max-call-depth":
                     maxCallDepth = wholeNumber(value, 1, Integer.MAX_VALUE,
@@ -197,10 +182,7 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                     policy = Path.of(value);
                     break;
                 case "--profile":
-                    if (value.isBlank()) {
-                        throw new UsageException("--profile needs a profile name");
-                    }
-                    profile = value;
+                    profile = checked(value, !value.isBlank(), "--profile needs a profile name");
                     break;
                 case "--state":
                     if (value.isBlank()) {
@@ -224,10 +206,8 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                     clusterKeyFile = Path.of(value);
                     break;
                 case "--approve":
-                    if (!value.matches("[^/\\s]+/[^/\\s]+")) {
-                        throw new UsageException("--approve is POD/TOOL (the pod's own name of the tool), not " + value);
-                    }
-                    approve = value;
+                    approve = checked(value, value.matches("[^/\\s]+/[^/\\s]+"),
+                            "--approve is POD/TOOL (the pod's own name of the tool), not " + value);
                     break;
                 case "--otlp-endpoint":
                     try {
@@ -241,10 +221,8 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                     }
                     break;
                 case "--log-level":
-                    if (!LEVELS.contains(value)) {
-                        throw new UsageException("--log-level must be one of trace, debug, info, warn, error, off, not " + value);
-                    }
-                    logLevel = value;
+                    logLevel = checked(value, LEVELS.contains(value),
+                            "--log-level must be one of trace, debug, info, warn, error, off, not " + value);
                     break;
                 case "--tokens":
                     tokens = Path.of(value);
@@ -253,10 +231,7 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                     issuer = httpUrl("--oauth-issuer", value);
                     break;
                 case "--oauth-audience":
-                    if (value.isBlank()) {
-                        throw new UsageException("--oauth-audience needs a value");
-                    }
-                    audience = value.strip();
+                    audience = checked(value, !value.isBlank(), "--oauth-audience needs a value").strip();
                     break;
                 case "--oauth-scopes":
                     scopes.add(value);
@@ -290,7 +265,22 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
                 clusterKeyFile, taskAfter, taskTtl);
     }
 
-    /** The duration {@code value} of {@code option}, more than zero. */
+    /** {@code true} for the flag {@code option}, which takes no {@code value}. */
+    private static boolean flag(String option, String value) throws UsageException {
+        if (value != null) {
+            throw new UsageException(option + " takes no value");
+        }
+        return true;
+    }
+
+    /** {@code value} when it is {@code valid}, else a usage error saying {@code problem}. */
+    private static String checked(String value, boolean valid, String problem) throws UsageException {
+        if (!valid) {
+            throw new UsageException(problem);
+        }
+        return value;
+    }
+
     /** {@code value} as a whole number from {@code min} to {@code max}, else a usage error {@code problem + value}. */
     private static int wholeNumber(String value, int min, int max, String problem) throws UsageException {
         try {
@@ -304,6 +294,7 @@ record CommandLine(List<Path> manifests, Path config, boolean validate, String t
         throw new UsageException(problem + value);
     }
 
+    /** The duration {@code value} of {@code option}, more than zero. */
     private static Duration positive(String option, String value) throws UsageException {
         Duration duration = Durations.parse(value).orElse(null);
         if (duration == null || duration.isZero() || duration.isNegative()) {

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Iterator;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The typed fields of one manifest's tree: each getter reads a key of a mapping, and a missing or mistyped value is a
@@ -31,39 +32,34 @@ final class TypedFields {
     }
 
     JsonNode mapping(JsonNode parent, String at, String key, boolean required) {
-        JsonNode node = required ? required(parent, at, key) : parent.get(key);
-        if (node == null) {
-            return null;
-        }
-        if (!node.isObject()) {
-            problem(at + "/" + key, dotted(at + "/" + key) + " must be a mapping, not " + typeOf(node));
-            return null;
-        }
-        return node;
+        return typed(parent, at, key, required, JsonNode::isObject, "a mapping");
     }
 
     String text(JsonNode parent, String at, String key, boolean required) {
+        JsonNode node = typed(parent, at, key, required, JsonNode::isTextual, "a string");
+        return node == null ? null : node.textValue();
+    }
+
+    boolean bool(JsonNode parent, String at, String key, boolean fallback) {
+        JsonNode node = typed(parent, at, key, false, JsonNode::isBoolean, "true or false");
+        return node == null ? fallback : node.booleanValue();
+    }
+
+    /**
+     * The value of {@code key} when it {@code fits}, else null: missing (a problem only when {@code required}), or of
+     * another type (a problem saying it must be {@code expected}).
+     */
+    private JsonNode typed(JsonNode parent, String at, String key, boolean required, Predicate<JsonNode> fits,
+                           String expected) {
         JsonNode node = required ? required(parent, at, key) : parent.get(key);
         if (node == null) {
             return null;
         }
-        if (!node.isTextual()) {
-            problem(at + "/" + key, dotted(at + "/" + key) + " must be a string, not " + typeOf(node));
+        if (!fits.test(node)) {
+            problem(at + "/" + key, dotted(at + "/" + key) + " must be " + expected + ", not " + typeOf(node));
             return null;
         }
-        return node.textValue();
-    }
-
-    boolean bool(JsonNode parent, String at, String key, boolean fallback) {
-        JsonNode node = parent.get(key);
-        if (node == null) {
-            return fallback;
-        }
-        if (!node.isBoolean()) {
-            problem(at + "/" + key, dotted(at + "/" + key) + " must be true or false, not " + typeOf(node));
-            return fallback;
-        }
-        return node.booleanValue();
+        return node;
     }
 
     Duration duration(JsonNode parent, String at, String key, Duration fallback) {

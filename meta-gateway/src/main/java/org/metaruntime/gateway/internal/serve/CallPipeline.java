@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.metaruntime.gateway.internal.manifest.Names;
@@ -67,23 +68,11 @@ final class CallPipeline implements PodBackend.PodCallHandler {
             runStages(call, stage -> !(stage instanceof LimitRate));
             return clientCalls.retry(call);
         }
-        try {
-            runStages(call);
-        } catch (RpcException refused) {
-            record.record(call, null, refused);
-            throw refused;
-        }
+        admit(call);
         if (isOwn(call)) {
             return answered(call, CompletableFuture.completedFuture(StatusReport.asToolResult(status.get())));
         }
-        ToolCalls.Dispatched dispatched;
-        try {
-            call.dispatched = true;
-            dispatched = clientCalls.dispatch(call);
-        } catch (RuntimeException failed) {
-            record.record(call, null, failed);
-            throw failed;
-        }
+        ToolCalls.Dispatched dispatched = dispatch(call, clientCalls::dispatch);
         dispatched.outcome().whenComplete((result, error) -> record.record(call, result, error));
         return dispatched.answer();
     }
@@ -104,29 +93,34 @@ final class CallPipeline implements PodBackend.PodCallHandler {
         PipelineCall call = new PipelineCall(PipelineCall.Entry.NESTED, nextCallId(), start, principal, target,
                 params.get("args"), traceHeaders(params), null, parent, NestedCalls.chain(params, parent), params.get("expect"));
         call.unknownPrincipal = outer.ambiguous() && !access.allowsEverything();
-        try {
-            runStages(call);
-        } catch (RpcException refused) {
-            record.record(call, null, refused);
-            throw refused;
-        }
+        admit(call);
         if (isOwn(call)) {
             return answered(call, CompletableFuture.completedFuture(StatusReport.asToolResult(status.get())));
         }
-        CompletableFuture<JsonNode> answer;
-        try {
-            call.dispatched = true;
-            answer = nestedCalls.dispatch(call);
-        } catch (RuntimeException failed) {
-            record.record(call, null, failed);
-            throw failed;
-        }
+        CompletableFuture<JsonNode> answer = dispatch(call, nestedCalls::dispatch);
         answer.whenComplete((result, error) -> record.record(call, result, error));
         return answer;
     }
 
-    private void runStages(PipelineCall call) {
-        runStages(call, stage -> true);
+    /** Runs every stage; a call a stage refuses is recorded. */
+    private void admit(PipelineCall call) {
+        try {
+            runStages(call, stage -> true);
+        } catch (RpcException refused) {
+            record.record(call, null, refused);
+            throw refused;
+        }
+    }
+
+    /** Hands the admitted {@code call} to {@code dispatcher}; a call it fails to start is recorded. */
+    private <T> T dispatch(PipelineCall call, Function<PipelineCall, T> dispatcher) {
+        try {
+            call.dispatched = true;
+            return dispatcher.apply(call);
+        } catch (RuntimeException failed) {
+            record.record(call, null, failed);
+            throw failed;
+        }
     }
 
     private void runStages(PipelineCall call, java.util.function.Predicate<CallStage> which) {

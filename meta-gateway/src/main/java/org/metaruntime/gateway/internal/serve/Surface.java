@@ -76,9 +76,7 @@ final class Surface {
             }
         }
         resourceOwners.putAll(owners);
-        ObjectNode result = JsonRpc.NODES.objectNode();
-        result.set("resources", resources);
-        return result;
+        return JsonRpc.NODES.objectNode().set("resources", resources);
     }
 
     CompletableFuture<JsonNode> listTemplates() {
@@ -102,9 +100,7 @@ final class Surface {
             }
         }
         templateOwners = List.copyOf(owners);
-        ObjectNode result = JsonRpc.NODES.objectNode();
-        result.set("resourceTemplates", templates);
-        return result;
+        return JsonRpc.NODES.objectNode().set("resourceTemplates", templates);
     }
 
     /** {@code resources/read}; a URI of a pod {@code visible} hides is answered as one no pod lists. */
@@ -149,9 +145,7 @@ final class Surface {
                 prompts.add(renamed);
             }
         }
-        ObjectNode result = JsonRpc.NODES.objectNode();
-        result.set("prompts", prompts);
-        return result;
+        return JsonRpc.NODES.objectNode().set("prompts", prompts);
     }
 
     /** {@code prompts/get}; a prompt of a pod {@code visible} hides is answered as one of no pod. */
@@ -242,13 +236,7 @@ final class Surface {
         if (cursor != null) {
             params.put("cursor", cursor);
         }
-        CompletableFuture<JsonNode> answer;
-        try {
-            answer = pod.request(method, params, timeout);
-        } catch (RuntimeException e) {
-            answer = CompletableFuture.failedFuture(e);
-        }
-        return answer.thenCompose(result -> {
+        return request(pod, method, params, timeout).thenCompose(result -> {
             result.path(field).forEach(items::add);
             String next = result.path("nextCursor").asText(null);
             return next == null || page + 1 >= MAX_PAGES ? CompletableFuture.completedFuture(items)
@@ -263,13 +251,7 @@ final class Surface {
     CompletableFuture<JsonNode> forward(String podName, String method, JsonNode params, String what) {
         PodManifest manifest = catalog.get().pod(podName).orElseThrow(() -> new RpcException(JsonRpc.UNAVAILABLE,
                 "pod " + podName + " " + what + ": the pod is not served any more", JsonRpc.NODES.objectNode().put("pod", podName)));
-        CompletableFuture<JsonNode> answer;
-        try {
-            answer = backend.pod(podName).request(method, params, manifest.callTimeout());
-        } catch (RuntimeException e) {
-            answer = CompletableFuture.failedFuture(e);
-        }
-        return answer.handle((result, failure) -> {
+        return request(backend.pod(podName), method, params, manifest.callTimeout()).handle((result, failure) -> {
             if (failure == null) {
                 return result;
             }
@@ -282,6 +264,15 @@ final class Surface {
             throw new RpcException(code, "pod " + podName + " " + what + ": " + cause.getMessage(),
                     JsonRpc.NODES.objectNode().put("pod", podName));
         });
+    }
+
+    /** {@code pod.request}, with a request it refuses to send as a failed answer. */
+    private static CompletableFuture<JsonNode> request(PodBackend.Pod pod, String method, JsonNode params, Duration timeout) {
+        try {
+            return pod.request(method, params, timeout);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     /** An RFC 6570 template as a pattern: each expression matches one path segment, {+x} / {#x} anything. */
