@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 import org.metaruntime.core.CallOptions;
@@ -166,14 +167,11 @@ public final class CallRouter {
      * @throws ModuleRouteException as a routed call would fail
      */
     public Session session(String moduleId, String flow) {
-        ModuleSlot slot = mcpSlot(moduleId, flow);
         try {
-            lazy.admit(slot).join();
-        } catch (RuntimeException e) {
-            lazy.callEnded(slot);
+            return sessionAsync(moduleId, flow).join();
+        } catch (CompletionException e) {
             throw toRouteException(moduleId, e);
         }
-        return admitted(slot);
     }
 
     /**
