@@ -68,7 +68,7 @@ class DeadlineTest {
         Fixtures fixtures = new Fixtures(tmp);
         Duration huge = Duration.ofDays(365_000);
         try {
-            ModuleProcess process = fixtures.start(fixtures.spec("echo", "echo.py").exitDrainTimeout(huge).build(),
+            ModuleProcess process = fixtures.start(fixtures.spec("echo", "echo").exitDrainTimeout(huge).build(),
                     new RecordingListener());
             StopReport report = process.stop(new StopLadder(huge, huge, huge));
             assertThat(report.survivors()).isZero();

@@ -78,7 +78,7 @@ class ExitWatcherTest {
 
     @Test
     void reportsAnExitOnceWithItsCodeAfterThePipesClosed() {
-        ExitWatcher watcher = watch("silent_exit.sh", Duration.ofSeconds(5));
+        ExitWatcher watcher = watch("silent_exit", Duration.ofSeconds(5));
 
         ProcessExit exit = reported.join();
 
@@ -92,7 +92,7 @@ class ExitWatcherTest {
 
     @Test
     void killsADescendantThatHoldsThePipesAfterTheDrainTimeout() {
-        watch("orphan_holds_stdout.sh", Duration.ofMillis(200));
+        watch("orphan_holds_stdout", Duration.ofMillis(200));
 
         ProcessExit exit = reported.join();
 
@@ -103,7 +103,7 @@ class ExitWatcherTest {
 
     @Test
     void anExitAfterAStopStartedIsRequestedAndTheTreeIsLeftToTheLadder() {
-        ExitWatcher watcher = watch("sleep_long.sh", Duration.ofSeconds(5));
+        ExitWatcher watcher = watch("sleep_long", Duration.ofSeconds(5));
         fixtures.awaitPids(1);
 
         watcher.stopStarted();

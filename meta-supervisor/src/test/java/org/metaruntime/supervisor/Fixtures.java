@@ -20,8 +20,9 @@ import org.metaruntime.testing.ProcessLeaks;
 import org.metaruntime.testing.Python;
 
 /**
- * Starts fixture programs from {@code src/test/resources/fixtures} and proves afterwards, with a {@link LeakCheck},
- * that none of their processes is alive. Each fixture appends its pid (and its grandchildren's) to {@link #pidFile()}.
+ * Starts the fixture program ({@code src/test/resources/fixtures/fixture.py}, one mode per behaviour) and proves
+ * afterwards, with a {@link LeakCheck}, that none of its processes is alive. Each run appends its pid (and its
+ * grandchildren's) to {@link #pidFile()}.
  * A JUnit extension: {@code @RegisterExtension final Fixtures fixtures = new Fixtures();} gives each test a fresh
  * pid file and checks, after the test, that every process it started is gone.
  */
@@ -61,16 +62,13 @@ final class Fixtures implements BeforeEachCallback, AfterEachCallback {
         return pidFile;
     }
 
-    /** A spec running the fixture (a {@code .py} file with python3, a {@code .sh} file with sh). */
-    ProcessSpec.Builder spec(String moduleId, String fixture, String... args) {
-        List<String> command = new ArrayList<>();
-        command.add(fixture.endsWith(".py") ? python3() : "/bin/sh");
-        command.add(path(fixture).toString());
+    /** A spec running {@code fixture.py <mode> <args...>} with python3 (the modes are listed at its top). */
+    ProcessSpec.Builder spec(String moduleId, String mode, String... args) {
+        List<String> command = new ArrayList<>(List.of(python3(), program().toString(), mode));
         command.addAll(List.of(args));
         return ProcessSpec.builder(moduleId)
                 .command(command)
-                .env("FIXTURE_PID_FILE", pidFile.toString())
-                .env("PYTHONDONTWRITEBYTECODE", "1");
+                .env("FIXTURE_PID_FILE", pidFile.toString());
     }
 
     /** Starts and remembers the process, so that it is stopped after the test whatever happens. */
@@ -136,10 +134,10 @@ final class Fixtures implements BeforeEachCallback, AfterEachCallback {
         }
     }
 
-    static Path path(String fixture) {
-        URL url = Fixtures.class.getResource("/fixtures/" + fixture);
+    static Path program() {
+        URL url = Fixtures.class.getResource("/fixtures/fixture.py");
         if (url == null) {
-            throw new IllegalArgumentException("no fixture " + fixture);
+            throw new IllegalStateException("no fixtures/fixture.py on the test class path");
         }
         try {
             return Path.of(url.toURI());

@@ -43,7 +43,7 @@ class HostWatchdogTest {
         Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/self/environ")), "needs Linux /proc");
         fixtures = new Fixtures(dir);
         RecordingListener listener = new RecordingListener();
-        fixtures.start(fixtures.spec("env", "env.py", ProcessSpec.HOST_TOKEN_ENV).build(), listener)
+        fixtures.start(fixtures.spec("env", "env", ProcessSpec.HOST_TOKEN_ENV).build(), listener)
                 .exitFuture().join();
         assertThat(HostWatchdog.hostToken()).matches("[0-9a-f]{32}");
         assertThat(listener.lines.get(0))

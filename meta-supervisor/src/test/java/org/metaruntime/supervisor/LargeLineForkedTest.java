@@ -23,7 +23,7 @@ class LargeLineForkedTest {
     @Timeout(120)
     void aHundredMegabyteLineIsDiscardedWithinASmallHeap() {
         assertThat(Runtime.getRuntime().maxMemory()).isLessThanOrEqualTo(256L * 1024 * 1024);
-        ModuleProcess process = fixtures.start(fixtures.spec("huge", "big_line.py", "100").build(), listener);
+        ModuleProcess process = fixtures.start(fixtures.spec("huge", "big_line", "100").build(), listener);
         ProcessExit exit = process.exitFuture().join();
         assertThat(exit.exitCode()).isZero();
         listener.exit.join();
@@ -35,11 +35,11 @@ class LargeLineForkedTest {
     @Timeout(60)
     void linesAreUtf8WhateverThePlatformCharset() {
         assertThat(Charset.defaultCharset().name()).isEqualTo("ISO-8859-1");
-        ModuleProcess process = fixtures.start(fixtures.spec("latin", "invalid_utf8.py").build(), listener);
+        ModuleProcess process = fixtures.start(fixtures.spec("latin", "invalid_utf8").build(), listener);
         process.exitFuture().join();
         assertThat(listener.lines).containsExactly("a\uFFFDb", "\uFFFD(", "cut \uFFFD", "caf\u00e9 \u2713");
         listener.lines.clear();
-        fixtures.start(fixtures.spec("latin-emoji", "split_emoji.py").build(), listener).exitFuture().join();
+        fixtures.start(fixtures.spec("latin-emoji", "split_emoji").build(), listener).exitFuture().join();
         assertThat(listener.lines).containsExactly("smile \uD83D\uDE00");
     }
 }

@@ -26,7 +26,7 @@ class ModuleProcessOutputTest {
     @Test
     @Timeout(60)
     void deliversAValidLineThenStdoutClosedThenExit() {
-        ProcessExit exit = run(fixtures.spec("valid", "valid_line.py").build());
+        ProcessExit exit = run(fixtures.spec("valid", "valid_line").build());
         String line = "{\"module\":\"fixture\",\"kind\":\"ready\",\"payload\":{\"ok\":true}}";
         assertThat(listener.events).containsExactly("line:" + line, "closed", "exit:0");
         assertThat(exit.moduleId()).isEqualTo("valid");
@@ -39,7 +39,7 @@ class ModuleProcessOutputTest {
     @Test
     @Timeout(60)
     void theListenerHasTheExitBeforeTheExitFutureCompletes() {
-        ModuleProcess process = fixtures.start(fixtures.spec("ordered", "silent_exit.sh").build(), listener);
+        ModuleProcess process = fixtures.start(fixtures.spec("ordered", "silent_exit").build(), listener);
         int listenerCallsSeenByTheFuture = process.exitFuture().thenApply(exit -> listener.exitCalls.get()).join();
         assertThat(listenerCallsSeenByTheFuture).isEqualTo(1);
     }
@@ -47,28 +47,28 @@ class ModuleProcessOutputTest {
     @Test
     @Timeout(60)
     void dropsCarriageReturnBeforeNewline() {
-        run(fixtures.spec("crlf", "crlf.sh").build());
+        run(fixtures.spec("crlf", "crlf").build());
         assertThat(listener.lines).containsExactly("first", "second", "");
     }
 
     @Test
     @Timeout(60)
     void aLastLineWithoutNewlineCounts() {
-        run(fixtures.spec("nonl", "no_newline.sh").build());
+        run(fixtures.spec("nonl", "no_newline").build());
         assertThat(listener.lines).containsExactly("complete", "last without newline");
     }
 
     @Test
     @Timeout(60)
     void nonJsonLinesAreDeliveredAsText() {
-        run(fixtures.spec("nonjson", "non_json.py").build());
+        run(fixtures.spec("nonjson", "non_json").build());
         assertThat(listener.lines).containsExactly("hello, this is not json", "{\"ok\":true}");
     }
 
     @Test
     @Timeout(60)
     void exitWithoutOutputKeepsTheExitCodeAndStderrTail() {
-        ProcessExit exit = run(fixtures.spec("silent", "silent_exit.sh").build());
+        ProcessExit exit = run(fixtures.spec("silent", "silent_exit").build());
         assertThat(listener.events).containsExactly("closed", "exit:3");
         assertThat(exit.exitCode()).isEqualTo(3);
         assertThat(exit.stderrTail()).isEqualTo("nothing to say\n");
@@ -77,21 +77,21 @@ class ModuleProcessOutputTest {
     @Test
     @Timeout(60)
     void malformedUtf8IsReplacedPerSequence() {
-        run(fixtures.spec("utf8", "invalid_utf8.py").build());
+        run(fixtures.spec("utf8", "invalid_utf8").build());
         assertThat(listener.lines).containsExactly("a\uFFFDb", "\uFFFD(", "cut \uFFFD", "caf\u00e9 \u2713");
     }
 
     @Test
     @Timeout(60)
     void aCharacterWrittenByteByByteIsDecodedWhole() {
-        run(fixtures.spec("emoji", "split_emoji.py").build());
+        run(fixtures.spec("emoji", "split_emoji").build());
         assertThat(listener.lines).containsExactly("smile \uD83D\uDE00");
     }
 
     @Test
     @Timeout(60)
     void aLineOverTheLimitIsReportedAndSkipped() {
-        run(fixtures.spec("big", "big_line.py", "2").maxLineBytes(1024 * 1024).build());
+        run(fixtures.spec("big", "big_line", "2").maxLineBytes(1024 * 1024).build());
         assertThat(listener.events).containsExactly("tooLong:1048576", "oversized:" + 2 * 1024 * 1024, "line:after",
                 "closed", "exit:0");
     }
@@ -100,7 +100,7 @@ class ModuleProcessOutputTest {
     @Timeout(60)
     void aSkippedLineIsReportedWithItsLengthAndFirstBytes() {
         String prefix = "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":\"";
-        run(fixtures.spec("big", "big_line.py", "1", prefix).maxLineBytes(4096).build());
+        run(fixtures.spec("big", "big_line", "1", prefix).maxLineBytes(4096).build());
         assertThat(listener.oversized).hasSize(1);
         OversizedLine line = listener.oversized.get(0);
         assertThat(line.limit()).isEqualTo(4096);
@@ -112,7 +112,7 @@ class ModuleProcessOutputTest {
     @Test
     @Timeout(60)
     void aStderrFloodKeepsABoundedTailAndStdoutWorks() {
-        ProcessExit exit = run(fixtures.spec("flood", "stderr_flood.py").build());
+        ProcessExit exit = run(fixtures.spec("flood", "stderr_flood").build());
         assertThat(listener.lines).containsExactly("done");
         assertThat(exit.exitCode()).isZero();
         assertThat(exit.stderrTail().length()).isEqualTo(64 * 1024);
@@ -122,7 +122,7 @@ class ModuleProcessOutputTest {
     @Test
     @Timeout(60)
     void aChildThatClosesStderrKeepsWorking() {
-        ModuleProcess process = fixtures.start(fixtures.spec("nostderr", "close_stderr.sh").build(), listener);
+        ModuleProcess process = fixtures.start(fixtures.spec("nostderr", "close_stderr").build(), listener);
         org.awaitility.Awaitility.await().until(() -> listener.lines.contains("stderr closed"));
         process.send("one");
         process.send("two");
@@ -158,7 +158,7 @@ class ModuleProcessOutputTest {
                 throw new IllegalStateException("listener bug on exit");
             }
         };
-        ModuleProcess process = fixtures.start(fixtures.spec("throwing", "crlf.sh").build(), throwing);
+        ModuleProcess process = fixtures.start(fixtures.spec("throwing", "crlf").build(), throwing);
         ProcessExit exit = process.exitFuture().join();
         listener.exit.join();
         assertThat(exit.exitCode()).isZero();

@@ -39,11 +39,11 @@ class ModuleProcessSpawnTest {
     @Timeout(60)
     void aBadWorkdirIsSpawnFailedNamingTheCommandAndDirectory() {
         Path missing = tmp.resolve("no-such-dir");
-        ProcessSpec spec = fixtures.spec("lost", "valid_line.py").workdir(missing).build();
+        ProcessSpec spec = fixtures.spec("lost", "valid_line").workdir(missing).build();
         assertThatThrownBy(() -> fixtures.start(spec, listener))
                 .isInstanceOfSatisfying(ProcessBoundaryException.class, e -> {
                     assertThat(e.error()).isInstanceOf(ProcessBoundaryError.SpawnFailed.class);
-                    assertThat(e.error().message()).contains("valid_line.py").contains(missing.toString());
+                    assertThat(e.error().message()).contains("fixture.py, valid_line").contains(missing.toString());
                 });
         assertThat(fixtures.pids()).isEmpty();
     }
@@ -64,7 +64,7 @@ class ModuleProcessSpawnTest {
     void inheritsTheHostEnvironmentAndSpecEnvWins() throws Exception {
         String hostPath = System.getenv("PATH");
         assertThat(hostPath).isNotNull();
-        ProcessSpec spec = fixtures.spec("env", "env.py", "PATH", "HOME", "MODULE_FLAG", ProcessSpec.TOKEN_ENV)
+        ProcessSpec spec = fixtures.spec("env", "env", "PATH", "HOME", "MODULE_FLAG", ProcessSpec.TOKEN_ENV)
                 .env("MODULE_FLAG", "on")
                 .env("HOME", "/overridden")
                 .build();
@@ -81,7 +81,7 @@ class ModuleProcessSpawnTest {
     void withoutInheritanceOnlyPassThroughNamesAndSpecEnvAreVisible() throws Exception {
         String hostPath = System.getenv("PATH");
         assertThat(hostPath).isNotNull();
-        ProcessSpec spec = fixtures.spec("allow", "env.py", "PATH", "HOME", "MODULE_FLAG", "FIXTURE_PID_FILE")
+        ProcessSpec spec = fixtures.spec("allow", "env", "PATH", "HOME", "MODULE_FLAG", "FIXTURE_PID_FILE")
                 .env("MODULE_FLAG", "on")
                 .inheritEnv(false)
                 .passThroughEnv(Set.of("PATH", "META_TEST_UNSET_VARIABLE"))

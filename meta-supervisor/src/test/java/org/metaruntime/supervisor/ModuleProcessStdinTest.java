@@ -24,7 +24,7 @@ class ModuleProcessStdinTest {
     @Test
     @Timeout(60)
     void sentLinesArriveInOrderAndCloseStdinEndsTheChild() {
-        ModuleProcess process = fixtures.start(fixtures.spec("echo", "echo.py").build(), listener);
+        ModuleProcess process = fixtures.start(fixtures.spec("echo", "echo").build(), listener);
         for (int i = 0; i < 100; i++) {
             process.send("line " + i + " \u00e9\u2713");
         }
@@ -39,7 +39,7 @@ class ModuleProcessStdinTest {
     @Test
     @Timeout(60)
     void acknowledgedLinesAndQueuedLinesReachTheChildOnceEachInOrder() throws Exception {
-        ModuleProcess process = fixtures.start(fixtures.spec("echo", "echo.py").build(), listener);
+        ModuleProcess process = fixtures.start(fixtures.spec("echo", "echo").build(), listener);
         await().until(() -> listener.lines.contains("ready"));
         int threads = 4;
         int perThread = 100;
@@ -79,7 +79,7 @@ class ModuleProcessStdinTest {
     void aChildThatNeverReadsStdinNeverBlocksTheCallerAndTheQueueIsBounded() {
         int queueBytes = 256 * 1024;
         ModuleProcess process = fixtures.start(
-                fixtures.spec("stalled", "sleep_long.sh").stdinQueueBytes(queueBytes).build(), listener);
+                fixtures.spec("stalled", "sleep_long").stdinQueueBytes(queueBytes).build(), listener);
         String line = "x".repeat(1023);
         int accepted = 0;
         ProcessBoundaryException refused = null;
@@ -110,7 +110,7 @@ class ModuleProcessStdinTest {
     @Test
     @Timeout(60)
     void sendAfterCloseStdinIsAnIoError() {
-        ModuleProcess process = fixtures.start(fixtures.spec("closed", "sleep_long.sh").build(), listener);
+        ModuleProcess process = fixtures.start(fixtures.spec("closed", "sleep_long").build(), listener);
         process.closeStdin();
         assertThatThrownBy(() -> process.send("x"))
                 .isInstanceOfSatisfying(ProcessBoundaryException.class, e -> {
@@ -122,7 +122,7 @@ class ModuleProcessStdinTest {
     @Test
     @Timeout(60)
     void sendAfterExitIsAnIoError() {
-        ModuleProcess process = fixtures.start(fixtures.spec("gone", "valid_line.py").build(), listener);
+        ModuleProcess process = fixtures.start(fixtures.spec("gone", "valid_line").build(), listener);
         process.exitFuture().join();
         await().until(() -> !process.isAlive());
         assertThatThrownBy(() -> process.send("x"))
@@ -133,7 +133,7 @@ class ModuleProcessStdinTest {
     @Test
     @Timeout(60)
     void aLineWithANewlineIsRejected() {
-        ModuleProcess process = fixtures.start(fixtures.spec("nl", "sleep_long.sh").build(), listener);
+        ModuleProcess process = fixtures.start(fixtures.spec("nl", "sleep_long").build(), listener);
         assertThatThrownBy(() -> process.send("a\nb")).isInstanceOf(IllegalArgumentException.class);
     }
 }

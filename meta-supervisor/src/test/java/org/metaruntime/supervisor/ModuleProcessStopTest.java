@@ -33,7 +33,7 @@ class ModuleProcessStopTest {
     @Test
     @Timeout(60)
     void aChildThatExitsOnStdinEndStopsAtTheFirstRung() {
-        ModuleProcess process = startReady("polite", "echo.py");
+        ModuleProcess process = startReady("polite", "echo");
         StopReport report = process.stop(new StopLadder(LONG, LONG, LONG));
         assertThat(report).isEqualTo(new StopReport("polite", process.pid(),
                 StopStage.EXITED_AFTER_STDIN_CLOSE, OptionalInt.of(0), 0));
@@ -45,7 +45,7 @@ class ModuleProcessStopTest {
     @Test
     @Timeout(60)
     void aChildThatIgnoresStdinGetsSigterm() {
-        ModuleProcess process = fixtures.start(fixtures.spec("sleepy", "sleep_long.sh").build(), listener);
+        ModuleProcess process = fixtures.start(fixtures.spec("sleepy", "sleep_long").build(), listener);
         fixtures.awaitPids(1);
         StopReport report = process.stop(new StopLadder(Duration.ofMillis(100), LONG, LONG));
         assertThat(report.stage()).isEqualTo(StopStage.EXITED_AFTER_SIGTERM);
@@ -57,7 +57,7 @@ class ModuleProcessStopTest {
     @Test
     @Timeout(60)
     void aChildThatIgnoresSigtermIsKilled() {
-        ModuleProcess process = startReady("stubborn", "ignore_term.py");
+        ModuleProcess process = startReady("stubborn", "ignore_term");
         StopReport report = process.stop(new StopLadder(Duration.ofMillis(100), Duration.ofMillis(300), LONG));
         assertThat(report.stage()).isEqualTo(StopStage.KILLED);
         assertThat(report.exitCode()).hasValue(137);
@@ -69,7 +69,7 @@ class ModuleProcessStopTest {
     @Test
     @Timeout(60)
     void immediateKillsAtOnce() {
-        ModuleProcess process = startReady("now", "ignore_term.py");
+        ModuleProcess process = startReady("now", "ignore_term");
         ProcessHandle handle = ProcessHandle.of(process.pid()).orElseThrow();
         StopReport report = process.stop(StopLadder.immediate());
         assertThat(report.stage()).isEqualTo(StopStage.KILLED);
@@ -80,7 +80,7 @@ class ModuleProcessStopTest {
     @Test
     @Timeout(60)
     void stoppingTwiceReturnsTheFirstReport() {
-        ModuleProcess process = startReady("twice", "echo.py");
+        ModuleProcess process = startReady("twice", "echo");
         StopReport first = process.stop(new StopLadder(LONG, LONG, LONG));
         StopReport second = process.stop(StopLadder.immediate());
         assertThat(second).isEqualTo(first);
@@ -91,7 +91,7 @@ class ModuleProcessStopTest {
     @Test
     @Timeout(60)
     void stoppingFromSeveralThreadsRunsOneLadder() {
-        ModuleProcess process = startReady("many", "ignore_term.py");
+        ModuleProcess process = startReady("many", "ignore_term");
         StopLadder ladder = new StopLadder(Duration.ofMillis(50), Duration.ofMillis(200), LONG);
         List<CompletableFuture<StopReport>> reports = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
@@ -112,7 +112,7 @@ class ModuleProcessStopTest {
     @Test
     @Timeout(60)
     void stoppingAnExitedChildReportsAlreadyExited() {
-        ModuleProcess process = fixtures.start(fixtures.spec("done", "silent_exit.sh").build(), listener);
+        ModuleProcess process = fixtures.start(fixtures.spec("done", "silent_exit").build(), listener);
         ProcessExit exit = process.exitFuture().join();
         StopReport report = process.stop(StopLadder.defaults());
         assertThat(report).isEqualTo(new StopReport("done", process.pid(), StopStage.ALREADY_EXITED,
@@ -123,7 +123,7 @@ class ModuleProcessStopTest {
     @Test
     @Timeout(60)
     void stopAsyncDoesNotBlockAndCompletesWithTheReport() {
-        ModuleProcess process = startReady("async", "echo.py");
+        ModuleProcess process = startReady("async", "echo");
         CompletableFuture<StopReport> report = process.stopAsync(new StopLadder(LONG, LONG, LONG));
         assertThat(report.join().stage()).isEqualTo(StopStage.EXITED_AFTER_STDIN_CLOSE);
         assertThat(listener.exit.join().requestedByRuntime()).isTrue();

@@ -31,7 +31,7 @@ class ModuleProcessTreeTest {
     @Test
     @Timeout(60)
     void aGrandchildHoldingStdoutIsKilledAfterTheChildExits() {
-        ProcessSpec spec = fixtures.spec("holder", "orphan_holds_stdout.sh")
+        ProcessSpec spec = fixtures.spec("holder", "orphan_holds_stdout")
                 .exitDrainTimeout(Duration.ofMillis(200)).build();
         ModuleProcess process = fixtures.start(spec, listener);
         await().until(() -> listener.lines.contains("parent done"));
@@ -49,7 +49,7 @@ class ModuleProcessTreeTest {
     @Timeout(60)
     void aDetachedGrandchildIsFoundByItsTokenAndKilledWhenTheChildExits() {
         Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs /proc");
-        ModuleProcess process = fixtures.start(fixtures.spec("detached", "orphan_detached.sh").build(), listener);
+        ModuleProcess process = fixtures.start(fixtures.spec("detached", "orphan_detached").build(), listener);
         // Take the handle while the grandchild surely runs (the line is written after its pid), so that a
         // reused pid cannot pass for it later.
         await().until(() -> listener.lines.contains("parent done"));
@@ -67,7 +67,7 @@ class ModuleProcessTreeTest {
     @Timeout(60)
     void aGrandchildThatClearedItsEnvironmentIsBeyondReach() {
         Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs /proc");
-        ModuleProcess process = fixtures.start(fixtures.spec("cleared", "orphan_env_cleared.sh").build(), listener);
+        ModuleProcess process = fixtures.start(fixtures.spec("cleared", "orphan_env_cleared").build(), listener);
         await().until(() -> listener.lines.contains("parent done"));
         ProcessHandle grandchild = ProcessHandle.of(fixtures.awaitPids(2).get(1)).orElseThrow();
         try {
@@ -123,7 +123,7 @@ class ModuleProcessTreeTest {
     void aLiveChildCostsAtMostTwoThreadsAndNoneAfterItEnds() {
         List<String> ids = List.of("threads-a", "threads-b", "threads-c");
         List<ModuleProcess> processes = ids.stream()
-                .map(id -> fixtures.start(fixtures.spec(id, "echo.py").build(), new RecordingListener()))
+                .map(id -> fixtures.start(fixtures.spec(id, "echo").build(), new RecordingListener()))
                 .toList();
         for (ModuleProcess process : processes) {
             process.send("ping");
@@ -152,11 +152,11 @@ class ModuleProcessTreeTest {
     void noFileDescriptorOutlivesItsChild() throws Exception {
         Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "needs /proc");
         // Warm up: classes, pools and the JDK's own descriptors.
-        fixtures.start(fixtures.spec("fd-warm", "echo.py").build(), new RecordingListener()).close();
+        fixtures.start(fixtures.spec("fd-warm", "echo").build(), new RecordingListener()).close();
         await().atMost(ProcessLeaks.DEAD_WITHIN).until(() -> threadsOf("fd-warm").isEmpty());
         long before = openFileDescriptors();
         for (int i = 0; i < 20; i++) {
-            ModuleProcess process = fixtures.start(fixtures.spec("fd-" + i, "echo.py").build(),
+            ModuleProcess process = fixtures.start(fixtures.spec("fd-" + i, "echo").build(),
                     new RecordingListener());
             process.send("hello");
             process.close();

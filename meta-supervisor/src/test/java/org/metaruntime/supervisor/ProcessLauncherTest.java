@@ -51,7 +51,7 @@ class ProcessLauncherTest {
 
     @Test
     void theChildGetsOnlyThePassThroughNamesTheSpecsVariablesAndItsToken() throws Exception {
-        ProcessSpec spec = new Fixtures(tmp).spec("env", "env.py", "PATH", "HOME", "EXTRA", ProcessSpec.TOKEN_ENV)
+        ProcessSpec spec = new Fixtures(tmp).spec("env", "env", "PATH", "HOME", "EXTRA", ProcessSpec.TOKEN_ENV)
                 .inheritEnv(false).passThroughEnv(java.util.Set.of("PATH")).env("EXTRA", "x y").build();
 
         ProcessLauncher.Launched child = launch(spec);

@@ -45,14 +45,14 @@ class StdoutReaderTest {
 
     @Test
     void deliversEachLineThenStdoutClosed() throws IOException {
-        read(new Fixtures(tmp).spec("crlf", "crlf.sh").build());
+        read(new Fixtures(tmp).spec("crlf", "crlf").build());
 
         assertThat(listener.events).containsExactly("line:first", "line:second", "line:", "closed");
     }
 
     @Test
     void skipsALineOverTheLimitAndReportsIt() throws IOException {
-        read(new Fixtures(tmp).spec("big", "big_line.py", "1", "{\"id\":3,").maxLineBytes(1000).build());
+        read(new Fixtures(tmp).spec("big", "big_line", "1", "{\"id\":3,").maxLineBytes(1000).build());
 
         assertThat(listener.events).containsExactly("tooLong:1000", "oversized:" + (8 + 1024 * 1024), "line:after",
                 "closed");
@@ -61,7 +61,7 @@ class StdoutReaderTest {
 
     @Test
     void aReadFailureIsReportedBeforeStdoutClosed() throws IOException {
-        process = ProcessLauncher.launch(new Fixtures(tmp).spec("sleepy", "sleep_long.sh").build()).process();
+        process = ProcessLauncher.launch(new Fixtures(tmp).spec("sleepy", "sleep_long").build()).process();
         InputStream failing = new InputStream() {
             @Override
             public int read() throws IOException {
