@@ -12,7 +12,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import org.metaruntime.supervisor.ModuleProcess;
 import org.metaruntime.supervisor.ProcessExit;
 import org.metaruntime.supervisor.internal.proc.ProcessTree;
 import org.slf4j.Logger;
@@ -39,7 +38,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ExitWatcher {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ModuleProcess.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ExitWatcher.class);
     /** After the leftovers of an exited process were killed, how long its pipes get to close. */
     private static final long PIPE_CLOSE_WAIT_MS = 1000;
     /**
