@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.metaruntime.supervisor.Deadline;
 import org.metaruntime.supervisor.internal.Failures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,7 +27,7 @@ public final class ListenStream {
     public static final String ACKNOWLEDGED = "notifications/subscriptions/acknowledged";
     private static final long FIRST_BACKOFF_MS = 1000;
     private static final long MAX_BACKOFF_MS = 30_000;
-    private static final long OPEN_FOR_NANOS = TimeUnit.DAYS.toNanos(365L * 100);
+    private static final long OPEN_FOR_NANOS = Deadline.MAX_TIMEOUT.toNanos();
 
     private final CallWindow window;
     private final ObjectNode filter;
