@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  */
 final class FakeToolCall implements McpToolCall, FakeToolContext {
 
-    private static final Logger LOG = LoggerFactory.getLogger(FakeToolCall.class);
+    private static final Logger LOG = LoggerFactory.getLogger(FakeMcpModule.class);
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
 import org.metaruntime.mcp.McpCallOptions;
+import org.metaruntime.mcp.McpConnection;
 import org.metaruntime.mcp.McpProgress;
 import org.metaruntime.supervisor.Scheduler;
 import org.slf4j.Logger;
@@ -29,7 +30,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class CallWindow {
 
-    private static final Logger LOG = LoggerFactory.getLogger(CallWindow.class);
+    private static final Logger LOG = LoggerFactory.getLogger(McpConnection.class);
     /** The notification that cancels a request. */
     public static final String CANCELLED = "notifications/cancelled";
 

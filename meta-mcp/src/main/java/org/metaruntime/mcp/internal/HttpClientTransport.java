@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.metaruntime.mcp.McpConnection;
 import org.metaruntime.mcp.McpHttpEndpoint;
 import org.metaruntime.supervisor.internal.Failures;
 import org.slf4j.Logger;
@@ -53,7 +54,7 @@ import reactor.core.publisher.Mono;
  */
 public final class HttpClientTransport implements SessionTransport {
 
-    private static final Logger LOG = LoggerFactory.getLogger(HttpClientTransport.class);
+    private static final Logger LOG = LoggerFactory.getLogger(McpConnection.class);
     private static final int BODY_SAMPLE_CHARS = 300;
 
     private final String moduleId;

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.metaruntime.mcp.McpClientRequestHandler;
+import org.metaruntime.mcp.McpConnection;
 import org.metaruntime.supervisor.internal.Failures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +28,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class InputRounds {
 
-    private static final Logger LOG = LoggerFactory.getLogger(InputRounds.class);
+    private static final Logger LOG = LoggerFactory.getLogger(McpConnection.class);
     /** The most rounds of input one request is fulfilled for. */
     public static final int MAX_ROUNDS = 10;
     private static final Set<String> MULTI_ROUND = Set.of(McpSchema.METHOD_TOOLS_CALL, McpSchema.METHOD_PROMPT_GET,

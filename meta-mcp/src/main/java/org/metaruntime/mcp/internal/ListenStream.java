@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.metaruntime.mcp.McpConnection;
 import org.metaruntime.supervisor.Deadline;
 import org.metaruntime.supervisor.internal.Failures;
 import org.slf4j.Logger;
@@ -20,7 +21,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ListenStream {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ListenStream.class);
+    private static final Logger LOG = LoggerFactory.getLogger(McpConnection.class);
     /** The listen method. */
     public static final String METHOD = "subscriptions/listen";
     /** The acknowledgement a listen stream starts with. */

@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import org.metaruntime.mcp.McpConnection;
 import org.metaruntime.mcp.McpSubscription;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,7 +17,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class NotificationHub {
 
-    private static final Logger LOG = LoggerFactory.getLogger(NotificationHub.class);
+    private static final Logger LOG = LoggerFactory.getLogger(McpConnection.class);
 
     private final String moduleId;
     private final CopyOnWriteArrayList<Sub> subs = new CopyOnWriteArrayList<>();

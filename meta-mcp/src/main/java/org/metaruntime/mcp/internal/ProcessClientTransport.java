@@ -9,6 +9,7 @@ import io.modelcontextprotocol.spec.McpSchema.JSONRPCRequest;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
 import java.io.IOException;
 import java.util.function.Function;
+import org.metaruntime.mcp.McpConnection;
 import org.metaruntime.supervisor.ModuleProcess;
 import org.metaruntime.supervisor.OversizedLine;
 import org.metaruntime.supervisor.ProcessExit;
@@ -31,7 +32,7 @@ import reactor.core.publisher.Mono;
  */
 public final class ProcessClientTransport implements SessionTransport, ProcessListener {
 
-    private static final Logger log = LoggerFactory.getLogger(ProcessClientTransport.class);
+    private static final Logger log = LoggerFactory.getLogger(McpConnection.class);
 
     /** What the connection hears from the server and its process; called on the stdout thread (exit: exit thread). */
     public interface Inbound {

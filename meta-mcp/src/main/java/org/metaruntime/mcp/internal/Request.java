@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
 import org.metaruntime.mcp.McpCallOptions;
+import org.metaruntime.mcp.McpConnection;
 import org.metaruntime.mcp.McpProgress;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,7 +23,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class Request {
 
-    private static final Logger LOG = LoggerFactory.getLogger(Request.class);
+    private static final Logger LOG = LoggerFactory.getLogger(McpConnection.class);
 
     /** How the reason of a connect or list failure that is the server's JSON-RPC error answer begins. */
     private static final String ERROR_ANSWER = "JSON-RPC error ";

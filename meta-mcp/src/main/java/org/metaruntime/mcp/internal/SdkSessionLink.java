@@ -21,7 +21,7 @@ final class SdkSessionLink {
         void write(String json) throws IOException;
     }
 
-    private static final Logger LOG = LoggerFactory.getLogger(SdkSessionLink.class);
+    private static final Logger LOG = LoggerFactory.getLogger(org.metaruntime.mcp.McpConnection.class);
 
     private final String moduleId;
     private volatile Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler;

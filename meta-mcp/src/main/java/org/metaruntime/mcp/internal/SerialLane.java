@@ -2,6 +2,7 @@ package org.metaruntime.mcp.internal;
 
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.metaruntime.mcp.McpConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,7 +14,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class SerialLane {
 
-    private static final Logger LOG = LoggerFactory.getLogger(SerialLane.class);
+    private static final Logger LOG = LoggerFactory.getLogger(McpConnection.class);
 
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final AtomicInteger queued = new AtomicInteger();

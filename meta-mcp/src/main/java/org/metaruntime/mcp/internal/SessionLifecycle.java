@@ -12,6 +12,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpClientOptions;
+import org.metaruntime.mcp.McpConnection;
 import org.metaruntime.supervisor.ProcessExit;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.StopReport;
@@ -28,7 +29,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class SessionLifecycle implements ProcessClientTransport.Inbound {
 
-    private static final Logger LOG = LoggerFactory.getLogger(SessionLifecycle.class);
+    private static final Logger LOG = LoggerFactory.getLogger(McpConnection.class);
     /** After stdout closes, how long to wait for the exit code before failing calls without it. */
     private static final long STDOUT_CLOSED_WAIT_MS = 1000;
     private static final int REASON_TAIL_CHARS = 4000;

@@ -14,6 +14,7 @@ import java.util.function.Supplier;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
 import org.metaruntime.mcp.McpClientOptions;
+import org.metaruntime.mcp.McpConnection;
 import org.metaruntime.mcp.McpHttpEndpoint;
 import org.metaruntime.mcp.McpProtocolEra;
 import org.metaruntime.supervisor.ProcessBoundaryException;
@@ -43,7 +44,7 @@ import reactor.core.publisher.Mono;
  */
 public final class SessionOpener {
 
-    private static final Logger LOG = LoggerFactory.getLogger(SessionOpener.class);
+    private static final Logger LOG = LoggerFactory.getLogger(McpConnection.class);
     /** The SDK session's own per-request timeout; it never applies, as requests are sent through the window. */
     private static final Duration SESSION_REQUEST_TIMEOUT = Duration.ofDays(1);
     /** How long closing a session that failed to open may take. */

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
+import org.metaruntime.mcp.McpConnection;
 import org.metaruntime.supervisor.internal.Failures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +28,7 @@ import org.slf4j.LoggerFactory;
  */
 final class SessionRenewal {
 
-    private static final Logger LOG = LoggerFactory.getLogger(SessionRenewal.class);
+    private static final Logger LOG = LoggerFactory.getLogger(McpConnection.class);
     private static final String ID_PREFIX = "meta-reinit-";
 
     private final String moduleId;

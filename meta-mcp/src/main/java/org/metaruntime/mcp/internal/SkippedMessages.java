@@ -2,6 +2,7 @@ package org.metaruntime.mcp.internal;
 
 import java.time.Duration;
 import java.util.function.LongSupplier;
+import org.metaruntime.mcp.McpConnection;
 import org.metaruntime.supervisor.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,7 +31,7 @@ public final class SkippedMessages {
     /** The longest reason logged, in characters. */
     static final int REASON_CHARS = 160;
 
-    private static final Logger LOG = LoggerFactory.getLogger(SkippedMessages.class);
+    private static final Logger LOG = LoggerFactory.getLogger(McpConnection.class);
 
     private final String moduleId;
     private final String one;

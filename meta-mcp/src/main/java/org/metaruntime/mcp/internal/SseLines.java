@@ -2,6 +2,7 @@ package org.metaruntime.mcp.internal;
 
 import java.util.concurrent.Flow;
 import java.util.function.Consumer;
+import org.metaruntime.mcp.McpConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,7 +15,7 @@ import org.slf4j.LoggerFactory;
  */
 final class SseLines implements Flow.Subscriber<String> {
 
-    private static final Logger LOG = LoggerFactory.getLogger(SseLines.class);
+    private static final Logger LOG = LoggerFactory.getLogger(McpConnection.class);
     /** The largest SSE event accepted; a larger one is skipped. */
     static final int MAX_EVENT_CHARS = 64 * 1024 * 1024;
 

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.metaruntime.mcp.McpBoundaryError;
 import org.metaruntime.mcp.McpBoundaryException;
+import org.metaruntime.mcp.McpConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,7 +22,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ToolCatalog {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ToolCatalog.class);
+    private static final Logger LOG = LoggerFactory.getLogger(McpConnection.class);
     /** How long the refresh after {@code notifications/tools/list_changed} may take. */
     private static final Duration REFRESH_TIMEOUT = Duration.ofSeconds(30);
 

@@ -20,7 +20,7 @@ public final class ExecutorScheduler implements Scheduler {
     /** {@link Scheduler#shared()}: the library's one timer thread ({@code meta-supervisor-timer}). */
     public static final ExecutorScheduler SHARED = new ExecutorScheduler(SharedTimer.timer(), false);
 
-    private static final Logger LOG = LoggerFactory.getLogger(ExecutorScheduler.class);
+    private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
 
     private final ScheduledExecutorService executor;
     private final boolean owned;

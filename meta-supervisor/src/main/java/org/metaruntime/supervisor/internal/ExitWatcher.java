@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.metaruntime.supervisor.ModuleProcess;
 import org.metaruntime.supervisor.ProcessExit;
 import org.metaruntime.supervisor.internal.proc.ProcessTree;
 import org.slf4j.Logger;
@@ -38,7 +39,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ExitWatcher {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ExitWatcher.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ModuleProcess.class);
     /** After the leftovers of an exited process were killed, how long its pipes get to close. */
     private static final long PIPE_CLOSE_WAIT_MS = 1000;
     /**

@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
 /** Calls a {@link ProcessListener}, catching and logging whatever it throws. Thread-safe if the delegate is. */
 public final class GuardedListener implements ProcessListener {
 
-    private static final Logger LOG = LoggerFactory.getLogger(GuardedListener.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ProcessListener.class);
 
     private final String moduleId;
     private final ProcessListener delegate;

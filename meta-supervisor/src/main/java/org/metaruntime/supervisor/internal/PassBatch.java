@@ -4,6 +4,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongConsumer;
+import org.metaruntime.supervisor.ModuleProcess;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,7 +18,7 @@ import org.slf4j.LoggerFactory;
  */
 final class PassBatch {
 
-    private static final Logger LOG = LoggerFactory.getLogger(PassBatch.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ModuleProcess.class);
 
     private record Step(long submitted, LongConsumer step) {
     }

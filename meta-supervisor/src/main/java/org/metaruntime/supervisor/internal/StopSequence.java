@@ -12,6 +12,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongConsumer;
+import org.metaruntime.supervisor.ModuleProcess;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.StopReport;
 import org.metaruntime.supervisor.StopStage;
@@ -30,7 +31,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class StopSequence {
 
-    private static final Logger LOG = LoggerFactory.getLogger(StopSequence.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ModuleProcess.class);
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final String moduleId;
