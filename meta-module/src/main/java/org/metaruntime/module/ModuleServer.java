@@ -156,7 +156,7 @@ public final class ModuleServer {
         /** How many tool calls run at once (default 64, at least 1). */
         public Builder maxConcurrentCalls(int calls) {
             if (calls < 1) {
-                throw new IllegalArgumentException("maxConcurrentCalls must be at least 1, was " + calls);
+                throw new IllegalArgumentException("maxConcurrentCalls must be at least 1, got " + calls);
             }
             this.maxConcurrentCalls = calls;
             return this;
@@ -165,7 +165,7 @@ public final class ModuleServer {
         /** How many calls may wait for a worker (default 4096, at least 0); a call beyond gets an error at once. */
         public Builder maxQueuedCalls(int calls) {
             if (calls < 0) {
-                throw new IllegalArgumentException("maxQueuedCalls must not be negative, was " + calls);
+                throw new IllegalArgumentException("maxQueuedCalls must not be negative, got " + calls);
             }
             this.maxQueuedCalls = calls;
             return this;
@@ -174,7 +174,7 @@ public final class ModuleServer {
         /** The longest input line read (default 16 MiB, at least 1 KiB); a longer one is skipped. */
         public Builder maxLineBytes(int bytes) {
             if (bytes < 1024) {
-                throw new IllegalArgumentException("maxLineBytes must be at least 1024, was " + bytes);
+                throw new IllegalArgumentException("maxLineBytes must be at least 1024, got " + bytes);
             }
             this.maxLineBytes = bytes;
             return this;
@@ -184,7 +184,7 @@ public final class ModuleServer {
         public Builder drainTimeout(Duration timeout) {
             Objects.requireNonNull(timeout, "timeout");
             if (timeout.isNegative()) {
-                throw new IllegalArgumentException("drainTimeout must not be negative, was " + timeout);
+                throw new IllegalArgumentException("drainTimeout must not be negative, got " + timeout);
             }
             this.drainTimeout = timeout;
             return this;

@@ -138,4 +138,15 @@ class ModuleServerSessionTest {
         assertThatThrownBy(() -> ModuleServer.builder("x").build()).hasMessageContaining("no tool");
         assertThat(SERVER.tools()).extracting(Tool::name).containsExactly("count", "refuse", "explode", "list", "result");
     }
+
+    @Test
+    void aBuilderRefusesAnOutOfRangeLimitNamingIt() {
+        ModuleServer.Builder b = ModuleServer.builder("limits");
+        assertThatThrownBy(() -> b.maxConcurrentCalls(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxConcurrentCalls must be at least 1, got 0");
+        assertThatThrownBy(() -> b.maxQueuedCalls(-1)).hasMessage("maxQueuedCalls must not be negative, got -1");
+        assertThatThrownBy(() -> b.maxLineBytes(1023)).hasMessage("maxLineBytes must be at least 1024, got 1023");
+        assertThatThrownBy(() -> b.drainTimeout(java.time.Duration.ofSeconds(-1)))
+                .hasMessage("drainTimeout must not be negative, got PT-1S");
+    }
 }
