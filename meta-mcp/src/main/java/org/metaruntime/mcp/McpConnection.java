@@ -3,17 +3,14 @@ package org.metaruntime.mcp;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.spec.McpSchema;
-import io.modelcontextprotocol.spec.McpSchema.InitializeResult;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 import org.metaruntime.mcp.internal.CallWindow;
-import org.metaruntime.mcp.internal.Envelope;
 import org.metaruntime.mcp.internal.Json;
 import org.metaruntime.mcp.internal.Handshake;
 import org.metaruntime.mcp.internal.NotificationHub;
@@ -21,6 +18,7 @@ import org.metaruntime.mcp.internal.SessionLifecycle;
 import org.metaruntime.mcp.internal.SessionOpener;
 import org.metaruntime.mcp.internal.SessionParts;
 import org.metaruntime.mcp.internal.SessionPeer;
+import org.metaruntime.mcp.internal.ServerAnnouncement;
 import org.metaruntime.mcp.internal.Surface;
 import org.metaruntime.mcp.internal.ToolCallHandle;
 import org.metaruntime.mcp.internal.ToolCatalog;
@@ -29,7 +27,6 @@ import org.metaruntime.supervisor.ProcessSpec;
 import org.metaruntime.supervisor.Scheduler;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.StopReport;
-import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * An initialized MCP session with one module's server: a stdio server (the child process, on the runtime's own
@@ -76,8 +73,7 @@ public final class McpConnection implements AutoCloseable {
     private final Surface surface;
     private final NotificationHub notifications;
     private final SessionLifecycle lifecycle;
-    private final InitializeResult init;
-    private final JsonNode discovered;
+    private final ServerAnnouncement server;
 
     private McpConnection(SessionParts parts) {
         this.moduleId = parts.moduleId();
@@ -88,8 +84,7 @@ public final class McpConnection implements AutoCloseable {
         this.surface = parts.surface();
         this.notifications = parts.notifications();
         this.lifecycle = parts.lifecycle();
-        this.init = parts.init();
-        this.discovered = parts.discovered();
+        this.server = parts.server();
     }
 
     /**
@@ -208,12 +203,12 @@ public final class McpConnection implements AutoCloseable {
      * {@code initialize} (null for a bare server).
      */
     public String protocolVersion() {
-        return discovered != null ? Envelope.MODERN_VERSION : init == null ? null : init.protocolVersion();
+        return server.protocolVersion();
     }
 
     /** The era the server is spoken to in: modern, or legacy (a bare server too). */
     public McpProtocolEra protocolEra() {
-        return discovered != null ? McpProtocolEra.MODERN : McpProtocolEra.LEGACY;
+        return server.era();
     }
 
     /**
@@ -221,10 +216,7 @@ public final class McpConnection implements AutoCloseable {
      * bare server).
      */
     public McpSchema.ServerCapabilities serverCapabilities() {
-        if (discovered != null) {
-            return Json.MCP_MAPPER.convertValue(discovered.path("capabilities"), McpSchema.ServerCapabilities.class);
-        }
-        return init == null ? null : init.capabilities();
+        return server.capabilities();
     }
 
     /**
@@ -232,11 +224,7 @@ public final class McpConnection implements AutoCloseable {
      * {@code server/discover} result; null when it sent none, and for a bare server).
      */
     public McpSchema.Implementation serverInfo() {
-        if (discovered != null) {
-            JsonNode info = discovered.path("_meta").get(Envelope.SERVER_INFO_KEY);
-            return info == null || !info.isObject() ? null : Json.MCP_MAPPER.convertValue(info, McpSchema.Implementation.class);
-        }
-        return init == null ? null : init.serverInfo();
+        return server.info();
     }
 
     /** The last bytes the server wrote to stderr (bounded by the process spec); empty for a remote server. */
@@ -464,10 +452,7 @@ public final class McpConnection implements AutoCloseable {
      *                              {@code Timeout} with operation {@code close}
      */
     public void close(Duration timeout) {
-        McpBoundaryError error = closeQuietly(timeout);
-        if (error != null) {
-            throw new McpBoundaryException(error);
-        }
+        Waits.throwIfFailed(closeQuietly(timeout));
     }
 
     /** {@link #close(Duration)} with a 10 s timeout. */
@@ -481,24 +466,12 @@ public final class McpConnection implements AutoCloseable {
      * {@link McpBoundaryException} that {@code close} would throw. Never blocks; idempotent like {@code close}.
      */
     public CompletableFuture<Void> closeAsync(Duration timeout) {
-        return closeAsync(Waits.validated(timeout), options.stopLadder()).thenApply(error -> {
-            if (error != null) {
-                throw new McpBoundaryException(error);
-            }
-            return null;
-        });
+        return closeAsync(Waits.validated(timeout), options.stopLadder()).thenAccept(Waits::throwIfFailed);
     }
 
     /** Closes like {@link #close(Duration)} and returns the close error instead of throwing it (null when ok). */
     McpBoundaryError closeQuietly(Duration timeout) {
-        try {
-            return closeAsync(Waits.validated(timeout), options.stopLadder()).get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return new McpBoundaryError.CloseFailed(moduleId, "interrupted while stopping the server");
-        } catch (ExecutionException e) {
-            return new McpBoundaryError.CloseFailed(moduleId, String.valueOf(Failures.unwrap(e)));
-        }
+        return Waits.closed(closeAsync(Waits.validated(timeout), options.stopLadder()), moduleId);
     }
 
     /** Closes with {@code ladder} fitted to {@code timeout}; completes with the close error, or null when ok. */

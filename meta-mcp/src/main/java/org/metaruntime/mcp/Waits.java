@@ -77,6 +77,28 @@ final class Waits {
         }
     }
 
+    /**
+     * Waits for a closing connection and returns its close error (null when it closed cleanly); an interrupt or an
+     * unexpected failure is a {@code CloseFailed}. Never throws.
+     */
+    static McpBoundaryError closed(CompletableFuture<McpBoundaryError> closing, String moduleId) {
+        try {
+            return closing.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new McpBoundaryError.CloseFailed(moduleId, "interrupted while stopping the server");
+        } catch (ExecutionException e) {
+            return new McpBoundaryError.CloseFailed(moduleId, String.valueOf(Failures.unwrap(e)));
+        }
+    }
+
+    /** Throws {@code error} as a {@link McpBoundaryException}; nothing when it is null. */
+    static void throwIfFailed(McpBoundaryError error) {
+        if (error != null) {
+            throw new McpBoundaryException(error);
+        }
+    }
+
     /** The failure of a future as thrown on the waiting thread (a {@link McpBoundaryException} wrapped anew). */
     static RuntimeException rethrow(Throwable cause) {
         cause = Failures.unwrap(cause);

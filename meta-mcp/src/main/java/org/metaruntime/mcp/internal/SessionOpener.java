@@ -130,7 +130,8 @@ public final class SessionOpener {
         Surface surface = new Surface(window);
         NotificationHub notifications = new NotificationHub(moduleId);
         SessionLifecycle lifecycle = new SessionLifecycle(moduleId, options, timer, peer, window, catalog, notifications);
-        return new SessionParts(moduleId, options, window, catalog, surface, notifications, lifecycle, peer, null, null);
+        return new SessionParts(moduleId, options, window, catalog, surface, notifications, lifecycle, peer,
+                ServerAnnouncement.NONE);
     }
 
     /**

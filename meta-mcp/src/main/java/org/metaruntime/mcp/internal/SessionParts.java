@@ -8,12 +8,11 @@ import org.metaruntime.mcp.McpClientOptions;
 /**
  * The parts of one open session, as {@link SessionOpener} built them: the call window, the tool catalog, the rest of
  * the MCP surface, the notification listeners, the session's lifecycle, the server at the other end, and what the
- * handshake agreed ({@code init}, null for a bare or a modern server), or a modern server's {@code DiscoverResult}
- * ({@code discovered}, null otherwise). Immutable; the parts themselves are thread-safe.
+ * server announced of itself. Immutable; the parts themselves are thread-safe.
  */
 public record SessionParts(String moduleId, McpClientOptions options, CallWindow window, ToolCatalog catalog,
                            Surface surface, NotificationHub notifications, SessionLifecycle lifecycle, SessionPeer peer,
-                           InitializeResult init, JsonNode discovered) {
+                           ServerAnnouncement server) {
 
     public SessionParts {
         Objects.requireNonNull(moduleId, "moduleId");
@@ -24,17 +23,18 @@ public record SessionParts(String moduleId, McpClientOptions options, CallWindow
         Objects.requireNonNull(notifications, "notifications");
         Objects.requireNonNull(lifecycle, "lifecycle");
         Objects.requireNonNull(peer, "peer");
+        Objects.requireNonNull(server, "server");
     }
 
     /** These parts with the handshake's result. */
     SessionParts initialized(InitializeResult result) {
-        return new SessionParts(moduleId, options, window, catalog, surface, notifications, lifecycle, peer, result,
-                null);
+        return new SessionParts(moduleId, options, window, catalog, surface, notifications, lifecycle, peer,
+                new ServerAnnouncement(result, null));
     }
 
     /** These parts with a modern server's {@code DiscoverResult}. */
     SessionParts discovered(JsonNode result) {
-        return new SessionParts(moduleId, options, window, catalog, surface, notifications, lifecycle, peer, null,
-                result);
+        return new SessionParts(moduleId, options, window, catalog, surface, notifications, lifecycle, peer,
+                new ServerAnnouncement(null, result));
     }
 }
