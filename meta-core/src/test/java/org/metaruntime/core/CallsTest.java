@@ -161,13 +161,18 @@ class CallsTest {
         assertThatThrownBy(() -> CallOptions.builder().timeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
     }
 
-    @Test
-    void aLazyModuleStartsAtItsFirstCallOnceForConcurrentCallsStopsWhenIdleAndStartsAgain() throws Exception {
-        ManualScheduler scheduler = new ManualScheduler();
+    /** A runtime of one lazy MCP module, {@code tools}, stopped after 5 idle minutes on {@code scheduler}. */
+    private UnifiedRuntime startLazyTools(ManualScheduler scheduler) {
         MetaConfig config = MetaConfig.builder()
                 .module(mcp("tools").startMode(StartMode.LAZY).idleTimeout(Duration.ofMinutes(5)).build())
                 .discover("tools").preSpawn(PreSpawnData.mcp("tools")).build();
-        UnifiedRuntime runtime = start(UnifiedRuntime.builder(config).scheduler(scheduler));
+        return start(UnifiedRuntime.builder(config).scheduler(scheduler));
+    }
+
+    @Test
+    void aLazyModuleStartsAtItsFirstCallOnceForConcurrentCallsStopsWhenIdleAndStartsAgain() throws Exception {
+        ManualScheduler scheduler = new ManualScheduler();
+        UnifiedRuntime runtime = startLazyTools(scheduler);
         assertThat(runtime.loadedModules()).containsExactly("tools");
         assertThat(processesOfThisTest()).isEmpty();
         assertThat(runtime.moduleHealthTransitions()).isEmpty();
@@ -212,10 +217,7 @@ class CallsTest {
     @Test
     void sequentialCallsToALazyModuleKeepOneIdleTaskAndTheChildStopsAnIdleTimeoutAfterTheLastCall() throws Exception {
         ManualScheduler scheduler = new ManualScheduler();
-        MetaConfig config = MetaConfig.builder()
-                .module(mcp("tools").startMode(StartMode.LAZY).idleTimeout(Duration.ofMinutes(5)).build())
-                .discover("tools").preSpawn(PreSpawnData.mcp("tools")).build();
-        UnifiedRuntime runtime = start(UnifiedRuntime.builder(config).scheduler(scheduler));
+        UnifiedRuntime runtime = startLazyTools(scheduler);
         for (int i = 0; i < 20; i++) {
             assertThat(runtime.routeModuleCall(request("tools", "echo"), T).moduleId()).isEqualTo("tools");
         }

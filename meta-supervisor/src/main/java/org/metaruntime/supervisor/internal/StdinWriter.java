@@ -81,8 +81,7 @@ public final class StdinWriter {
             }
             number = ++offered;
             countUnread(number, bytes.length);
-            inline = !writing && bytes.length <= PIPE_BUF
-                    && (acknowledged == number - 1 || counting && unreadBytes <= PIPE_BUF);
+            inline = !writing && counting && unreadBytes <= PIPE_BUF; // unreadBytes counts this line too
             if (!inline) {
                 queue.add(bytes);
                 queuedBytes += bytes.length;
