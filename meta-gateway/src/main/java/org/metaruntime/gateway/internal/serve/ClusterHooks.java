@@ -117,11 +117,7 @@ final class ClusterHooks implements AutoCloseable {
             capabilities.putObject("extensions").set(TaskRequests.EXTENSION,
                     clientCapabilities.path("extensions").get(TaskRequests.EXTENSION).deepCopy());
             params.putObject("_meta").set(Eras.CLIENT_CAPABILITIES_KEY, capabilities);
-            try {
-                return surface.forward(pod, method, params, method);
-            } catch (RuntimeException e) {
-                return CompletableFuture.failedFuture(e);
-            }
+            return Completions.attempt(() -> surface.forward(pod, method, params, method));
         }
     }
 }

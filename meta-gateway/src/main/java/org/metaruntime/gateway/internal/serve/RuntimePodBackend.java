@@ -36,7 +36,6 @@ import org.metaruntime.mcp.McpToolCall;
 import org.metaruntime.supervisor.InFlight;
 import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleSupervisorReport;
-import org.metaruntime.supervisor.RestartPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -409,13 +408,7 @@ final class RuntimePodBackend implements PodBackend {
         /** A request of the MCP surface or of the tasks extension goes to the pod without blocking. */
         @Override
         public CompletableFuture<JsonNode> request(String method, JsonNode params, Duration timeout) {
-            CompletableFuture<JsonNode> answer;
-            try {
-                answer = send(method, params);
-            } catch (RuntimeException e) {
-                answer = CompletableFuture.failedFuture(e);
-            }
-            return answer.handle((r, e) -> {
+            return Completions.attempt(() -> send(method, params)).handle((r, e) -> {
                 if (e != null) {
                     throw PodErrors.map(e, false);
                 }

@@ -236,7 +236,7 @@ final class Surface {
         if (cursor != null) {
             params.put("cursor", cursor);
         }
-        return request(pod, method, params, timeout).thenCompose(result -> {
+        return Completions.attempt(() -> pod.request(method, params, timeout)).thenCompose(result -> {
             result.path(field).forEach(items::add);
             String next = result.path("nextCursor").asText(null);
             return next == null || page + 1 >= MAX_PAGES ? CompletableFuture.completedFuture(items)
@@ -251,28 +251,23 @@ final class Surface {
     CompletableFuture<JsonNode> forward(String podName, String method, JsonNode params, String what) {
         PodManifest manifest = catalog.get().pod(podName).orElseThrow(() -> new RpcException(JsonRpc.UNAVAILABLE,
                 "pod " + podName + " " + what + ": the pod is not served any more", JsonRpc.NODES.objectNode().put("pod", podName)));
-        return request(backend.pod(podName), method, params, manifest.callTimeout()).handle((result, failure) -> {
-            if (failure == null) {
-                return result;
-            }
-            Throwable cause = Failures.unwrap(failure);
-            if (cause instanceof PodBackend.PodFailure f && f.kind() == PodBackend.PodFailure.Kind.ERROR_ANSWER) {
-                throw new RpcException(f.rpcCode(), "pod " + podName + " " + what + ": " + f.getMessage(),
-                        f.errorData()).asPodAnswer();
-            }
-            int code = cause instanceof PodBackend.PodFailure f ? f.rpcCode() : JsonRpc.UNAVAILABLE;
-            throw new RpcException(code, "pod " + podName + " " + what + ": " + cause.getMessage(),
-                    JsonRpc.NODES.objectNode().put("pod", podName));
-        });
+        return Completions.attempt(() -> backend.pod(podName).request(method, params, manifest.callTimeout()))
+                .handle((result, failure) -> answered(result, failure, podName, what));
     }
 
-    /** {@code pod.request}, with a request it refuses to send as a failed answer. */
-    private static CompletableFuture<JsonNode> request(PodBackend.Pod pod, String method, JsonNode params, Duration timeout) {
-        try {
-            return pod.request(method, params, timeout);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
+    /** A forwarded request's {@code result}, or its {@code failure} as an {@link RpcException} naming the pod. */
+    private static JsonNode answered(JsonNode result, Throwable failure, String podName, String what) {
+        if (failure == null) {
+            return result;
         }
+        Throwable cause = Failures.unwrap(failure);
+        if (cause instanceof PodBackend.PodFailure f && f.kind() == PodBackend.PodFailure.Kind.ERROR_ANSWER) {
+            throw new RpcException(f.rpcCode(), "pod " + podName + " " + what + ": " + f.getMessage(),
+                    f.errorData()).asPodAnswer();
+        }
+        int code = cause instanceof PodBackend.PodFailure f ? f.rpcCode() : JsonRpc.UNAVAILABLE;
+        throw new RpcException(code, "pod " + podName + " " + what + ": " + cause.getMessage(),
+                JsonRpc.NODES.objectNode().put("pod", podName));
     }
 
     /** An RFC 6570 template as a pattern: each expression matches one path segment, {+x} / {#x} anything. */
