@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 import org.metaruntime.events.Subscription;
 import org.metaruntime.mcp.McpSurfaceRequest;
 import org.metaruntime.mcp.McpToolCall;
+import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * The whole MCP surface of one module, from {@link UnifiedRuntime#mcp(String)}: the tool descriptors as the server
@@ -75,11 +76,7 @@ public interface McpModule {
      * it with the exception {@link #request} throws. By default, {@link #request} on the caller's thread.
      */
     default CompletableFuture<JsonNode> requestAsync(String method, ObjectNode params) {
-        try {
-            return CompletableFuture.completedFuture(request(method, params));
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        return Failures.answered(() -> request(method, params));
     }
 
     /** The tools in server order, as sent (name, title, description, schemas, annotations, {@code _meta}). */
@@ -98,11 +95,7 @@ public interface McpModule {
      * }</pre>
      */
     default CompletableFuture<List<McpSchema.Tool>> toolsAsync() {
-        try {
-            return CompletableFuture.completedFuture(tools());
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        return Failures.answered(() -> tools());
     }
 
     /**
@@ -160,11 +153,7 @@ public interface McpModule {
      * thread.
      */
     default <T> CompletableFuture<T> surfaceAsync(McpSurfaceRequest<T> request) {
-        try {
-            return CompletableFuture.completedFuture(surface(request));
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        return Failures.answered(() -> surface(request));
     }
 
     /** {@code resources/list}, every page. */

@@ -27,6 +27,7 @@ import org.metaruntime.supervisor.ProcessSpec;
 import org.metaruntime.supervisor.Scheduler;
 import org.metaruntime.supervisor.StopLadder;
 import org.metaruntime.supervisor.StopReport;
+import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * An initialized MCP session with one module's server: a stdio server (the child process, on the runtime's own
@@ -359,12 +360,8 @@ public final class McpConnection implements AutoCloseable {
      */
     public <T> CompletableFuture<T> surfaceAsync(McpSurfaceRequest<T> request, Duration timeout) {
         McpSurfaceRequest.Method method = Objects.requireNonNull(request, "request").method();
-        try {
-            return surface.send(method, request.params(), Waits.validated(timeout).toMillis(), deadline(timeout))
-                    .thenApply(request::answer);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        return Failures.attempt(() -> surface.send(method, request.params(), Waits.validated(timeout).toMillis(),
+                deadline(timeout)).thenApply(request::answer));
     }
 
     /** {@code resources/list}, every page. @throws McpBoundaryException as {@link #surface} */
@@ -424,11 +421,7 @@ public final class McpConnection implements AutoCloseable {
     public CompletableFuture<JsonNode> requestAsync(String method, ObjectNode params, Duration timeout) {
         Objects.requireNonNull(method, "method");
         ObjectNode sent = params == null ? Json.MAPPER.createObjectNode() : params.deepCopy();
-        try {
-            return surface.send(method, sent, Waits.validated(timeout).toMillis(), deadline(timeout));
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        return Failures.attempt(() -> surface.send(method, sent, Waits.validated(timeout).toMillis(), deadline(timeout)));
     }
 
     /**

@@ -11,6 +11,7 @@ import org.metaruntime.mcp.McpCallOptions;
 import org.metaruntime.mcp.McpConnection;
 import org.metaruntime.mcp.McpSurfaceRequest;
 import org.metaruntime.mcp.McpToolCall;
+import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * The MCP session of a module's child, as the runtime uses it for routed calls, {@code UnifiedRuntime.mcp(id)} and
@@ -40,11 +41,7 @@ public interface McpSession {
 
     /** {@link #request} without blocking (see {@link McpConnection#requestAsync}); by default it answers on this thread. */
     default CompletableFuture<JsonNode> requestAsync(String method, ObjectNode params, Duration timeout) {
-        try {
-            return CompletableFuture.completedFuture(request(method, params, timeout));
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        return Failures.answered(() -> request(method, params, timeout));
     }
 
     /** The tools as the server listed them, in server order. */
@@ -69,11 +66,7 @@ public interface McpSession {
 
     /** {@link #surface} without blocking (see {@link McpConnection#surfaceAsync}); by default it answers on this thread. */
     default <T> CompletableFuture<T> surfaceAsync(McpSurfaceRequest<T> request, Duration timeout) {
-        try {
-            return CompletableFuture.completedFuture(surface(request, timeout));
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        return Failures.answered(() -> surface(request, timeout));
     }
 
     /** Forwards the server's notifications to {@code listener} for the rest of the session. */

@@ -12,6 +12,7 @@ import org.metaruntime.core.CallOptions;
 import org.metaruntime.core.McpModule;
 import org.metaruntime.events.Subscription;
 import org.metaruntime.mcp.McpSurfaceRequest;
+import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * {@link McpModule} over the runtime: a tool call takes the path of every call ({@link CallRouter#startCall}); each
@@ -77,13 +78,7 @@ public final class RuntimeMcpModule implements McpModule {
     /** {@link #use} without blocking: {@code op} runs once the module's session is there. */
     private <T> CompletableFuture<T> useAsync(String operation, Function<CallRouter.Session, CompletableFuture<T>> op) {
         return calls.sessionAsync(moduleId, operation).thenCompose(session -> {
-            CompletableFuture<T> answer;
-            try {
-                answer = op.apply(session);
-            } catch (RuntimeException e) {
-                answer = CompletableFuture.failedFuture(e);
-            }
-            return answer.handle((value, e) -> {
+            return Failures.attempt(() -> op.apply(session)).handle((value, e) -> {
                 calls.ended(session);
                 if (e != null) {
                     throw CallRouter.toRouteException(moduleId, e);

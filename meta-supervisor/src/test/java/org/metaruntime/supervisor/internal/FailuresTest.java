@@ -28,4 +28,18 @@ class FailuresTest {
         assertThat(Failures.unwrap(bare)).isSameAs(bare);
         assertThat(Failures.unwrap(null)).isNull();
     }
+
+    @Test
+    void aMethodThatThrowsFailsThroughItsFutureInstead() {
+        IllegalStateException cause = new IllegalStateException("boom");
+        CompletableFuture<String> sent = CompletableFuture.completedFuture("sent");
+        assertThat(Failures.attempt(() -> sent)).isSameAs(sent);
+        assertThat(Failures.<String>attempt(() -> {
+            throw cause;
+        }).handle((v, e) -> e).join()).isSameAs(cause);
+        assertThat(Failures.answered(() -> "value").join()).isEqualTo("value");
+        assertThat(Failures.<String>answered(() -> {
+            throw cause;
+        }).handle((v, e) -> e).join()).isSameAs(cause);
+    }
 }

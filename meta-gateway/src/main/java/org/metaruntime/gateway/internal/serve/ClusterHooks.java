@@ -8,6 +8,7 @@ import org.metaruntime.gateway.internal.cluster.TaskIds;
 import org.metaruntime.gateway.internal.rpc.Dispatcher;
 import org.metaruntime.gateway.internal.rpc.Eras;
 import org.metaruntime.gateway.internal.rpc.JsonRpc;
+import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * What the {@link GatewayServer} does as a replica of a cluster and for tasks: the replica its request states name
@@ -117,7 +118,7 @@ final class ClusterHooks implements AutoCloseable {
             capabilities.putObject("extensions").set(TaskRequests.EXTENSION,
                     clientCapabilities.path("extensions").get(TaskRequests.EXTENSION).deepCopy());
             params.putObject("_meta").set(Eras.CLIENT_CAPABILITIES_KEY, capabilities);
-            return Completions.attempt(() -> surface.forward(pod, method, params, method));
+            return Failures.attempt(() -> surface.forward(pod, method, params, method));
         }
     }
 }

@@ -2,6 +2,7 @@ package org.metaruntime.gateway.internal.serve;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import org.metaruntime.supervisor.internal.Failures;
 
 /** Steps on futures that pass a failure on as it is (never wrapped in a {@code CompletionException}). Stateless. */
 final class Completions {
@@ -15,11 +16,11 @@ final class Completions {
      */
     static <T> CompletableFuture<T> after(CompletableFuture<Void> ready, Supplier<CompletableFuture<T>> next) {
         if (ready.isDone() && !ready.isCompletedExceptionally()) {
-            return attempt(next);
+            return Failures.attempt(next);
         }
         CompletableFuture<T> out = new CompletableFuture<>();
         ready.whenComplete((ok, error) ->
-                relay(error != null ? CompletableFuture.<T>failedFuture(error) : attempt(next), out));
+                relay(error != null ? CompletableFuture.<T>failedFuture(error) : Failures.attempt(next), out));
         return out;
     }
 
@@ -32,14 +33,5 @@ final class Completions {
                 to.complete(value);
             }
         });
-    }
-
-    /** What {@code next} answers, or a future failed with what it throws. */
-    static <T> CompletableFuture<T> attempt(Supplier<CompletableFuture<T>> next) {
-        try {
-            return next.get();
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
     }
 }

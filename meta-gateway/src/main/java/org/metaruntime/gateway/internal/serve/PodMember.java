@@ -17,6 +17,7 @@ import org.metaruntime.gateway.internal.serve.PodBackend.PodState;
 import org.metaruntime.supervisor.InFlight;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * One pod of a {@link PodSet} as one manifest declares it: its backend, made at its first use on the pod threads, and
@@ -153,7 +154,7 @@ final class PodMember implements Pod {
                 prewarm = null;
             }
             if (warm != null && failure == null) {
-                started = Completions.attempt(this::startNow);
+                started = Failures.attempt(this::startNow);
             }
         }
         if (failure != null) {
@@ -217,7 +218,7 @@ final class PodMember implements Pod {
             }
         }
         if (pending == null) {
-            return set.redacted(Completions.attempt(this::startNow));
+            return set.redacted(Failures.attempt(this::startNow));
         }
         made();
         return set.redacted(pending);

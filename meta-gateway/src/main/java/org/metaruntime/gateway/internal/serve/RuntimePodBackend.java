@@ -38,6 +38,7 @@ import org.metaruntime.supervisor.ModuleHealthState;
 import org.metaruntime.supervisor.ModuleSupervisorReport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.metaruntime.supervisor.internal.Failures;
 
 /**
  * The pods as lazy MCP modules of one {@link UnifiedRuntime}: the runtime spawns, supervises, restarts and stops
@@ -408,7 +409,7 @@ final class RuntimePodBackend implements PodBackend {
         /** A request of the MCP surface or of the tasks extension goes to the pod without blocking. */
         @Override
         public CompletableFuture<JsonNode> request(String method, JsonNode params, Duration timeout) {
-            return Completions.attempt(() -> send(method, params)).handle((r, e) -> {
+            return Failures.attempt(() -> send(method, params)).handle((r, e) -> {
                 if (e != null) {
                     throw PodErrors.map(e, false);
                 }

@@ -236,7 +236,7 @@ final class Surface {
         if (cursor != null) {
             params.put("cursor", cursor);
         }
-        return Completions.attempt(() -> pod.request(method, params, timeout)).thenCompose(result -> {
+        return Failures.attempt(() -> pod.request(method, params, timeout)).thenCompose(result -> {
             result.path(field).forEach(items::add);
             String next = result.path("nextCursor").asText(null);
             return next == null || page + 1 >= MAX_PAGES ? CompletableFuture.completedFuture(items)
@@ -251,7 +251,7 @@ final class Surface {
     CompletableFuture<JsonNode> forward(String podName, String method, JsonNode params, String what) {
         PodManifest manifest = catalog.get().pod(podName).orElseThrow(() -> new RpcException(JsonRpc.UNAVAILABLE,
                 "pod " + podName + " " + what + ": the pod is not served any more", JsonRpc.NODES.objectNode().put("pod", podName)));
-        return Completions.attempt(() -> backend.pod(podName).request(method, params, manifest.callTimeout()))
+        return Failures.attempt(() -> backend.pod(podName).request(method, params, manifest.callTimeout()))
                 .handle((result, failure) -> answered(result, failure, podName, what));
     }
 
